@@ -1,0 +1,297 @@
+// Package games defines the contracts every board game in gametune satisfies:
+// a Game that names itself, parses positions and lists its evaluators, and a
+// mutable Position searched by make/unmake.
+//
+// The engine, the tournaments and the tuners know games only through this
+// package; each game lives in its own package below it (games/othello,
+// games/chess, ...) and games/all lists them by name.
+package games
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Move is one move of one game, encoded by that game. The zero Move is never a
+// legal move in any game: the engine uses it as "no move".
+type Move uint64
+
+// NoMove is the zero Move.
+const NoMove Move = 0
+
+// Side is the side to move: First moves first from the start position.
+type Side int8
+
+const (
+	First  Side = 0
+	Second Side = 1
+)
+
+// Other returns the opponent of s.
+func (s Side) Other() Side { return 1 - s }
+
+// String returns "first" or "second".
+func (s Side) String() string {
+	if s == First {
+		return "first"
+	}
+	return "second"
+}
+
+// Outcome is the state of a game: still going on, or how it ended.
+type Outcome int8
+
+const (
+	Ongoing    Outcome = iota // the game goes on
+	FirstWins                 // the first side won
+	SecondWins                // the second side won
+	Draw                      // drawn by rule (repetition, no progress, equal discs, ...)
+)
+
+// String names the outcome as a result string ("1-0", "0-1", "1/2-1/2", "*").
+func (o Outcome) String() string {
+	switch o {
+	case FirstWins:
+		return "1-0"
+	case SecondWins:
+		return "0-1"
+	case Draw:
+		return "1/2-1/2"
+	}
+	return "*"
+}
+
+// Winner returns the winning side and true, or false for a draw or a game
+// that goes on.
+func (o Outcome) Winner() (Side, bool) {
+	switch o {
+	case FirstWins:
+		return First, true
+	case SecondWins:
+		return Second, true
+	}
+	return First, false
+}
+
+// WinFor returns the outcome in which side s wins.
+func WinFor(s Side) Outcome {
+	if s == First {
+		return FirstWins
+	}
+	return SecondWins
+}
+
+// Position is a mutable game state, searched by make/unmake: Play changes it in
+// place and Undo takes the last move back. A Position is not safe for
+// concurrent use; Clone gives an independent copy.
+//
+// The hot methods (Moves, Noisy, Play, Undo, Hash) must not allocate.
+type Position interface {
+	// Moves writes the legal moves of the side to move into dst[:0] and
+	// returns them with the outcome of the game. When the outcome is not
+	// Ongoing the slice is empty; when it is Ongoing the slice is not
+	// (a side that must pass gets one explicit pass move). Games whose
+	// rules end a game with moves left (repetition, a ply cap) report it
+	// here.
+	Moves(dst []Move) ([]Move, Outcome)
+	// Noisy writes into dst[:0] the legal moves that quiescence search
+	// should follow (captures, promotions), best first by the game's own
+	// ordering. Games without such moves return dst[:0]. It is only called
+	// on positions whose outcome is Ongoing.
+	Noisy(dst []Move) []Move
+	// Play makes move m, which must be one returned by Moves.
+	Play(m Move)
+	// Undo takes back the last move played. It panics if there is none.
+	Undo()
+	// Hash is a Zobrist hash of everything that decides the future of the
+	// game: pieces, side to move, and any rule state (castling, counters).
+	Hash() uint64
+	// Turn is the side to move.
+	Turn() Side
+	// Ply counts the moves played since the position was parsed or started.
+	Ply() int
+	// Clone returns an independent copy, history included.
+	Clone() Position
+	// String writes the position in the game's notation, which the game's
+	// ParsePosition reads back.
+	String() string
+	// FormatMove writes m, legal in this position, in the game's notation.
+	FormatMove(m Move) string
+	// ParseMove reads a move in the game's notation and checks that it is
+	// legal here; the error says what is wrong (malformed, illegal, why).
+	ParseMove(s string) (Move, error)
+}
+
+// Drawer is implemented by positions that can draw themselves for a person:
+// several lines with coordinates, the side to move and any counts.
+type Drawer interface {
+	Draw() string
+}
+
+// Orderer is implemented by positions that give the engine a move-ordering
+// hint: moves with a higher hint are searched earlier (captures, promotions,
+// corners). The hint is read after the transposition-table move and before
+// killers and history.
+type Orderer interface {
+	OrderHint(m Move) int32
+}
+
+// Perfter is implemented by games with a fast leaf counter (the last ply
+// counted in bulk). It must agree with Perft.
+type Perfter interface {
+	Perft(depth int) uint64
+}
+
+// Exact is implemented by positions of games that can be searched to their
+// end when few moves remain (Othello's endgame). PliesLeft returns an upper
+// bound on the plies left in the game, passes included, or -1 when it is
+// not small enough to be worth it; the engine then searches to the end and
+// weights no longer matter.
+type Exact interface {
+	PliesLeft() int
+}
+
+// Feature is one term of an evaluation: its weight is what tuners tune.
+type Feature struct {
+	Name    string  // short identifier, lowercase with dashes: "corners", "mobility"
+	Doc     string  // one line: what the feature measures
+	Default float64 // the hand-set weight
+	Min     float64 // smallest weight a tuner may try
+	Max     float64 // largest weight a tuner may try
+	Step    float64 // granularity of the weight; 0 means continuous
+}
+
+// Evaluator is one named evaluation of a game: a weighted sum of features.
+type Evaluator struct {
+	Name     string
+	Doc      string
+	Features []Feature
+	// Evaluate scores p, a position of the evaluator's own game whose
+	// outcome is Ongoing, from the point of view of the side to move, as
+	// sum(w[i] * f[i]) rounded to an integer, with w in the order of
+	// Features. It must not allocate. Scores stay within ±MaxEval.
+	Evaluate func(p Position, w []float64) int
+}
+
+// MaxEval bounds the magnitude of static evaluations; the engine's win
+// scores lie above it.
+const MaxEval = 1 << 20
+
+// Defaults returns a new slice with the default weight of every feature.
+func (e *Evaluator) Defaults() []float64 {
+	w := make([]float64, len(e.Features))
+	for i, f := range e.Features {
+		w[i] = f.Default
+	}
+	return w
+}
+
+// Index returns the position of the named feature, or -1.
+func (e *Evaluator) Index(name string) int {
+	for i, f := range e.Features {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Check verifies that w has one finite value per feature within its range.
+func (e *Evaluator) Check(w []float64) error {
+	if len(w) != len(e.Features) {
+		return fmt.Errorf("games: evaluator %q has %d features, got %d weights", e.Name, len(e.Features), len(w))
+	}
+	for i, f := range e.Features {
+		v := w[i]
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("games: weight of feature %q is %v (must be a finite number)", f.Name, v)
+		}
+		if v < f.Min || v > f.Max {
+			return fmt.Errorf("games: weight of feature %q is %g, outside its range [%g, %g]", f.Name, v, f.Min, f.Max)
+		}
+	}
+	return nil
+}
+
+// Game is one board game: its name, its notation, its start position and its
+// evaluators.
+type Game interface {
+	// Name is the registry name: "othello", "chess", ...
+	Name() string
+	// Doc is one line about the game and its rules.
+	Doc() string
+	// Notation documents how positions and moves are written, with an example.
+	Notation() string
+	// Start returns a new start position.
+	Start() Position
+	// ParsePosition reads a position in the game's notation; the error says
+	// which part is wrong and what is accepted.
+	ParsePosition(s string) (Position, error)
+	// Evaluators lists the game's evaluators; the first is the default.
+	Evaluators() []*Evaluator
+}
+
+// ErrUnknownEvaluator is returned by FindEvaluator for a name the game lacks.
+var ErrUnknownEvaluator = errors.New("games: unknown evaluator")
+
+// FindEvaluator returns the game's evaluator of that name, or its default
+// evaluator when name is empty.
+func FindEvaluator(g Game, name string) (*Evaluator, error) {
+	evs := g.Evaluators()
+	if name == "" {
+		return evs[0], nil
+	}
+	names := make([]string, len(evs))
+	for i, e := range evs {
+		if e.Name == name {
+			return e, nil
+		}
+		names[i] = e.Name
+	}
+	return nil, fmt.Errorf("%w %q for %s (have %v)", ErrUnknownEvaluator, name, g.Name(), names)
+}
+
+// Perft counts the leaves of the game tree exactly depth plies below p
+// (games that end earlier are not extended; a pass is a ply). It uses the
+// position's fast counter when it has one.
+func Perft(p Position, depth int) uint64 {
+	if f, ok := p.(Perfter); ok {
+		return f.Perft(depth)
+	}
+	bufs := make([][]Move, depth+1)
+	for i := range bufs {
+		bufs[i] = make([]Move, 0, 256)
+	}
+	return perft(p, depth, bufs)
+}
+
+// PerftGeneric is Perft without the game's fast counter: the reference the
+// fast counters are tested against.
+func PerftGeneric(p Position, depth int) uint64 {
+	bufs := make([][]Move, depth+1)
+	for i := range bufs {
+		bufs[i] = make([]Move, 0, 256)
+	}
+	return perft(p, depth, bufs)
+}
+
+func perft(p Position, depth int, bufs [][]Move) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	moves, outcome := p.Moves(bufs[depth][:0])
+	if outcome != Ongoing {
+		return 0
+	}
+	if depth == 1 {
+		return uint64(len(moves))
+	}
+	var n uint64
+	for _, m := range moves {
+		p.Play(m)
+		n += perft(p, depth-1, bufs)
+		p.Undo()
+	}
+	return n
+}

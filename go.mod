@@ -1,0 +1,3 @@
+module github.com/gametune/gametune
+
+go 1.26
