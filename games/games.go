@@ -167,10 +167,12 @@ type Evaluator struct {
 	Name     string
 	Doc      string
 	Features []Feature
-	// Evaluate scores p, a position of the evaluator's own game whose
-	// outcome is Ongoing, from the point of view of the side to move, as
-	// sum(w[i] * f[i]) rounded to an integer, with w in the order of
-	// Features. It must not allocate. Scores stay within ±MaxEval.
+	// Evaluate scores p, a position of the evaluator's own game, from the
+	// point of view of the side to move, as sum(w[i] * f[i]) rounded to an
+	// integer, with w in the order of Features. It must not allocate.
+	// Scores stay within ±MaxEval. The engine scores finished games itself,
+	// but quiescence search may evaluate a position that a noisy move has
+	// just ended (its last piece captured): the score must still be sane.
 	Evaluate func(p Position, w []float64) int
 }
 

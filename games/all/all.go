@@ -8,10 +8,17 @@ import (
 	"strings"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/kono"
+	"github.com/gametune/gametune/games/nim"
+	"github.com/gametune/gametune/games/tictactoe"
 )
 
 // registry lists every game explicitly; add a game here when it lands.
-var registry = []games.Game{}
+var registry = []games.Game{
+	kono.Game,
+	nim.Game,
+	tictactoe.Game,
+}
 
 // Games returns every registered game, sorted by name.
 func Games() []games.Game {

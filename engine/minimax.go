@@ -1,0 +1,60 @@
+package engine
+
+import "github.com/gametune/gametune/games"
+
+// Minimax returns the plain minimax (negamax) value of p to depth plies from
+// the side to move's point of view: no pruning, no table, no ordering, the
+// same terminal scores and the same quiescence over noisy moves as the
+// Searcher. It is the reference the Searcher is tested against; its cost is
+// the whole tree.
+func Minimax(p games.Position, ev *games.Evaluator, w []float64, depth int) int {
+	v, _ := MinimaxNodes(p, ev, w, depth)
+	return v
+}
+
+// MinimaxNodes is Minimax that also counts the positions it visits, counted
+// as Stats.Nodes counts them.
+func MinimaxNodes(p games.Position, ev *games.Evaluator, w []float64, depth int) (int, int64) {
+	m := minimax{p: p, ev: ev, w: w, nodes: 1}
+	return int(m.search(depth, 0)), m.nodes
+}
+
+type minimax struct {
+	p     games.Position
+	ev    *games.Evaluator
+	w     []float64
+	nodes int64
+}
+
+func (m *minimax) search(depth, ply int) int32 {
+	moves, outcome := m.p.Moves(nil)
+	if outcome != games.Ongoing {
+		return terminal(outcome, m.p.Turn(), ply)
+	}
+	if depth <= 0 || ply >= MaxPly {
+		return m.quiesce(ply)
+	}
+	best := int32(-infinity)
+	for _, mv := range moves {
+		m.p.Play(mv)
+		m.nodes++
+		best = max(best, -m.search(depth-1, ply+1))
+		m.p.Undo()
+	}
+	return best
+}
+
+func (m *minimax) quiesce(ply int) int32 {
+	v := m.ev.Evaluate(m.p, m.w)
+	best := int32(min(max(v, -games.MaxEval), games.MaxEval))
+	if ply >= MaxPly {
+		return best
+	}
+	for _, mv := range m.p.Noisy(nil) {
+		m.p.Play(mv)
+		m.nodes++
+		best = max(best, -m.quiesce(ply+1))
+		m.p.Undo()
+	}
+	return best
+}

@@ -1,0 +1,492 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gametune/gametune/games"
+)
+
+// Mate is the score of a won game at the root; a win found ply plies below
+// the root scores Mate-ply, so the engine prefers the quicker win and the
+// slower loss. Every static evaluation lies within ±games.MaxEval, far below.
+const Mate = 1 << 24
+
+// MaxPly bounds the depth of the search tree, quiescence included.
+const MaxPly = 128
+
+// infinity is above every score.
+const infinity = Mate + 1
+
+// IsWin reports whether score announces a forced win; IsLoss, a forced loss.
+func IsWin(score int) bool  { return score > Mate-MaxPly }
+func IsLoss(score int) bool { return score < -(Mate - MaxPly) }
+
+// Options configure a Searcher. The zero value is a full-strength searcher
+// with a 16 MiB table; the No* switches turn single enhancements off, for
+// tests and measurements.
+type Options struct {
+	TableMiB       int // transposition table size; 0 means 16
+	AspirationSize int // half-width of the first aspiration window; 0 means 50
+	NoTable        bool
+	NoPVS          bool
+	NoAspiration   bool
+	NoKillers      bool
+	NoHistory      bool
+	NoHint         bool // ignore the game's Orderer
+	NoQuiescence   bool
+	NoExact        bool // never extend the search to the end of the game (games.Exact)
+}
+
+// Limits bound one search. Tuning uses Depth or Nodes so that results are
+// reproducible; a search stops at whichever comes first. At least one must
+// be set.
+type Limits struct {
+	Depth int   // plies of full-width search; 0 means no depth limit (up to MaxPly/2)
+	Nodes int64 // positions visited; 0 means no node limit
+}
+
+// Stats describe one search.
+type Stats struct {
+	Nodes        int64   // positions visited (each move played), quiescence included, plus the root
+	QNodes       int64   // positions visited by quiescence search
+	TTHits       int64   // table probes that found the position
+	TTCuts       int64   // table probes that ended the node
+	Cutoffs      int64   // beta cutoffs
+	FirstCutoffs int64   // beta cutoffs made by the first move searched
+	Depth        int     // depth of the last completed iteration
+	EBF          float64 // effective branching factor: Nodes^(1/Depth)
+}
+
+// FirstCutoffShare is the share of beta cutoffs made by the first move: the
+// quality of move ordering (above 0.9 is good).
+func (s Stats) FirstCutoffShare() float64 {
+	if s.Cutoffs == 0 {
+		return 0
+	}
+	return float64(s.FirstCutoffs) / float64(s.Cutoffs)
+}
+
+// Result is the outcome of one search.
+type Result struct {
+	Move  games.Move   // best move found
+	Score int          // from the side to move's point of view; see Mate
+	PV    []games.Move // principal variation; valid until the next Search
+	Stats Stats
+}
+
+// ErrGameOver is returned when the root position has no moves.
+var ErrGameOver = errors.New("engine: the game is over in this position")
+
+// ErrNoLimit is returned when neither a depth nor a node limit is given.
+var ErrNoLimit = errors.New("engine: a search needs a depth or a node limit")
+
+const historySize = 1 << 12
+
+// Searcher is a negamax alpha-beta searcher with principal variation search,
+// iterative deepening, aspiration windows, a transposition table, killer and
+// history move ordering and quiescence search. It is not safe for
+// concurrent use: give each goroutine its own. After the first searches
+// have grown its buffers, a search allocates nothing.
+//
+// The table keeps the depth of each result and ends a node only with a
+// result of exactly the depth asked: the value of a search to depth d is
+// then the minimax value to depth d, whatever the table held before, and
+// the table still orders every move it has seen. Call NewGame between
+// games so that a game depends on its inputs alone.
+type Searcher struct {
+	opts  Options
+	table *Table
+
+	pos     games.Position
+	orderer games.Orderer
+	ev      *games.Evaluator
+	w       []float64
+
+	killers [MaxPly + 1][2]games.Move
+	history [2][historySize]int32
+	moves   [MaxPly + 1][]games.Move
+	keys    [MaxPly + 1][]int32
+	pv      [MaxPly + 1][MaxPly + 1]games.Move
+	pvLen   [MaxPly + 1]int
+	rootPV  []games.Move
+
+	stats     Stats
+	nodeLimit int64
+	stop      bool
+	done      <-chan struct{}
+}
+
+// New returns a searcher with its table allocated.
+func New(opts Options) (*Searcher, error) {
+	if opts.TableMiB == 0 {
+		opts.TableMiB = 16
+	}
+	if opts.AspirationSize == 0 {
+		opts.AspirationSize = 50
+	}
+	if opts.AspirationSize < 0 {
+		return nil, fmt.Errorf("engine: aspiration window %d must be positive", opts.AspirationSize)
+	}
+	t, err := NewTable(opts.TableMiB)
+	if err != nil {
+		return nil, err
+	}
+	s := &Searcher{opts: opts, table: t, rootPV: make([]games.Move, 0, MaxPly+1)}
+	for i := range s.moves {
+		s.moves[i] = make([]games.Move, 0, 256)
+		s.keys[i] = make([]int32, 256)
+	}
+	return s, nil
+}
+
+// NewGame clears the table, the killers and the history.
+func (s *Searcher) NewGame() {
+	s.table.Clear()
+	s.killers = [MaxPly + 1][2]games.Move{}
+	s.history = [2][historySize]int32{}
+}
+
+// Search finds the best move for the side to move in p within the limits,
+// evaluating leaves with ev and weights w. p is returned unchanged. When ctx
+// is cancelled the search stops within about a thousand nodes and returns
+// the result of the last completed iteration with ctx's error.
+func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evaluator, w []float64, lim Limits) (Result, error) {
+	if len(w) != len(ev.Features) {
+		return Result{}, fmt.Errorf("engine: evaluator %q has %d features, got %d weights", ev.Name, len(ev.Features), len(w))
+	}
+	if lim.Depth < 0 || lim.Nodes < 0 {
+		return Result{}, fmt.Errorf("engine: negative limits (depth %d, nodes %d)", lim.Depth, lim.Nodes)
+	}
+	if lim.Depth == 0 && lim.Nodes == 0 {
+		return Result{}, ErrNoLimit
+	}
+	rootMoves, outcome := p.Moves(s.moves[0][:0])
+	if outcome != games.Ongoing || len(rootMoves) == 0 {
+		return Result{}, ErrGameOver
+	}
+	s.pos, s.ev, s.w = p, ev, w
+	s.orderer = nil
+	if o, ok := p.(games.Orderer); ok && !s.opts.NoHint {
+		s.orderer = o
+	}
+	s.stats = Stats{Nodes: 1}
+	s.nodeLimit = lim.Nodes
+	if s.nodeLimit == 0 {
+		s.nodeLimit = math.MaxInt64
+	}
+	s.stop = false
+	s.done = ctx.Done()
+	s.killers = [MaxPly + 1][2]games.Move{}
+	for side := range s.history {
+		for i := range s.history[side] {
+			s.history[side][i] /= 2
+		}
+	}
+
+	maxDepth := lim.Depth
+	if maxDepth == 0 || maxDepth > MaxPly/2 {
+		maxDepth = MaxPly / 2
+	}
+	exactDepth := 0
+	if x, ok := p.(games.Exact); ok && !s.opts.NoExact {
+		if left := x.PliesLeft(); left > maxDepth && left < MaxPly/2 {
+			exactDepth = left
+		}
+	}
+
+	res := Result{Move: rootMoves[0]}
+	score := int32(0)
+	for depth := 1; depth <= maxDepth || exactDepth > 0; depth++ {
+		if depth > maxDepth {
+			depth, exactDepth = exactDepth, 0
+		}
+		sc := s.aspiration(depth, score)
+		if s.stop {
+			break
+		}
+		score = sc
+		res.Score = int(sc)
+		s.stats.Depth = depth
+		s.rootPV = append(s.rootPV[:0], s.pv[0][:s.pvLen[0]]...)
+		if len(s.rootPV) > 0 {
+			res.Move = s.rootPV[0]
+		}
+	}
+	res.PV = s.rootPV
+	if s.stats.Depth > 0 {
+		s.stats.EBF = math.Pow(float64(s.stats.Nodes), 1/float64(s.stats.Depth))
+	}
+	res.Stats = s.stats
+	s.pos, s.ev, s.w, s.orderer = nil, nil, nil, nil
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// aspiration searches the root to depth with a window around the previous
+// iteration's score, widening it until the score falls inside.
+func (s *Searcher) aspiration(depth int, prev int32) int32 {
+	if s.opts.NoAspiration || depth < 3 || IsWin(int(prev)) || IsLoss(int(prev)) {
+		return s.negamax(depth, 0, -infinity, infinity)
+	}
+	delta := int32(s.opts.AspirationSize)
+	alpha, beta := max(prev-delta, -infinity), min(prev+delta, infinity)
+	for {
+		sc := s.negamax(depth, 0, alpha, beta)
+		if s.stop {
+			return sc
+		}
+		switch {
+		case sc <= alpha:
+			alpha = max(sc-delta, -infinity)
+		case sc >= beta:
+			beta = min(sc+delta, infinity)
+		default:
+			return sc
+		}
+		delta *= 2
+	}
+}
+
+// terminal scores a finished game from the side to move's point of view.
+func terminal(o games.Outcome, turn games.Side, ply int) int32 {
+	winner, ok := o.Winner()
+	if !ok {
+		return 0
+	}
+	if winner == turn {
+		return Mate - int32(ply)
+	}
+	return -(Mate - int32(ply))
+}
+
+// toTable and fromTable make win scores relative to the node that stores
+// them, so that a stored win keeps its distance from wherever it is found.
+func toTable(score int32, ply int) int32 {
+	switch {
+	case score > Mate-MaxPly:
+		return score + int32(ply)
+	case score < -(Mate - MaxPly):
+		return score - int32(ply)
+	}
+	return score
+}
+
+func fromTable(score int32, ply int) int32 {
+	switch {
+	case score > Mate-MaxPly:
+		return score - int32(ply)
+	case score < -(Mate - MaxPly):
+		return score + int32(ply)
+	}
+	return score
+}
+
+// play makes move m and counts the new position, stopping the search when
+// a limit is reached.
+func (s *Searcher) play(m games.Move) {
+	s.pos.Play(m)
+	s.stats.Nodes++
+	if s.stats.Nodes >= s.nodeLimit {
+		s.stop = true
+	}
+	if s.stats.Nodes&1023 == 0 && s.done != nil {
+		select {
+		case <-s.done:
+			s.stop = true
+		default:
+		}
+	}
+}
+
+func (s *Searcher) evaluate() int32 {
+	v := s.ev.Evaluate(s.pos, s.w)
+	return int32(min(max(v, -games.MaxEval), games.MaxEval))
+}
+
+func (s *Searcher) historySlot(m games.Move) int {
+	return int((uint64(m) * 0x9E3779B97F4A7C15) >> (64 - 12))
+}
+
+func (s *Searcher) hint(m games.Move) int32 {
+	if s.orderer == nil {
+		return 0
+	}
+	return s.orderer.OrderHint(m)
+}
+
+// orderKey ranks a move for searching: the table's move first, then moves
+// the game hints are good (captures), then the killers, then the rest by
+// history plus the game's hint.
+func (s *Searcher) orderKey(m, ttMove games.Move, ply int, turn games.Side) int32 {
+	if m == ttMove {
+		return math.MaxInt32
+	}
+	h := s.hint(m)
+	if h > 0 {
+		return 1<<28 + min(h, 1<<26)
+	}
+	if !s.opts.NoKillers {
+		if m == s.killers[ply][0] {
+			return 1<<27 + 1
+		}
+		if m == s.killers[ply][1] {
+			return 1 << 27
+		}
+	}
+	k := max(h, -(1 << 26))
+	if !s.opts.NoHistory {
+		k += s.history[turn][s.historySlot(m)]
+	}
+	return k
+}
+
+// pick moves the best-ranked remaining move to index i.
+func pick(moves []games.Move, keys []int32, i int) {
+	best := i
+	for j := i + 1; j < len(moves); j++ {
+		if keys[j] > keys[best] {
+			best = j
+		}
+	}
+	moves[i], moves[best] = moves[best], moves[i]
+	keys[i], keys[best] = keys[best], keys[i]
+}
+
+func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
+	s.pvLen[ply] = ply
+	if s.stop {
+		return 0
+	}
+	moves, outcome := s.pos.Moves(s.moves[ply][:0])
+	s.moves[ply] = moves[:0]
+	turn := s.pos.Turn()
+	if outcome != games.Ongoing {
+		return terminal(outcome, turn, ply)
+	}
+	if depth <= 0 || ply >= MaxPly {
+		return s.quiesce(ply, alpha, beta)
+	}
+
+	key := s.pos.Hash()
+	var ttMove games.Move
+	if !s.opts.NoTable {
+		if e, ok := s.table.probe(key); ok {
+			s.stats.TTHits++
+			ttMove = e.move
+			if ply > 0 && int(e.depth) == depth {
+				sc := fromTable(e.score, ply)
+				if e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha) {
+					s.stats.TTCuts++
+					return sc
+				}
+			}
+		}
+	}
+
+	if cap(s.keys[ply]) < len(moves) {
+		s.keys[ply] = make([]int32, len(moves))
+	}
+	keys := s.keys[ply][:len(moves)]
+	for i, m := range moves {
+		keys[i] = s.orderKey(m, ttMove, ply, turn)
+	}
+
+	origAlpha := alpha
+	best, bestMove := int32(-infinity), games.NoMove
+	for i := range moves {
+		pick(moves, keys, i)
+		m := moves[i]
+		s.play(m)
+		var sc int32
+		if i == 0 || s.opts.NoPVS {
+			sc = -s.negamax(depth-1, ply+1, -beta, -alpha)
+		} else {
+			sc = -s.negamax(depth-1, ply+1, -alpha-1, -alpha)
+			if sc > alpha && sc < beta {
+				sc = -s.negamax(depth-1, ply+1, -beta, -alpha)
+			}
+		}
+		s.pos.Undo()
+		if s.stop {
+			return 0
+		}
+		if sc <= best {
+			continue
+		}
+		best, bestMove = sc, m
+		if sc <= alpha {
+			continue
+		}
+		alpha = sc
+		s.pv[ply][ply] = m
+		n := copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+		s.pvLen[ply] = ply + 1 + n
+		if alpha >= beta {
+			s.stats.Cutoffs++
+			if i == 0 {
+				s.stats.FirstCutoffs++
+			}
+			if s.hint(m) <= 0 {
+				if !s.opts.NoKillers && s.killers[ply][0] != m {
+					s.killers[ply][1] = s.killers[ply][0]
+					s.killers[ply][0] = m
+				}
+				if !s.opts.NoHistory {
+					h := &s.history[turn][s.historySlot(m)]
+					*h = min(*h+int32(depth*depth), 1<<24)
+				}
+			}
+			break
+		}
+	}
+
+	if !s.opts.NoTable {
+		b := boundExact
+		switch {
+		case best <= origAlpha:
+			b = boundUpper
+		case best >= beta:
+			b = boundLower
+		}
+		s.table.store(key, bestMove, toTable(best, ply), depth, b)
+	}
+	return best
+}
+
+// quiesce searches only the game's noisy moves below the horizon, with the
+// static evaluation as a floor (stand pat) for the side to move.
+func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
+	s.pvLen[ply] = ply
+	stand := s.evaluate()
+	if s.opts.NoQuiescence || ply >= MaxPly || stand >= beta {
+		return stand
+	}
+	best := stand
+	alpha = max(alpha, stand)
+	noisy := s.pos.Noisy(s.moves[ply][:0])
+	s.moves[ply] = noisy[:0]
+	for _, m := range noisy {
+		s.stats.QNodes++
+		s.play(m)
+		sc := -s.quiesce(ply+1, -beta, -alpha)
+		s.pos.Undo()
+		if s.stop {
+			return 0
+		}
+		if sc > best {
+			best = sc
+			if sc > alpha {
+				alpha = sc
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}

@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/gametune/gametune/games"
+)
+
+// Bound says how a stored score relates to the true value of its position.
+type bound uint8
+
+const (
+	boundNone  bound = iota // empty slot
+	boundExact              // the score is exact
+	boundLower              // the true value is at least the score (a beta cutoff)
+	boundUpper              // the true value is at most the score (all moves failed low)
+)
+
+// entry is one slot of the transposition table: 24 bytes.
+type entry struct {
+	key   uint64
+	move  games.Move
+	score int32
+	depth int16
+	bound bound
+	_     uint8
+}
+
+// bucket holds two slots: slot 0 keeps the deepest result seen, slot 1 the
+// most recent one.
+type bucket [2]entry
+
+// Table is a transposition table of a fixed size. Each bucket has two slots:
+// a depth-preferred slot, replaced only by a result of at least the same
+// depth, and an always-replace slot that takes everything else. Its memory
+// is allocated once, by NewTable; Store and Probe never allocate.
+type Table struct {
+	buckets []bucket
+	mask    uint64
+}
+
+// bucketSize is the size of one bucket in bytes.
+const bucketSize = 48
+
+// NewTable returns a table of at most mib mebibytes, rounded down to a power
+// of two buckets. mib must be at least 1.
+func NewTable(mib int) (*Table, error) {
+	if mib < 1 || mib > 1<<16 {
+		return nil, fmt.Errorf("engine: transposition table size %d MiB out of range (1-65536)", mib)
+	}
+	n := uint64(mib) << 20 / bucketSize
+	size := uint64(1)
+	for size*2 <= n {
+		size *= 2
+	}
+	return &Table{buckets: make([]bucket, size), mask: size - 1}, nil
+}
+
+// Clear empties the table.
+func (t *Table) Clear() { clear(t.buckets) }
+
+// Len is the number of slots.
+func (t *Table) Len() int { return 2 * len(t.buckets) }
+
+// probe returns the slot holding key, if any.
+func (t *Table) probe(key uint64) (entry, bool) {
+	b := &t.buckets[key&t.mask]
+	if b[0].bound != boundNone && b[0].key == key {
+		return b[0], true
+	}
+	if b[1].bound != boundNone && b[1].key == key {
+		return b[1], true
+	}
+	return entry{}, false
+}
+
+// store records a result for key.
+func (t *Table) store(key uint64, move games.Move, score int32, depth int, b bound) {
+	bk := &t.buckets[key&t.mask]
+	e := entry{key: key, move: move, score: score, depth: int16(depth), bound: b}
+	if bk[0].bound == boundNone || bk[0].key == key || depth >= int(bk[0].depth) {
+		if bk[0].key != key && bk[0].bound != boundNone {
+			bk[1] = bk[0] // the older deep result moves to the second slot
+		}
+		bk[0] = e
+		return
+	}
+	bk[1] = e
+}
