@@ -52,6 +52,7 @@ type Limits struct {
 type Stats struct {
 	Nodes        int64   // positions visited (each move played), quiescence included, plus the root
 	QNodes       int64   // positions visited by quiescence search
+	Evals        int64   // static evaluations in the last completed iteration: 0 when its tree was exhausted
 	TTHits       int64   // table probes that found the position
 	TTCuts       int64   // table probes that ended the node
 	Cutoffs      int64   // beta cutoffs
@@ -203,8 +204,11 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 		if depth > maxDepth {
 			depth, exactDepth = exactDepth, 0
 		}
+		evals := s.stats.Evals
+		s.stats.Evals = 0
 		sc := s.aspiration(depth, score)
 		if s.stop {
+			s.stats.Evals = evals
 			break
 		}
 		score = sc
@@ -304,6 +308,7 @@ func (s *Searcher) play(m games.Move) {
 }
 
 func (s *Searcher) evaluate() int32 {
+	s.stats.Evals++
 	v := s.ev.Evaluate(s.pos, s.w)
 	return int32(min(max(v, -games.MaxEval), games.MaxEval))
 }

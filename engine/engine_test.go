@@ -1,0 +1,246 @@
+package engine_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
+)
+
+// randomPosition plays up to plies random legal moves from the start and
+// re-reads the result from its notation, so that it carries no history.
+func randomPosition(t testing.TB, g games.Game, rng *rand.Rand, plies int) games.Position {
+	t.Helper()
+	p := g.Start()
+	var buf []games.Move
+	for i := 0; i < plies; i++ {
+		moves, outcome := p.Moves(buf)
+		if outcome != games.Ongoing {
+			break
+		}
+		p.Play(moves[rng.IntN(len(moves))])
+		if _, o := p.Moves(buf); o != games.Ongoing {
+			p.Undo()
+			break
+		}
+	}
+	q, err := g.ParsePosition(p.String())
+	if err != nil {
+		t.Fatalf("%s: re-reading %q: %v", g.Name(), p.String(), err)
+	}
+	return q
+}
+
+// randomWeights draws weights uniformly in each feature's range.
+func randomWeights(ev *games.Evaluator, rng *rand.Rand) []float64 {
+	w := make([]float64, len(ev.Features))
+	for i, f := range ev.Features {
+		w[i] = f.Min + rng.Float64()*(f.Max-f.Min)
+	}
+	return w
+}
+
+// TestAlphaBetaMatchesMinimax is the engine's main property: on random
+// reachable positions of every game, with random weights of every
+// evaluator, the searcher with every enhancement on returns the value of
+// plain minimax at the same depth. The depth is the largest (up to 5) whose
+// minimax tree stays under a node budget, so that large games are checked
+// at shallow depths and small games deeply.
+func TestAlphaBetaMatchesMinimax(t *testing.T) {
+	positions, budget := 1000, int64(20000)
+	if testing.Short() {
+		positions, budget = 300, 5000
+	}
+	for _, g := range all.Games() {
+		t.Run(g.Name(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, uint64(len(g.Name()))))
+			s, err := engine.New(engine.Options{TableMiB: 1, AspirationSize: 10, NoExact: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked := 0
+			for i := 0; i < positions; i++ {
+				p := randomPosition(t, g, rng, rng.IntN(40))
+				if _, o := p.Moves(nil); o != games.Ongoing {
+					continue
+				}
+				evs := g.Evaluators()
+				ev := evs[rng.IntN(len(evs))]
+				w := randomWeights(ev, rng)
+				for depth := 1; depth <= 5; depth++ {
+					want, nodes := engine.MinimaxNodes(p, ev, w, depth)
+					if nodes > budget && depth > 1 {
+						break
+					}
+					s.NewGame()
+					before := p.String()
+					res, err := s.Search(context.Background(), p, ev, w, engine.Limits{Depth: depth})
+					if err != nil {
+						t.Fatalf("%q depth %d: %v", p, depth, err)
+					}
+					if p.String() != before {
+						t.Fatalf("search changed the position: %q became %q", before, p)
+					}
+					if res.Score != want {
+						t.Fatalf("%q (%s, weights %v) depth %d: alpha-beta %d, minimax %d", p, ev.Name, w, depth, res.Score, want)
+					}
+					checked++
+				}
+			}
+			if checked < positions/2 {
+				t.Fatalf("only %d searches checked", checked)
+			}
+			t.Logf("%d searches agree with minimax", checked)
+		})
+	}
+}
+
+// TestEnhancementsOff checks that each enhancement switched off alone still
+// gives the minimax value (each is an optimisation, none changes a value).
+func TestEnhancementsOff(t *testing.T) {
+	variants := map[string]engine.Options{
+		"no-table":      {NoTable: true},
+		"no-pvs":        {NoPVS: true},
+		"no-aspiration": {NoAspiration: true},
+		"no-killers":    {NoKillers: true},
+		"no-history":    {NoHistory: true},
+		"no-hint":       {NoHint: true},
+	}
+	for name, opts := range variants {
+		t.Run(name, func(t *testing.T) {
+			opts.TableMiB, opts.NoExact = 1, true
+			s, err := engine.New(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range all.Games() {
+				rng := rand.New(rand.NewPCG(7, 7))
+				for i := 0; i < 50; i++ {
+					p := randomPosition(t, g, rng, rng.IntN(20))
+					if _, o := p.Moves(nil); o != games.Ongoing {
+						continue
+					}
+					ev := g.Evaluators()[0]
+					w := ev.Defaults()
+					want, _ := engine.MinimaxNodes(p, ev, w, 3)
+					s.NewGame()
+					res, err := s.Search(context.Background(), p, ev, w, engine.Limits{Depth: 3})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if res.Score != want {
+						t.Fatalf("%s %q: got %d, minimax %d", g.Name(), p, res.Score, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	s, err := engine.New(engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := all.Find("tictactoe")
+	ev := g.Evaluators()[0]
+	ctx := context.Background()
+	if _, err := s.Search(ctx, g.Start(), ev, ev.Defaults(), engine.Limits{}); err != engine.ErrNoLimit {
+		t.Errorf("no limit: got %v, want ErrNoLimit", err)
+	}
+	if _, err := s.Search(ctx, g.Start(), ev, []float64{1}, engine.Limits{Depth: 2}); err == nil {
+		t.Error("wrong number of weights: no error")
+	}
+	over, _ := g.ParsePosition("xxxoo----")
+	if _, err := s.Search(ctx, over, ev, ev.Defaults(), engine.Limits{Depth: 2}); err != engine.ErrGameOver {
+		t.Errorf("finished game: got %v, want ErrGameOver", err)
+	}
+	if _, err := engine.New(engine.Options{TableMiB: -1}); err == nil {
+		t.Error("negative table size: no error")
+	}
+}
+
+// TestNodeLimit checks that a node limit stops the search close to the
+// limit and still returns a legal move, and that it is reproducible.
+func TestNodeLimit(t *testing.T) {
+	g, _ := all.Find("kono")
+	ev := g.Evaluators()[0]
+	s, _ := engine.New(engine.Options{TableMiB: 1})
+	var first engine.Result
+	for i := 0; i < 2; i++ {
+		s.NewGame()
+		res, err := s.Search(context.Background(), g.Start(), ev, ev.Defaults(), engine.Limits{Nodes: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Nodes > 500 {
+			t.Fatalf("visited %d nodes with a limit of 500", res.Stats.Nodes)
+		}
+		if _, err := g.Start().ParseMove(g.Start().FormatMove(res.Move)); err != nil {
+			t.Fatalf("illegal move: %v", err)
+		}
+		if i == 1 && (res.Move != first.Move || res.Score != first.Score || res.Stats.Nodes != first.Stats.Nodes) {
+			t.Fatalf("node-limited search not reproducible: %+v then %+v", first, res)
+		}
+		first = res
+	}
+}
+
+func TestCancel(t *testing.T) {
+	g, _ := all.Find("kono")
+	ev := g.Evaluators()[0]
+	s, _ := engine.New(engine.Options{TableMiB: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := s.Search(ctx, g.Start(), ev, ev.Defaults(), engine.Limits{Depth: 40})
+	if err != context.Canceled {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+// BenchmarkSearch searches each game's start position; 0 allocs/op is the
+// bar once the searcher's buffers have grown.
+func BenchmarkSearch(b *testing.B) {
+	depths := map[string]int{"tictactoe": 9, "nim": 20, "kono": 20}
+	for _, g := range all.Games() {
+		d, ok := depths[g.Name()]
+		if !ok {
+			continue
+		}
+		b.Run(g.Name(), func(b *testing.B) {
+			s, _ := engine.New(engine.Options{TableMiB: 4})
+			ev := g.Evaluators()[0]
+			w := ev.Defaults()
+			p := g.Start()
+			ctx := context.Background()
+			var nodes int64
+			for b.Loop() {
+				s.NewGame()
+				res, _ := s.Search(ctx, p, ev, w, engine.Limits{Depth: d})
+				nodes += res.Stats.Nodes
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+func TestSearchDoesNotAllocate(t *testing.T) {
+	for _, name := range []string{"tictactoe", "kono"} {
+		g, _ := all.Find(name)
+		s, _ := engine.New(engine.Options{TableMiB: 1})
+		ev := g.Evaluators()[0]
+		w := ev.Defaults()
+		p := g.Start()
+		ctx := context.Background()
+		allocs := testing.AllocsPerRun(5, func() {
+			s.NewGame()
+			s.Search(ctx, p, ev, w, engine.Limits{Depth: 8})
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per search", name, allocs)
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package kono
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
+)
+
+// TestSolveStart: Kono is a draw with correct play, as the course says.
+// Reasoning: the only way to lose is to be blocked, which needs both of a
+// side's pieces off the points next to the empty one. From the start the
+// first side (a, d) moves into e; every reply keeps a mobile piece for each
+// side as long as neither moves its last piece away from the hub e, and a
+// side always has such a move available, so neither can force a block and
+// the 40-ply cap ends the game drawn. The solver confirms it by exhausting
+// the tree, under the 40-ply cap and under a longer one.
+func TestSolveStart(t *testing.T) {
+	s, _ := engine.New(engine.Options{TableMiB: 1})
+	for _, pos := range []string{"XOOX- X 0/40", "XOOX- X 0/60"} {
+		p, err := Parse(pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sol, err := s.Solve(context.Background(), p, Mobility, 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sol.Value != engine.DrawValue {
+			t.Errorf("%s: %v, want draw", pos, sol.Value)
+		}
+	}
+}
+
+// TestBlockedLoses: a side to move with no piece next to the empty point has
+// lost.
+func TestBlockedLoses(t *testing.T) {
+	// Empty c (neighbours d and e); O holds d and e; X holds a and b: X to
+	// move is blocked.
+	p, err := Parse("XX-OO X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, o := p.Moves(nil)
+	if len(moves) != 0 || o != games.SecondWins {
+		t.Fatalf("blocked X: moves %v outcome %v, want none and 0-1", moves, o)
+	}
+	// "XXO-O O": empty d, O on c and e, X on a and b. O's e-d would empty e,
+	// next to both X pieces; O's c-d empties c, whose neighbours d and e are
+	// both O's: X is blocked. So O to move wins in one with c-d.
+	q, _ := Parse("XXO-O O")
+	s, _ := engine.New(engine.Options{TableMiB: 1})
+	sol, _ := s.Solve(context.Background(), q, Mobility, 10)
+	if sol.Value != engine.Win || sol.Plies != 1 || q.FormatMove(sol.Move) != "c-d" {
+		t.Fatalf("XXO-O O: %v in %d with %s, want a win in 1 with c-d", sol.Value, sol.Plies, q.FormatMove(sol.Move))
+	}
+}
+
+func TestNotation(t *testing.T) {
+	p := Start()
+	if p.String() != "XOOX- X 0/40" {
+		t.Fatalf("start is %q", p)
+	}
+	moves, _ := p.Moves(nil)
+	if len(moves) != 2 {
+		t.Fatalf("start moves %v, want a-e and d-e", moves)
+	}
+	m, err := p.ParseMove("a-e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Play(m)
+	if p.String() != "-OOXX O 1/40" {
+		t.Fatalf("after a-e: %q", p)
+	}
+	bad := map[string]string{
+		"d":   "no piece of the side to move",
+		"c":   "no line joins c and a",
+		"z-e": "not a slide",
+		"be":  "only move to the empty point",
+	}
+	for in, want := range bad {
+		if _, err := p.ParseMove(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseMove(%q) = %v, want %q", in, err, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"XOOX-":         "want five points",
+		"XOOXX X":       "exactly two pieces",
+		"XOQX- X":       "point c",
+		"XOOX- Z":       "side to move",
+		"XOOX- X 50/40": "P/C",
+	} {
+		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) = %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestDrawByCap(t *testing.T) {
+	p, _ := Parse("XOOX- X 40/40")
+	if moves, o := p.Moves(nil); len(moves) != 0 || o != games.Draw {
+		t.Fatalf("at the cap: %v %v, want a draw", moves, o)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"XOOX- X", "XOOX- X 0/40", "-OOXX O 1/40", "", "XX-OO X 3/4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := Parse(s)
+		if err != nil {
+			return
+		}
+		q, err := Parse(p.String())
+		if err != nil || q.String() != p.String() || q.Hash() != p.Hash() {
+			t.Fatalf("round trip of %q: %q %v", s, q, err)
+		}
+		moves, _ := p.Moves(nil)
+		for _, m := range moves {
+			p.Play(m)
+			p.Undo()
+		}
+		p.ParseMove(s)
+	})
+}

@@ -1,0 +1,149 @@
+package tictactoe
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
+)
+
+// TestPerft checks the published leaf counts of tic-tac-toe: games that end
+// with a line are not extended.
+func TestPerft(t *testing.T) {
+	want := []uint64{1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872}
+	for d, n := range want {
+		if got := games.Perft(Start(), d); got != n {
+			t.Errorf("perft(%d) = %d, want %d", d, got, n)
+		}
+	}
+}
+
+// TestCompleteGames counts the finished games of the whole tree: 255168.
+func TestCompleteGames(t *testing.T) {
+	var count func(p *Position) int
+	count = func(p *Position) int {
+		moves, o := p.Moves(nil)
+		if o != games.Ongoing {
+			return 1
+		}
+		n := 0
+		for _, m := range moves {
+			p.Play(m)
+			n += count(p)
+			p.Undo()
+		}
+		return n
+	}
+	if got := count(Start()); got != 255168 {
+		t.Fatalf("complete games = %d, want 255168", got)
+	}
+}
+
+// TestSolve: tic-tac-toe is a draw with correct play; a position with a
+// double threat is won.
+func TestSolve(t *testing.T) {
+	s, _ := engine.New(engine.Options{TableMiB: 1})
+	sol, err := s.Solve(context.Background(), Start(), Lines, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Value != engine.DrawValue {
+		t.Fatalf("empty board: %v, want draw", sol.Value)
+	}
+	// x to move completes the top row at c1.
+	p, _ := Parse("xx-oo----")
+	sol, err = s.Solve(context.Background(), p, Lines, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Value != engine.Win || sol.Plies != 1 || p.FormatMove(sol.Move) != "c1" {
+		t.Fatalf("xx-oo----: %v in %d with %s, want win in 1 with c1", sol.Value, sol.Plies, p.FormatMove(sol.Move))
+	}
+}
+
+func TestParse(t *testing.T) {
+	p, err := Parse("x-o -x- --o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.String() != "x-o-x---o" || p.Turn() != games.First {
+		t.Fatalf("got %q, %v", p, p.Turn())
+	}
+	bad := map[string]string{
+		"":           "has 0 cells",
+		"xxxxxxxxx":  "as many or one more",
+		"x-o-x---z":  "cell 9",
+		"x-o-x---o-": "has 10 cells",
+	}
+	for in, want := range bad {
+		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) = %v, want an error containing %q", in, err, want)
+		}
+	}
+	if _, err := p.ParseMove("a1"); err == nil || !strings.Contains(err.Error(), "taken") {
+		t.Errorf("taken cell: %v", err)
+	}
+	if _, err := p.ParseMove("d4"); err == nil {
+		t.Error("d4 accepted")
+	}
+	if m, err := p.ParseMove("5"); err == nil || m != 0 {
+		t.Errorf("cell 5 is taken; got %v %v", m, err)
+	}
+	if m, err := p.ParseMove("B1"); err != nil || p.FormatMove(m) != "b1" {
+		t.Errorf("B1: %v %v", m, err)
+	}
+}
+
+func TestPlayUndoHash(t *testing.T) {
+	p := Start()
+	h := p.Hash()
+	m, _ := p.ParseMove("b2")
+	p.Play(m)
+	q, _ := Parse(p.String())
+	if p.Hash() != q.Hash() {
+		t.Fatal("hash differs from the parsed position's")
+	}
+	p.Undo()
+	if p.Hash() != h || p.String() != "---------" {
+		t.Fatal("undo did not restore the position")
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"---------", "x-o-x---o", "xxxoo----", "", "zzz"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := Parse(s)
+		if err != nil {
+			return
+		}
+		q, err := Parse(p.String())
+		if err != nil || q.String() != p.String() {
+			t.Fatalf("round trip of %q: %q, %v", s, q, err)
+		}
+		p.Moves(nil)
+		for _, m := range []string{"a1", "9", "c3", "x"} {
+			p.ParseMove(m)
+		}
+	})
+}
+
+func BenchmarkPerft(b *testing.B) {
+	var n uint64
+	for b.Loop() {
+		n += games.Perft(Start(), 9)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func BenchmarkEvaluate(b *testing.B) {
+	p, _ := Parse("x-o-x----")
+	w := Lines.Defaults()
+	for b.Loop() {
+		Lines.Evaluate(p, w)
+	}
+}
+
