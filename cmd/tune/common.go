@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
+)
+
+// findGame looks a game up by name, as a usage error when unknown.
+func findGame(name string) (games.Game, error) {
+	g, err := all.Find(name)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return g, nil
+}
+
+// position returns the start position, or the one written in notation.
+func position(g games.Game, notation string) (games.Position, error) {
+	if notation == "" || notation == "start" {
+		return g.Start(), nil
+	}
+	p, err := g.ParsePosition(notation)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return p, nil
+}
+
+// player resolves an evaluator name and a weights file ("" or "default" for
+// the evaluator's defaults). A weights file names its own evaluator; an
+// explicit --evaluator must agree with it.
+func player(g games.Game, evaluator, weights string) (*games.Evaluator, []float64, error) {
+	if weights != "" && weights != "default" {
+		ev, w, err := games.ReadWeights(weights, g)
+		if err != nil {
+			return nil, nil, usageError{err}
+		}
+		if evaluator != "" && evaluator != ev.Name {
+			return nil, nil, usageError{fmt.Errorf("--evaluator %s disagrees with %s, which holds weights of %q", evaluator, weights, ev.Name)}
+		}
+		return ev, w, nil
+	}
+	ev, err := games.FindEvaluator(g, evaluator)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	return ev, ev.Defaults(), nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// formatLine writes a move sequence in the game's notation, playing it on p
+// and taking it back.
+func formatLine(p games.Position, moves []games.Move) []string {
+	out := make([]string, 0, len(moves))
+	for _, m := range moves {
+		out = append(out, p.FormatMove(m))
+		p.Play(m)
+	}
+	for range moves {
+		p.Undo()
+	}
+	return out
+}
+
+func joinOr(s []string, empty string) string {
+	if len(s) == 0 {
+		return empty
+	}
+	return strings.Join(s, " ")
+}

@@ -1,0 +1,55 @@
+// Command tune tunes the evaluation weights of board-game engines by making
+// weight vectors play each other, and plays, searches and counts the games
+// it knows. Run `tune help` for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// run executes the command line and returns the exit status: 130 when the
+// run was interrupted (after finished work was saved), 2 for a usage error,
+// 1 for any other error.
+func run(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRootCommand()
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		fmt.Fprintln(os.Stderr, "tune: interrupted")
+		return exitInterrupted
+	}
+	fmt.Fprintln(os.Stderr, "tune:", err)
+	var u usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitError
+}
+
+// usageError marks errors in the command line itself.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/gametune/gametune/games"
+	"github.com/spf13/cobra"
+)
+
+type perftOptions struct {
+	position string
+	json     bool
+}
+
+func newPerftCommand(g *globalOptions) *cobra.Command {
+	var o perftOptions
+	c := &cobra.Command{
+		Use:   "perft GAME DEPTH",
+		Short: "Count the positions exactly DEPTH plies ahead (move generator check)",
+		Long: `perft counts the leaves of the game tree exactly DEPTH plies below the position.
+Games that end earlier are not extended; a pass is a ply. The counts are the
+published ones for every game gametune knows, so perft checks move generation.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runPerft(c, args[0], args[1], o)
+		},
+	}
+	c.Flags().StringVar(&o.position, "position", "", "start from this position (the game's notation; see 'tune games')")
+	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	return c
+}
+
+type perftJSON struct {
+	Game     string  `json:"game"`
+	Position string  `json:"position"`
+	Depth    int     `json:"depth"`
+	Nodes    uint64  `json:"nodes"`
+	Seconds  float64 `json:"seconds"`
+	NPS      float64 `json:"nps"`
+}
+
+// maxPerftDepth bounds the depth a user may ask for.
+const maxPerftDepth = 30
+
+func runPerft(c *cobra.Command, gameName, depthArg string, o perftOptions) error {
+	g, err := findGame(gameName)
+	if err != nil {
+		return err
+	}
+	depth, err := strconv.Atoi(depthArg)
+	if err != nil || depth < 0 || depth > maxPerftDepth {
+		return usageError{fmt.Errorf("perft: depth %q must be a whole number from 0 to %d", depthArg, maxPerftDepth)}
+	}
+	p, err := position(g, o.position)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	nodes := games.Perft(p, depth)
+	secs := time.Since(start).Seconds()
+	r := perftJSON{Game: g.Name(), Position: p.String(), Depth: depth, Nodes: nodes, Seconds: secs, NPS: float64(nodes) / max(secs, 1e-9)}
+	if o.json {
+		return writeJSON(c.OutOrStdout(), r)
+	}
+	fmt.Fprintf(c.OutOrStdout(), "perft %s depth %d: %d nodes in %.3f s (%.1f M nodes/s)\n", r.Game, depth, nodes, secs, r.NPS/1e6)
+	return nil
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// globalOptions are the flags every command honours.
+type globalOptions struct {
+	quiet bool
+}
+
+func newRootCommand() *cobra.Command {
+	var g globalOptions
+	root := &cobra.Command{
+		Use:   "tune",
+		Short: "Tune board-game evaluation weights by making them play each other",
+		Long: `tune evolves the evaluation weights of game engines (Othello, checkers, chess,
+tic-tac-toe, the matches game, Kono) by playing thousands of games between weight
+vectors and keeping the winners. It also counts (perft), searches, solves and plays
+the games it knows.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print results only: no progress, no chatter")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w (see 'tune %s --help')", err, c.Name())}
+	})
+	root.AddCommand(
+		newGamesCommand(&g),
+		newPerftCommand(&g),
+		newSearchCommand(&g),
+		newSolveCommand(&g),
+		newPlayCommand(&g),
+	)
+	for _, c := range root.Commands() {
+		c.Args = wrapArgs(c.Args)
+	}
+	return root
+}
+
+// wrapArgs marks argument-count errors as usage errors.
+func wrapArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	if check == nil {
+		return nil
+	}
+	return func(c *cobra.Command, args []string) error {
+		if err := check(c, args); err != nil {
+			return usageError{fmt.Errorf("%s: %w (usage: %s)", c.Name(), err, c.UseLine())}
+		}
+		return nil
+	}
+}
