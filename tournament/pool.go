@@ -1,0 +1,120 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/gametune/gametune/engine"
+)
+
+// Pool plays games on a fixed number of workers, each with its own
+// searcher. Results never depend on the number of workers: every game
+// depends on its spec alone, and results are handed over in spec order.
+type Pool struct {
+	workers   int
+	searchers []*engine.Searcher
+}
+
+// NewPool returns a pool of workers goroutines (0 means one per core), each
+// with a tableMiB transposition table (0 means 16).
+func NewPool(workers, tableMiB int) (*Pool, error) {
+	if workers < 0 {
+		return nil, fmt.Errorf("tournament: %d workers (want 1 or more, or 0 for one per core)", workers)
+	}
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	p := &Pool{workers: workers}
+	for i := 0; i < workers; i++ {
+		s, err := engine.New(engine.Options{TableMiB: tableMiB})
+		if err != nil {
+			return nil, err
+		}
+		p.searchers = append(p.searchers, s)
+	}
+	return p, nil
+}
+
+// Workers is the number of workers.
+func (p *Pool) Workers() int { return p.workers }
+
+// Run plays every spec and calls done for each finished game in spec order
+// (done(i, r) after done(i-1, ...)), from one goroutine at a time. Games
+// finished out of order wait in memory until their turn. When ctx is
+// cancelled, Run stops the games in flight, still delivers every game that
+// finished before them in order, and returns ctx's error. An error from done
+// stops the run and is returned.
+func (p *Pool) Run(ctx context.Context, specs []GameSpec, done func(i int, r Record) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		i   int
+		rec Record
+		err error
+	}
+	jobs := make(chan int)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for w := 0; w < p.workers; w++ {
+		wg.Add(1)
+		go func(s *engine.Searcher) {
+			defer wg.Done()
+			for i := range jobs {
+				rec, err := Play(ctx, s, specs[i])
+				results <- result{i, rec, err}
+			}
+		}(p.searchers[w])
+	}
+	go func() {
+		defer close(jobs)
+		for i := range specs {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	pending := make(map[int]result)
+	next := 0
+	var firstErr error
+	for r := range results {
+		if firstErr != nil {
+			continue // drain
+		}
+		pending[r.i] = r
+		for {
+			r, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			if r.err != nil {
+				firstErr = r.err
+				cancel()
+				break
+			}
+			if err := done(next, r.rec); err != nil {
+				firstErr = err
+				cancel()
+				break
+			}
+			next++
+		}
+	}
+	if firstErr != nil {
+		if errors.Is(firstErr, context.Canceled) && ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return firstErr
+	}
+	return ctx.Err()
+}
