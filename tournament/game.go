@@ -36,12 +36,12 @@ type Adjudication struct {
 type Reason string
 
 const (
-	ByRule           Reason = "rule"            // the game's own rules ended it
-	ByAdjudication   Reason = "adjudication"    // both engines agreed on a draw
-	ByResignation    Reason = "resignation"     // both engines agreed one side was lost
-	ByPlyCap         Reason = "ply-cap"         // the ply cap was reached: a draw
-	ByInterruption   Reason = "interrupted"     // the context was cancelled (not recorded as a result)
-	defaultMaxPlies         = 400
+	ByRule          Reason = "rule"         // the game's own rules ended it
+	ByAdjudication  Reason = "adjudication" // both engines agreed on a draw
+	ByResignation   Reason = "resignation"  // both engines agreed one side was lost
+	ByPlyCap        Reason = "ply-cap"      // the ply cap was reached: a draw
+	ByInterruption  Reason = "interrupted"  // the context was cancelled (not recorded as a result)
+	defaultMaxPlies        = 400
 )
 
 // GameSpec describes one game completely: the same spec always gives the
