@@ -1,0 +1,120 @@
+package population
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/gametune/gametune/games"
+)
+
+// Genome is one weight vector of a population.
+type Genome struct {
+	ID                  int
+	Parents             []int // ids of the parents; none for a random genome
+	Weights             []float64
+	Fitness             float64
+	Wins, Draws, Losses int
+}
+
+// Games is the number of games the genome played in its generation.
+func (g Genome) Games() int { return g.Wins + g.Draws + g.Losses }
+
+// Points is wins plus half the draws.
+func (g Genome) Points() float64 { return float64(g.Wins) + float64(g.Draws)/2 }
+
+// space is the box of weights a tuner explores: each feature's range and step.
+type space struct {
+	features []games.Feature
+}
+
+// snap clamps v into feature i's range and rounds it to its step, counted
+// from the range's minimum.
+func (s space) snap(i int, v float64) float64 {
+	f := s.features[i]
+	if math.IsNaN(v) {
+		v = f.Default
+	}
+	v = min(max(v, f.Min), f.Max)
+	if f.Step > 0 {
+		v = f.Min + math.Round((v-f.Min)/f.Step)*f.Step
+		v = min(max(v, f.Min), f.Max)
+		// Remove the float noise of the multiplication: keep 9 decimals.
+		v = math.Round(v*1e9) / 1e9
+	}
+	return v
+}
+
+// random draws each weight uniformly in its range, snapped to its step.
+func (s space) random(rng *rand.Rand) []float64 {
+	w := make([]float64, len(s.features))
+	for i, f := range s.features {
+		w[i] = s.snap(i, f.Min+rng.Float64()*(f.Max-f.Min))
+	}
+	return w
+}
+
+// distance is the Euclidean distance between a and b with each weight
+// scaled by its range, divided by the square root of the number of
+// weights: 0 for equal vectors, 1 for opposite corners of the box.
+func (s space) distance(a, b []float64) float64 {
+	sum := 0.0
+	for i, f := range s.features {
+		r := f.Max - f.Min
+		if r <= 0 {
+			continue
+		}
+		d := (a[i] - b[i]) / r
+		sum += d * d
+	}
+	return math.Sqrt(sum / float64(len(s.features)))
+}
+
+// meanStd returns the mean and the standard deviation of each weight.
+func meanStd(pop []Genome) (mean, std []float64) {
+	n := len(pop[0].Weights)
+	mean, std = make([]float64, n), make([]float64, n)
+	for _, g := range pop {
+		for i, v := range g.Weights {
+			mean[i] += v
+		}
+	}
+	for i := range mean {
+		mean[i] /= float64(len(pop))
+	}
+	for _, g := range pop {
+		for i, v := range g.Weights {
+			d := v - mean[i]
+			std[i] += d * d
+		}
+	}
+	for i := range std {
+		std[i] = math.Sqrt(std[i] / float64(len(pop)))
+	}
+	return mean, std
+}
+
+// diversity is the mean distance between every two genomes.
+func (s space) diversity(pop []Genome) float64 {
+	sum, n := 0.0, 0
+	for i := range pop {
+		for j := i + 1; j < len(pop); j++ {
+			sum += s.distance(pop[i].Weights, pop[j].Weights)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// rngFor returns the generator of one place of a run: the run seed and the
+// place's coordinates, so that every random choice is reproducible alone.
+func rngFor(seed uint64, stage string, generation, index int) *rand.Rand {
+	h := uint64(14695981039346656037)
+	for _, c := range []byte(stage) {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	h = games.Mix(h ^ uint64(generation)<<32 ^ uint64(index))
+	return rand.New(rand.NewPCG(seed, h))
+}
