@@ -1,0 +1,273 @@
+package population
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+// runGenetic is the Othello report's genetic algorithm, generation after
+// generation:
+//
+//  1. each genome meets Games opponents drawn at random among the others,
+//     each meeting a colour-swapped pair of games from one opening;
+//  2. fitness is the genome's points per game ("score") or 2^wins/games
+//     ("exp", the report's suggestion), kept strictly positive;
+//  3. the Elite best genomes pass unchanged; every other child has two
+//     parents chosen by roulette wheel, stochastic universal sampling or
+//     tournament selection, mixes their weights (uniform or blend
+//     crossover), has all its weights re-drawn with probability Redraw (the
+//     report's mutation) or else each weight moved by a Gaussian step of
+//     Sigma times its range with probability MutationRate, snapped to the
+//     feature's step.
+//
+// It stops after Generations generations, or when the population's
+// diversity falls below Converge.
+func (t *Tuner) runGenetic(ctx context.Context) (Result, error) {
+	cfg := t.cfg
+	pop := t.initialPopulation()
+	var res Result
+	for gen := 0; gen < cfg.Generations; gen++ {
+		if err := t.evaluate(ctx, gen, pop); err != nil {
+			return res, err
+		}
+		summary := t.summarise(gen, pop)
+		best := pop[bestIndex(pop)]
+		if t.shouldMeasure(gen, cfg.Generations-1) {
+			y, err := t.yardstick(ctx, gen, best)
+			if err != nil {
+				return res, err
+			}
+			summary.Yardstick = y
+			res.Yardstick = y
+		}
+		summary.Converged = cfg.Converge > 0 && summary.Diversity < cfg.Converge
+		if err := t.store.RecordGeneration(summary); err != nil {
+			return res, err
+		}
+		if t.OnGeneration != nil {
+			t.OnGeneration(summary)
+		}
+		res.Best, res.Generations, res.Converged = best, gen+1, summary.Converged
+		if summary.Converged || gen == cfg.Generations-1 {
+			break
+		}
+		pop = t.breed(gen, pop)
+	}
+	return res, nil
+}
+
+// initialPopulation draws generation 0: uniform in the ranges, or the start
+// weights and Gaussian variations around them.
+func (t *Tuner) initialPopulation() []Genome {
+	pop := make([]Genome, t.cfg.Population)
+	for i := range pop {
+		rng := rngFor(t.cfg.Seed, "init", 0, i)
+		var w []float64
+		switch {
+		case t.start == nil:
+			w = t.space.random(rng)
+		case i == 0:
+			w = append([]float64(nil), t.start...)
+		default:
+			w = t.gaussian(rng, t.start, 1)
+		}
+		pop[i] = Genome{ID: i, Weights: w}
+	}
+	return pop
+}
+
+// gaussian moves each weight with probability rate by a normal step of
+// Sigma (at least 0.05) times its range.
+func (t *Tuner) gaussian(rng *rand.Rand, w []float64, rate float64) []float64 {
+	out := append([]float64(nil), w...)
+	sigma := max(t.cfg.Sigma, 0.05)
+	for i, f := range t.space.features {
+		if rng.Float64() < rate {
+			out[i] = t.space.snap(i, out[i]+rng.NormFloat64()*sigma*(f.Max-f.Min))
+		}
+	}
+	return out
+}
+
+// evaluate plays the generation's games and sets every genome's record and
+// fitness.
+func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
+	k := t.cfg.Games
+	batch := make([]game, 0, 2*k*len(pop))
+	for i := range pop {
+		rng := rngFor(t.cfg.Seed, "opponents", gen, i)
+		others := rng.Perm(len(pop) - 1)[:k]
+		for j, o := range others {
+			if o >= i {
+				o++ // skip the genome itself
+			}
+			meeting := i*k + j
+			op := t.opening(StageGeneration, gen, meeting)
+			a, b := pop[i], pop[o]
+			batch = append(batch,
+				game{key: GameKey{StageGeneration, gen, 2 * meeting}, first: a.ID, second: b.ID, wFirst: a.Weights, wSecond: b.Weights, opening: op},
+				game{key: GameKey{StageGeneration, gen, 2*meeting + 1}, first: b.ID, second: a.ID, wFirst: b.Weights, wSecond: a.Weights, opening: op})
+		}
+	}
+	recs, err := t.play(ctx, batch)
+	if err != nil {
+		return err
+	}
+	index := make(map[int]int, len(pop))
+	for i, g := range pop {
+		index[g.ID] = i
+		pop[i].Wins, pop[i].Draws, pop[i].Losses = 0, 0, 0
+	}
+	for i, r := range recs {
+		a, b := &pop[index[batch[i].first]], &pop[index[batch[i].second]]
+		switch r.Score() {
+		case 1:
+			a.Wins++
+			b.Losses++
+		case 0:
+			a.Losses++
+			b.Wins++
+		default:
+			a.Draws++
+			b.Draws++
+		}
+	}
+	for i := range pop {
+		pop[i].Fitness = t.fitness(pop[i])
+	}
+	return nil
+}
+
+// fitness is strictly positive so that the roulette wheel can spin.
+func (t *Tuner) fitness(g Genome) float64 {
+	n := float64(max(g.Games(), 1))
+	if t.cfg.Fitness == "exp" {
+		return math.Exp2(float64(g.Wins)) / n
+	}
+	return g.Points()/n + 0.01
+}
+
+func bestIndex(pop []Genome) int {
+	best := 0
+	for i := range pop {
+		if pop[i].Fitness > pop[best].Fitness {
+			best = i
+		}
+	}
+	return best
+}
+
+func (t *Tuner) summarise(gen int, pop []Genome) Generation {
+	s := Generation{Index: gen, Genomes: append([]Genome(nil), pop...)}
+	s.Mean, s.Std = meanStd(pop)
+	s.Diversity = t.space.diversity(pop)
+	b := bestIndex(pop)
+	s.Best, s.BestFitness, s.WorstFitness = pop[b].ID, pop[b].Fitness, pop[b].Fitness
+	for _, g := range pop {
+		s.MeanFitness += g.Fitness
+		s.WorstFitness = min(s.WorstFitness, g.Fitness)
+	}
+	s.MeanFitness /= float64(len(pop))
+	return s
+}
+
+// breed makes generation gen+1 from generation gen.
+func (t *Tuner) breed(gen int, pop []Genome) []Genome {
+	cfg := t.cfg
+	next := make([]Genome, 0, len(pop))
+	nextID := (gen + 1) * cfg.Population
+	order := make([]int, len(pop))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return pop[order[a]].Fitness > pop[order[b]].Fitness })
+	for e := 0; e < cfg.Elite; e++ {
+		g := pop[order[e]]
+		next = append(next, Genome{ID: nextID + len(next), Parents: []int{g.ID}, Weights: append([]float64(nil), g.Weights...)})
+	}
+	children := len(pop) - cfg.Elite
+	parents := t.selectParents(rngFor(cfg.Seed, "select", gen, 0), pop, 2*children)
+	for c := 0; c < children; c++ {
+		rng := rngFor(cfg.Seed, "child", gen, c)
+		a, b := pop[parents[2*c]], pop[parents[2*c+1]]
+		w, ids := t.crossover(rng, a, b)
+		switch {
+		case rng.Float64() < cfg.Redraw:
+			w = t.space.random(rng)
+		case cfg.MutationRate > 0:
+			w = t.gaussian(rng, w, cfg.MutationRate)
+		}
+		next = append(next, Genome{ID: nextID + len(next), Parents: ids, Weights: w})
+	}
+	return next
+}
+
+func (t *Tuner) crossover(rng *rand.Rand, a, b Genome) ([]float64, []int) {
+	w := make([]float64, len(a.Weights))
+	switch t.cfg.Crossover {
+	case "none":
+		copy(w, a.Weights)
+		return w, []int{a.ID}
+	case "blend":
+		for i := range w {
+			x := rng.Float64()
+			w[i] = t.space.snap(i, x*a.Weights[i]+(1-x)*b.Weights[i])
+		}
+	default: // uniform
+		for i := range w {
+			if rng.IntN(2) == 0 {
+				w[i] = a.Weights[i]
+			} else {
+				w[i] = b.Weights[i]
+			}
+		}
+	}
+	if a.ID == b.ID {
+		return w, []int{a.ID}
+	}
+	return w, []int{a.ID, b.ID}
+}
+
+// selectParents draws n parent indices by the configured selection.
+func (t *Tuner) selectParents(rng *rand.Rand, pop []Genome, n int) []int {
+	out := make([]int, n)
+	total := 0.0
+	for _, g := range pop {
+		total += g.Fitness
+	}
+	spin := func(r float64) int {
+		for i, g := range pop {
+			r -= g.Fitness
+			if r < 0 {
+				return i
+			}
+		}
+		return len(pop) - 1
+	}
+	switch t.cfg.Selection {
+	case "sus":
+		step := total / float64(n)
+		start := rng.Float64() * step
+		for i := range out {
+			out[i] = spin(start + float64(i)*step)
+		}
+		rng.Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] })
+	case "tournament":
+		for i := range out {
+			best := rng.IntN(len(pop))
+			for k := 1; k < t.cfg.TournamentSize; k++ {
+				if c := rng.IntN(len(pop)); pop[c].Fitness > pop[best].Fitness {
+					best = c
+				}
+			}
+			out[i] = best
+		}
+	default: // roulette
+		for i := range out {
+			out[i] = spin(rng.Float64() * total)
+		}
+	}
+	return out
+}

@@ -1,0 +1,292 @@
+package population
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/tournament"
+)
+
+func newTestTuner(t *testing.T, cfg Config, workers int, store Store, start []float64, openings []string) *Tuner {
+	t.Helper()
+	g, err := all.Find(cfg.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := tournament.NewPool(workers, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu, err := NewTuner(cfg, g, openings, start, pool, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tu
+}
+
+func smallGenetic() Config {
+	c := Defaults()
+	c.Game, c.Depth, c.Openings = "tictactoe", 2, ""
+	c.Population, c.Generations, c.Games, c.YardstickPairs = 8, 4, 3, 2
+	return c
+}
+
+// TestWorkersDoNotMatter: the same seed and config with 1 and 2 workers
+// give the identical sequence of genomes and the same best genome.
+func TestWorkersDoNotMatter(t *testing.T) {
+	for _, algo := range []string{"genetic", "knockout"} {
+		t.Run(algo, func(t *testing.T) {
+			cfg := smallGenetic()
+			cfg.Algo, cfg.Rounds, cfg.Candidates, cfg.Ties, cfg.Scale = algo, 3, 5, "extra", 1
+			var runs [2]*MemoryStore
+			var best [2]Genome
+			for i, workers := range []int{1, 2} {
+				runs[i] = NewMemoryStore()
+				res, err := newTestTuner(t, cfg, workers, runs[i], nil, nil).Run(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				best[i] = res.Best
+			}
+			if !reflect.DeepEqual(runs[0].Generations, runs[1].Generations) {
+				t.Fatal("generations differ between 1 and 2 workers")
+			}
+			if !reflect.DeepEqual(best[0], best[1]) {
+				t.Fatalf("best genomes differ: %+v vs %+v", best[0], best[1])
+			}
+			if len(runs[0].Generations) != 3 && algo == "knockout" || len(runs[0].Generations) != 4 && algo == "genetic" {
+				t.Fatalf("%d generations recorded", len(runs[0].Generations))
+			}
+		})
+	}
+}
+
+// TestSeedMatters: another seed gives another run.
+func TestSeedMatters(t *testing.T) {
+	a, b := NewMemoryStore(), NewMemoryStore()
+	cfg := smallGenetic()
+	newTestTuner(t, cfg, 1, a, nil, nil).Run(context.Background())
+	cfg.Seed = 2
+	newTestTuner(t, cfg, 1, b, nil, nil).Run(context.Background())
+	if reflect.DeepEqual(a.Generations[0].Genomes, b.Generations[0].Genomes) {
+		t.Fatal("seeds 1 and 2 drew the same population")
+	}
+}
+
+// stopAfter is a store that cancels the run after n games were recorded.
+type stopAfter struct {
+	*MemoryStore
+	n      int
+	cancel context.CancelFunc
+}
+
+func (s *stopAfter) RecordGame(r GameResult) error {
+	if err := s.MemoryStore.RecordGame(r); err != nil {
+		return err
+	}
+	if s.MemoryStore.Played == s.n {
+		s.cancel()
+	}
+	return nil
+}
+
+// TestResume: a run interrupted at several moments and resumed from its
+// store ends with exactly the generations of an uninterrupted run, and
+// replays no recorded game.
+func TestResume(t *testing.T) {
+	for _, algo := range []string{"genetic", "knockout"} {
+		cfg := smallGenetic()
+		cfg.Algo, cfg.Rounds, cfg.Candidates, cfg.Scale = algo, 3, 5, 1
+		want := NewMemoryStore()
+		if _, err := newTestTuner(t, cfg, 2, want, nil, nil).Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		total := want.Games()
+		for _, stop := range []int{1, total / 3, total / 2, total - 1} {
+			ctx, cancel := context.WithCancel(context.Background())
+			store := &stopAfter{MemoryStore: NewMemoryStore(), n: stop, cancel: cancel}
+			_, err := newTestTuner(t, cfg, 2, store, nil, nil).Run(ctx)
+			cancel()
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("%s: interrupted run returned %v", algo, err)
+			}
+			before := store.Games()
+			store.Played = 0
+			store.n = -1
+			if _, err := newTestTuner(t, cfg, 1, store, nil, nil).Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if store.Played != total-before {
+				t.Errorf("%s stop %d: resumed run played %d games, want %d", algo, stop, store.Played, total-before)
+			}
+			if !reflect.DeepEqual(store.Generations, want.Generations) {
+				t.Fatalf("%s stop %d: resumed run differs from the uninterrupted one", algo, stop)
+			}
+		}
+	}
+}
+
+// neverLoses plays w against the defaults from every first move, both
+// colours, at depth, and reports whether w lost a game.
+func neverLoses(t *testing.T, g games.Game, ev *games.Evaluator, w []float64, depth int) bool {
+	t.Helper()
+	s, _ := engine.New(engine.Options{TableMiB: 1})
+	def := ev.Defaults()
+	start := g.Start()
+	moves, _ := start.Moves(nil)
+	for _, m := range moves {
+		start.Play(m)
+		opening := start.String()
+		start.Undo()
+		for side := 0; side < 2; side++ {
+			a := tournament.Player{Name: "tuned", Evaluator: ev, Weights: w, Limits: engine.Limits{Depth: depth}}
+			b := tournament.Player{Name: "default", Evaluator: ev, Weights: def, Limits: engine.Limits{Depth: depth}}
+			spec := tournament.GameSpec{Game: g, Opening: opening, First: a, Second: b}
+			lose := games.SecondWins
+			if side == 1 {
+				spec.First, spec.Second, lose = b, a, games.FirstWins
+			}
+			rec, err := tournament.Play(context.Background(), s, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Outcome == lose {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestTunerRepairsBadWeights: on tic-tac-toe at depth 2, weights that
+// reward the opponent's open lines and punish one's own lose to the
+// defaults; the genetic tuner started from them finds weights that never
+// lose against the defaults.
+func TestTunerRepairsBadWeights(t *testing.T) {
+	g, _ := all.Find("tictactoe")
+	ev := g.Evaluators()[0]
+	bad := []float64{-1, 1, -2, 2}
+	if neverLoses(t, g, ev, bad, 2) {
+		t.Fatal("the bad weights already never lose: the test proves nothing")
+	}
+	cfg := smallGenetic()
+	cfg.Population, cfg.Generations, cfg.Games, cfg.Elite = 12, 8, 4, 2
+	cfg.YardstickPairs = 0
+	var openings []string
+	start := g.Start()
+	moves, _ := start.Moves(nil)
+	for _, m := range moves {
+		start.Play(m)
+		openings = append(openings, start.String())
+		start.Undo()
+	}
+	res, err := newTestTuner(t, cfg, 2, NewMemoryStore(), bad, openings).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !neverLoses(t, g, ev, res.Best.Weights, 2) {
+		t.Fatalf("best genome %v still loses to the defaults", res.Best.Weights)
+	}
+}
+
+func TestSeedOrder(t *testing.T) {
+	if got := seedOrder(8); !reflect.DeepEqual(got, []int{0, 7, 3, 4, 1, 6, 2, 5}) {
+		t.Fatalf("seedOrder(8) = %v", got)
+	}
+}
+
+// TestBracketByes: five candidates make a bracket of eight with byes for
+// the first three seeds, and four rounds of matches lead to one winner.
+func TestBracketByes(t *testing.T) {
+	cfg := smallGenetic()
+	cfg.Algo, cfg.Candidates, cfg.Rounds, cfg.Scale = "knockout", 5, 1, 1
+	store := NewMemoryStore()
+	if _, err := newTestTuner(t, cfg, 2, store, nil, nil).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	gen := store.Generations[0]
+	byes, played := 0, 0
+	for _, m := range gen.Matches {
+		if m.B == ByeID {
+			byes++
+			if m.A > 2 {
+				t.Errorf("bye for seed %d, want the first three seeds", m.A)
+			}
+		} else {
+			played++
+			if m.Winner != m.A && m.Winner != m.B {
+				t.Errorf("match %+v: the winner did not play", m)
+			}
+			if m.ScoreA == m.ScoreB && m.TieBreak != "random" {
+				t.Errorf("match %+v: tied without a tie-break", m)
+			}
+			if m.Games != cfg.BestOf {
+				t.Errorf("match %+v: %d games, want best-of-%d", m, m.Games, cfg.BestOf)
+			}
+		}
+	}
+	if byes != 3 || played != 4 {
+		t.Fatalf("%d byes and %d matches, want 3 and 4", byes, played)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	cases := map[string]func(*Config){
+		"population 1":         func(c *Config) { c.Population = 1 },
+		"games 8":              func(c *Config) { c.Games = 8 },
+		"not a probability":    func(c *Config) { c.Redraw = 1.5 },
+		"unknown selection":    func(c *Config) { c.Selection = "lottery" },
+		"unknown crossover":    func(c *Config) { c.Crossover = "x" },
+		"unknown algo":         func(c *Config) { c.Algo = "anneal" },
+		"a search needs depth": func(c *Config) { c.Depth = 0 },
+		"unknown ties":         func(c *Config) { c.Algo, c.Ties = "knockout", "coin" },
+	}
+	for want, change := range cases {
+		c := smallGenetic()
+		change(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v", want, err)
+		}
+	}
+	if err := smallGenetic().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseConfig([]byte("population: 10\nbogus: 3\n")); err == nil || !strings.Contains(err.Error(), "bogus") {
+		t.Errorf("unknown key: %v", err)
+	}
+	c := Defaults()
+	if err := ApplyPreset(&c, "nope"); err == nil || !strings.Contains(err.Error(), "othello-report") {
+		t.Errorf("unknown preset: %v", err)
+	}
+}
+
+func TestConfigRoundTrip(t *testing.T) {
+	c := Defaults()
+	ApplyPreset(&c, "othello-report")
+	back, err := ParseConfig(c.Marshal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c, back) {
+		t.Fatalf("config changed through YAML: %+v vs %+v", c, back)
+	}
+}
+
+func FuzzParseConfig(f *testing.F) {
+	f.Add([]byte("population: 10\n"))
+	f.Add(Defaults().Marshal())
+	f.Add([]byte("algo: [1, 2]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ParseConfig(data)
+		if err != nil {
+			return
+		}
+		c.Validate()
+	})
+}
