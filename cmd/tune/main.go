@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -21,26 +22,29 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:]))
-}
-
-// run executes the command line and returns the exit status: 130 when the
-// run was interrupted (after finished work was saved), 2 for a usage error,
-// 1 for any other error.
-func run(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	os.Exit(execute(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// execute runs one command line and returns the exit status: 130 when the
+// run was interrupted (after finished work was saved), 2 for a usage error,
+// 1 for any other error.
+func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCommand()
 	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		fmt.Fprintln(os.Stderr, "tune: interrupted")
+		fmt.Fprintln(stderr, "tune: interrupted")
 		return exitInterrupted
 	}
-	fmt.Fprintln(os.Stderr, "tune:", err)
+	fmt.Fprintln(stderr, "tune:", err)
 	var u usageError
 	if errors.As(err, &u) {
 		return exitUsage

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tune runs one command line in process and returns its exit status and
+// outputs.
+func tune(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := execute(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestPerftJSON(t *testing.T) {
+	code, out, errOut := tune(t, "", "perft", "tictactoe", "6", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Game    string  `json:"game"`
+		Depth   int     `json:"depth"`
+		Nodes   uint64  `json:"nodes"`
+		Seconds float64 `json:"seconds"`
+		NPS     float64 `json:"nps"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	if r.Game != "tictactoe" || r.Depth != 6 || r.Nodes != 54720 || r.NPS <= 0 {
+		t.Fatalf("got %+v", r)
+	}
+}
+
+func TestSolveAndSearch(t *testing.T) {
+	code, out, _ := tune(t, "", "solve", "tictactoe", "--json")
+	if code != 0 || !strings.Contains(out, `"value": "draw"`) {
+		t.Fatalf("solve tictactoe: exit %d, %s", code, out)
+	}
+	code, out, _ = tune(t, "", "solve", "kono")
+	if code != 0 || !strings.Contains(out, "draw") {
+		t.Fatalf("solve kono: exit %d, %s", code, out)
+	}
+	code, out, _ = tune(t, "", "search", "nim", "--depth", "12", "--json")
+	var r struct {
+		Move  string `json:"move"`
+		Stats struct {
+			Nodes int64 `json:"nodes"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 {
+		t.Fatalf("search nim: exit %d, %v, %s", code, err, out)
+	}
+	if r.Move != "3" || r.Stats.Nodes == 0 {
+		t.Fatalf("search nim from 20: %+v, want to take 3", r)
+	}
+}
+
+func TestGamesList(t *testing.T) {
+	code, out, _ := tune(t, "", "games", "--json")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var list []struct {
+		Name       string `json:"name"`
+		Evaluators []struct {
+			Features []struct {
+				Name string  `json:"name"`
+				Min  float64 `json:"min"`
+				Max  float64 `json:"max"`
+			} `json:"features"`
+		} `json:"evaluators"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, g := range list {
+		names[g.Name] = true
+		if len(g.Evaluators) == 0 || len(g.Evaluators[0].Features) == 0 {
+			t.Errorf("%s lists no evaluator features", g.Name)
+		}
+	}
+	for _, want := range []string{"tictactoe", "nim", "kono"} {
+		if !names[want] {
+			t.Errorf("%s missing from tune games", want)
+		}
+	}
+}
+
+// TestBadInput: every bad command line gets a message naming the problem
+// and what is accepted, and a non-zero status, never a panic.
+func TestBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+		code int
+	}{
+		{[]string{"perft", "go", "3"}, `unknown game "go"`, exitUsage},
+		{[]string{"perft", "tictactoe", "99"}, "whole number from 0", exitUsage},
+		{[]string{"perft", "tictactoe", "-1"}, "unknown shorthand flag", exitUsage},
+		{[]string{"perft", "tictactoe"}, "accepts 2 arg", exitUsage},
+		{[]string{"perft", "tictactoe", "3", "--position", "xxxx"}, "has 4 cells", exitUsage},
+		{[]string{"search", "tictactoe", "--evaluator", "magic"}, `unknown evaluator "magic"`, exitUsage},
+		{[]string{"search", "tictactoe", "--depth", "x"}, "invalid argument", exitUsage},
+		{[]string{"search", "tictactoe", "--weights", "/nonexistent/w.json"}, "no such file", exitUsage},
+		{[]string{"search", "tictactoe", "--position", "xxxoo----"}, "game is over", exitError},
+		{[]string{"play", "tictactoe", "--side", "middle"}, "want first or second", exitUsage},
+		{[]string{"bogus"}, "unknown command", exitError},
+	}
+	for _, c := range cases {
+		code, _, errOut := tune(t, "", c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("tune %s: exit %d, %q; want exit %d and %q", strings.Join(c.args, " "), code, errOut, c.code, c.want)
+		}
+	}
+}
+
+func TestWeightsFlag(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	os.WriteFile(good, []byte(`{"game": "tictactoe", "evaluator": "lines", "weights": {"open-mine": 2, "open-theirs": -1, "threats-mine": 3, "threats-theirs": -3}}`), 0o644)
+	if code, out, errOut := tune(t, "", "search", "tictactoe", "--weights", good, "--depth", "3"); code != 0 {
+		t.Fatalf("good weights: exit %d %s %s", code, out, errOut)
+	}
+	cases := map[string]string{
+		`{"game": "chess", "evaluator": "lines", "weights": {}}`:                                                                                       `for game "chess"`,
+		`{"game": "tictactoe", "evaluator": "lines", "weights": {"open-mine": 2}}`:                                                                     "features missing",
+		`{"game": "tictactoe", "evaluator": "lines", "weights": {"open-mine": 2, "open-theirs": -1, "threats-mine": 3, "threats-theirs": -3, "x": 1}}`: "unknown features",
+		`{"game": "tictactoe", "evaluator": "lines", "weights": {"open-mine": 9, "open-theirs": -1, "threats-mine": 3, "threats-theirs": -3}}`:         "outside its range",
+		`not json`: "not a weights file",
+	}
+	for content, want := range cases {
+		f := filepath.Join(dir, "bad.json")
+		os.WriteFile(f, []byte(content), 0o644)
+		code, _, errOut := tune(t, "", "search", "tictactoe", "--weights", f)
+		if code != exitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("%s: exit %d %q, want %q", content, code, errOut, want)
+		}
+	}
+}
+
+// TestPlay plays a scripted game of tic-tac-toe against the engine: a
+// malformed move, an illegal move, help, moves, undo, save and load.
+func TestPlay(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "game.txt")
+	script := strings.Join([]string{
+		"help", "z9", "b2", "b2", "moves", "undo", "a1", "save " + saved, "save " + saved, "load " + saved, "position", "quit",
+	}, "\n")
+	code, out, errOut := tune(t, script, "play", "tictactoe", "--depth", "9")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"commands:",                 // help
+		`"z9" is not a cell`,        // malformed
+		"engine plays",              // the engine answered
+		"is taken",                  // b2 again
+		"legal moves:",              // moves
+		"saved to " + saved,         // save
+		"exists; choose a new name", // no overwrite
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	data, err := os.ReadFile(saved)
+	if err != nil || !strings.HasPrefix(string(data), "game tictactoe\nstart ---------\na1\n") {
+		t.Fatalf("saved game: %q %v", data, err)
+	}
+}
