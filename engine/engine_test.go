@@ -228,7 +228,7 @@ func BenchmarkSearch(b *testing.B) {
 }
 
 func TestSearchDoesNotAllocate(t *testing.T) {
-	for _, name := range []string{"tictactoe", "kono"} {
+	for _, name := range []string{"tictactoe", "kono", "nim"} {
 		g, _ := all.Find(name)
 		s, _ := engine.New(engine.Options{TableMiB: 1})
 		ev := g.Evaluators()[0]

@@ -127,3 +127,19 @@ func FuzzParse(f *testing.F) {
 		p.ParseMove(s)
 	})
 }
+
+func BenchmarkPerft(b *testing.B) {
+	var n uint64
+	for b.Loop() {
+		n += games.Perft(Start(), 20)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func BenchmarkMoves(b *testing.B) {
+	p := Start()
+	buf := make([]games.Move, 0, 8)
+	for b.Loop() {
+		buf, _ = p.Moves(buf)
+	}
+}

@@ -146,3 +146,12 @@ func FuzzParse(f *testing.F) {
 		p.ParseMove(s)
 	})
 }
+
+func BenchmarkPerft(b *testing.B) {
+	p, _ := New(DefaultMatches, false)
+	var n uint64
+	for b.Loop() {
+		n += games.Perft(p, 10)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
+}
