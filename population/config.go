@@ -23,6 +23,10 @@ type Config struct {
 	Openings  string `yaml:"openings"`  // "" (the start), random:N, or a file of positions
 	MaxPlies  int    `yaml:"max-plies"` // ply cap of a game; 0 means the tournament default
 	Start     string `yaml:"start"`     // weights file to start from; "" means random (genetic) or zeros (knockout)
+	// StartWeights and OpeningList are filled from the Start and Openings
+	// files when a run is created, so that a resumed run needs neither file.
+	StartWeights map[string]float64 `yaml:"start-weights,omitempty"`
+	OpeningList  []string           `yaml:"opening-list,omitempty"`
 
 	YardstickPairs int `yaml:"yardstick-pairs"` // colour-swapped pairs against the defaults; 0 = none
 	YardstickEvery int `yaml:"yardstick-every"` // every g generations (and the last)
