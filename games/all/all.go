@@ -10,6 +10,7 @@ import (
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/kono"
 	"github.com/gametune/gametune/games/nim"
+	"github.com/gametune/gametune/games/othello"
 	"github.com/gametune/gametune/games/tictactoe"
 )
 
@@ -17,6 +18,7 @@ import (
 var registry = []games.Game{
 	kono.Game,
 	nim.Game,
+	othello.Game,
 	tictactoe.Game,
 }
 

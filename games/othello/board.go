@@ -1,0 +1,143 @@
+package othello
+
+import "math/bits"
+
+// Squares are numbered 0-63: a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63
+// (rank 1 at the top, as in the usual diagrams). A Bitboard has one bit a
+// square.
+type Bitboard = uint64
+
+const (
+	notA  Bitboard = 0xfefefefefefefefe // every file but a
+	notH  Bitboard = 0x7f7f7f7f7f7f7f7f // every file but h
+	inner Bitboard = notA & notH
+)
+
+// shift moves every disc one step in direction d (0-7: E, W, S, N, SE, SW,
+// NE, NW, with S towards rank 8), dropping those that leave the board.
+func shift(b Bitboard, d int) Bitboard {
+	switch d {
+	case 0:
+		return (b << 1) & notA
+	case 1:
+		return (b >> 1) & notH
+	case 2:
+		return b << 8
+	case 3:
+		return b >> 8
+	case 4:
+		return (b << 9) & notA
+	case 5:
+		return (b << 7) & notH
+	case 6:
+		return (b >> 7) & notA
+	default:
+		return (b >> 9) & notH
+	}
+}
+
+// legalMoves returns the empty squares where the player with discs p can
+// play against discs o: all eight directions at once, by shifted fills.
+func legalMoves(p, o Bitboard) Bitboard {
+	empty := ^(p | o)
+	oh := o & inner // wrapping directions only cross inner discs
+	var moves Bitboard
+
+	// East / west: shifts by 1 through discs off the a/h files.
+	t := oh & (p << 1)
+	t |= oh & (t << 1)
+	t |= oh & (t << 1)
+	t |= oh & (t << 1)
+	t |= oh & (t << 1)
+	t |= oh & (t << 1)
+	moves |= t << 1
+	t = oh & (p >> 1)
+	t |= oh & (t >> 1)
+	t |= oh & (t >> 1)
+	t |= oh & (t >> 1)
+	t |= oh & (t >> 1)
+	t |= oh & (t >> 1)
+	moves |= t >> 1
+
+	// South / north: shifts by 8 never wrap.
+	t = o & (p << 8)
+	t |= o & (t << 8)
+	t |= o & (t << 8)
+	t |= o & (t << 8)
+	t |= o & (t << 8)
+	t |= o & (t << 8)
+	moves |= t << 8
+	t = o & (p >> 8)
+	t |= o & (t >> 8)
+	t |= o & (t >> 8)
+	t |= o & (t >> 8)
+	t |= o & (t >> 8)
+	t |= o & (t >> 8)
+	moves |= t >> 8
+
+	// Diagonals: shifts by 7 and 9 through inner discs.
+	t = oh & (p << 9)
+	t |= oh & (t << 9)
+	t |= oh & (t << 9)
+	t |= oh & (t << 9)
+	t |= oh & (t << 9)
+	t |= oh & (t << 9)
+	moves |= t << 9
+	t = oh & (p >> 9)
+	t |= oh & (t >> 9)
+	t |= oh & (t >> 9)
+	t |= oh & (t >> 9)
+	t |= oh & (t >> 9)
+	t |= oh & (t >> 9)
+	moves |= t >> 9
+	t = oh & (p << 7)
+	t |= oh & (t << 7)
+	t |= oh & (t << 7)
+	t |= oh & (t << 7)
+	t |= oh & (t << 7)
+	t |= oh & (t << 7)
+	moves |= t << 7
+	t = oh & (p >> 7)
+	t |= oh & (t >> 7)
+	t |= oh & (t >> 7)
+	t |= oh & (t >> 7)
+	t |= oh & (t >> 7)
+	t |= oh & (t >> 7)
+	moves |= t >> 7
+
+	return moves & empty
+}
+
+// flips returns the discs of o that a disc of p placed on square sq turns.
+func flips(p, o Bitboard, sq int) Bitboard {
+	m := Bitboard(1) << sq
+	var all Bitboard
+	for d := 0; d < 8; d++ {
+		x := shift(m, d) & o
+		x |= shift(x, d) & o
+		x |= shift(x, d) & o
+		x |= shift(x, d) & o
+		x |= shift(x, d) & o
+		x |= shift(x, d) & o
+		if shift(x, d)&p != 0 {
+			all |= x
+		}
+	}
+	return all
+}
+
+func popcount(b Bitboard) int { return bits.OnesCount64(b) }
+
+// neighbours returns the squares next to any disc of b.
+func neighbours(b Bitboard) Bitboard {
+	n := b
+	n |= (b << 1) & notA
+	n |= (b >> 1) & notH
+	n |= b << 8
+	n |= b >> 8
+	n |= (b << 9) & notA
+	n |= (b << 7) & notH
+	n |= (b >> 7) & notA
+	n |= (b >> 9) & notH
+	return n &^ b
+}

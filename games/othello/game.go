@@ -1,0 +1,41 @@
+// Package othello is Othello (Reversi) on 64-bit bitboards: legal moves and
+// flips by shifted fills over all eight directions, make/unmake without
+// allocation, Zobrist hashing, an explicit pass move, and the report's
+// four-term evaluation beside a stronger one.
+//
+// Notation: squares a1..h8, file then rank, rank 1 at the top as in the usual
+// diagrams, case-insensitive; "pass". A position is 64 characters from a1 to
+// h8 (X black, O white, - empty), a space and the side to move; the start
+// is StartNotation.
+package othello
+
+import (
+	"math/bits"
+
+	"github.com/gametune/gametune/games"
+)
+
+// Game is Othello, registered as "othello".
+var Game games.Game = game{}
+
+type game struct{}
+
+func (game) Name() string { return "othello" }
+func (game) Doc() string {
+	return "Othello: 8x8, black (X) first, outflank to flip; a side with no move passes; most discs wins"
+}
+func (game) Notation() string {
+	return "position: 64 characters a1..h8 (rank 1 first; X black, O white, - empty), a space, the side to move X or O; " +
+		"move: a square such as d3 (files a-h, ranks 1-8 from the top) or pass"
+}
+func (game) Start() games.Position { return Start() }
+func (game) ParsePosition(s string) (games.Position, error) {
+	p, err := Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+func (game) Evaluators() []*games.Evaluator { return []*games.Evaluator{Report, Full} }
+
+func trailingZeros(b Bitboard) int { return bits.TrailingZeros64(b) }

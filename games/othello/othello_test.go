@@ -1,0 +1,246 @@
+package othello
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/games"
+)
+
+// perftTable is the published Othello perft from the start (passes count as
+// a ply; finished games are not extended).
+var perftTable = []uint64{1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571056}
+
+func TestPerft(t *testing.T) {
+	for d, want := range perftTable {
+		if d > 8 && testing.Short() {
+			break
+		}
+		if got := Start().Perft(d); got != want {
+			t.Errorf("perft(%d) = %d, want %d", d, got, want)
+		}
+	}
+}
+
+// TestPerftGeneric checks the make/unmake path (Moves, Play, Undo) against
+// the table, and that the position is restored.
+func TestPerftGeneric(t *testing.T) {
+	p := Start()
+	for d := 0; d <= 7; d++ {
+		if got := games.PerftGeneric(p, d); got != perftTable[d] {
+			t.Errorf("generic perft(%d) = %d, want %d", d, got, perftTable[d])
+		}
+	}
+	if p.String() != StartNotation || p.Hash() != Start().Hash() {
+		t.Fatal("perft did not restore the position")
+	}
+}
+
+// randomGame plays random moves from the start with a fixed seed, checking
+// at every ply that the incremental hash equals a fresh one and that the
+// notation reads back.
+func TestRandomGamesConsistency(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for g := 0; g < 200; g++ {
+		p := Start()
+		var buf []games.Move
+		for {
+			moves, o := p.Moves(buf)
+			if o != games.Ongoing {
+				b, w := p.Discs()
+				if (o == games.FirstWins) != (b > w) || (o == games.Draw) != (b == w) {
+					t.Fatalf("outcome %v with %d-%d", o, b, w)
+				}
+				break
+			}
+			m := moves[rng.IntN(len(moves))]
+			if pm, err := p.ParseMove(p.FormatMove(m)); err != nil || pm != m {
+				t.Fatalf("%s: move %s reads back as %v, %v", p, p.FormatMove(m), pm, err)
+			}
+			before, h := p.String(), p.Hash()
+			p.Play(m)
+			q, err := Parse(p.String())
+			if err != nil || q.Hash() != p.Hash() {
+				t.Fatalf("after %s: hash %x, fresh %x (%v)", p.FormatMove(m), p.Hash(), q.Hash(), err)
+			}
+			p.Undo()
+			if p.String() != before || p.Hash() != h {
+				t.Fatal("undo did not restore the position")
+			}
+			p.Play(m)
+		}
+	}
+}
+
+func TestPass(t *testing.T) {
+	// Black a1, white b1, white to move: white's only disc cannot outflank
+	// anything, while black can play c1; so white must pass.
+	p, err := Parse("XO" + strings.Repeat("-", 62) + " O")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, o := p.Moves(nil)
+	if o != games.Ongoing || len(moves) != 1 || moves[0] != PassMove {
+		t.Fatalf("white without a move: %v %v, want one pass", moves, o)
+	}
+	if _, err := p.ParseMove("pass"); err != nil {
+		t.Fatal(err)
+	}
+	p.Play(PassMove)
+	if m, err := p.ParseMove("C1"); err != nil || p.FormatMove(m) != "c1" {
+		t.Fatalf("c1 after the pass: %v %v", m, err)
+	}
+	if _, err := p.ParseMove("pass"); err == nil || !strings.Contains(err.Error(), "cannot pass") {
+		t.Fatalf("pass with a move: %v", err)
+	}
+	// Black a1, white c1: neither side can move; one disc each is a draw.
+	q, _ := Parse("X-O" + strings.Repeat("-", 61) + " X")
+	if _, o := q.Moves(nil); o != games.Draw {
+		t.Fatalf("blocked 1-1: %v, want a draw", o)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := map[string]string{
+		"":                                  "want 64 squares",
+		strings.Repeat("-", 63) + " X":      "has 63 characters",
+		strings.Repeat("-", 10) + "Z" + strings.Repeat("-", 53) + " X": "character 11 (square c2)",
+		strings.Repeat("-", 64) + " Q":      "side to move",
+	}
+	for in, want := range cases {
+		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) = %v, want %q", in, err, want)
+		}
+	}
+	p := Start()
+	moves := map[string]string{
+		"j9":  `square "j9" is off the board (files a-h, ranks 1-8)`,
+		"a1":  "flips nothing",
+		"d4":  "is taken",
+		"xx":  "not a square",
+		"d3x": "not a square",
+	}
+	for in, want := range moves {
+		if _, err := p.ParseMove(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseMove(%q) = %v, want %q", in, err, want)
+		}
+	}
+	for _, ok := range []string{"d3", "C4", "f5", "E6"} {
+		if _, err := p.ParseMove(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(StartNotation)
+	f.Add("XO" + strings.Repeat("-", 62) + " O")
+	f.Add("garbage")
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := Parse(s)
+		if err != nil {
+			return
+		}
+		q, err := Parse(p.String())
+		if err != nil || q.String() != p.String() || q.Hash() != p.Hash() {
+			t.Fatalf("round trip of %q: %q %v", s, q, err)
+		}
+		moves, _ := p.Moves(nil)
+		for _, m := range moves {
+			p.Play(m)
+			p.Undo()
+		}
+	})
+}
+
+func FuzzParseMove(f *testing.F) {
+	for _, s := range []string{"d3", "pass", "j9", "", "a", "h8"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p := Start()
+		m, err := p.ParseMove(s)
+		if err != nil {
+			return
+		}
+		moves, _ := p.Moves(nil)
+		for _, l := range moves {
+			if l == m {
+				return
+			}
+		}
+		t.Fatalf("%q parsed to the illegal move %v", s, m)
+	})
+}
+
+func TestEvaluatorsDoNotAllocate(t *testing.T) {
+	p := Start()
+	for _, ev := range Game.Evaluators() {
+		w := ev.Defaults()
+		if a := testing.AllocsPerRun(100, func() { ev.Evaluate(p, w) }); a != 0 {
+			t.Errorf("%s: %v allocations", ev.Name, a)
+		}
+	}
+	buf := make([]games.Move, 0, 64)
+	if a := testing.AllocsPerRun(100, func() {
+		moves, _ := p.Moves(buf)
+		p.Play(moves[0])
+		p.Undo()
+	}); a != 0 {
+		t.Errorf("moves/play/undo: %v allocations", a)
+	}
+}
+
+func BenchmarkPerft(b *testing.B) {
+	p := Start()
+	var n uint64
+	for b.Loop() {
+		n += p.Perft(9)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func midgame(b *testing.B) *Position {
+	p, err := Parse("--------------O-----XOOOX---XXXXOX---XOXXO--XXXXOO--O-X-O-------- X")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func BenchmarkMoves(b *testing.B) {
+	p := midgame(b)
+	buf := make([]games.Move, 0, 64)
+	for b.Loop() {
+		buf, _ = p.Moves(buf)
+	}
+}
+
+func BenchmarkPlayUndo(b *testing.B) {
+	p := midgame(b)
+	moves, _ := p.Moves(nil)
+	for b.Loop() {
+		for _, m := range moves {
+			p.Play(m)
+			p.Undo()
+		}
+	}
+	b.ReportMetric(float64(len(moves)), "moves/op")
+}
+
+func BenchmarkEvaluateReport(b *testing.B) {
+	p := midgame(b)
+	w := Report.Defaults()
+	for b.Loop() {
+		Report.Evaluate(p, w)
+	}
+}
+
+func BenchmarkEvaluateFull(b *testing.B) {
+	p := midgame(b)
+	w := Full.Defaults()
+	for b.Loop() {
+		Full.Evaluate(p, w)
+	}
+}

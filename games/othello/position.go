@@ -1,0 +1,361 @@
+package othello
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/gametune/gametune/games"
+)
+
+// Moves are encoded as the square plus one (a1 = 1 ... h8 = 64); the pass is
+// PassMove.
+const PassMove games.Move = 65
+
+// StartNotation is the start position: d4 and e5 white, d5 and e4 black,
+// black (X) to move.
+const StartNotation = "---------------------------OX------XO--------------------------- X"
+
+// maxHistory bounds the moves of one game: 60 discs and a pass before each.
+const maxHistory = 128
+
+// zobrist holds a random key per colour and square, and one for the side.
+var zobrist [2][64]uint64
+var zobristSide uint64
+
+func init() {
+	rng := rand.New(rand.NewPCG(0x07e110, 0xd15c))
+	for c := range zobrist {
+		for s := range zobrist[c] {
+			zobrist[c][s] = rng.Uint64()
+		}
+	}
+	zobristSide = rng.Uint64()
+}
+
+type undo struct {
+	move    games.Move
+	flipped Bitboard
+	hash    uint64
+}
+
+// Position is an Othello position: the discs of each colour as bitboards.
+// Black (X) is games.First, white (O) games.Second.
+type Position struct {
+	discs   [2]Bitboard // black, white
+	turn    games.Side
+	hash    uint64
+	history [maxHistory]undo
+	n       int
+}
+
+// Start returns the start position.
+func Start() *Position {
+	p, _ := Parse(StartNotation)
+	return p
+}
+
+func (p *Position) computeHash() uint64 {
+	var h uint64
+	for c := 0; c < 2; c++ {
+		for b := p.discs[c]; b != 0; b &= b - 1 {
+			h ^= zobrist[c][bits.TrailingZeros64(b)]
+		}
+	}
+	if p.turn == games.Second {
+		h ^= zobristSide
+	}
+	return h
+}
+
+// mine and theirs are the discs of the side to move and of its opponent.
+func (p *Position) mine() Bitboard   { return p.discs[p.turn] }
+func (p *Position) theirs() Bitboard { return p.discs[1-p.turn] }
+
+// Empties counts the empty squares.
+func (p *Position) Empties() int { return 64 - popcount(p.discs[0]|p.discs[1]) }
+
+// Discs returns the disc counts of black and white.
+func (p *Position) Discs() (black, white int) {
+	return popcount(p.discs[0]), popcount(p.discs[1])
+}
+
+// final is the outcome of a game neither side can continue.
+func (p *Position) final() games.Outcome {
+	b, w := p.Discs()
+	switch {
+	case b > w:
+		return games.FirstWins
+	case w > b:
+		return games.SecondWins
+	}
+	return games.Draw
+}
+
+// Moves lists the legal moves; a side with none passes when the opponent
+// can move, and the game is over when neither can.
+func (p *Position) Moves(dst []games.Move) ([]games.Move, games.Outcome) {
+	dst = dst[:0]
+	m := legalMoves(p.mine(), p.theirs())
+	if m == 0 {
+		if legalMoves(p.theirs(), p.mine()) == 0 {
+			return dst, p.final()
+		}
+		return append(dst, PassMove), games.Ongoing
+	}
+	for ; m != 0; m &= m - 1 {
+		dst = append(dst, games.Move(bits.TrailingZeros64(m)+1))
+	}
+	return dst, games.Ongoing
+}
+
+// Noisy returns no moves: Othello has no captures to resolve.
+func (p *Position) Noisy(dst []games.Move) []games.Move { return dst[:0] }
+
+// Play makes move m (a square or the pass).
+func (p *Position) Play(m games.Move) {
+	u := &p.history[p.n]
+	p.n++
+	u.move, u.hash = m, p.hash
+	if m == PassMove {
+		u.flipped = 0
+	} else {
+		sq := int(m - 1)
+		me, them := p.turn, 1-p.turn
+		f := flips(p.discs[me], p.discs[them], sq)
+		u.flipped = f
+		p.discs[me] |= f | 1<<sq
+		p.discs[them] &^= f
+		p.hash ^= zobrist[me][sq]
+		for ; f != 0; f &= f - 1 {
+			s := bits.TrailingZeros64(f)
+			p.hash ^= zobrist[0][s] ^ zobrist[1][s]
+		}
+	}
+	p.turn = 1 - p.turn
+	p.hash ^= zobristSide
+}
+
+// Undo takes back the last move.
+func (p *Position) Undo() {
+	p.n--
+	u := &p.history[p.n]
+	p.turn = 1 - p.turn
+	if u.move != PassMove {
+		sq := int(u.move - 1)
+		me, them := p.turn, 1-p.turn
+		p.discs[me] &^= u.flipped | 1<<sq
+		p.discs[them] |= u.flipped
+	}
+	p.hash = u.hash
+}
+
+func (p *Position) Hash() uint64     { return p.hash }
+func (p *Position) Turn() games.Side { return p.turn }
+func (p *Position) Ply() int         { return p.n }
+
+func (p *Position) Clone() games.Position {
+	c := *p
+	return &c
+}
+
+// PliesLeft bounds the plies left when at most ExactEmpties squares are
+// empty (each disc move may be preceded by a pass), so that the engine
+// solves the endgame exactly; otherwise -1.
+func (p *Position) PliesLeft() int {
+	if e := p.Empties(); e <= ExactEmpties {
+		return 2 * e
+	}
+	return -1
+}
+
+// ExactEmpties is the number of empty squares at or below which the engine
+// searches to the end of the game. Set it to -1 to turn exact endgames off.
+var ExactEmpties = 12
+
+// OrderHint ranks corners first and the squares next to empty corners last.
+func (p *Position) OrderHint(m games.Move) int32 {
+	if m == PassMove {
+		return 0
+	}
+	return int32(squareWeights[m-1])
+}
+
+// String writes the 64 squares from a1 to h8, X black, O white, - empty, a
+// space and the side to move.
+func (p *Position) String() string {
+	var b strings.Builder
+	b.Grow(66)
+	for s := 0; s < 64; s++ {
+		b.WriteByte(p.squareChar(s))
+	}
+	b.WriteByte(' ')
+	b.WriteString(sideChar(p.turn))
+	return b.String()
+}
+
+func (p *Position) squareChar(s int) byte {
+	switch {
+	case p.discs[0]&(1<<s) != 0:
+		return 'X'
+	case p.discs[1]&(1<<s) != 0:
+		return 'O'
+	}
+	return '-'
+}
+
+func sideChar(s games.Side) string {
+	if s == games.First {
+		return "X"
+	}
+	return "O"
+}
+
+// Draw shows the board with coordinates, the side to move and the discs.
+func (p *Position) Draw() string { return p.draw(0) }
+
+// DrawWithMoves shows the board with the legal moves marked by a dot.
+func (p *Position) DrawWithMoves() string { return p.draw(legalMoves(p.mine(), p.theirs())) }
+
+func (p *Position) draw(marks Bitboard) string {
+	var b strings.Builder
+	b.WriteString("    a b c d e f g h\n")
+	for r := 0; r < 8; r++ {
+		fmt.Fprintf(&b, "  %d", r+1)
+		for f := 0; f < 8; f++ {
+			s := r*8 + f
+			c := p.squareChar(s)
+			if c == '-' {
+				c = '.'
+				if marks&(1<<s) != 0 {
+					c = '*'
+				}
+			}
+			b.WriteByte(' ')
+			b.WriteByte(c)
+		}
+		b.WriteByte('\n')
+	}
+	black, white := p.Discs()
+	name := "black (X)"
+	if p.turn == games.Second {
+		name = "white (O)"
+	}
+	fmt.Fprintf(&b, "  X %d, O %d; %s to move\n", black, white, name)
+	return b.String()
+}
+
+// FormatMove writes a square as "d3" or the pass as "pass".
+func (p *Position) FormatMove(m games.Move) string {
+	if m == PassMove {
+		return "pass"
+	}
+	return squareName(int(m - 1))
+}
+
+func squareName(s int) string {
+	return string([]byte{byte('a' + s%8), byte('1' + s/8)})
+}
+
+// ParseMove reads a square (case-insensitive, file then rank) or "pass".
+func (p *Position) ParseMove(s string) (games.Move, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	legal := legalMoves(p.mine(), p.theirs())
+	if t == "pass" {
+		if legal != 0 {
+			return 0, fmt.Errorf("othello: cannot pass: %d moves are legal (e.g. %s)", popcount(legal), squareName(bits.TrailingZeros64(legal)))
+		}
+		if legalMoves(p.theirs(), p.mine()) == 0 {
+			return 0, fmt.Errorf("othello: the game is over")
+		}
+		return PassMove, nil
+	}
+	if len(t) != 2 || t[0] < 'a' || t[0] > 'z' || t[1] < '0' || t[1] > '9' {
+		return 0, fmt.Errorf("othello: move %q is not a square like d3 (files a-h, ranks 1-8) or pass", s)
+	}
+	if t[0] > 'h' || t[1] < '1' || t[1] > '8' {
+		return 0, fmt.Errorf("othello: square %q is off the board (files a-h, ranks 1-8)", s)
+	}
+	sq := int(t[1]-'1')*8 + int(t[0]-'a')
+	switch {
+	case (p.discs[0]|p.discs[1])&(1<<sq) != 0:
+		return 0, fmt.Errorf("othello: square %s is taken", t)
+	case legal&(1<<sq) == 0 && legal == 0 && legalMoves(p.theirs(), p.mine()) != 0:
+		return 0, fmt.Errorf("othello: %s flips nothing; you have no move and must pass", t)
+	case legal&(1<<sq) == 0:
+		return 0, fmt.Errorf("othello: %s flips nothing (a move must outflank at least one disc)", t)
+	}
+	return games.Move(sq + 1), nil
+}
+
+// Parse reads a position: 64 characters from a1 to h8 (X black, O white, -
+// or . empty), a space and the side to move (X or O).
+func Parse(s string) (*Position, error) {
+	fields := strings.Fields(s)
+	if len(fields) != 2 {
+		return nil, fmt.Errorf("othello: position %q: want 64 squares a1..h8 (X, O or -), a space and the side to move (X or O)", s)
+	}
+	board := fields[0]
+	if len(board) != 64 {
+		return nil, fmt.Errorf("othello: the board has %d characters, want 64 (a1..h8, rank 1 first)", len(board))
+	}
+	p := &Position{}
+	for i := 0; i < 64; i++ {
+		switch board[i] {
+		case 'X', 'x', '*':
+			p.discs[0] |= 1 << i
+		case 'O', 'o':
+			p.discs[1] |= 1 << i
+		case '-', '.':
+		default:
+			return nil, fmt.Errorf("othello: character %d (square %s) is %q, want X, O or -", i+1, squareName(i), board[i])
+		}
+	}
+	switch strings.ToUpper(fields[1]) {
+	case "X", "B":
+		p.turn = games.First
+	case "O", "W":
+		p.turn = games.Second
+	default:
+		return nil, fmt.Errorf("othello: side to move %q, want X (black) or O (white)", fields[1])
+	}
+	p.hash = p.computeHash()
+	return p, nil
+}
+
+// Perft counts the leaves depth plies ahead, the last ply in bulk.
+func (p *Position) Perft(depth int) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	return perft(p.mine(), p.theirs(), depth, false)
+}
+
+// perft counts from discs me (to move) and them; passed says the previous
+// ply was a pass.
+func perft(me, them Bitboard, depth int, passed bool) uint64 {
+	moves := legalMoves(me, them)
+	if moves == 0 {
+		if passed {
+			return 0 // neither side can move: the game ended a ply ago
+		}
+		if legalMoves(them, me) == 0 {
+			return 0
+		}
+		if depth == 1 {
+			return 1
+		}
+		return perft(them, me, depth-1, true)
+	}
+	if depth == 1 {
+		return uint64(popcount(moves))
+	}
+	var n uint64
+	for ; moves != 0; moves &= moves - 1 {
+		sq := bits.TrailingZeros64(moves)
+		f := flips(me, them, sq)
+		n += perft(them&^f, me|f|1<<sq, depth-1, false)
+	}
+	return n
+}
