@@ -103,10 +103,10 @@ func TestPass(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := map[string]string{
-		"":                                  "want 64 squares",
-		strings.Repeat("-", 63) + " X":      "has 63 characters",
+		"":                             "want 64 squares",
+		strings.Repeat("-", 63) + " X": "has 63 characters",
 		strings.Repeat("-", 10) + "Z" + strings.Repeat("-", 53) + " X": "character 11 (square c2)",
-		strings.Repeat("-", 64) + " Q":      "side to move",
+		strings.Repeat("-", 64) + " Q":                                 "side to move",
 	}
 	for in, want := range cases {
 		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {

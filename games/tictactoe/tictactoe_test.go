@@ -146,4 +146,3 @@ func BenchmarkEvaluate(b *testing.B) {
 		Lines.Evaluate(p, w)
 	}
 }
-
