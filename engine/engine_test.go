@@ -50,7 +50,7 @@ func randomWeights(ev *games.Evaluator, rng *rand.Rand) []float64 {
 // minimax tree stays under a node budget, so that large games are checked
 // at shallow depths and small games deeply.
 func TestAlphaBetaMatchesMinimax(t *testing.T) {
-	positions, budget := 1000, int64(20000)
+	positions, budget := 1000, int64(8000)
 	if testing.Short() {
 		positions, budget = 300, 5000
 	}

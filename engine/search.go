@@ -317,21 +317,21 @@ func (s *Searcher) historySlot(m games.Move) int {
 	return int((uint64(m) * 0x9E3779B97F4A7C15) >> (64 - 12))
 }
 
-func (s *Searcher) hint(m games.Move) int32 {
+func (s *Searcher) hint(m games.Move, depth int) int32 {
 	if s.orderer == nil {
 		return 0
 	}
-	return s.orderer.OrderHint(m)
+	return s.orderer.OrderHint(m, depth)
 }
 
 // orderKey ranks a move for searching: the table's move first, then moves
 // the game hints are good (captures), then the killers, then the rest by
 // history plus the game's hint.
-func (s *Searcher) orderKey(m, ttMove games.Move, ply int, turn games.Side) int32 {
+func (s *Searcher) orderKey(m, ttMove games.Move, depth, ply int, turn games.Side) int32 {
 	if m == ttMove {
 		return math.MaxInt32
 	}
-	h := s.hint(m)
+	h := s.hint(m, depth)
 	if h > 0 {
 		return 1<<28 + min(h, 1<<26)
 	}
@@ -398,7 +398,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	}
 	keys := s.keys[ply][:len(moves)]
 	for i, m := range moves {
-		keys[i] = s.orderKey(m, ttMove, ply, turn)
+		keys[i] = s.orderKey(m, ttMove, depth, ply, turn)
 	}
 
 	origAlpha := alpha
@@ -436,7 +436,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 			if i == 0 {
 				s.stats.FirstCutoffs++
 			}
-			if s.hint(m) <= 0 {
+			// Killers and history learn from quiet moves: those without a
+			// positive hint.
+			if keys[i] < 1<<28 || (m == ttMove && s.hint(m, depth) <= 0) {
 				if !s.opts.NoKillers && s.killers[ply][0] != m {
 					s.killers[ply][1] = s.killers[ply][0]
 					s.killers[ply][0] = m

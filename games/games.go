@@ -130,11 +130,14 @@ type Drawer interface {
 }
 
 // Orderer is implemented by positions that give the engine a move-ordering
-// hint: moves with a higher hint are searched earlier (captures, promotions,
-// corners). The hint is read after the transposition-table move and before
-// killers and history.
+// hint: moves with a higher hint are searched earlier. Moves with a positive
+// hint (captures, promotions, corners) go after the transposition-table move
+// and before the killers; the others are ranked by history plus their hint
+// (a negative hint pushes a move back). depth is the remaining depth of the
+// node being ordered, so that a game can spend more on nodes far from the
+// leaves (e.g. Othello's fewest-replies-first ordering).
 type Orderer interface {
-	OrderHint(m Move) int32
+	OrderHint(m Move, depth int) int32
 }
 
 // Perfter is implemented by games with a fast leaf counter (the last ply

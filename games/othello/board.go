@@ -108,20 +108,85 @@ func legalMoves(p, o Bitboard) Bitboard {
 	return moves & empty
 }
 
-// flips returns the discs of o that a disc of p placed on square sq turns.
+// flips returns the discs of o that a disc of p placed on square sq turns:
+// for each direction, the run of o's discs from sq, kept when p's disc
+// closes it.
 func flips(p, o Bitboard, sq int) Bitboard {
 	m := Bitboard(1) << sq
-	var all Bitboard
-	for d := 0; d < 8; d++ {
-		x := shift(m, d) & o
-		x |= shift(x, d) & o
-		x |= shift(x, d) & o
-		x |= shift(x, d) & o
-		x |= shift(x, d) & o
-		x |= shift(x, d) & o
-		if shift(x, d)&p != 0 {
-			all |= x
-		}
+	oh := o & inner
+	var all, x Bitboard
+
+	x = oh & (m << 1)
+	x |= oh & (x << 1)
+	x |= oh & (x << 1)
+	x |= oh & (x << 1)
+	x |= oh & (x << 1)
+	x |= oh & (x << 1)
+	if p&(x<<1)&notA != 0 {
+		all |= x
+	}
+	x = oh & (m >> 1)
+	x |= oh & (x >> 1)
+	x |= oh & (x >> 1)
+	x |= oh & (x >> 1)
+	x |= oh & (x >> 1)
+	x |= oh & (x >> 1)
+	if p&(x>>1)&notH != 0 {
+		all |= x
+	}
+	x = o & (m << 8)
+	x |= o & (x << 8)
+	x |= o & (x << 8)
+	x |= o & (x << 8)
+	x |= o & (x << 8)
+	x |= o & (x << 8)
+	if p&(x<<8) != 0 {
+		all |= x
+	}
+	x = o & (m >> 8)
+	x |= o & (x >> 8)
+	x |= o & (x >> 8)
+	x |= o & (x >> 8)
+	x |= o & (x >> 8)
+	x |= o & (x >> 8)
+	if p&(x>>8) != 0 {
+		all |= x
+	}
+	x = oh & (m << 9)
+	x |= oh & (x << 9)
+	x |= oh & (x << 9)
+	x |= oh & (x << 9)
+	x |= oh & (x << 9)
+	x |= oh & (x << 9)
+	if p&(x<<9)&notA != 0 {
+		all |= x
+	}
+	x = oh & (m >> 9)
+	x |= oh & (x >> 9)
+	x |= oh & (x >> 9)
+	x |= oh & (x >> 9)
+	x |= oh & (x >> 9)
+	x |= oh & (x >> 9)
+	if p&(x>>9)&notH != 0 {
+		all |= x
+	}
+	x = oh & (m << 7)
+	x |= oh & (x << 7)
+	x |= oh & (x << 7)
+	x |= oh & (x << 7)
+	x |= oh & (x << 7)
+	x |= oh & (x << 7)
+	if p&(x<<7)&notH != 0 {
+		all |= x
+	}
+	x = oh & (m >> 7)
+	x |= oh & (x >> 7)
+	x |= oh & (x >> 7)
+	x |= oh & (x >> 7)
+	x |= oh & (x >> 7)
+	x |= oh & (x >> 7)
+	if p&(x>>7)&notA != 0 {
+		all |= x
 	}
 	return all
 }

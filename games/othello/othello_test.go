@@ -2,6 +2,7 @@ package othello
 
 import (
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -202,7 +203,11 @@ func BenchmarkPerft(b *testing.B) {
 }
 
 func midgame(b *testing.B) *Position {
-	p, err := Parse("--------------O-----XOOOX---XXXXOX---XOXXO--XXXXOO--O-X-O-------- X")
+	data, err := os.ReadFile("testdata/midgame.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := Parse(strings.SplitN(string(data), "\n", 2)[0])
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -174,12 +174,25 @@ func (p *Position) PliesLeft() int {
 // searches to the end of the game. Set it to -1 to turn exact endgames off.
 var ExactEmpties = 12
 
-// OrderHint ranks corners first and the squares next to empty corners last.
-func (p *Position) OrderHint(m games.Move) int32 {
+// OrderHint ranks corners first (a positive hint: before killers), then, at
+// nodes three or more plies above the horizon, the other moves by the
+// mobility they leave the opponent (fewest first) and the positional table;
+// nearer the leaves by the positional table alone (X-squares last).
+func (p *Position) OrderHint(m games.Move, depth int) int32 {
 	if m == PassMove {
 		return 0
 	}
-	return int32(squareWeights[m-1])
+	sq := int(m - 1)
+	if cornerMask&(1<<sq) != 0 {
+		return 1000
+	}
+	if depth < 3 {
+		return int32(squareWeights[sq]/4 - 20)
+	}
+	me, them := p.mine(), p.theirs()
+	f := flips(me, them, sq)
+	reply := popcount(legalMoves(them&^f, me|f|1<<sq))
+	return int32(-16*reply + squareWeights[sq]/4 - 20)
 }
 
 // String writes the 64 squares from a1 to h8, X black, O white, - empty, a

@@ -1,0 +1,175 @@
+package othello_test
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/othello"
+	"github.com/gametune/gametune/tournament"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/midgame.txt")
+
+const midgameFile = "testdata/midgame.txt"
+
+// midgames returns the 20 midgame positions of testdata (random games from
+// a fixed seed stopped after 20 to 29 plies; -update writes them again).
+func midgames(t testing.TB) []*othello.Position {
+	t.Helper()
+	if *update {
+		f, err := os.Create(midgameFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(20, 26))
+		for i := 0; i < 20; i++ {
+			p := othello.Start()
+			for ply := 20 + i%10; ply > 0; ply-- {
+				moves, _ := p.Moves(nil)
+				p.Play(moves[rng.IntN(len(moves))])
+			}
+			f.WriteString(p.String() + "\n")
+		}
+		f.Close()
+	}
+	f, err := os.Open(midgameFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []*othello.Position
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		p, err := othello.Parse(sc.Text())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	if len(out) != 20 {
+		t.Fatalf("%d midgame positions, want 20", len(out))
+	}
+	return out
+}
+
+// TestAlphaBetaVersusMinimax: at depth 6 over the 20 midgame positions,
+// alpha-beta visits at least 100 times fewer nodes than minimax and at
+// least 90% of its beta cutoffs come from the first move searched.
+func TestAlphaBetaVersusMinimax(t *testing.T) {
+	if testing.Short() {
+		t.Skip("minimax to depth 6 on 20 positions takes about 20 s")
+	}
+	s, _ := engine.New(engine.Options{TableMiB: 16, NoExact: true})
+	ev := othello.Report
+	w := ev.Defaults()
+	var ab, mm, cuts, first int64
+	for _, p := range midgames(t) {
+		s.NewGame()
+		res, err := s.Search(context.Background(), p, ev, w, engine.Limits{Depth: 6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, nodes := engine.MinimaxNodes(p, ev, w, 6)
+		if v != res.Score {
+			t.Fatalf("%s: alpha-beta %d, minimax %d", p, res.Score, v)
+		}
+		ab += res.Stats.Nodes
+		mm += nodes
+		cuts += res.Stats.Cutoffs
+		first += res.Stats.FirstCutoffs
+	}
+	ratio, share := float64(mm)/float64(ab), float64(first)/float64(cuts)
+	t.Logf("depth 6: minimax %d nodes, alpha-beta %d: %.0fx fewer; first-move cutoffs %.1f%%", mm, ab, ratio, 100*share)
+	if ratio < 100 {
+		t.Errorf("alpha-beta visits only %.1fx fewer nodes than minimax, want >= 100x", ratio)
+	}
+	if share < 0.9 {
+		t.Errorf("first-move cutoff share %.3f, want >= 0.9", share)
+	}
+}
+
+// BenchmarkSearch searches the midgame positions to depth 8.
+func BenchmarkSearch(b *testing.B) {
+	s, _ := engine.New(engine.Options{TableMiB: 16, NoExact: true})
+	ev := othello.Full
+	w := ev.Defaults()
+	positions := midgames(b)[:4]
+	var nodes int64
+	for b.Loop() {
+		for _, p := range positions {
+			s.NewGame()
+			res, _ := s.Search(context.Background(), p, ev, w, engine.Limits{Depth: 8})
+			nodes += res.Stats.Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// BenchmarkGameDepth6 plays one whole engine-against-engine game with the
+// report evaluator at depth 6 (exact endgame from 12 empties): the game that
+// took the report 97 s.
+func BenchmarkGameDepth6(b *testing.B) {
+	s, _ := engine.New(engine.Options{TableMiB: 16})
+	pl := tournament.Player{Name: "report", Evaluator: othello.Report, Weights: othello.Report.Defaults(), Limits: engine.Limits{Depth: 6}}
+	spec := tournament.GameSpec{Game: othello.Game, First: pl, Second: pl}
+	var plies int
+	for b.Loop() {
+		rec, err := tournament.Play(context.Background(), s, spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		plies = rec.Plies
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/game")
+	b.ReportMetric(float64(plies), "plies")
+}
+
+// TestFullBeatsReport: with default weights at equal depth, the full
+// evaluator outscores the report's over colour-swapped pairs from random
+// openings.
+func TestFullBeatsReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 40 games")
+	}
+	pool, _ := tournament.NewPool(0, 4)
+	full := tournament.Player{Name: "full", Evaluator: othello.Full, Weights: othello.Full.Defaults(), Limits: engine.Limits{Depth: 4}}
+	report := tournament.Player{Name: "report", Evaluator: othello.Report, Weights: othello.Report.Defaults(), Limits: engine.Limits{Depth: 4}}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var specs []tournament.GameSpec
+	for i := 0; i < 20; i++ {
+		p := othello.Start()
+		for ply := 0; ply < 4+i%3; ply++ {
+			moves, _ := p.Moves(nil)
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+		specs = append(specs,
+			tournament.GameSpec{Game: othello.Game, Opening: p.String(), First: full, Second: report},
+			tournament.GameSpec{Game: othello.Game, Opening: p.String(), First: report, Second: full})
+	}
+	points := 0.0
+	start := time.Now()
+	err := pool.Run(context.Background(), specs, func(i int, r tournament.Record) error {
+		s := r.Score()
+		if i%2 == 1 {
+			s = 1 - s
+		}
+		points += s
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("full scored %.1f/%d against report at depth 4 (%.1f s)", points, len(specs), time.Since(start).Seconds())
+	if points <= float64(len(specs))*0.6 {
+		t.Fatalf("full scored %.1f of %d against report, want more than 60%%", points, len(specs))
+	}
+}
+
+var _ = games.NoMove
