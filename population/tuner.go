@@ -7,6 +7,7 @@ import (
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Tuner runs one tuning job: the genetic algorithm or knockout tournaments,
@@ -198,7 +199,8 @@ func (t *Tuner) yardstick(ctx context.Context, generation int, best Genome) (*Ya
 			y.Draws++
 		}
 	}
-	y.Score, y.Elo, y.EloLow, y.EloHigh = eloOf(y.Wins, y.Draws, y.Losses)
+	e := stats.WDL{Wins: y.Wins, Draws: y.Draws, Losses: y.Losses}.EloEstimate()
+	y.Score, y.Elo, y.EloLow, y.EloHigh = e.Score, e.Elo, e.Low, e.High
 	return y, nil
 }
 
