@@ -33,6 +33,11 @@ the games it knows.`,
 		newSearchCommand(&g),
 		newSolveCommand(&g),
 		newPlayCommand(&g),
+		newRunCommand(&g),
+		newResumeCommand(&g),
+		newRunsCommand(&g),
+		newShowCommand(&g),
+		newExportCommand(&g),
 	)
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)

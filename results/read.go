@@ -1,0 +1,208 @@
+package results
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/gametune/gametune/population"
+)
+
+// Info is a run's record.
+type Info struct {
+	Dir         string    `json:"dir"`
+	Game        string    `json:"game"`
+	Algo        string    `json:"algo"`
+	Seed        uint64    `json:"seed"`
+	Version     string    `json:"version"`
+	Status      string    `json:"status"`
+	Created     time.Time `json:"created"`
+	Started     time.Time `json:"started,omitzero"`
+	Ended       time.Time `json:"ended,omitzero"`
+	Seconds     float64   `json:"seconds"` // running time over every session
+	Games       int       `json:"games"`
+	Generations int       `json:"generations"`
+}
+
+// Info reads the run's record and counts.
+func (r *Run) Info() (Info, error) {
+	in := Info{Dir: r.dir}
+	var seed int64
+	var created string
+	var started, ended sql.NullString
+	err := r.db.QueryRow(`SELECT game, algo, seed, version, status, created, started, ended, seconds FROM run WHERE id = 1`).
+		Scan(&in.Game, &in.Algo, &seed, &in.Version, &in.Status, &created, &started, &ended, &in.Seconds)
+	if err != nil {
+		return in, wrap(err)
+	}
+	in.Seed = uint64(seed)
+	in.Created, _ = time.Parse(time.RFC3339, created)
+	if started.Valid {
+		in.Started, _ = time.Parse(time.RFC3339, started.String)
+	}
+	if ended.Valid {
+		in.Ended, _ = time.Parse(time.RFC3339, ended.String)
+	}
+	if err := r.db.QueryRow(`SELECT COUNT(*) FROM games`).Scan(&in.Games); err != nil {
+		return in, wrap(err)
+	}
+	if err := r.db.QueryRow(`SELECT COUNT(*) FROM generations`).Scan(&in.Generations); err != nil {
+		return in, wrap(err)
+	}
+	return in, nil
+}
+
+// Generations reads every closed generation, in order, with its genomes,
+// yardstick and bracket.
+func (r *Run) Generations() ([]population.Generation, error) {
+	rows, err := r.db.Query(`SELECT idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged FROM generations ORDER BY idx`)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	var out []population.Generation
+	for rows.Next() {
+		var g population.Generation
+		var mean, std string
+		if err := rows.Scan(&g.Index, &mean, &std, &g.Diversity, &g.Best, &g.BestFitness, &g.MeanFitness, &g.WorstFitness, &g.Distance, &g.Converged); err != nil {
+			rows.Close()
+			return nil, wrap(err)
+		}
+		json.Unmarshal([]byte(mean), &g.Mean)
+		json.Unmarshal([]byte(std), &g.Std)
+		out = append(out, g)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, wrap(err)
+	}
+	index := map[int]int{}
+	for i, g := range out {
+		index[g.Index] = i
+	}
+	rows, err = r.db.Query(`SELECT generation, id, parents, weights, fitness, wins, draws, losses FROM genomes ORDER BY generation, pos`)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	for rows.Next() {
+		var gen int
+		var x population.Genome
+		var parents, weights string
+		if err := rows.Scan(&gen, &x.ID, &parents, &weights, &x.Fitness, &x.Wins, &x.Draws, &x.Losses); err != nil {
+			rows.Close()
+			return nil, wrap(err)
+		}
+		json.Unmarshal([]byte(parents), &x.Parents)
+		if len(x.Parents) == 0 {
+			x.Parents = nil
+		}
+		json.Unmarshal([]byte(weights), &x.Weights)
+		if i, ok := index[gen]; ok {
+			out[i].Genomes = append(out[i].Genomes, x)
+		}
+	}
+	rows.Close()
+	rows, err = r.db.Query(`SELECT generation, round, a, b, score_a, score_b, games, winner, tie_break FROM matches ORDER BY generation, pos`)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	for rows.Next() {
+		var gen int
+		var m population.Match
+		if err := rows.Scan(&gen, &m.Round, &m.A, &m.B, &m.ScoreA, &m.ScoreB, &m.Games, &m.Winner, &m.TieBreak); err != nil {
+			rows.Close()
+			return nil, wrap(err)
+		}
+		if i, ok := index[gen]; ok {
+			out[i].Matches = append(out[i].Matches, m)
+		}
+	}
+	rows.Close()
+	rows, err = r.db.Query(`SELECT generation, genome, wins, draws, losses, score, elo, elo_low, elo_high FROM yardstick`)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	for rows.Next() {
+		var gen int
+		var y population.Yardstick
+		var elo, lo, hi string
+		if err := rows.Scan(&gen, &y.Genome, &y.Wins, &y.Draws, &y.Losses, &y.Score, &elo, &lo, &hi); err != nil {
+			rows.Close()
+			return nil, wrap(err)
+		}
+		y.Elo, y.EloLow, y.EloHigh = parseFloatText(elo), parseFloatText(lo), parseFloatText(hi)
+		if i, ok := index[gen]; ok {
+			out[i].Yardstick = &y
+		}
+	}
+	rows.Close()
+	return out, nil
+}
+
+// List finds the runs in the directories directly below root (and root
+// itself), sorted by directory. Directories that are not runs are skipped;
+// runs that cannot be read are returned with their error.
+func List(root string) ([]Info, []error) {
+	var dirs []string
+	if _, err := os.Stat(filepath.Join(root, DBName)); err == nil {
+		dirs = append(dirs, root)
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, []error{fmt.Errorf("results: %w", err)}
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			if _, err := os.Stat(filepath.Join(root, e.Name(), DBName)); err == nil {
+				dirs = append(dirs, filepath.Join(root, e.Name()))
+			}
+		}
+	}
+	sort.Strings(dirs)
+	var out []Info
+	var errs []error
+	for _, d := range dirs {
+		r, err := OpenReadOnly(d)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		in, err := r.Info()
+		r.Close()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, in)
+	}
+	return out, errs
+}
+
+// OpenReadOnly opens a run for reading only: for listing, showing and
+// exporting, including runs in directories that cannot be written.
+func OpenReadOnly(dir string) (*Run, error) {
+	path := filepath.Join(dir, DBName)
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("results: no run directory %s", dir)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("%w: %s has no %s", ErrNotRun, dir, DBName)
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return nil, wrap(err)
+	}
+	db.SetMaxOpenConns(1)
+	r := &Run{dir: dir, db: db}
+	if err := r.check(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return r, nil
+}

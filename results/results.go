@@ -1,0 +1,391 @@
+// Package results is gametune's run store: one SQLite database (run.db,
+// through the pure-Go modernc.org/sqlite driver) per run directory, holding
+// the run's resolved config and status, every finished game, every closed
+// generation with its genomes, yardstick and bracket. Each game is committed
+// the moment it finishes (WAL journal, synchronous=FULL: a committed game
+// survives a crash of the process and of the machine), so a crash loses at
+// most the games in flight; a Run satisfies population.Store, so a resumed
+// run finds the games already played and replays none.
+package results
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/tournament"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// SchemaVersion is the database layout this package writes (PRAGMA
+// user_version). Older layouts are migrated; newer ones refused.
+const SchemaVersion = 1
+
+// DBName and ConfigName are the files of a run directory.
+const (
+	DBName     = "run.db"
+	ConfigName = "config.yaml"
+)
+
+var (
+	ErrNotRun = errors.New("results: not a gametune run directory")
+	ErrExists = errors.New("results: the run directory exists already")
+)
+
+const schema = `
+CREATE TABLE run (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	game TEXT NOT NULL, algo TEXT NOT NULL, seed INTEGER NOT NULL,
+	version TEXT NOT NULL, config TEXT NOT NULL,
+	status TEXT NOT NULL, created TEXT NOT NULL, started TEXT, ended TEXT,
+	seconds REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE games (
+	stage TEXT NOT NULL, generation INTEGER NOT NULL, idx INTEGER NOT NULL,
+	first INTEGER NOT NULL, second INTEGER NOT NULL,
+	opening TEXT NOT NULL, outcome TEXT NOT NULL, reason TEXT NOT NULL,
+	plies INTEGER NOT NULL, moves TEXT NOT NULL, nodes INTEGER NOT NULL,
+	seconds REAL NOT NULL,
+	PRIMARY KEY (stage, generation, idx)
+);
+CREATE TABLE generations (
+	idx INTEGER PRIMARY KEY,
+	mean TEXT NOT NULL, std TEXT NOT NULL, diversity REAL NOT NULL,
+	best INTEGER NOT NULL, best_fitness REAL NOT NULL, mean_fitness REAL NOT NULL,
+	worst_fitness REAL NOT NULL, distance REAL NOT NULL, converged INTEGER NOT NULL
+);
+CREATE TABLE genomes (
+	generation INTEGER NOT NULL, pos INTEGER NOT NULL, id INTEGER NOT NULL,
+	parents TEXT NOT NULL, weights TEXT NOT NULL, fitness REAL NOT NULL,
+	wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
+	PRIMARY KEY (generation, pos)
+);
+CREATE TABLE yardstick (
+	generation INTEGER PRIMARY KEY, genome INTEGER NOT NULL,
+	wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
+	score REAL NOT NULL, elo TEXT NOT NULL, elo_low TEXT NOT NULL, elo_high TEXT NOT NULL
+);
+CREATE TABLE matches (
+	generation INTEGER NOT NULL, pos INTEGER NOT NULL, round INTEGER NOT NULL,
+	a INTEGER NOT NULL, b INTEGER NOT NULL, score_a REAL NOT NULL, score_b REAL NOT NULL,
+	games INTEGER NOT NULL, winner INTEGER NOT NULL, tie_break TEXT NOT NULL,
+	PRIMARY KEY (generation, pos)
+);
+`
+
+// Run is an open run directory. It is safe for concurrent use.
+type Run struct {
+	dir     string
+	db      *sql.DB
+	config  []byte
+	started time.Time
+}
+
+var _ population.Store = (*Run)(nil)
+
+func dsn(path string) string {
+	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
+}
+
+// Create makes a new run directory (it must not exist, or be empty) with
+// its database and a copy of the resolved config.
+func Create(dir string, config []byte, game, algo string, seed uint64, version string) (*Run, error) {
+	if entries, err := os.ReadDir(dir); err == nil {
+		if len(entries) > 0 {
+			return nil, fmt.Errorf("%w: %s (choose a new --out, or continue it with 'tune resume %s')", ErrExists, dir, dir)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("results: creating the run directory: %w", err)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, ConfigName), config, false); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn(filepath.Join(dir, DBName)))
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	db.SetMaxOpenConns(1)
+	tx, err := db.Begin()
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("results: creating %s: %w", filepath.Join(dir, DBName), err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("results: creating the schema: %w", err)
+	}
+	if _, err := tx.Exec(`INSERT INTO run (id, game, algo, seed, version, config, status, created) VALUES (1, ?, ?, ?, ?, ?, 'created', ?)`,
+		game, algo, int64(seed), version, string(config), now()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	return &Run{dir: dir, db: db, config: config}, nil
+}
+
+// Open opens an existing run directory for reading and writing. It refuses,
+// with an error that says why and changes nothing: a missing directory, a
+// directory without a run database, a damaged or truncated database, a
+// database from a newer gametune, and a directory it cannot write.
+func Open(dir string) (*Run, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("results: no run directory %s", dir)
+		}
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%w: %s is a file", ErrNotRun, dir)
+	}
+	path := filepath.Join(dir, DBName)
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("%w: %s has no %s", ErrNotRun, dir, DBName)
+	}
+	if err := checkWritable(dir); err != nil {
+		return nil, err
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	db.SetMaxOpenConns(1)
+	r := &Run{dir: dir, db: db}
+	if err := r.check(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// checkHeader refuses files that are not SQLite databases before the driver
+// touches them.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	defer f.Close()
+	head := make([]byte, 100)
+	n, _ := f.Read(head)
+	if n < 100 || string(head[:16]) != "SQLite format 3\x00" {
+		return fmt.Errorf("results: %s is damaged or truncated (not an SQLite database); it was left as it is", path)
+	}
+	return nil
+}
+
+// checkWritable refuses a directory the run could not write to.
+func checkWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".write-check-*")
+	if err != nil {
+		return fmt.Errorf("results: the run directory %s is not writable (%v); a run needs to record its games there", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+func (r *Run) check() error {
+	path := filepath.Join(r.dir, DBName)
+	var version int
+	if err := r.db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("results: %s is damaged or not a gametune database: %v", path, err)
+	}
+	if version > SchemaVersion {
+		return fmt.Errorf("results: %s has schema version %d, newer than this gametune's %d: upgrade gametune", path, version, SchemaVersion)
+	}
+	if version < 1 {
+		return fmt.Errorf("%w: %s has no gametune schema", ErrNotRun, path)
+	}
+	var ok string
+	if err := r.db.QueryRow("PRAGMA quick_check").Scan(&ok); err != nil || ok != "ok" {
+		if err == nil {
+			err = errors.New(ok)
+		}
+		return fmt.Errorf("results: %s is damaged: %v", path, err)
+	}
+	var config string
+	if err := r.db.QueryRow("SELECT config FROM run WHERE id = 1").Scan(&config); err != nil {
+		return fmt.Errorf("results: %s holds no run record: %v", path, err)
+	}
+	r.config = []byte(config)
+	return nil
+}
+
+// Dir is the run directory.
+func (r *Run) Dir() string { return r.dir }
+
+// Config is the run's resolved config (YAML).
+func (r *Run) Config() []byte { return r.config }
+
+// Close closes the database.
+func (r *Run) Close() error { return r.db.Close() }
+
+func now() string { return time.Now().UTC().Format(time.RFC3339) }
+
+// SetStatus records the run's status: "running" (also stamps the start of
+// this session), "interrupted", "failed" or "done" (also stamp the end and
+// add this session's running time).
+func (r *Run) SetStatus(status string) error {
+	switch status {
+	case "running":
+		r.started = time.Now()
+		_, err := r.db.Exec(`UPDATE run SET status = ?, started = COALESCE(started, ?), ended = NULL WHERE id = 1`, status, now())
+		return wrap(err)
+	case "interrupted", "failed", "done":
+		secs := 0.0
+		if !r.started.IsZero() {
+			secs = time.Since(r.started).Seconds()
+			r.started = time.Time{}
+		}
+		_, err := r.db.Exec(`UPDATE run SET status = ?, ended = ?, seconds = seconds + ? WHERE id = 1`, status, now(), secs)
+		return wrap(err)
+	}
+	return fmt.Errorf("results: unknown status %q", status)
+}
+
+func wrap(err error) error {
+	if err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	return nil
+}
+
+// Game returns the recorded game at key.
+func (r *Run) Game(key population.GameKey) (population.GameResult, bool, error) {
+	row := r.db.QueryRow(`SELECT first, second, opening, outcome, reason, plies, moves, nodes, seconds FROM games WHERE stage = ? AND generation = ? AND idx = ?`,
+		key.Stage, key.Generation, key.Index)
+	g := population.GameResult{Key: key}
+	var outcome, reason, moves string
+	var secs float64
+	err := row.Scan(&g.First, &g.Second, &g.Record.Opening, &outcome, &reason, &g.Record.Plies, &moves, &g.Record.Nodes, &secs)
+	if errors.Is(err, sql.ErrNoRows) {
+		return g, false, nil
+	}
+	if err != nil {
+		return g, false, wrap(err)
+	}
+	g.Record.Outcome = parseOutcome(outcome)
+	g.Record.Reason = tournament.Reason(reason)
+	if moves != "" {
+		g.Record.Moves = strings.Split(moves, " ")
+	}
+	g.Record.Duration = time.Duration(secs * float64(time.Second))
+	return g, true, nil
+}
+
+func parseOutcome(s string) games.Outcome {
+	for _, o := range []games.Outcome{games.FirstWins, games.SecondWins, games.Draw} {
+		if o.String() == s {
+			return o
+		}
+	}
+	return games.Ongoing
+}
+
+// RecordGame commits one finished game.
+func (r *Run) RecordGame(g population.GameResult) error {
+	rec := g.Record
+	_, err := r.db.Exec(`INSERT OR REPLACE INTO games (stage, generation, idx, first, second, opening, outcome, reason, plies, moves, nodes, seconds)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.Key.Stage, g.Key.Generation, g.Key.Index, g.First, g.Second, rec.Opening, rec.Outcome.String(), string(rec.Reason),
+		rec.Plies, strings.Join(rec.Moves, " "), rec.Nodes, rec.Duration.Seconds())
+	return wrap(err)
+}
+
+func jsonText(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+// floatText stores a float that may be infinite.
+func floatText(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return fmt.Sprint(f)
+}
+
+func parseFloatText(s string) float64 {
+	switch s {
+	case "inf":
+		return math.Inf(1)
+	case "-inf":
+		return math.Inf(-1)
+	}
+	var f float64
+	fmt.Sscan(s, &f)
+	return f
+}
+
+// RecordGeneration commits a closed generation with its genomes, yardstick
+// and bracket, replacing an earlier record of the same generation.
+func (r *Run) RecordGeneration(g population.Generation) error {
+	tx, err := r.db.Begin()
+	if err != nil {
+		return wrap(err)
+	}
+	defer tx.Rollback()
+	for _, table := range []string{"genomes", "matches"} {
+		if _, err := tx.Exec("DELETE FROM "+table+" WHERE generation = ?", g.Index); err != nil {
+			return wrap(err)
+		}
+	}
+	if _, err := tx.Exec("DELETE FROM yardstick WHERE generation = ?", g.Index); err != nil {
+		return wrap(err)
+	}
+	if _, err := tx.Exec(`INSERT OR REPLACE INTO generations (idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.Index, jsonText(g.Mean), jsonText(g.Std), g.Diversity, g.Best, g.BestFitness, g.MeanFitness, g.WorstFitness, g.Distance, g.Converged); err != nil {
+		return wrap(err)
+	}
+	for i, x := range g.Genomes {
+		parents := x.Parents
+		if parents == nil {
+			parents = []int{}
+		}
+		if _, err := tx.Exec(`INSERT INTO genomes (generation, pos, id, parents, weights, fitness, wins, draws, losses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.Index, i, x.ID, jsonText(parents), jsonText(x.Weights), x.Fitness, x.Wins, x.Draws, x.Losses); err != nil {
+			return wrap(err)
+		}
+	}
+	for i, m := range g.Matches {
+		if _, err := tx.Exec(`INSERT INTO matches (generation, pos, round, a, b, score_a, score_b, games, winner, tie_break) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.Index, i, m.Round, m.A, m.B, m.ScoreA, m.ScoreB, m.Games, m.Winner, m.TieBreak); err != nil {
+			return wrap(err)
+		}
+	}
+	if y := g.Yardstick; y != nil {
+		if _, err := tx.Exec(`INSERT INTO yardstick (generation, genome, wins, draws, losses, score, elo, elo_low, elo_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.Index, y.Genome, y.Wins, y.Draws, y.Losses, y.Score, floatText(y.Elo), floatText(y.EloLow), floatText(y.EloHigh)); err != nil {
+			return wrap(err)
+		}
+	}
+	return wrap(tx.Commit())
+}

@@ -1,0 +1,159 @@
+package tournament
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
+)
+
+// RandomOpeningCount is how many openings RandomOpenings returns at most.
+const RandomOpeningCount = 64
+
+// IsRandomOpenings reports whether spec asks for generated openings.
+func IsRandomOpenings(spec string) bool { return strings.HasPrefix(spec, "random:") }
+
+// RandomOpenings generates openings for spec "random:N": positions N random
+// legal plies from the start, drawn from generators seeded from seed and
+// each candidate's index, duplicates and finished games dropped. Each
+// candidate is scored by a depth-2 search with the game's default
+// evaluator; the more balanced half is kept (those within the median
+// absolute score), in the order they were drawn. The result depends on
+// the game, N and seed alone.
+func RandomOpenings(ctx context.Context, g games.Game, spec string, seed uint64) ([]string, error) {
+	n, err := strconv.Atoi(strings.TrimPrefix(spec, "random:"))
+	if !IsRandomOpenings(spec) || err != nil || n < 0 || n > 60 {
+		return nil, fmt.Errorf("tournament: openings %q: want random:N with N from 0 to 60 plies", spec)
+	}
+	if n == 0 {
+		return []string{g.Start().String()}, nil
+	}
+	s, err := engine.New(engine.Options{TableMiB: 1, NoExact: true})
+	if err != nil {
+		return nil, err
+	}
+	ev := g.Evaluators()[0]
+	w := ev.Defaults()
+	type candidate struct {
+		pos   string
+		score int
+	}
+	var cands []candidate
+	seen := map[string]bool{}
+	var buf []games.Move
+	for i := 0; i < 20*RandomOpeningCount && len(cands) < 2*RandomOpeningCount; i++ {
+		rng := rand.New(rand.NewPCG(seed, uint64(i)^0x6f70656e696e67))
+		p := g.Start()
+		ok := true
+		for ply := 0; ply < n; ply++ {
+			moves, outcome := p.Moves(buf)
+			buf = moves
+			if outcome != games.Ongoing {
+				ok = false
+				break
+			}
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+		if !ok {
+			continue
+		}
+		if _, outcome := p.Moves(buf); outcome != games.Ongoing {
+			continue
+		}
+		key := p.String()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		q, err := g.ParsePosition(key)
+		if err != nil {
+			return nil, fmt.Errorf("tournament: generated opening %q does not read back: %w", key, err)
+		}
+		s.NewGame()
+		res, err := s.Search(ctx, q, ev, w, engine.Limits{Depth: 2})
+		if err != nil {
+			return nil, err
+		}
+		cands = append(cands, candidate{key, abs(res.Score)})
+	}
+	if len(cands) == 0 {
+		return nil, fmt.Errorf("tournament: no game of %s lasts %d plies: choose fewer", g.Name(), n)
+	}
+	scores := make([]int, len(cands))
+	for i, c := range cands {
+		scores[i] = c.score
+	}
+	sort.Ints(scores)
+	margin := scores[(len(scores)-1)/2]
+	var out []string
+	for _, c := range cands {
+		if c.score <= margin && len(out) < RandomOpeningCount {
+			out = append(out, c.pos)
+		}
+	}
+	return out, nil
+}
+
+// ReadOpenings reads an openings file: one position a line in the game's
+// notation (EPD/FEN for chess), or "moves: m1 m2 ..." for a move sequence
+// from the start; blank lines and lines starting with # are skipped. Every
+// line is checked, and an error names the line and what is wrong.
+func ReadOpenings(path string, g games.Game) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("tournament: openings: %w", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		pos, err := openingLine(g, text)
+		if err != nil {
+			return nil, fmt.Errorf("tournament: %s:%d: %w", path, line, err)
+		}
+		out = append(out, pos)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("tournament: %s: %w", path, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("tournament: %s holds no opening (one position a line, or moves: ...)", path)
+	}
+	return out, nil
+}
+
+func openingLine(g games.Game, text string) (string, error) {
+	var p games.Position
+	if rest, ok := strings.CutPrefix(text, "moves:"); ok {
+		p = g.Start()
+		for _, mv := range strings.Fields(rest) {
+			m, err := p.ParseMove(mv)
+			if err != nil {
+				return "", err
+			}
+			p.Play(m)
+		}
+	} else {
+		var err error
+		if p, err = g.ParsePosition(text); err != nil {
+			return "", err
+		}
+	}
+	if _, outcome := p.Moves(nil); outcome != games.Ongoing {
+		return "", fmt.Errorf("the game is already over in this opening (%s)", outcome)
+	}
+	return p.String(), nil
+}
