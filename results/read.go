@@ -206,3 +206,10 @@ func OpenReadOnly(dir string) (*Run, error) {
 	}
 	return r, nil
 }
+
+// CountGames counts the recorded games of one stage and generation.
+func (r *Run) CountGames(stage string, generation int) (int, error) {
+	var n int
+	err := r.db.QueryRow(`SELECT COUNT(*) FROM games WHERE stage = ? AND generation = ?`, stage, generation).Scan(&n)
+	return n, wrap(err)
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/results"
+)
+
+// buildTune compiles the tune command into a temporary folder.
+func buildTune(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tune")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// crashArgs is a small Othello run: 4 generations of 8 genomes, each with a
+// yardstick match; a few seconds in all.
+func crashArgs(out string, workers int) []string {
+	return []string{"run", "--game", "othello", "--evaluator", "report", "--depth", "2", "--population", "8",
+		"--generations", "4", "--games", "2", "--yardstick-pairs", "3", "--openings", "random:6",
+		"--seed", "7", "--workers", strconv.Itoa(workers), "--quiet", "--out", out}
+}
+
+// waitFor polls the run's database until cond holds, then returns true;
+// false if the process ended first.
+func waitFor(t *testing.T, dir string, done <-chan error, cond func(r *results.Run) bool) bool {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-done:
+			return false
+		default:
+		}
+		if r, err := results.OpenReadOnly(dir); err == nil {
+			ok := cond(r)
+			r.Close()
+			if ok {
+				return true
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Fatal("condition not reached in 60 s")
+	return false
+}
+
+// runUntil starts bin with args and SIGKILLs it once cond holds. It reports
+// whether the kill happened (the run may finish first).
+func runUntil(t *testing.T, bin string, args []string, dir string, cond func(r *results.Run) bool) bool {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if waitFor(t, dir, done, cond) {
+		cmd.Process.Signal(syscall.SIGKILL)
+		<-done
+		return true
+	}
+	return false
+}
+
+func exportCSV(t *testing.T, bin, dir string) string {
+	t.Helper()
+	out, err := exec.Command(bin, "export", dir, "--format", "csv").Output()
+	if err != nil {
+		t.Fatalf("export %s: %v", dir, err)
+	}
+	return string(out)
+}
+
+func generations(t *testing.T, dir string) []population.Generation {
+	t.Helper()
+	r, err := results.OpenReadOnly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	h, err := r.Generations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TestKillAndResume kills a real tune run with SIGKILL mid-generation,
+// during a yardstick match and between generations, resumes it each time
+// (with another number of workers), and checks that it ends with exactly
+// the genomes, fitness values and best genome of an uninterrupted run.
+func TestKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs several processes")
+	}
+	bin := buildTune(t)
+	root := t.TempDir()
+	want := filepath.Join(root, "whole")
+	if out, err := exec.Command(bin, crashArgs(want, 2)...).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+
+	dir := filepath.Join(root, "killed")
+	count := func(stage string, gen int) func(r *results.Run) bool {
+		return func(r *results.Run) bool {
+			n, err := r.CountGames(stage, gen)
+			return err == nil && n >= 3
+		}
+	}
+	closed := func(n int) func(r *results.Run) bool {
+		return func(r *results.Run) bool {
+			in, err := r.Info()
+			return err == nil && in.Generations >= n
+		}
+	}
+	kills := 0
+	// Mid-generation 1.
+	if runUntil(t, bin, crashArgs(dir, 2), dir, count(population.StageGeneration, 1)) {
+		kills++
+	}
+	resume := func(workers int, cond func(r *results.Run) bool) {
+		args := []string{"resume", dir, "--quiet", "--workers", strconv.Itoa(workers)}
+		if runUntil(t, bin, args, dir, cond) {
+			kills++
+		}
+	}
+	// During the yardstick match of generation 1, resumed with 1 worker.
+	resume(1, count(population.StageYardstick, 1))
+	// Between generations: as soon as generation 2 (index 2) is closed.
+	resume(2, closed(3))
+	// To the end, with 1 worker.
+	if out, err := exec.Command(bin, "resume", dir, "--quiet", "--workers", "1").CombinedOutput(); err != nil {
+		t.Fatalf("final resume: %v\n%s", err, out)
+	}
+	if kills < 2 {
+		t.Fatalf("only %d of 3 kills landed before the run finished", kills)
+	}
+	if got, exp := exportCSV(t, bin, dir), exportCSV(t, bin, want); got != exp {
+		t.Fatalf("resumed history differs from the uninterrupted one:\n%s\nwant:\n%s", got, exp)
+	}
+	a, b := generations(t, dir), generations(t, want)
+	if len(a) != len(b) || a[len(a)-1].Best != b[len(b)-1].Best {
+		t.Fatalf("best genome differs")
+	}
+	for i := range a {
+		ya, yb := a[i].Yardstick, b[i].Yardstick
+		if (ya == nil) != (yb == nil) || (ya != nil && *ya != *yb) {
+			t.Fatalf("generation %d: yardstick %+v, want %+v", i, ya, yb)
+		}
+	}
+	t.Logf("%d kills, resumed to the identical result", kills)
+}
+
+// TestRunRefusesExistingDir: tune run never writes into an existing run.
+func TestRunRefusesExistingDir(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("keep"), 0o644)
+	code, _, errOut := tune(t, "", "run", "--game", "tictactoe", "--depth", "1", "--out", dir)
+	if code != exitUsage || !bytes.Contains([]byte(errOut), []byte("exists already")) {
+		t.Fatalf("exit %d, %q", code, errOut)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "mine.txt")); string(data) != "keep" {
+		t.Fatal("the user's file was touched")
+	}
+}
