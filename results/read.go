@@ -194,17 +194,27 @@ func OpenReadOnly(dir string) (*Run, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
-	if err != nil {
-		return nil, wrap(err)
-	}
-	db.SetMaxOpenConns(1)
-	r := &Run{dir: dir, db: db}
-	if err := r.check(); err != nil {
+	// Read-only, sharing the WAL with a writer if one runs; in a directory
+	// that cannot be written (no room for the WAL index), as an immutable
+	// file.
+	var firstErr error
+	for _, mode := range []string{"mode=ro", "immutable=1"} {
+		db, err := sql.Open("sqlite", "file:"+path+"?"+mode+"&_pragma=busy_timeout(10000)")
+		if err != nil {
+			return nil, wrap(err)
+		}
+		db.SetMaxOpenConns(1)
+		r := &Run{dir: dir, db: db}
+		err = r.check()
+		if err == nil {
+			return r, nil
+		}
 		db.Close()
-		return nil, err
+		if firstErr == nil {
+			firstErr = err
+		}
 	}
-	return r, nil
+	return nil, firstErr
 }
 
 // CountGames counts the recorded games of one stage and generation.

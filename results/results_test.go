@@ -1,0 +1,257 @@
+package results
+
+import (
+	"bytes"
+	"context"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/tournament"
+)
+
+// recordedRun makes a real run of a small genetic tuning of tic-tac-toe in
+// a new directory and returns it open.
+func recordedRun(t *testing.T) (*Run, population.Config) {
+	t.Helper()
+	cfg := population.Defaults()
+	cfg.Game, cfg.Depth, cfg.Openings = "tictactoe", 2, ""
+	cfg.Population, cfg.Generations, cfg.Games, cfg.YardstickPairs = 6, 3, 2, 2
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(dir, cfg.Marshal(), cfg.Game, cfg.Algo, cfg.Seed, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := all.Find(cfg.Game)
+	pool, _ := tournament.NewPool(2, 1)
+	tu, err := population.NewTuner(cfg, g, nil, nil, pool, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetStatus("running"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tu.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetStatus("done"); err != nil {
+		t.Fatal(err)
+	}
+	return r, cfg
+}
+
+// TestStoreRoundTrip: what a tuner records reads back identical.
+func TestStoreRoundTrip(t *testing.T) {
+	r, cfg := recordedRun(t)
+	defer r.Close()
+	mem := population.NewMemoryStore()
+	g, _ := all.Find(cfg.Game)
+	pool, _ := tournament.NewPool(1, 1)
+	tu, _ := population.NewTuner(cfg, g, nil, nil, pool, mem)
+	tu.Run(context.Background())
+	got, err := r.Generations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, mem.Generations) {
+		t.Fatalf("generations read back differ:\n%+v\nwant\n%+v", got[0], mem.Generations[0])
+	}
+	in, err := r.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Status != "done" || in.Generations != 3 || in.Games != mem.Games() || in.Game != "tictactoe" {
+		t.Fatalf("info %+v", in)
+	}
+	if !bytes.Equal(r.Config(), cfg.Marshal()) {
+		t.Fatal("config differs")
+	}
+	disk, err := os.ReadFile(filepath.Join(r.Dir(), ConfigName))
+	if err != nil || !bytes.Equal(disk, cfg.Marshal()) {
+		t.Fatalf("config.yaml: %v", err)
+	}
+	// Reopen: the games are found again.
+	r.Close()
+	r2, err := Open(r.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	res, ok, err := r2.Game(population.GameKey{Stage: population.StageGeneration, Generation: 0, Index: 0})
+	if err != nil || !ok || res.Record.Plies == 0 {
+		t.Fatalf("game 0: %+v %v %v", res, ok, err)
+	}
+}
+
+func TestCreateRefusesExisting(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
+	if _, err := Create(dir, []byte("x: 1\n"), "tictactoe", "genetic", 1, "test"); err == nil || !strings.Contains(err.Error(), "exists already") {
+		t.Fatalf("got %v", err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(data) != "mine" {
+		t.Fatal("the user's file changed")
+	}
+}
+
+// TestOpenErrors: a missing directory, a folder that is not a run, a
+// truncated database and a file of garbage each give a clear error, and
+// nothing is overwritten.
+func TestOpenErrors(t *testing.T) {
+	if _, err := Open(filepath.Join(t.TempDir(), "nope")); err == nil || !strings.Contains(err.Error(), "no run directory") {
+		t.Errorf("missing: %v", err)
+	}
+	if _, err := Open(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a gametune run") {
+		t.Errorf("empty dir: %v", err)
+	}
+	r, _ := recordedRun(t)
+	dir := r.Dir()
+	r.Close()
+	path := filepath.Join(dir, DBName)
+	data, _ := os.ReadFile(path)
+	for name, content := range map[string][]byte{
+		"truncated": data[:50],
+		"garbage":   bytes.Repeat([]byte("not a database "), 500),
+		"torn":      append(append([]byte(nil), data[:4096]...), bytes.Repeat([]byte{0xff}, 4096)...),
+	} {
+		os.WriteFile(path, content, 0o644)
+		os.Remove(path + "-wal")
+		os.Remove(path + "-shm")
+		_, err := Open(dir)
+		if err == nil || !(strings.Contains(err.Error(), "damaged") || strings.Contains(err.Error(), "truncated") || strings.Contains(err.Error(), "no run record")) {
+			t.Errorf("%s: %v", name, err)
+		}
+		after, _ := os.ReadFile(path)
+		if !bytes.Equal(after, content) {
+			t.Errorf("%s: the damaged file was changed", name)
+		}
+	}
+}
+
+// TestReadOnlyDirectory: a run directory that cannot be written is refused
+// for resuming, with a clear error, and can still be read. The directory is
+// made read-only with a read-only bind mount when running as root (where
+// file modes do not stop writes), with chmod otherwise.
+func TestReadOnlyDirectory(t *testing.T) {
+	r, _ := recordedRun(t)
+	dir := r.Dir()
+	r.Close()
+	target := dir
+	if os.Geteuid() == 0 {
+		target = filepath.Join(t.TempDir(), "ro")
+		os.Mkdir(target, 0o755)
+		if out, err := exec.Command("mount", "--bind", "-o", "ro", dir, target).CombinedOutput(); err != nil {
+			t.Skipf("cannot make a read-only mount here: %v %s", err, out)
+		}
+		t.Cleanup(func() { exec.Command("umount", target).Run() })
+	} else {
+		os.Chmod(dir, 0o555)
+		t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	}
+	if _, err := Open(target); err == nil || !strings.Contains(err.Error(), "not writable") {
+		t.Fatalf("read-only dir: %v", err)
+	}
+	ro, err := OpenReadOnly(target)
+	if err != nil {
+		t.Fatalf("reading a read-only run: %v", err)
+	}
+	defer ro.Close()
+	if h, err := ro.Generations(); err != nil || len(h) != 3 {
+		t.Fatalf("generations: %d %v", len(h), err)
+	}
+}
+
+// TestExport: every format of the best genome; json reads back as the same
+// weights, the Go file parses, the C header compiles when a compiler is
+// present; csv is identical for two runs of one seed.
+func TestExport(t *testing.T) {
+	r, cfg := recordedRun(t)
+	defer r.Close()
+	g, _ := all.Find(cfg.Game)
+	ev, _ := games.FindEvaluator(g, cfg.Evaluator)
+	hist, _ := r.Generations()
+	best, _, err := Best(hist, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range Formats {
+		data, err := Export(f, g, ev, hist, -1, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		path := filepath.Join(dir, "w."+f)
+		if err := WriteFileAtomic(path, data, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteFileAtomic(path, data, false); err == nil || !strings.Contains(err.Error(), "--force") {
+			t.Errorf("%s: overwritten without force: %v", f, err)
+		}
+		switch f {
+		case "json":
+			ev2, w, err := games.ReadWeights(path, g)
+			if err != nil || ev2 != ev || !reflect.DeepEqual(w, best.Weights) {
+				t.Errorf("json round trip: %v %v, want %v", w, err, best.Weights)
+			}
+		case "go":
+			if _, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.AllErrors); err != nil {
+				t.Errorf("go export does not parse: %v\n%s", err, data)
+			}
+		case "c":
+			cc, err := exec.LookPath("cc")
+			if err != nil {
+				t.Log("no C compiler: the header is not compiled")
+				continue
+			}
+			if out, err := exec.Command(cc, "-fsyntax-only", "-Wall", "-Werror", "-x", "c", path).CombinedOutput(); err != nil {
+				t.Errorf("C header does not compile: %v\n%s\n%s", err, out, data)
+			}
+		case "uci":
+			if !strings.HasPrefix(string(data), "setoption name open-mine value ") {
+				t.Errorf("uci: %s", data)
+			}
+		case "csv":
+			r2, _ := recordedRun(t)
+			hist2, _ := r2.Generations()
+			r2.Close()
+			data2, _ := Export("csv", g, ev, hist2, -1, nil)
+			if !bytes.Equal(data, data2) {
+				t.Error("two runs of one seed export different csv")
+			}
+			if lines := strings.Count(string(data), "\n"); lines != 1+3*6 {
+				t.Errorf("csv has %d lines, want 19", lines)
+			}
+		}
+	}
+	if _, err := Export("yaml", g, ev, hist, -1, nil); err == nil {
+		t.Error("unknown format accepted")
+	}
+	if _, err := Export("json", g, ev, hist, 9, nil); err == nil || !strings.Contains(err.Error(), "no generation 9") {
+		t.Errorf("generation 9: %v", err)
+	}
+}
+
+func FuzzParseWeights(f *testing.F) {
+	f.Add([]byte(`{"game": "tictactoe", "evaluator": "lines", "weights": {"open-mine": 1, "open-theirs": -1, "threats-mine": 2, "threats-theirs": -2}}`))
+	f.Add([]byte(`{"game": "tictactoe", "weights": {}}`))
+	f.Add([]byte(`{"game": "tictactoe", "evaluator": "lines", "weights": {"open-mine": 1e999}}`))
+	f.Add([]byte(`[]`))
+	g, _ := all.Find("tictactoe")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ev, w, err := games.ParseWeights(data, g)
+		if err != nil {
+			return
+		}
+		if err := ev.Check(w); err != nil {
+			t.Fatalf("accepted weights fail the check: %v", err)
+		}
+	})
+}
