@@ -3,6 +3,8 @@ package population
 import (
 	"context"
 	"math/rand/v2"
+
+	"github.com/gametune/gametune/tournament"
 )
 
 // maxExtraPairs bounds the extra colour-swapped pairs that break a tied
@@ -112,136 +114,56 @@ func (t *Tuner) tenDraws(rng *rand.Rand, base []float64) []float64 {
 	return w
 }
 
-// bracket plays a single-elimination bracket between cands and returns the
-// winner's index and every match. Each candidate's record and fitness
-// (points per game) are set from its bracket games.
+// bracket plays the round's knockout bracket between cands through
+// tournament.Knockout, every game recorded in the store, and returns the
+// winner's index and every match (with genome ids). Each candidate's
+// record and fitness (points per game) are set from its bracket games.
 func (t *Tuner) bracket(ctx context.Context, round int, cands []Genome) (int, []Match, error) {
-	size := 1
-	for size < len(cands) {
-		size *= 2
+	opts := tournament.BracketOptions{BestOf: t.cfg.BestOf, Ties: t.cfg.Ties, MaxExtraPairs: maxExtraPairs,
+		Seed: rngFor(t.cfg.Seed, "tie", round, 0).Uint64()}
+	play := func(ctx context.Context, batch []tournament.BracketGame) ([]float64, error) {
+		games := make([]game, len(batch))
+		for i, bg := range batch {
+			a, b := cands[bg.A], cands[bg.B]
+			op := t.opening(StageKnockout, round, bg.Index&^1)
+			g := game{key: GameKey{StageKnockout, round, bg.Index}, first: a.ID, second: b.ID, wFirst: a.Weights, wSecond: b.Weights, opening: op}
+			if bg.Swap {
+				g.first, g.second, g.wFirst, g.wSecond = b.ID, a.ID, b.Weights, a.Weights
+			}
+			games[i] = g
+		}
+		recs, err := t.play(ctx, games)
+		if err != nil {
+			return nil, err
+		}
+		scores := make([]float64, len(batch))
+		for i, r := range recs {
+			s := r.Score()
+			if batch[i].Swap {
+				s = 1 - s
+			}
+			scores[i] = s
+			t.credit(cands, batch[i].A, batch[i].B, s)
+		}
+		return scores, nil
 	}
-	// Standard seeding: slot order so that seeds 0 and 1 meet only in the
-	// final, and the byes (missing seeds) fall to the first seeds.
-	slots := seedOrder(size)
-	alive := make([]int, size) // candidate index or -1 for a bye
-	for i, s := range slots {
-		alive[i] = -1
-		if s < len(cands) {
-			alive[i] = s
-		}
+	winner, bm, err := tournament.Knockout(ctx, len(cands), opts, play)
+	if err != nil {
+		return 0, nil, err
 	}
-	var matches []Match
-	for br := 0; len(alive) > 1; br++ {
-		type pairing struct{ a, b, match int }
-		var live []pairing
-		next := make([]int, len(alive)/2)
-		for m := 0; m < len(alive)/2; m++ {
-			a, b := alive[2*m], alive[2*m+1]
-			switch {
-			case a < 0 && b < 0:
-				next[m] = -1
-			case b < 0 || a < 0:
-				w := max(a, b)
-				next[m] = w
-				matches = append(matches, Match{Round: br, A: cands[w].ID, B: ByeID, Winner: cands[w].ID})
-			default:
-				live = append(live, pairing{a, b, m})
-			}
+	matches := make([]Match, len(bm))
+	for i, m := range bm {
+		matches[i] = Match{Round: m.Round, A: cands[m.A].ID, B: ByeID, ScoreA: m.ScoreA, ScoreB: m.ScoreB,
+			Games: m.Games, Winner: cands[m.Winner].ID, TieBreak: m.TieBreak}
+		if m.B != tournament.Bye {
+			matches[i].B = cands[m.B].ID
 		}
-		// Play every live match of this bracket round as one batch, then the
-		// extra pairs of tied matches.
-		scores := make([][2]float64, len(live))
-		played := make([]int, len(live))
-		var batch []game
-		var owner []int
-		// addGames adds n games (1 or 2) of pair number pair of live match l,
-		// colours alternating from one opening.
-		addGames := func(l, pair, n int) {
-			p := live[l]
-			a, b := cands[p.a], cands[p.b]
-			idx := br<<20 | p.match<<10 | 2*pair
-			op := t.opening(StageKnockout, round, idx)
-			batch = append(batch, game{key: GameKey{StageKnockout, round, idx}, first: a.ID, second: b.ID, wFirst: a.Weights, wSecond: b.Weights, opening: op})
-			owner = append(owner, l)
-			if n == 2 {
-				batch = append(batch, game{key: GameKey{StageKnockout, round, idx + 1}, first: b.ID, second: a.ID, wFirst: b.Weights, wSecond: a.Weights, opening: op})
-				owner = append(owner, l)
-			}
-		}
-		// playBatch plays the batch and credits every game to its match.
-		playBatch := func() error {
-			recs, err := t.play(ctx, batch)
-			if err != nil {
-				return err
-			}
-			for i, r := range recs {
-				l := owner[i]
-				s := r.Score()
-				if batch[i].first != cands[live[l].a].ID {
-					s = 1 - s
-				}
-				scores[l][0] += s
-				scores[l][1] += 1 - s
-				played[l]++
-				t.credit(cands, live[l].a, live[l].b, s)
-			}
-			batch, owner = batch[:0], owner[:0]
-			return nil
-		}
-		bestOf := t.cfg.BestOf
-		for l := range live {
-			for g := 0; g < bestOf; g += 2 {
-				addGames(l, g/2, min(2, bestOf-g))
-			}
-		}
-		if err := playBatch(); err != nil {
-			return 0, nil, err
-		}
-		tieBreak := make([]string, len(live))
-		for pair := (bestOf + 1) / 2; ; pair++ {
-			var tied []int
-			for l := range live {
-				if scores[l][0] == scores[l][1] {
-					tied = append(tied, l)
-				}
-			}
-			if len(tied) == 0 || t.cfg.Ties == "random" || pair >= (bestOf+1)/2+maxExtraPairs {
-				for _, l := range tied {
-					rng := rngFor(t.cfg.Seed, "tie", round, br<<10|live[l].match)
-					if rng.IntN(2) == 0 {
-						scores[l][0] += 0.001
-					} else {
-						scores[l][1] += 0.001
-					}
-					tieBreak[l] = "random"
-				}
-				break
-			}
-			for _, l := range tied {
-				addGames(l, pair, 2)
-				tieBreak[l] = "extra"
-			}
-			if err := playBatch(); err != nil {
-				return 0, nil, err
-			}
-		}
-		for l, p := range live {
-			w := p.a
-			if scores[l][1] > scores[l][0] {
-				w = p.b
-			}
-			next[p.match] = w
-			matches = append(matches, Match{Round: br, A: cands[p.a].ID, B: cands[p.b].ID,
-				ScoreA: roundScore(scores[l][0]), ScoreB: roundScore(scores[l][1]), Games: played[l],
-				Winner: cands[w].ID, TieBreak: tieBreak[l]})
-		}
-		alive = next
 	}
 	for i := range cands {
 		n := float64(max(cands[i].Games(), 1))
 		cands[i].Fitness = cands[i].Points() / n
 	}
-	return alive[0], matches, nil
+	return winner, matches, nil
 }
 
 // credit adds one game's result (s, a's points) to both candidates' records.
@@ -257,22 +179,4 @@ func (t *Tuner) credit(cands []Genome, a, b int, s float64) {
 		cands[a].Draws++
 		cands[b].Draws++
 	}
-}
-
-// roundScore drops the random tie-break's thousandth.
-func roundScore(s float64) float64 { return float64(int(s*2+0.01)) / 2 }
-
-// seedOrder returns the bracket slots of seeds 0..size-1 (size a power of
-// two) so that the first seeds meet last: 0,3,1,2 for four; 0,7,3,4,1,6,2,5
-// for eight.
-func seedOrder(size int) []int {
-	order := []int{0}
-	for n := 1; n < size; n *= 2 {
-		next := make([]int, 0, 2*n)
-		for _, s := range order {
-			next = append(next, s, 2*n-1-s)
-		}
-		order = next
-	}
-	return order
 }

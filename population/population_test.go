@@ -195,12 +195,6 @@ func TestTunerRepairsBadWeights(t *testing.T) {
 	}
 }
 
-func TestSeedOrder(t *testing.T) {
-	if got := seedOrder(8); !reflect.DeepEqual(got, []int{0, 7, 3, 4, 1, 6, 2, 5}) {
-		t.Fatalf("seedOrder(8) = %v", got)
-	}
-}
-
 // TestBracketByes: five candidates make a bracket of eight with byes for
 // the first three seeds, and four rounds of matches lead to one winner.
 func TestBracketByes(t *testing.T) {
