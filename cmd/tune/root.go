@@ -38,6 +38,8 @@ the games it knows.`,
 		newRunsCommand(&g),
 		newShowCommand(&g),
 		newExportCommand(&g),
+		newMatchCommand(&g),
+		newTournamentCommand(&g),
 	)
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)

@@ -82,6 +82,7 @@ type Estimate struct {
 // String writes "+70.4 ± 73" (the interval's half width, or its bounds
 // when lopsided).
 func (e Estimate) String() string {
+	e.Elo, e.Low, e.High = e.Elo+0, e.Low+0, e.High+0 // no "-0.0"
 	if math.IsInf(e.Low, 0) || math.IsInf(e.High, 0) || math.IsInf(e.Elo, 0) {
 		return fmt.Sprintf("%+.1f [%+.1f, %+.1f]", e.Elo, e.Low, e.High)
 	}

@@ -1,0 +1,332 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
+	"github.com/spf13/cobra"
+)
+
+// playOptions common to match and tournament.
+type contestOptions struct {
+	game      string
+	evaluator string
+	pairs     int
+	depth     int
+	nodes     int64
+	openings  string
+	workers   int
+	seed      uint64
+	maxPlies  int
+	gamesOut  string
+	json      bool
+}
+
+func (o *contestOptions) bind(c *cobra.Command) {
+	f := c.Flags()
+	f.StringVar(&o.game, "game", "", "the game (see 'tune games')")
+	f.StringVar(&o.evaluator, "evaluator", "", "evaluator of players given as default (default: the game's first)")
+	f.IntVar(&o.pairs, "pairs", 10, "colour-swapped pairs of games per pairing")
+	f.IntVar(&o.depth, "depth", 0, "search depth per move (default 4 when --nodes is not given)")
+	f.Int64Var(&o.nodes, "nodes", 0, "node limit per move")
+	f.StringVar(&o.openings, "openings", "random:8", "openings: random:N (N random plies, balanced), a file of positions, or start")
+	f.IntVar(&o.workers, "workers", 0, "games played at once (default: one per core); results do not depend on it")
+	f.Uint64Var(&o.seed, "seed", 1, "seed of the generated openings")
+	f.IntVar(&o.maxPlies, "max-plies", 0, "ply cap of a game, drawn when reached (0: 400)")
+	f.StringVar(&o.gamesOut, "games-out", "", "write every game to this new file")
+	f.BoolVar(&o.json, "json", false, "print JSON")
+}
+
+// contest is what a match or a tournament needs, checked before any game.
+type contest struct {
+	game     games.Game
+	openings []string
+	limits   engine.Limits
+	pool     *tournament.Pool
+	records  tournament.RecordWriter
+	closeOut func() error
+}
+
+func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
+	if o.game == "" {
+		return nil, usageError{errors.New("--game is required (see 'tune games')")}
+	}
+	g, err := findGame(o.game)
+	if err != nil {
+		return nil, err
+	}
+	if o.pairs < 1 {
+		return nil, usageError{fmt.Errorf("--pairs %d: want 1 or more", o.pairs)}
+	}
+	if o.depth < 0 || o.nodes < 0 || o.maxPlies < 0 || o.workers < 0 {
+		return nil, usageError{errors.New("--depth, --nodes, --max-plies and --workers must not be negative")}
+	}
+	if o.depth == 0 && o.nodes == 0 {
+		o.depth = 4
+	}
+	ct := &contest{game: g, limits: engine.Limits{Depth: o.depth, Nodes: o.nodes}, closeOut: func() error { return nil }}
+	switch {
+	case o.openings == "" || o.openings == "start":
+	case tournament.IsRandomOpenings(o.openings):
+		if ct.openings, err = tournament.RandomOpenings(c.Context(), g, o.openings, o.seed); err != nil {
+			return nil, usageError{err}
+		}
+	default:
+		if ct.openings, err = tournament.ReadOpenings(o.openings, g); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	if ct.pool, err = tournament.NewPool(o.workers, 16); err != nil {
+		return nil, usageError{err}
+	}
+	if o.gamesOut != "" {
+		f, err := os.OpenFile(o.gamesOut, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			if errors.Is(err, os.ErrExist) {
+				return nil, usageError{fmt.Errorf("--games-out %s exists; choose a new file", o.gamesOut)}
+			}
+			return nil, usageError{err}
+		}
+		ct.records = recordWriter(g, f)
+		ct.closeOut = func() error {
+			if err := f.Sync(); err != nil {
+				f.Close()
+				return err
+			}
+			return f.Close()
+		}
+	}
+	return ct, nil
+}
+
+// recordWriter picks the game's own record format (PGN for chess) when it
+// has one, one line per game otherwise.
+func recordWriter(g games.Game, w io.Writer) tournament.RecordWriter {
+	if rw, ok := g.(interface {
+		RecordWriter(io.Writer) tournament.RecordWriter
+	}); ok {
+		return rw.RecordWriter(w)
+	}
+	return tournament.LineWriter{W: w}
+}
+
+// contestant resolves a player SPEC: "default", "default:EVALUATOR" or a
+// weights file.
+func contestant(g games.Game, evaluator, spec string, lim engine.Limits) (tournament.Player, error) {
+	name := spec
+	if e, ok := strings.CutPrefix(spec, "default:"); ok {
+		evaluator, spec = e, "default"
+	}
+	ev, w, err := player(g, evaluator, spec)
+	if err != nil {
+		return tournament.Player{}, err
+	}
+	if spec == "default" || spec == "" {
+		name = "default:" + ev.Name
+	}
+	return tournament.Player{Name: name, Evaluator: ev, Weights: w, Limits: lim}, nil
+}
+
+type matchOptions struct {
+	contestOptions
+	a, b string
+	sprt string
+}
+
+func newMatchCommand(g *globalOptions) *cobra.Command {
+	var o matchOptions
+	c := &cobra.Command{
+		Use:   "match --game G --a SPEC --b SPEC [flags]",
+		Short: "Play A against B over colour-swapped pairs: W-D-L, Elo with its interval, SPRT",
+		Long: `match plays --pairs pairs of games between A and B, each pair from one opening with
+colours swapped, on all cores. A SPEC is "default" (the evaluator's default weights),
+"default:EVALUATOR", or a weights file (JSON, as 'tune export' writes).
+
+With --sprt elo0,elo1[,alpha,beta] the match stops as soon as the sequential test
+(pentanomial, over pairs) accepts a hypothesis.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runMatch(c, g, &o)
+		},
+	}
+	o.bind(c)
+	c.Flags().StringVar(&o.a, "a", "default", "player A")
+	c.Flags().StringVar(&o.b, "b", "default", "player B")
+	c.Flags().StringVar(&o.sprt, "sprt", "", "sequential test elo0,elo1[,alpha,beta] (alpha and beta default to 0.05)")
+	return c
+}
+
+type matchJSON struct {
+	Game        string    `json:"game"`
+	A           string    `json:"a"`
+	B           string    `json:"b"`
+	Games       int       `json:"games"`
+	Pairs       int       `json:"pairs"`
+	Wins        int       `json:"wins"`
+	Draws       int       `json:"draws"`
+	Losses      int       `json:"losses"`
+	Score       float64   `json:"score"`
+	Elo         float64   `json:"elo"`
+	EloLow      float64   `json:"elo_low"`
+	EloHigh     float64   `json:"elo_high"`
+	PairElo     float64   `json:"pentanomial_elo"`
+	PairEloLow  float64   `json:"pentanomial_elo_low"`
+	PairEloHigh float64   `json:"pentanomial_elo_high"`
+	LOS         float64   `json:"los"`
+	Pentanomial [5]int    `json:"pentanomial"`
+	SPRT        *sprtJSON `json:"sprt,omitempty"`
+	Interrupted bool      `json:"interrupted"`
+}
+
+type sprtJSON struct {
+	Elo0, Elo1, Alpha, Beta float64
+	LLR, Lower, Upper       float64
+	Status                  string
+}
+
+func runMatch(c *cobra.Command, g *globalOptions, o *matchOptions) error {
+	var test *stats.SPRT
+	if o.sprt != "" {
+		t, err := stats.ParseSPRT(o.sprt)
+		if err != nil {
+			return usageError{err}
+		}
+		test = &t
+	}
+	ct, err := o.prepare(c)
+	if err != nil {
+		return err
+	}
+	defer ct.closeOut()
+	a, err := contestant(ct.game, o.evaluator, o.a, ct.limits)
+	if err != nil {
+		return err
+	}
+	b, err := contestant(ct.game, o.evaluator, o.b, ct.limits)
+	if err != nil {
+		return err
+	}
+	specs := tournament.MatchSpecs(ct.game, a, b, o.pairs, ct.openings, o.maxPlies, tournament.Adjudication{})
+	bar := newRunningLine(c.ErrOrStderr(), g.quiet, o.pairs)
+	written := 0
+	writeRecords := func(res *tournament.MatchResult) {
+		for ; ct.records != nil && written < len(res.Records); written++ {
+			first, second := a.Name, b.Name
+			if written%2 == 1 {
+				first, second = second, first
+			}
+			ct.records.WriteGame(ct.game, first, second, res.Records[written])
+		}
+	}
+	res, runErr := tournament.RunMatch(c.Context(), ct.pool, specs, test, func(res *tournament.MatchResult) {
+		writeRecords(res)
+		bar.update(res.Pentanomial.Pairs(), matchLine(res))
+	})
+	writeRecords(res)
+	bar.done()
+	if err := ct.closeOut(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if runErr != nil && c.Context().Err() == nil {
+		return runErr
+	}
+	summary := matchSummary(ct.game, a, b, res)
+	summary.Interrupted = runErr != nil
+	if o.json {
+		if err := writeJSON(c.OutOrStdout(), summary); err != nil {
+			return err
+		}
+	} else {
+		printMatch(c.OutOrStdout(), summary, res)
+	}
+	return runErr
+}
+
+func matchLine(res *tournament.MatchResult) string {
+	e := res.WDL.EloEstimate()
+	line := fmt.Sprintf("games %d, +%d =%d -%d, score %.1f%%, Elo %s", res.WDL.Games(), res.WDL.Wins, res.WDL.Draws, res.WDL.Losses, 100*res.WDL.Score(), e)
+	if res.SPRT != nil {
+		lo, hi := res.SPRT.Bounds()
+		line += fmt.Sprintf(", LLR %.2f [%.2f, %.2f]", res.LLR, lo, hi)
+	}
+	return line
+}
+
+func matchSummary(g games.Game, a, b tournament.Player, res *tournament.MatchResult) matchJSON {
+	e, p := res.WDL.EloEstimate(), res.Pentanomial.EloEstimate()
+	s := matchJSON{Game: g.Name(), A: a.Name, B: b.Name, Games: res.WDL.Games(), Pairs: res.Pentanomial.Pairs(),
+		Wins: res.WDL.Wins, Draws: res.WDL.Draws, Losses: res.WDL.Losses, Score: res.WDL.Score(),
+		Elo: finite(e.Elo), EloLow: finite(e.Low), EloHigh: finite(e.High),
+		PairElo: finite(p.Elo), PairEloLow: finite(p.Low), PairEloHigh: finite(p.High),
+		LOS: res.WDL.LOS(), Pentanomial: res.Pentanomial}
+	if t := res.SPRT; t != nil {
+		lo, hi := t.Bounds()
+		s.SPRT = &sprtJSON{t.Elo0, t.Elo1, t.Alpha, t.Beta, res.LLR, lo, hi, res.Status.String()}
+	}
+	return s
+}
+
+func printMatch(w io.Writer, s matchJSON, res *tournament.MatchResult) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s: %s vs %s\n", s.Game, s.A, s.B)
+	fmt.Fprintf(tw, "games\t%d (%d pairs)%s\n", s.Games, s.Pairs, map[bool]string{true: ", interrupted", false: ""}[s.Interrupted])
+	fmt.Fprintf(tw, "W-D-L\t%d-%d-%d\n", s.Wins, s.Draws, s.Losses)
+	fmt.Fprintf(tw, "score\t%.1f%%\n", 100*s.Score)
+	fmt.Fprintf(tw, "Elo (per game)\t%s\n", res.WDL.EloEstimate())
+	fmt.Fprintf(tw, "Elo (per pair)\t%s\n", res.Pentanomial.EloEstimate())
+	fmt.Fprintf(tw, "LOS\t%.1f%%\n", 100*s.LOS)
+	fmt.Fprintf(tw, "pairs 0/0.5/1/1.5/2\t%v\n", s.Pentanomial)
+	if t := s.SPRT; t != nil {
+		fmt.Fprintf(tw, "SPRT [%g, %g]\tLLR %.2f (bounds %.2f, %.2f): %s\n", t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Status)
+	}
+	tw.Flush()
+}
+
+// runningLine shows progress on a terminal as one line rewritten in
+// place, and otherwise as a plain line every tenth of the work.
+type runningLine struct {
+	w        io.Writer
+	quiet    bool
+	terminal bool
+	total    int
+	every    int
+	last     string
+}
+
+func newRunningLine(w io.Writer, quiet bool, total int) *runningLine {
+	r := &runningLine{w: w, quiet: quiet, total: total, every: max(1, total/10)}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			r.terminal = true
+		}
+	}
+	return r
+}
+
+func (r *runningLine) update(done int, line string) {
+	if r.quiet {
+		return
+	}
+	r.last = line
+	if r.terminal {
+		fmt.Fprintf(r.w, "\r\033[K[%d/%d] %s", done, r.total, line)
+		return
+	}
+	if done%r.every == 0 || done == r.total {
+		fmt.Fprintf(r.w, "[%d/%d] %s\n", done, r.total, line)
+	}
+}
+
+func (r *runningLine) done() {
+	if r.terminal && !r.quiet && r.last != "" {
+		fmt.Fprintln(r.w)
+	}
+}

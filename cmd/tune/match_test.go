@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMatchInterrupted: a long match sent SIGINT prints the summary of the
+// finished games and exits with status 130 within a second.
+func TestMatchInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildTune(t)
+	cmd := exec.Command(bin, "match", "--game", "othello", "--pairs", "500", "--depth", "5", "--quiet")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond)
+	sent := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	elapsed := time.Since(sent)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+		t.Fatalf("exit: %v, want status 130\n%s", err, errOut.String())
+	}
+	if elapsed > time.Second {
+		t.Fatalf("took %v to stop after SIGINT", elapsed)
+	}
+	if !strings.Contains(out.String(), "interrupted") || !strings.Contains(out.String(), "W-D-L") {
+		t.Fatalf("no summary:\n%s", out.String())
+	}
+	t.Logf("stopped %v after SIGINT:\n%s", elapsed, out.String())
+}
+
+// TestMatchJSONAndRecords: a small match prints its statistics as JSON and
+// writes every game to a new file, which is never overwritten.
+func TestMatchJSONAndRecords(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(dir, "games.txt")
+	code, out, errOut := tune(t, "", "match", "--game", "tictactoe", "--pairs", "4", "--depth", "9", "--openings", "random:1", "--games-out", games, "--json", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m matchJSON
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	// Perfect play on both sides: every game drawn.
+	if m.Games != 8 || m.Draws != 8 || m.Score != 0.5 || m.Pentanomial != [5]int{0, 0, 4, 0, 0} {
+		t.Fatalf("%+v", m)
+	}
+	data, _ := os.ReadFile(games)
+	if n := strings.Count(string(data), "\n"); n != 8 || !strings.Contains(string(data), "1/2-1/2 | rule") {
+		t.Fatalf("%d game records:\n%s", n, data)
+	}
+	code, _, errOut = tune(t, "", "match", "--game", "tictactoe", "--pairs", "1", "--games-out", games)
+	if code != exitUsage || !strings.Contains(errOut, "exists") {
+		t.Fatalf("overwrite: exit %d %s", code, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"match", "--game", "tictactoe", "--sprt", "5,0"}, "must be below"},
+		{[]string{"match", "--game", "tictactoe", "--a", "nothing.json"}, "no such file"},
+		{[]string{"match", "--game", "tictactoe", "--openings", filepath.Join(dir, "none.txt")}, "no such file"},
+		{[]string{"match", "--game", "tictactoe", "--pairs", "0"}, "--pairs 0"},
+		{[]string{"match", "--a", "default"}, "--game is required"},
+		{[]string{"tournament", "--game", "tictactoe", "--format", "swiss", "--players", "default,default"}, "want roundrobin"},
+		{[]string{"tournament", "--game", "tictactoe", "--players", "default"}, "at least two"},
+	} {
+		code, _, errOut := tune(t, "", c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d %q, want %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+func TestTournamentFormats(t *testing.T) {
+	for _, format := range []string{"roundrobin", "gauntlet", "knockout"} {
+		code, out, errOut := tune(t, "", "tournament", "--game", "kono", "--format", format, "--players", "default,default,default",
+			"--pairs", "1", "--depth", "3", "--openings", "start", "--best-of", "2", "--json", "--quiet")
+		if code != 0 {
+			t.Fatalf("%s: exit %d %s", format, code, errOut)
+		}
+		var r tournamentJSON
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		games := 0
+		for _, s := range r.Standings {
+			games += s.Games
+		}
+		want := map[string]int{"roundrobin": 2 * 3 * 2, "gauntlet": 2 * 2 * 2}[format]
+		if format == "knockout" {
+			if r.Winner == "" || len(r.Bracket) != 3 {
+				t.Fatalf("knockout: %+v", r)
+			}
+			continue
+		}
+		if games != want {
+			t.Errorf("%s: %d player-games, want %d", format, games, want)
+		}
+	}
+}
