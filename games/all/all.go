@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/checkers"
 	"github.com/gametune/gametune/games/kono"
 	"github.com/gametune/gametune/games/nim"
 	"github.com/gametune/gametune/games/othello"
@@ -16,6 +17,7 @@ import (
 
 // registry lists every game explicitly; add a game here when it lands.
 var registry = []games.Game{
+	checkers.Game,
 	kono.Game,
 	nim.Game,
 	othello.Game,

@@ -1,0 +1,322 @@
+package checkers
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/games"
+)
+
+// perftTable is the published English draughts perft from the start.
+var perftTable = []uint64{1, 7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564, 85242128}
+
+func TestPerft(t *testing.T) {
+	for d, want := range perftTable {
+		if d > 8 && testing.Short() {
+			break
+		}
+		if got := Start().Perft(d); got != want {
+			t.Errorf("perft(%d) = %d, want %d", d, got, want)
+		}
+	}
+}
+
+func TestPerftGeneric(t *testing.T) {
+	p := Start()
+	for d := 0; d <= 6; d++ {
+		if got := games.PerftGeneric(p, d); got != perftTable[d] {
+			t.Errorf("generic perft(%d) = %d, want %d", d, got, perftTable[d])
+		}
+	}
+	if p.String() != StartNotation || p.Hash() != Start().Hash() {
+		t.Fatal("perft did not restore the position")
+	}
+}
+
+// TestRandomGamesConsistency plays random games: incremental hashes equal
+// fresh ones, moves and positions read back, undo restores.
+func TestRandomGamesConsistency(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	outcomes := map[games.Outcome]int{}
+	for g := 0; g < 300; g++ {
+		p := Start()
+		for {
+			moves, o := p.Moves(nil)
+			if o != games.Ongoing {
+				outcomes[o]++
+				break
+			}
+			m := moves[rng.IntN(len(moves))]
+			if pm, err := p.ParseMove(p.FormatMove(m)); err != nil || pm != m {
+				t.Fatalf("%s: %s reads back as %v, %v", p, p.FormatMove(m), pm, err)
+			}
+			before, h := p.String(), p.Hash()
+			p.Play(m)
+			q, err := Parse(p.String())
+			if err != nil || q.Hash() != p.Hash() {
+				t.Fatalf("after %s: hash differs (%v)", p.FormatMove(m), err)
+			}
+			p.Undo()
+			if p.String() != before || p.Hash() != h {
+				t.Fatal("undo did not restore the position")
+			}
+			p.Play(m)
+		}
+	}
+	if outcomes[games.FirstWins] == 0 || outcomes[games.SecondWins] == 0 || outcomes[games.Draw] == 0 {
+		t.Fatalf("300 random games ended %v: every outcome should occur", outcomes)
+	}
+}
+
+func TestCaptures(t *testing.T) {
+	// Black man on 9, white men on 14 and 23 with 18 and 27 empty: the
+	// double jump 9x18x27 is the only legal move.
+	p, err := Parse("B:W14,23:B9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, _ := p.Moves(nil)
+	if len(moves) != 1 || p.FormatMove(moves[0]) != "9x18x27" {
+		t.Fatalf("moves %v", p.formatAll(moves))
+	}
+	for in, want := range map[string]string{
+		"9-13":    "capture is mandatory: 9x18x27",
+		"9x18":    "stops early",
+		"9x27":    "",
+		"9x18x27": "",
+		"33-1":    "off the board",
+		"9":       "want from-to",
+		"a-b":     "not a square number",
+	} {
+		_, err := p.ParseMove(in)
+		if want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", in, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+	// A man crowned by a capture stops there: black man on 23 takes 27 and
+	// lands on 32 (crowned); the move ends although a king could go on.
+	q, err := Parse("B:W24,27:B23")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, _ = q.Moves(nil)
+	for _, m := range moves {
+		q.Play(m)
+		if q.kings[0] == 0 {
+			t.Errorf("%s did not crown", q.FormatMove(m))
+		}
+		q.Undo()
+	}
+	// A king on 10 with white men on 14, 15, 22 and 23 can jump round the
+	// ring 10x19x26x17x10 or the other way, 10x17x26x19x10: the same
+	// pieces in two orders are two moves, and "10x10" is ambiguous.
+	k, err := Parse("B:W14,15,22,23:BK10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, _ = k.Moves(nil)
+	if len(moves) < 2 {
+		t.Fatalf("king loop: %v", k.formatAll(moves))
+	}
+	if _, err := k.ParseMove("10x10"); err == nil || !strings.Contains(err.Error(), "ambiguous") {
+		t.Errorf("10x10: %v (moves %v)", err, k.formatAll(moves))
+	}
+	for _, full := range []string{"10x19x26x17x10", "10x17x26x19x10"} {
+		m, err := k.ParseMove(full)
+		if err != nil {
+			t.Errorf("%s: %v (moves %v)", full, err, k.formatAll(moves))
+			continue
+		}
+		// The king ends where it started: it must still be there, and undo
+		// must restore the ring.
+		k.Play(m)
+		if k.String() != "W:W:BK10" {
+			t.Errorf("after %s: %s, want W:W:BK10", full, k)
+		}
+		k.Undo()
+		if k.String() != "B:W14,15,22,23:BK10" {
+			t.Errorf("undo %s: %s", full, k)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"":               "three fields",
+		"X:W1:B2":        "side to move",
+		"B:W5,5:B2":      "two pieces",
+		"B:W33:B1":       "outside 1-32",
+		"B:Wx:B1":        "not a square number",
+		"B:W5:W6":        "given twice",
+		"B:Q5:B6":        "must start with W or B",
+		"B:W1:B30":       "would have been crowned",
+		"B:W21-32:B1-12": "",
+	} {
+		_, err := Parse(in)
+		if want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", in, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", in, err, want)
+		}
+	}
+	if p, _ := Parse("B:W21-32:B1-12."); p.String() != StartNotation {
+		t.Errorf("ranges: %s", p)
+	}
+}
+
+// TestDrawRules: kings shuffling back and forth repeat the position three
+// times; and NoProgressPlies king moves draw.
+func TestDrawRules(t *testing.T) {
+	p, _ := Parse("B:WK32:BK1")
+	shuffle := []string{"1-5", "32-28", "5-1", "28-32"}
+	for i := 0; i < 8; i++ {
+		moves, o := p.Moves(nil)
+		if o != games.Ongoing {
+			t.Fatalf("ended after %d plies: %v", i, o)
+		}
+		m, err := p.ParseMove(shuffle[i%4])
+		if err != nil {
+			t.Fatal(err, moves)
+		}
+		p.Play(m)
+	}
+	if _, o := p.Moves(nil); o != games.Draw {
+		t.Fatalf("third repetition: %v, want a draw", o)
+	}
+	q, _ := Parse("B:WK32:BK1")
+	q.reversible = NoProgressPlies
+	if _, o := q.Moves(nil); o != games.Draw {
+		t.Fatalf("no progress: %v", o)
+	}
+	r, _ := Parse("W:W5:B1")
+	if _, o := r.Moves(nil); o != games.FirstWins {
+		t.Fatalf("white man on 5 blocked by 1: %v, want black to win", o)
+	}
+}
+
+func TestDoesNotAllocate(t *testing.T) {
+	p := Start()
+	buf := make([]games.Move, 0, 64)
+	for _, ev := range Game.Evaluators() {
+		w := ev.Defaults()
+		if a := testing.AllocsPerRun(100, func() { ev.Evaluate(p, w) }); a != 0 {
+			t.Errorf("%s: %v allocations", ev.Name, a)
+		}
+	}
+	if a := testing.AllocsPerRun(100, func() {
+		moves, _ := p.Moves(buf)
+		p.Play(moves[0])
+		p.Undo()
+	}); a != 0 {
+		t.Errorf("moves/play/undo: %v allocations", a)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{StartNotation, "B:W14,23:B9", "W:WK32:BK1", "B:W21-32:B1-12.", "::", "B:W:B"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := Parse(s)
+		if err != nil {
+			return
+		}
+		q, err := Parse(p.String())
+		if err != nil || q.String() != p.String() || q.Hash() != p.Hash() {
+			t.Fatalf("round trip of %q: %q %v", s, q, err)
+		}
+		moves, _ := p.Moves(nil)
+		for _, m := range moves {
+			p.Play(m)
+			p.Undo()
+		}
+	})
+}
+
+func FuzzParseMove(f *testing.F) {
+	for _, s := range []string{"11-15", "9x18x27", "22x15", "", "x", "1-2-3", "99x1"} {
+		f.Add(s)
+	}
+	positions := []*Position{Start()}
+	q, _ := Parse("B:W14,23:B9")
+	positions = append(positions, q)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range positions {
+			m, err := p.ParseMove(s)
+			if err != nil {
+				continue
+			}
+			moves, _ := p.Moves(nil)
+			ok := false
+			for _, l := range moves {
+				ok = ok || l == m
+			}
+			if !ok {
+				t.Fatalf("%q parsed to an illegal move", s)
+			}
+		}
+	})
+}
+
+func midgame(b *testing.B) *Position {
+	p, err := Parse("W:W18,21,22,23,25,26,27,29,30,31,32:B1,2,3,5,6,7,9,10,11,13")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func BenchmarkPerft(b *testing.B) {
+	p := Start()
+	var n uint64
+	for b.Loop() {
+		n += p.Perft(8)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func BenchmarkMoves(b *testing.B) {
+	p := midgame(b)
+	buf := make([]games.Move, 0, 64)
+	for b.Loop() {
+		buf, _ = p.Moves(buf)
+	}
+}
+
+func BenchmarkPlayUndo(b *testing.B) {
+	p := midgame(b)
+	moves, _ := p.Moves(nil)
+	for b.Loop() {
+		for _, m := range moves {
+			p.Play(m)
+			p.Undo()
+		}
+	}
+}
+
+func BenchmarkEvaluatePaper(b *testing.B) {
+	p := midgame(b)
+	w := Paper.Defaults()
+	for b.Loop() {
+		Paper.Evaluate(p, w)
+	}
+}
+
+func BenchmarkEvaluateFull(b *testing.B) {
+	p := midgame(b)
+	w := Full.Defaults()
+	for b.Loop() {
+		Full.Evaluate(p, w)
+	}
+}

@@ -1,0 +1,344 @@
+package checkers
+
+import (
+	"math/rand/v2"
+
+	"github.com/gametune/gametune/games"
+)
+
+// Move encoding (games.Move): bits 0-5 the origin square plus one (so the
+// zero Move is never legal), bits 6-10 the number of jumps (0 for a simple
+// move), then two bits of direction per step from bit 11: the direction of
+// the simple move, or of each jump in order. Up to 26 jumps fit, more than
+// a side has pieces to capture. A king capturing the same pieces in another
+// order is another move, as the published perft tables count.
+func encodeMove(from int, dirs []int) games.Move {
+	m := games.Move(from+1) | games.Move(len(dirs))<<6
+	for i, d := range dirs {
+		m |= games.Move(d) << (11 + 2*i)
+	}
+	return m
+}
+
+func simpleMove(from, dir int) games.Move {
+	return games.Move(from+1) | games.Move(dir)<<11
+}
+
+func moveFrom(m games.Move) int  { return int(m&63) - 1 }
+func moveJumps(m games.Move) int { return int(m >> 6 & 31) }
+func moveDir(m games.Move, i int) int {
+	return int(m >> (11 + 2*i) & 3)
+}
+
+// NoProgressPlies is the no-progress rule: a game is drawn after this many
+// plies (40 moves each) without a capture or a man's move.
+const NoProgressPlies = 80
+
+// maxHistory bounds a game's length; a longer game grows the history.
+const maxHistory = 512
+
+// zobrist keys: [piece kind: black man, black king, white man, white king][square].
+var zobrist [4][32]uint64
+var zobristSide uint64
+
+func init() {
+	rng := rand.New(rand.NewPCG(0xc4ec, 0x4e25))
+	for k := range zobrist {
+		for s := range zobrist[k] {
+			zobrist[k][s] = rng.Uint64()
+		}
+	}
+	zobristSide = rng.Uint64()
+}
+
+type undo struct {
+	move       games.Move
+	capMen     Bitboard
+	capKings   Bitboard
+	crowned    bool
+	reversible int // plies since the last capture or man's move, before the move
+	hash       uint64
+}
+
+// Position is an English draughts position. Black is games.First, White
+// games.Second.
+type Position struct {
+	men, kings [2]Bitboard
+	turn       games.Side
+	reversible int // plies since the last capture or man's move
+	hash       uint64
+	history    []undo
+	// scratch for capture generation
+	path [32]int
+}
+
+func (p *Position) occupied() Bitboard {
+	return p.men[0] | p.men[1] | p.kings[0] | p.kings[1]
+}
+
+func (p *Position) pieces(s games.Side) Bitboard { return p.men[s] | p.kings[s] }
+
+func (p *Position) computeHash() uint64 {
+	var h uint64
+	for side := 0; side < 2; side++ {
+		for b := p.men[side]; b != 0; b &= b - 1 {
+			h ^= zobrist[2*side][lowest(b)]
+		}
+		for b := p.kings[side]; b != 0; b &= b - 1 {
+			h ^= zobrist[2*side+1][lowest(b)]
+		}
+	}
+	if p.turn == games.Second {
+		h ^= zobristSide
+	}
+	return h
+}
+
+// repetitions counts earlier occurrences of the current position since the
+// last irreversible move.
+func (p *Position) repetitions() int {
+	n := 0
+	for i := len(p.history) - 2; i >= 0 && i >= len(p.history)-p.reversible; i -= 2 {
+		if p.history[i].hash == p.hash {
+			n++
+		}
+	}
+	return n
+}
+
+// Moves lists the legal moves: the captures when there are any (capture is
+// mandatory; each is a whole sequence), the simple moves otherwise. A side
+// with no move has lost; threefold repetition and the no-progress rule draw.
+func (p *Position) Moves(dst []games.Move) ([]games.Move, games.Outcome) {
+	dst = dst[:0]
+	if p.reversible >= NoProgressPlies || (p.reversible >= 8 && p.repetitions() >= 2) {
+		return dst, games.Draw
+	}
+	dst = p.captures(dst)
+	if len(dst) == 0 {
+		dst = p.simpleMoves(dst)
+	}
+	if len(dst) == 0 {
+		return dst, games.WinFor(p.turn.Other())
+	}
+	return dst, games.Ongoing
+}
+
+func (p *Position) simpleMoves(dst []games.Move) []games.Move {
+	empty := ^p.occupied()
+	me := p.turn
+	for b := p.men[me]; b != 0; b &= b - 1 {
+		s := lowest(b)
+		for _, d := range forward[me] {
+			if t := step[d][s]; t >= 0 && empty&(1<<t) != 0 {
+				dst = append(dst, simpleMove(s, d))
+			}
+		}
+	}
+	for b := p.kings[me]; b != 0; b &= b - 1 {
+		s := lowest(b)
+		for d := 0; d < 4; d++ {
+			if t := step[d][s]; t >= 0 && empty&(1<<t) != 0 {
+				dst = append(dst, simpleMove(s, d))
+			}
+		}
+	}
+	return dst
+}
+
+// captures appends every complete capture sequence.
+func (p *Position) captures(dst []games.Move) []games.Move {
+	me := p.turn
+	them := p.pieces(me.Other())
+	occ := p.occupied()
+	for b := p.men[me]; b != 0; b &= b - 1 {
+		s := lowest(b)
+		dst = p.jumps(dst, s, s, false, them, occ&^(1<<s), 0, 0)
+	}
+	for b := p.kings[me]; b != 0; b &= b - 1 {
+		s := lowest(b)
+		dst = p.jumps(dst, s, s, true, them, occ&^(1<<s), 0, 0)
+	}
+	return dst
+}
+
+// jumps extends a capture sequence of the piece from origin, now on square
+// s, after n jumps (directions in p.path) having taken the pieces in taken.
+// Taken pieces stay on the board until the move ends: they block landing
+// and cannot be jumped again.
+func (p *Position) jumps(dst []games.Move, origin, s int, king bool, them, occ, taken Bitboard, n int) []games.Move {
+	extended := false
+	for d := 0; d < 4; d++ {
+		if !king && d != forward[p.turn][0] && d != forward[p.turn][1] {
+			continue
+		}
+		over, to := step[d][s], jump[d][s]
+		if to < 0 || them&^taken&(1<<over) == 0 || occ&(1<<to) != 0 {
+			continue
+		}
+		extended = true
+		p.path[n] = d
+		// A man reaching the last row is crowned and the move ends.
+		if !king && lastRow[p.turn]&(1<<to) != 0 {
+			dst = append(dst, encodeMove(origin, p.path[:n+1]))
+			continue
+		}
+		dst = p.jumps(dst, origin, int(to), king, them, occ, taken|1<<over, n+1)
+	}
+	if !extended && n > 0 {
+		dst = append(dst, encodeMove(origin, p.path[:n]))
+	}
+	return dst
+}
+
+// Noisy returns the captures: quiescence follows exchanges to the end.
+func (p *Position) Noisy(dst []games.Move) []games.Move {
+	return p.captures(dst[:0])
+}
+
+// Play makes move m.
+func (p *Position) Play(m games.Move) {
+	me, them := p.turn, p.turn.Other()
+	from := moveFrom(m)
+	n := moveJumps(m)
+	u := undo{move: m, reversible: p.reversible, hash: p.hash}
+	king := p.kings[me]&(1<<from) != 0
+	s := from
+	if n == 0 {
+		s = int(step[moveDir(m, 0)][from])
+	} else {
+		for i := 0; i < n; i++ {
+			d := moveDir(m, i)
+			over := int(step[d][s])
+			s = int(jump[d][s])
+			if p.kings[them]&(1<<over) != 0 {
+				u.capKings |= 1 << over
+			} else {
+				u.capMen |= 1 << over
+			}
+		}
+	}
+	kind := 2 * int(me)
+	if king {
+		// A king's capture may end where it started (a loop): clear, then set.
+		p.kings[me] = p.kings[me]&^(1<<from) | 1<<s
+		p.hash ^= zobrist[kind+1][from] ^ zobrist[kind+1][s]
+	} else {
+		p.men[me] &^= 1 << from
+		p.hash ^= zobrist[kind][from]
+		if lastRow[me]&(1<<s) != 0 {
+			p.kings[me] |= 1 << s
+			p.hash ^= zobrist[kind+1][s]
+			u.crowned = true
+		} else {
+			p.men[me] |= 1 << s
+			p.hash ^= zobrist[kind][s]
+		}
+	}
+	if u.capMen|u.capKings != 0 {
+		p.men[them] &^= u.capMen
+		p.kings[them] &^= u.capKings
+		okind := 2 * int(them)
+		for b := u.capMen; b != 0; b &= b - 1 {
+			p.hash ^= zobrist[okind][lowest(b)]
+		}
+		for b := u.capKings; b != 0; b &= b - 1 {
+			p.hash ^= zobrist[okind+1][lowest(b)]
+		}
+	}
+	if king && n == 0 {
+		p.reversible++
+	} else {
+		p.reversible = 0
+	}
+	p.turn = them
+	p.hash ^= zobristSide
+	p.history = append(p.history, u)
+}
+
+// Undo takes back the last move.
+func (p *Position) Undo() {
+	u := p.history[len(p.history)-1]
+	p.history = p.history[:len(p.history)-1]
+	p.turn = p.turn.Other()
+	me, them := p.turn, p.turn.Other()
+	m := u.move
+	from := moveFrom(m)
+	s := from
+	if n := moveJumps(m); n == 0 {
+		s = int(step[moveDir(m, 0)][from])
+	} else {
+		for i := 0; i < n; i++ {
+			s = int(jump[moveDir(m, i)][s])
+		}
+	}
+	switch {
+	case u.crowned:
+		p.kings[me] &^= 1 << s
+		p.men[me] |= 1 << from
+	case p.kings[me]&(1<<s) != 0:
+		p.kings[me] = p.kings[me]&^(1<<s) | 1<<from
+	default:
+		p.men[me] = p.men[me]&^(1<<s) | 1<<from
+	}
+	p.men[them] |= u.capMen
+	p.kings[them] |= u.capKings
+	p.reversible = u.reversible
+	p.hash = u.hash
+}
+
+func (p *Position) Hash() uint64     { return p.hash }
+func (p *Position) Turn() games.Side { return p.turn }
+func (p *Position) Ply() int         { return len(p.history) }
+
+func (p *Position) Clone() games.Position {
+	c := *p
+	c.history = append(make([]undo, 0, max(maxHistory, cap(p.history))), p.history...)
+	return &c
+}
+
+// OrderHint puts captures first, longer ones earlier, and crowning moves.
+func (p *Position) OrderHint(m games.Move, depth int) int32 {
+	h := int32(0)
+	if n := moveJumps(m); n > 0 {
+		h += 100 * int32(n)
+	}
+	from := moveFrom(m)
+	if p.men[p.turn]&(1<<from) != 0 && moveJumps(m) == 0 {
+		to := int(step[moveDir(m, 0)][from])
+		if lastRow[p.turn]&(1<<to) != 0 {
+			h += 50
+		}
+	}
+	return h
+}
+
+// Perft counts the leaves depth plies ahead, the last ply in bulk.
+func (p *Position) Perft(depth int) uint64 {
+	bufs := make([][]games.Move, depth+1)
+	for i := range bufs {
+		bufs[i] = make([]games.Move, 0, 64)
+	}
+	return p.perft(depth, bufs)
+}
+
+func (p *Position) perft(depth int, bufs [][]games.Move) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	moves, outcome := p.Moves(bufs[depth])
+	bufs[depth] = moves[:0]
+	if outcome != games.Ongoing {
+		return 0
+	}
+	if depth == 1 {
+		return uint64(len(moves))
+	}
+	var n uint64
+	for _, m := range moves {
+		p.Play(m)
+		n += p.perft(depth-1, bufs)
+		p.Undo()
+	}
+	return n
+}
