@@ -35,17 +35,18 @@ const centre Bitboard = 1<<9 | 1<<10 | 1<<13 | 1<<14 | 1<<17 | 1<<18 | 1<<21 | 1
 // Full is a stronger evaluation, every term a difference mine minus theirs.
 var Full = &games.Evaluator{
 	Name: "full",
-	Doc:  "men, kings, back-rank guard, centre, advancement, mobility, runaway men, trapped kings, tempo (score x100)",
+	Doc:  "men, kings, back-rank guard, centre, advancement, mobility, runaway men, trapped kings, trading down (score x100)",
 	Features: []games.Feature{
 		{Name: "men", Doc: "men, difference", Default: 1, Min: 0, Max: 5, Step: 0.05},
 		{Name: "kings", Doc: "kings, difference", Default: 1.5, Min: 0, Max: 5, Step: 0.05},
-		{Name: "back-rank", Doc: "men still on their own back row, difference", Default: 0.1, Min: -1, Max: 1, Step: 0.01},
-		{Name: "centre", Doc: "pieces on the eight central squares, difference", Default: 0.05, Min: -1, Max: 1, Step: 0.01},
-		{Name: "advancement", Doc: "rows advanced by men, summed, difference", Default: 0.02, Min: -0.5, Max: 0.5, Step: 0.01},
-		{Name: "mobility", Doc: "simple moves available, difference", Default: 0.03, Min: -0.5, Max: 0.5, Step: 0.01},
-		{Name: "runaway", Doc: "men with an empty square ahead on the row before crowning, difference", Default: 0.3, Min: -1, Max: 2, Step: 0.01},
-		{Name: "trapped-kings", Doc: "kings with no simple move, difference", Default: -0.3, Min: -2, Max: 1, Step: 0.01},
-		{Name: "king-centre", Doc: "kings on the central squares, difference", Default: 0.05, Min: -1, Max: 1, Step: 0.01},
+		{Name: "back-rank", Doc: "men still on their own back row, difference", Default: 0.15, Min: -1, Max: 1, Step: 0.01},
+		{Name: "centre", Doc: "pieces on the eight central squares, difference", Default: 0.1, Min: -1, Max: 1, Step: 0.01},
+		{Name: "advancement", Doc: "rows advanced by men, summed, difference", Default: 0, Min: -0.5, Max: 0.5, Step: 0.01},
+		{Name: "mobility", Doc: "simple moves available, difference", Default: 0.02, Min: -0.5, Max: 0.5, Step: 0.01},
+		{Name: "runaway", Doc: "men with an empty square ahead on the row before crowning, difference", Default: 0.2, Min: -1, Max: 2, Step: 0.01},
+		{Name: "trapped-kings", Doc: "kings with no simple move, difference", Default: -0.2, Min: -2, Max: 1, Step: 0.01},
+		{Name: "king-centre", Doc: "kings on the central squares, difference", Default: 0, Min: -1, Max: 1, Step: 0.01},
+		{Name: "trade-down", Doc: "piece difference times the share of pieces already off the board (trade when ahead)", Default: 1, Min: -2, Max: 5, Step: 0.05},
 	},
 	Evaluate: evaluateFull,
 }
@@ -59,7 +60,7 @@ func advance(side games.Side, s int) int {
 	return 7 - r
 }
 
-func (p *Position) sideFeatures(side games.Side, empty Bitboard, f *[9]float64, sign float64) {
+func (p *Position) sideFeatures(side games.Side, empty Bitboard, f *[10]float64, sign float64) {
 	f[0] += sign * float64(popcount(p.men[side]))
 	f[1] += sign * float64(popcount(p.kings[side]))
 	f[2] += sign * float64(popcount(p.men[side]&firstRow[side]))
@@ -101,9 +102,11 @@ func (p *Position) sideFeatures(side games.Side, empty Bitboard, f *[9]float64, 
 func evaluateFull(gp games.Position, w []float64) int {
 	p := gp.(*Position)
 	empty := ^p.occupied()
-	var f [9]float64
+	var f [10]float64
 	p.sideFeatures(p.turn, empty, &f, 1)
 	p.sideFeatures(p.turn.Other(), empty, &f, -1)
+	all := popcount(p.occupied())
+	f[9] = float64(popcount(p.pieces(p.turn))-popcount(p.pieces(p.turn.Other()))) * float64(24-all) / 24
 	v := 0.0
 	for i, x := range f {
 		v += w[i] * x
