@@ -9,6 +9,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/checkers"
+	"github.com/gametune/gametune/games/chess"
 	"github.com/gametune/gametune/games/kono"
 	"github.com/gametune/gametune/games/nim"
 	"github.com/gametune/gametune/games/othello"
@@ -18,6 +19,7 @@ import (
 // registry lists every game explicitly; add a game here when it lands.
 var registry = []games.Game{
 	checkers.Game,
+	chess.Game,
 	kono.Game,
 	nim.Game,
 	othello.Game,

@@ -1,0 +1,122 @@
+package chess
+
+import "math/bits"
+
+// Squares: a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63.
+type Bitboard = uint64
+
+// Piece kinds.
+const (
+	Pawn = iota
+	Knight
+	Bishop
+	Rook
+	Queen
+	King
+	noPiece = 6
+)
+
+const (
+	white = 0
+	black = 1
+)
+
+const (
+	fileA Bitboard = 0x0101010101010101
+	fileH Bitboard = fileA << 7
+	rank1 Bitboard = 0xff
+	rank2 Bitboard = rank1 << 8
+	rank4 Bitboard = rank1 << 24
+	rank5 Bitboard = rank1 << 32
+	rank7 Bitboard = rank1 << 48
+	rank8 Bitboard = rank1 << 56
+)
+
+var (
+	knightAttacks [64]Bitboard
+	kingAttacks   [64]Bitboard
+	pawnAttacks   [2][64]Bitboard
+	// rays[d][s]: the squares from s (exclusive) to the edge in direction d:
+	// 0 N, 1 S, 2 E, 3 W, 4 NE, 5 NW, 6 SE, 7 SW. Directions 0, 2, 4, 5 grow
+	// the square index ("positive"), the others shrink it.
+	rays [8][64]Bitboard
+	// between[a][b]: squares strictly between a and b on a line, or 0.
+	between [64][64]Bitboard
+	// line[a][b]: the whole line through a and b, or 0.
+	line [64][64]Bitboard
+)
+
+// opposite[d] is the direction opposite to d.
+var opposite = [8]int{1, 0, 3, 2, 7, 6, 5, 4}
+
+var dirDelta = [8][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1}}
+
+func onBoard(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
+
+func init() {
+	for s := 0; s < 64; s++ {
+		f, r := s%8, s/8
+		for _, d := range [][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
+			if onBoard(f+d[0], r+d[1]) {
+				knightAttacks[s] |= 1 << ((r+d[1])*8 + f + d[0])
+			}
+		}
+		for df := -1; df <= 1; df++ {
+			for dr := -1; dr <= 1; dr++ {
+				if (df != 0 || dr != 0) && onBoard(f+df, r+dr) {
+					kingAttacks[s] |= 1 << ((r+dr)*8 + f + df)
+				}
+			}
+		}
+		for _, df := range []int{-1, 1} {
+			if onBoard(f+df, r+1) {
+				pawnAttacks[white][s] |= 1 << ((r+1)*8 + f + df)
+			}
+			if onBoard(f+df, r-1) {
+				pawnAttacks[black][s] |= 1 << ((r-1)*8 + f + df)
+			}
+		}
+		for d, dd := range dirDelta {
+			for k := 1; onBoard(f+k*dd[0], r+k*dd[1]); k++ {
+				rays[d][s] |= 1 << ((r+k*dd[1])*8 + f + k*dd[0])
+			}
+		}
+	}
+	for a := 0; a < 64; a++ {
+		for d := 0; d < 8; d++ {
+			for b := rays[d][a]; b != 0; b &= b - 1 {
+				t := bits.TrailingZeros64(b)
+				between[a][t] = rays[d][a] &^ rays[d][t] &^ (1 << t)
+				line[a][t] = rays[d][a] | rays[opposite[d]][a] | 1<<a
+			}
+		}
+	}
+}
+
+// rayAttacks returns the attacks along direction d from s, stopping at the
+// first blocker (included).
+func rayAttacks(d, s int, occ Bitboard) Bitboard {
+	a := rays[d][s]
+	if b := a & occ; b != 0 {
+		var first int
+		if d == 0 || d == 2 || d == 4 || d == 5 {
+			first = bits.TrailingZeros64(b)
+		} else {
+			first = 63 - bits.LeadingZeros64(b)
+		}
+		a ^= rays[d][first]
+	}
+	return a
+}
+
+func rookAttacks(s int, occ Bitboard) Bitboard {
+	return rayAttacks(0, s, occ) | rayAttacks(1, s, occ) | rayAttacks(2, s, occ) | rayAttacks(3, s, occ)
+}
+
+func bishopAttacks(s int, occ Bitboard) Bitboard {
+	return rayAttacks(4, s, occ) | rayAttacks(5, s, occ) | rayAttacks(6, s, occ) | rayAttacks(7, s, occ)
+}
+
+func popcount(b Bitboard) int { return bits.OnesCount64(b) }
+
+func lsb(b Bitboard) int { return bits.TrailingZeros64(b) }

@@ -1,0 +1,272 @@
+package chess
+
+import (
+	"math"
+
+	"github.com/gametune/gametune/games"
+)
+
+// relativeRank is the rank of square s counted from colour c's own side (0-7).
+func relativeRank(c, s int) int {
+	if c == white {
+		return s / 8
+	}
+	return 7 - s/8
+}
+
+// articleRankBonus is the magazine article's bonus by rank for rooks,
+// knights, bishops and the queen, by rank counted from the own side: the
+// article's C code gives 6-7 (home) / 2,5 / 3,4 (centre) / 0-1 (far side)
+// for Black, and White's is its mirror.
+var articleRankBonus = [4][8]int{
+	{50, 50, 120, 150, 150, 120, 10, 10},   // rook
+	{60, 60, 170, 130, 130, 170, 10, 10},   // knight
+	{60, 60, 150, 200, 200, 150, 10, 10},   // bishop
+	{80, 80, 200, 300, 300, 200, 100, 100}, // queen
+}
+
+func materialFeatures(p *Position, f []float64) {
+	for k := Pawn; k <= Queen; k++ {
+		f[k] = float64(popcount(p.pieces[p.turn][k]) - popcount(p.pieces[p.turn^1][k]))
+	}
+}
+
+// Article is the magazine article's evaluation: material, the per-piece
+// bonuses by rank of its C code, and 30 points per move of the rooks,
+// knights, bishops and queen (pawns and king not counted), in centipawns.
+var Article = &games.Evaluator{
+	Name: "article",
+	Doc:  "the magazine article's evaluation: material, per-piece bonus by rank, 30 per move of the non-pawn pieces (centipawns)",
+	Features: []games.Feature{
+		{Name: "pawn", Doc: "pawns, difference", Default: 100, Min: 50, Max: 200, Step: 1},
+		{Name: "knight", Doc: "knights, difference", Default: 300, Min: 150, Max: 600, Step: 1},
+		{Name: "bishop", Doc: "bishops, difference", Default: 300, Min: 150, Max: 600, Step: 1},
+		{Name: "rook", Doc: "rooks, difference", Default: 500, Min: 250, Max: 900, Step: 1},
+		{Name: "queen", Doc: "queens, difference", Default: 950, Min: 500, Max: 1500, Step: 1},
+		{Name: "rank-bonus", Doc: "the article's bonus by rank of rooks, knights, bishops and queen (ranks 4-5 best), difference", Default: 1, Min: 0, Max: 2, Step: 0.05},
+		{Name: "mobility", Doc: "moves of rooks, knights, bishops and queen, difference (the article gives 30 each)", Default: 30, Min: 0, Max: 60, Step: 1},
+	},
+	Evaluate: evaluateArticle,
+}
+
+var articleKinds = [4]int{Rook, Knight, Bishop, Queen}
+
+func evaluateArticle(gp games.Position, w []float64) int {
+	p := gp.(*Position)
+	var f [7]float64
+	materialFeatures(p, f[:5])
+	occ := p.occupied()
+	for c, sign := range [2]float64{1, -1} {
+		side := p.turn ^ c
+		bonus, moves := 0, 0
+		for i, k := range articleKinds {
+			for b := p.pieces[side][k]; b != 0; b &= b - 1 {
+				s := lsb(b)
+				bonus += articleRankBonus[i][relativeRank(side, s)]
+				moves += popcount(attacks(k, s, occ) &^ p.colors[side])
+			}
+		}
+		f[5] += sign * float64(bonus)
+		f[6] += sign * float64(moves)
+	}
+	v := 0.0
+	for i, x := range f {
+		v += w[i] * x
+	}
+	return int(math.Round(v))
+}
+
+func attacks(k, s int, occ Bitboard) Bitboard {
+	switch k {
+	case Knight:
+		return knightAttacks[s]
+	case Bishop:
+		return bishopAttacks(s, occ)
+	case Rook:
+		return rookAttacks(s, occ)
+	case Queen:
+		return bishopAttacks(s, occ) | rookAttacks(s, occ)
+	}
+	return kingAttacks[s]
+}
+
+const (
+	centre   Bitboard = 0x00003c3c3c3c0000 // c3-f6
+	lightSqs Bitboard = 0x55aa55aa55aa55aa
+)
+
+// Textbook is the course's evaluation, in centipawns from the side to move,
+// each positional term a difference mine minus theirs, tapered between
+// middlegame and endgame by the game phase (1 with all pieces on, 0 with
+// none: knights and bishops count 1, rooks 2, queens 4, out of 24).
+var Textbook = &games.Evaluator{
+	Name: "textbook",
+	Doc:  "the course's terms: material, centre, mobility, rooks, bishop pair, pawn structure, passed pawns, king safety; tapered (centipawns)",
+	Features: []games.Feature{
+		{Name: "pawn", Doc: "pawns, difference", Default: 100, Min: 50, Max: 200, Step: 1},
+		{Name: "knight", Doc: "knights, difference", Default: 300, Min: 150, Max: 600, Step: 1},
+		{Name: "bishop", Doc: "bishops, difference", Default: 300, Min: 150, Max: 600, Step: 1},
+		{Name: "rook", Doc: "rooks, difference", Default: 500, Min: 250, Max: 900, Step: 1},
+		{Name: "queen", Doc: "queens, difference", Default: 950, Min: 500, Max: 1500, Step: 1},
+		{Name: "centre-minors", Doc: "knights and bishops on c3-f6", Default: 10, Min: 0, Max: 50, Step: 1},
+		{Name: "pawn-advance", Doc: "ranks advanced by pawns beyond their second rank, weighted towards the endgame", Default: 3, Min: 0, Max: 20, Step: 0.5},
+		{Name: "mobility-knight", Doc: "squares a knight attacks not held by its side", Default: 4, Min: 0, Max: 15, Step: 0.5},
+		{Name: "mobility-bishop", Doc: "squares a bishop attacks not held by its side", Default: 4, Min: 0, Max: 15, Step: 0.5},
+		{Name: "mobility-rook", Doc: "squares a rook attacks not held by its side", Default: 2, Min: 0, Max: 15, Step: 0.5},
+		{Name: "mobility-queen", Doc: "squares a queen attacks not held by its side", Default: 1, Min: 0, Max: 10, Step: 0.5},
+		{Name: "rook-open-file", Doc: "rooks on a file without pawns", Default: 20, Min: 0, Max: 60, Step: 1},
+		{Name: "rook-semi-open", Doc: "rooks on a file without pawns of their side", Default: 10, Min: 0, Max: 40, Step: 1},
+		{Name: "rook-seventh", Doc: "rooks on the seventh or eighth rank", Default: 20, Min: 0, Max: 60, Step: 1},
+		{Name: "bishop-pair", Doc: "1 with two bishops or more", Default: 30, Min: 0, Max: 100, Step: 1},
+		{Name: "bad-bishop", Doc: "own pawns on the squares of a bishop's colour, per bishop", Default: -3, Min: -15, Max: 5, Step: 0.5},
+		{Name: "doubled-pawns", Doc: "pawns with another pawn of their side ahead on the file", Default: -15, Min: -50, Max: 0, Step: 1},
+		{Name: "isolated-pawns", Doc: "pawns with no pawn of their side on the next files", Default: -15, Min: -50, Max: 0, Step: 1},
+		{Name: "backward-pawns", Doc: "pawns behind every pawn of their side on the next files", Default: -8, Min: -40, Max: 0, Step: 1},
+		{Name: "passed-pawns", Doc: "passed pawns, by rank (5, 10, 20, 35, 60, 100 from the 2nd to the 7th), worth more in the endgame", Default: 1, Min: 0, Max: 3, Step: 0.05},
+		{Name: "king-shelter", Doc: "own pawns on the three files around the king, one or two ranks ahead (middlegame)", Default: 10, Min: 0, Max: 40, Step: 1},
+		{Name: "castled", Doc: "1 when the king has castled (on g or c file, back rank), -1 when it stands in the centre without the right to castle (middlegame)", Default: 25, Min: 0, Max: 80, Step: 1},
+		{Name: "king-activity", Doc: "closeness of the king to the centre (endgame)", Default: 10, Min: 0, Max: 40, Step: 1},
+	},
+	Evaluate: evaluateTextbook,
+}
+
+var passedBonus = [8]float64{0, 5, 10, 20, 35, 60, 100, 0}
+
+// phase is 1 in the opening and 0 with no piece but kings and pawns.
+func (p *Position) phase() float64 {
+	n := 0
+	for c := 0; c < 2; c++ {
+		n += popcount(p.pieces[c][Knight]|p.pieces[c][Bishop]) + 2*popcount(p.pieces[c][Rook]) + 4*popcount(p.pieces[c][Queen])
+	}
+	return math.Min(float64(n), 24) / 24
+}
+
+func fileMask(f int) Bitboard { return fileA << f }
+
+// adjacentFiles of file f.
+func adjacentFiles(f int) Bitboard {
+	var m Bitboard
+	if f > 0 {
+		m |= fileMask(f - 1)
+	}
+	if f < 7 {
+		m |= fileMask(f + 1)
+	}
+	return m
+}
+
+// ahead returns the squares in front of s (towards the opponent) for c, on
+// the files in mask.
+func ahead(c, s int, mask Bitboard) Bitboard {
+	r := s / 8
+	if c == white {
+		if r == 7 {
+			return 0
+		}
+		return mask & (^Bitboard(0) << (8 * (r + 1)))
+	}
+	if r == 0 {
+		return 0
+	}
+	return mask & (^Bitboard(0) >> (8 * (8 - r)))
+}
+
+func (p *Position) sideTextbook(c int, mg float64, f *[23]float64, sign float64) {
+	eg := 1 - mg
+	occ := p.occupied()
+	own := p.colors[c]
+	pawns, enemyPawns := p.pieces[c][Pawn], p.pieces[c^1][Pawn]
+	f[5] += sign * float64(popcount((p.pieces[c][Knight]|p.pieces[c][Bishop])&centre))
+	adv := 0
+	var passed, doubled, isolated, backward float64
+	for b := pawns; b != 0; b &= b - 1 {
+		s := lsb(b)
+		rr := relativeRank(c, s)
+		adv += rr - 1
+		file := s % 8
+		if ahead(c, s, fileMask(file))&pawns != 0 {
+			doubled++
+		}
+		if adjacentFiles(file)&pawns == 0 {
+			isolated++
+		} else if ahead(c, s, adjacentFiles(file))&pawns == adjacentFiles(file)&pawns {
+			// every neighbouring pawn is ahead of this one
+			backward++
+		}
+		if ahead(c, s, fileMask(file)|adjacentFiles(file))&enemyPawns == 0 {
+			passed += passedBonus[rr]
+		}
+	}
+	f[6] += sign * float64(adv) * (0.25 + 0.75*eg)
+	for i, k := range [4]int{Knight, Bishop, Rook, Queen} {
+		i += 7
+		n := 0
+		for b := p.pieces[c][k]; b != 0; b &= b - 1 {
+			n += popcount(attacks(k, lsb(b), occ) &^ own)
+		}
+		f[i] += sign * float64(n)
+	}
+	for b := p.pieces[c][Rook]; b != 0; b &= b - 1 {
+		s := lsb(b)
+		fm := fileMask(s % 8)
+		switch {
+		case fm&(pawns|enemyPawns) == 0:
+			f[11] += sign
+		case fm&pawns == 0:
+			f[12] += sign
+		}
+		if relativeRank(c, s) >= 6 {
+			f[13] += sign
+		}
+	}
+	bishops := p.pieces[c][Bishop]
+	if popcount(bishops) >= 2 {
+		f[14] += sign
+	}
+	for b := bishops; b != 0; b &= b - 1 {
+		colour := lightSqs
+		if lightSqs&(1<<lsb(b)) == 0 {
+			colour = ^lightSqs
+		}
+		f[15] += sign * float64(popcount(pawns&colour))
+	}
+	f[16] += sign * doubled
+	f[17] += sign * isolated
+	f[18] += sign * backward
+	f[19] += sign * passed * (0.5 + 0.5*eg)
+	k := p.kingSquare(c)
+	kf, kr := k%8, relativeRank(c, k)
+	shield := fileMask(kf) | adjacentFiles(kf)
+	var front Bitboard
+	if c == white {
+		front = shield&(rank1<<(8*(k/8+1))) | shield&(rank1<<(8*(k/8+2)))
+	} else if k/8 >= 2 {
+		front = shield&(rank1<<(8*(k/8-1))) | shield&(rank1<<(8*(k/8-2)))
+	} else if k/8 == 1 {
+		front = shield & rank1
+	}
+	f[20] += sign * float64(popcount(front&pawns)) * mg
+	castled := 0.0
+	if kr == 0 && (kf == 6 || kf == 2 || kf == 1 || kf == 7) {
+		castled = 1
+	} else if kr == 0 && kf == 4 && p.castling&(uint8(castleWK|castleWQ)<<(2*c)) == 0 {
+		castled = -1
+	}
+	f[21] += sign * castled * mg
+	dist := math.Max(math.Abs(float64(kf)-3.5), math.Abs(float64(k/8)-3.5))
+	f[22] += sign * (3.5 - dist) * eg
+}
+
+func evaluateTextbook(gp games.Position, w []float64) int {
+	p := gp.(*Position)
+	var f [23]float64
+	materialFeatures(p, f[:5])
+	mg := p.phase()
+	p.sideTextbook(p.turn, mg, &f, 1)
+	p.sideTextbook(p.turn^1, mg, &f, -1)
+	v := 0.0
+	for i, x := range f {
+		v += w[i] * x
+	}
+	return int(math.Round(v))
+}

@@ -1,0 +1,39 @@
+// Package chess is chess on bitboards: legal move generation with check and
+// pin masks (no make-and-test), castling, en passant (the pinned case
+// included), promotion, checkmate, stalemate, the 50-move rule, threefold
+// repetition and insufficient material; make/unmake with incremental
+// Zobrist hashing; FEN, UCI and SAN in and out; PGN of whole games; the
+// magazine article's evaluation and the course's textbook one.
+package chess
+
+import (
+	"github.com/gametune/gametune/games"
+)
+
+// Game is chess, registered as "chess".
+var Game games.Game = game{}
+
+// Start returns the start position.
+func Start() *Position {
+	p, _ := Parse(StartFEN)
+	return p
+}
+
+type game struct{}
+
+func (game) Name() string { return "chess" }
+func (game) Doc() string {
+	return "chess: the full rules (castling, en passant, promotion, 50 moves, repetition, insufficient material)"
+}
+func (game) Notation() string {
+	return "position: FEN (" + StartFEN + "); move: SAN (Nf3, exd5, e8=Q, O-O) or UCI (e2e4, e7e8q)"
+}
+func (game) Start() games.Position { return Start() }
+func (game) ParsePosition(s string) (games.Position, error) {
+	p, err := Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+func (game) Evaluators() []*games.Evaluator { return []*games.Evaluator{Textbook, Article} }
