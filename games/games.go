@@ -10,6 +10,7 @@ package games
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 )
 
@@ -153,6 +154,13 @@ type Perfter interface {
 // weights no longer matter.
 type Exact interface {
 	PliesLeft() int
+}
+
+// Recorder is implemented by games with a standard file format for whole
+// games (PGN for chess): the tags in order, the start position and the
+// moves in the game's notation, and the result.
+type Recorder interface {
+	WriteGame(w io.Writer, tags [][2]string, start string, moves []string, result Outcome) error
 }
 
 // Feature is one term of an evaluation: its weight is what tuners tune.

@@ -84,6 +84,27 @@ type RecordWriter interface {
 	WriteGame(g games.Game, white, black string, r Record) error
 }
 
+// NewRecordWriter returns the game's own record format (PGN for chess) when
+// it has one (games.Recorder), one line per game otherwise.
+func NewRecordWriter(g games.Game, w io.Writer) RecordWriter {
+	if r, ok := g.(games.Recorder); ok {
+		return gameRecorder{r, w, new(int)}
+	}
+	return LineWriter{W: w}
+}
+
+type gameRecorder struct {
+	r     games.Recorder
+	w     io.Writer
+	count *int
+}
+
+func (g gameRecorder) WriteGame(game games.Game, first, second string, r Record) error {
+	*g.count++
+	tags := [][2]string{{"Event", "gametune"}, {"Round", fmt.Sprint(*g.count)}, {"White", first}, {"Black", second}, {"Termination", string(r.Reason)}}
+	return g.r.WriteGame(g.w, tags, r.Opening, r.Moves, r.Outcome)
+}
+
 // LineWriter writes one line per game: the players, the opening, the moves,
 // the result and the reason, separated by " | ".
 type LineWriter struct{ W io.Writer }

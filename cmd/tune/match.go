@@ -95,7 +95,7 @@ func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
 			}
 			return nil, usageError{err}
 		}
-		ct.records = recordWriter(g, f)
+		ct.records = tournament.NewRecordWriter(g, f)
 		ct.closeOut = func() error {
 			if err := f.Sync(); err != nil {
 				f.Close()
@@ -105,17 +105,6 @@ func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
 		}
 	}
 	return ct, nil
-}
-
-// recordWriter picks the game's own record format (PGN for chess) when it
-// has one, one line per game otherwise.
-func recordWriter(g games.Game, w io.Writer) tournament.RecordWriter {
-	if rw, ok := g.(interface {
-		RecordWriter(io.Writer) tournament.RecordWriter
-	}); ok {
-		return rw.RecordWriter(w)
-	}
-	return tournament.LineWriter{W: w}
 }
 
 // contestant resolves a player SPEC: "default", "default:EVALUATOR" or a

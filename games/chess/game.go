@@ -7,6 +7,9 @@
 package chess
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/gametune/gametune/games"
 )
 
@@ -37,3 +40,22 @@ func (game) ParsePosition(s string) (games.Position, error) {
 	return p, nil
 }
 func (game) Evaluators() []*games.Evaluator { return []*games.Evaluator{Textbook, Article} }
+
+// WriteGame writes a game given in FEN and SAN (or UCI) moves as PGN.
+func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []string, result games.Outcome) error {
+	p, err := Parse(start)
+	if err != nil {
+		return err
+	}
+	first := p.Clone().(*Position)
+	var ms []games.Move
+	for _, s := range moves {
+		m, err := p.ParseMove(s)
+		if err != nil {
+			return fmt.Errorf("chess: PGN: move %d: %w", len(ms)+1, err)
+		}
+		ms = append(ms, m)
+		p.Play(m)
+	}
+	return WritePGN(w, tags, first, ms, result)
+}
