@@ -50,9 +50,9 @@ func randomWeights(ev *games.Evaluator, rng *rand.Rand) []float64 {
 // minimax tree stays under a node budget, so that large games are checked
 // at shallow depths and small games deeply.
 func TestAlphaBetaMatchesMinimax(t *testing.T) {
-	positions, budget := 1000, int64(8000)
+	positions, budget := 1000, int64(20000)
 	if testing.Short() {
-		positions, budget = 300, 5000
+		positions, budget = 300, 10000
 	}
 	for _, g := range all.Games() {
 		t.Run(g.Name(), func(t *testing.T) {
@@ -61,8 +61,8 @@ func TestAlphaBetaMatchesMinimax(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checked := 0
-			for i := 0; i < positions; i++ {
+			checked, tried := 0, 0
+			for pos := 0; pos < positions && tried < 20*positions; tried++ {
 				p := randomPosition(t, g, rng, rng.IntN(40))
 				if _, o := p.Moves(nil); o != games.Ongoing {
 					continue
@@ -71,9 +71,12 @@ func TestAlphaBetaMatchesMinimax(t *testing.T) {
 				ev := evs[rng.IntN(len(evs))]
 				w := randomWeights(ev, rng)
 				for depth := 1; depth <= 5; depth++ {
-					want, nodes := engine.MinimaxNodes(p, ev, w, depth)
-					if nodes > budget && depth > 1 {
+					want, _, ok := engine.MinimaxLimited(p, ev, w, depth, budget)
+					if !ok {
 						break
+					}
+					if depth == 1 {
+						pos++
 					}
 					s.NewGame()
 					before := p.String()
@@ -90,10 +93,13 @@ func TestAlphaBetaMatchesMinimax(t *testing.T) {
 					checked++
 				}
 			}
-			if checked < positions/2 {
-				t.Fatalf("only %d searches checked", checked)
+			// Plain quiescence over every capture can exceed the budget even
+			// at depth 1 in wild chess positions: those are skipped, and more
+			// positions are drawn until the quota is met.
+			if checked < positions {
+				t.Fatalf("only %d searches checked in %d positions tried", checked, tried)
 			}
-			t.Logf("%d searches agree with minimax", checked)
+			t.Logf("%d searches on %d positions agree with minimax (%d positions tried)", checked, positions, tried)
 		})
 	}
 }
@@ -125,9 +131,12 @@ func TestEnhancementsOff(t *testing.T) {
 					}
 					ev := g.Evaluators()[0]
 					w := ev.Defaults()
-					want, _ := engine.MinimaxNodes(p, ev, w, 3)
+					want, _, ok := engine.MinimaxLimited(p, ev, w, 2, 20000)
+					if !ok {
+						continue
+					}
 					s.NewGame()
-					res, err := s.Search(context.Background(), p, ev, w, engine.Limits{Depth: 3})
+					res, err := s.Search(context.Background(), p, ev, w, engine.Limits{Depth: 2})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -19,11 +19,30 @@ func MinimaxNodes(p games.Position, ev *games.Evaluator, w []float64, depth int)
 	return int(m.search(depth, 0)), m.nodes
 }
 
+// MinimaxLimited is MinimaxNodes that gives up (ok false) once it has
+// visited more than maxNodes positions: plain quiescence over every capture
+// can be very large in chess.
+func MinimaxLimited(p games.Position, ev *games.Evaluator, w []float64, depth int, maxNodes int64) (value int, nodes int64, ok bool) {
+	m := minimax{p: p, ev: ev, w: w, nodes: 1, limit: maxNodes}
+	v := m.search(depth, 0)
+	return int(v), m.nodes, !m.over
+}
+
 type minimax struct {
 	p     games.Position
 	ev    *games.Evaluator
 	w     []float64
 	nodes int64
+	limit int64 // 0: none
+	over  bool
+}
+
+func (m *minimax) play(mv games.Move) {
+	m.p.Play(mv)
+	m.nodes++
+	if m.limit > 0 && m.nodes > m.limit {
+		m.over = true
+	}
 }
 
 func (m *minimax) search(depth, ply int) int32 {
@@ -36,8 +55,10 @@ func (m *minimax) search(depth, ply int) int32 {
 	}
 	best := int32(-infinity)
 	for _, mv := range moves {
-		m.p.Play(mv)
-		m.nodes++
+		if m.over {
+			break
+		}
+		m.play(mv)
 		best = max(best, -m.search(depth-1, ply+1))
 		m.p.Undo()
 	}
@@ -51,8 +72,10 @@ func (m *minimax) quiesce(ply int) int32 {
 		return best
 	}
 	for _, mv := range m.p.Noisy(nil) {
-		m.p.Play(mv)
-		m.nodes++
+		if m.over {
+			break
+		}
+		m.play(mv)
 		best = max(best, -m.quiesce(ply+1))
 		m.p.Undo()
 	}
