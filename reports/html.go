@@ -1,0 +1,214 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/results"
+)
+
+var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"elo": func(x float64) string {
+		switch {
+		case math.IsInf(x, 1):
+			return "+∞"
+		case math.IsInf(x, -1):
+			return "−∞"
+		}
+		return fmt.Sprintf("%+.0f", math.Round(x)+0)
+	},
+	"num": func(x float64) string { return fmt.Sprintf("%.4g", x) },
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>gametune run {{.Name}}</title>
+<style>
+body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; line-height: 1.4; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }
+th { background: #f4f4f4; }
+td.name, th.name { text-align: left; }
+pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
+.figure { margin: 1em 0; }
+.figure svg { max-width: 100%; height: auto; border: 1px solid #eee; }
+.status { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em; background: #e8f0fe; }
+.bracket { display: flex; gap: 1.5em; align-items: center; overflow-x: auto; }
+.round { display: flex; flex-direction: column; justify-content: space-around; gap: 0.8em; }
+.match { border: 1px solid #bbb; border-radius: 4px; min-width: 11em; font-size: 0.9em; }
+.match div { padding: 0.2em 0.5em; display: flex; justify-content: space-between; }
+.match .won { font-weight: bold; background: #eaf6ea; }
+.match .tie { font-size: 0.75em; color: #777; padding-top: 0; }
+</style>
+</head>
+<body>
+<h1>gametune run {{.Name}}</h1>
+<p>{{.Game}} · evaluator <b>{{.Evaluator}}</b> · {{.Algo}} · seed {{.Seed}} · <span class="status">{{.Status}}</span></p>
+<p>{{.Done}} of {{.Planned}} {{.Stage}}s · {{.Games}} games · {{printf "%.1f" .Seconds}} s of play{{if .GamesPerSecond}} · {{printf "%.1f" .GamesPerSecond}} games/s{{end}}{{if .Started}} · started {{.Started}}{{end}}{{if .Ended}} · ended {{.Ended}}{{end}}</p>
+
+<h2>Best weights ({{.Stage}} {{.BestGeneration}}, genome {{.BestGenome}})</h2>
+<table id="best-weights">
+<tr><th class="name">feature</th><th>weight</th><th>default</th><th>range</th><th class="name">meaning</th></tr>
+{{range .Weights}}<tr><td class="name">{{.Name}}</td><td>{{num .Value}}</td><td>{{num .Default}}</td><td>[{{num .Min}}, {{num .Max}}]</td><td class="name">{{.Doc}}</td></tr>
+{{end}}</table>
+
+<h2>Against the default weights</h2>
+{{if .Yardstick}}<table id="yardstick">
+<tr><th>{{.Stage}}</th><th>genome</th><th>W-D-L</th><th>score</th><th>Elo</th><th>95% interval</th></tr>
+{{range .Yardstick}}<tr><td>{{.Generation}}</td><td>{{.Genome}}</td><td>{{.Wins}}-{{.Draws}}-{{.Losses}}</td><td>{{printf "%.1f%%" .Score}}</td><td>{{elo .Elo}}</td><td>[{{elo .Low}}, {{elo .High}}]</td></tr>
+{{end}}</table>{{else}}<p>No yardstick match was played.</p>{{end}}
+
+<h2>Plots</h2>
+{{range .Figures}}<div class="figure" id="plot-{{.Name}}"><h3>{{.Title}}</h3>{{.SVG}}</div>
+{{end}}
+{{if .Bracket}}<h2>Last knockout bracket ({{.Stage}} {{.BracketRound}})</h2>
+<div class="bracket" id="bracket">
+{{range .Bracket}}<div class="round">
+{{range .}}<div class="match">{{if .Bye}}<div class="won"><span>genome {{.A}}</span><span>bye</span></div>{{else}}<div{{if eq .Winner .A}} class="won"{{end}}><span>genome {{.A}}</span><span>{{.ScoreA}}</span></div><div{{if eq .Winner .B}} class="won"{{end}}><span>genome {{.B}}</span><span>{{.ScoreB}}</span></div>{{if .TieBreak}}<div class="tie">tie broken: {{.TieBreak}}</div>{{end}}{{end}}</div>
+{{end}}</div>
+{{end}}</div>{{end}}
+
+<h2>Config</h2>
+<pre>{{.Config}}</pre>
+</body>
+</html>
+`))
+
+type weightRow struct {
+	Name, Doc                 string
+	Value, Default, Min, Max float64
+}
+
+type yardRow struct {
+	Generation, Genome  int
+	Wins, Draws, Losses int
+	Score               float64
+	Elo, Low, High      float64
+}
+
+type figureHTML struct {
+	Name, Title string
+	SVG         template.HTML
+}
+
+type matchHTML struct {
+	A, B, Winner   int
+	ScoreA, ScoreB float64
+	Bye            bool
+	TieBreak       string
+}
+
+type reportData struct {
+	Name, Game, Evaluator, Algo, Status, Stage, Config string
+	Seed                                               uint64
+	Done, Planned, Games                               int
+	Seconds, GamesPerSecond                            float64
+	Started, Ended                                     string
+	BestGeneration, BestGenome                         int
+	Weights                                            []weightRow
+	Yardstick                                          []yardRow
+	Figures                                            []figureHTML
+	Bracket                                            [][]matchHTML
+	BracketRound                                       int
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// HTML renders the run's report: one self-contained page (inline SVG and
+// CSS, nothing fetched) with the config, status and timings, the best
+// weights with their ranges, the yardstick table, every plot and the last
+// knockout bracket.
+func HTML(r *Run) ([]byte, error) {
+	figs, err := r.Figures()
+	if err != nil {
+		return nil, err
+	}
+	planned := r.Config.Generations
+	if r.Knockout() {
+		planned = r.Config.Rounds
+	}
+	d := reportData{
+		Name: r.Name, Game: r.Config.Game, Evaluator: r.Evaluator.Name, Algo: r.Config.Algo, Status: r.Info.Status,
+		Stage: r.stage(), Config: string(r.Config.Marshal()), Seed: r.Config.Seed,
+		Done: len(r.Generations), Planned: planned, Games: r.Info.Games, Seconds: r.Info.Seconds,
+		Started: stamp(r.Info.Started), Ended: stamp(r.Info.Ended),
+	}
+	if d.Status == "" {
+		d.Status = "unknown"
+	}
+	if r.Info.Seconds > 0 {
+		d.GamesPerSecond = float64(r.Info.Games) / r.Info.Seconds
+	}
+	best, gen, err := results.Best(r.Generations, -1)
+	if err != nil {
+		return nil, err
+	}
+	d.BestGeneration, d.BestGenome = gen, best.ID
+	for i, f := range r.Evaluator.Features {
+		d.Weights = append(d.Weights, weightRow{f.Name, f.Doc, best.Weights[i], f.Default, f.Min, f.Max})
+	}
+	for _, g := range r.Generations {
+		if y := g.Yardstick; y != nil {
+			d.Yardstick = append(d.Yardstick, yardRow{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, 100 * y.Score, y.Elo, y.EloLow, y.EloHigh})
+		}
+	}
+	for _, f := range figs {
+		svg, err := f.SVG()
+		if err != nil {
+			return nil, err
+		}
+		// Drop the XML prolog: the SVG is inlined in HTML.
+		if i := bytes.Index(svg, []byte("<svg")); i > 0 {
+			svg = svg[i:]
+		}
+		d.Figures = append(d.Figures, figureHTML{f.Name, f.Title, template.HTML(svg)})
+	}
+	if r.Knockout() {
+		last := r.Generations[len(r.Generations)-1]
+		d.BracketRound = last.Index
+		d.Bracket = bracketColumns(last.Matches)
+	}
+	var b bytes.Buffer
+	if err := reportTemplate.Execute(&b, d); err != nil {
+		return nil, fmt.Errorf("reports: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+func bracketColumns(matches []population.Match) [][]matchHTML {
+	byRound := map[int][]matchHTML{}
+	var rounds []int
+	for _, m := range matches {
+		if _, ok := byRound[m.Round]; !ok {
+			rounds = append(rounds, m.Round)
+		}
+		byRound[m.Round] = append(byRound[m.Round], matchHTML{A: m.A, B: m.B, Winner: m.Winner, ScoreA: m.ScoreA, ScoreB: m.ScoreB, Bye: m.B == population.ByeID, TieBreak: m.TieBreak})
+	}
+	sort.Ints(rounds)
+	var out [][]matchHTML
+	for _, r := range rounds {
+		out = append(out, byRound[r])
+	}
+	return out
+}
+
+// WriteHTML writes the run's report to path atomically.
+func WriteHTML(r *Run, path string) error {
+	data, err := HTML(r)
+	if err != nil {
+		return err
+	}
+	return results.WriteFileAtomic(path, data, true)
+}

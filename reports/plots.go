@@ -1,0 +1,388 @@
+// Package reports draws a tuning run: convergence plots (gonum/plot, PNG
+// and SVG), a self-contained HTML report, and the progress display of long
+// commands. It reads runs through the results package and draws from plain
+// data (Run), so tests can draw recorded runs of their own.
+package reports
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/results"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Run is what the reports draw: a run's config, its evaluator's features
+// and its closed generations (or knockout rounds).
+type Run struct {
+	Name        string
+	Config      population.Config
+	Evaluator   *games.Evaluator
+	Generations []population.Generation
+	Info        results.Info
+}
+
+// Load reads a run directory.
+func Load(dir string) (*Run, error) {
+	r, err := results.OpenReadOnly(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	cfg, err := population.ParseConfig(r.Config())
+	if err != nil {
+		return nil, fmt.Errorf("reports: %s: %w", dir, err)
+	}
+	info, err := r.Info()
+	if err != nil {
+		return nil, err
+	}
+	hist, err := r.Generations()
+	if err != nil {
+		return nil, err
+	}
+	return NewRun(filepath.Base(dir), cfg, hist, info)
+}
+
+// NewRun builds a Run from recorded data, finding the evaluator by name.
+func NewRun(name string, cfg population.Config, hist []population.Generation, info results.Info) (*Run, error) {
+	var ev *games.Evaluator
+	for _, g := range all.Games() {
+		if g.Name() == cfg.Game {
+			e, err := games.FindEvaluator(g, cfg.Evaluator)
+			if err != nil {
+				return nil, fmt.Errorf("reports: %w", err)
+			}
+			ev = e
+		}
+	}
+	if ev == nil {
+		return nil, fmt.Errorf("reports: unknown game %q", cfg.Game)
+	}
+	return &Run{Name: name, Config: cfg, Evaluator: ev, Generations: hist, Info: info}, nil
+}
+
+// Knockout reports whether the run is a knockout run (rounds, not
+// generations).
+func (r *Run) Knockout() bool { return r.Config.Algo == "knockout" }
+
+func (r *Run) stage() string {
+	if r.Knockout() {
+		return "round"
+	}
+	return "generation"
+}
+
+// Figure is one drawing: a name for its files, a title, and its size.
+type Figure struct {
+	Name   string
+	Title  string
+	Width  vg.Length
+	Height vg.Length
+	draw   func(dc draw.Canvas)
+}
+
+// ErrNoData is returned when a run has no closed generation to draw.
+var ErrNoData = errors.New("reports: the run has no finished generation yet")
+
+// Figures returns the run's plots: coefficients, fitness, yardstick Elo,
+// diversity, and for knockout runs the winners' weights and the distance
+// between successive winners.
+func (r *Run) Figures() ([]Figure, error) {
+	if len(r.Generations) == 0 {
+		return nil, ErrNoData
+	}
+	figs := []Figure{r.coefficients(), r.fitness(), r.yardstick(), r.diversity()}
+	if r.Knockout() {
+		figs = append(figs, r.winners(), r.distance())
+	}
+	return figs, nil
+}
+
+var palette = []color.Color{
+	color.RGBA{31, 119, 180, 255}, color.RGBA{214, 39, 40, 255}, color.RGBA{44, 160, 44, 255},
+	color.RGBA{255, 127, 14, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255},
+	color.RGBA{227, 119, 194, 255}, color.RGBA{127, 127, 127, 255}, color.RGBA{188, 189, 34, 255},
+	color.RGBA{23, 190, 207, 255},
+}
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.X.Tick.Marker = integerTicks{}
+	p.Legend.Top = true
+	p.Legend.YOffs = vg.Points(-4)
+	p.Legend.XOffs = vg.Points(-4)
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// integerTicks marks whole generations or rounds, at most about ten.
+type integerTicks struct{}
+
+func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
+	first, last := math.Ceil(lo), math.Floor(hi)
+	step := math.Max(1, math.Ceil((last-first)/10))
+	var ticks []plot.Tick
+	for x := first; x <= last; x += step {
+		ticks = append(ticks, plot.Tick{Value: x, Label: fmt.Sprint(int(x))})
+	}
+	return ticks
+}
+
+func line(p *plot.Plot, xys plotter.XYs, c color.Color, width vg.Length, dashed bool, label string) {
+	l, err := plotter.NewLine(xys)
+	if err != nil {
+		return
+	}
+	l.Color = c
+	l.Width = width
+	if dashed {
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	}
+	p.Add(l)
+	if label != "" {
+		p.Legend.Add(label, l)
+	}
+}
+
+func single(p *plot.Plot) func(dc draw.Canvas) { return p.Draw }
+
+// coefficients draws one panel per feature: the population mean per
+// generation with a band of ±1 standard deviation, and the best genome's
+// value.
+func (r *Run) coefficients() Figure {
+	feats := r.Evaluator.Features
+	cols := min(3, len(feats))
+	rows := (len(feats) + cols - 1) / cols
+	plots := make([][]*plot.Plot, rows)
+	for i := range plots {
+		plots[i] = make([]*plot.Plot, cols)
+	}
+	for i, f := range feats {
+		p := newPlot(f.Name, r.stage(), "weight")
+		var mean, lo, hi, best plotter.XYs
+		for _, g := range r.Generations {
+			x := float64(g.Index)
+			if i < len(g.Mean) {
+				mean = append(mean, plotter.XY{X: x, Y: g.Mean[i]})
+				lo = append(lo, plotter.XY{X: x, Y: g.Mean[i] - g.Std[i]})
+				hi = append(hi, plotter.XY{X: x, Y: g.Mean[i] + g.Std[i]})
+			}
+			for _, x2 := range g.Genomes {
+				if x2.ID == g.Best && i < len(x2.Weights) {
+					best = append(best, plotter.XY{X: x, Y: x2.Weights[i]})
+				}
+			}
+		}
+		if len(mean) > 0 {
+			band := append(plotter.XYs{}, lo...)
+			for j := len(hi) - 1; j >= 0; j-- {
+				band = append(band, hi[j])
+			}
+			if poly, err := plotter.NewPolygon(band); err == nil {
+				poly.Color = color.NRGBA{31, 119, 180, 55}
+				poly.LineStyle.Width = 0
+				p.Add(poly)
+				if i == 0 {
+					p.Legend.Add("mean ± 1 sd", poly)
+				}
+			}
+		}
+		line(p, mean, palette[0], vg.Points(1.5), false, map[bool]string{true: "mean"}[i == 0])
+		line(p, best, palette[1], vg.Points(1.2), true, map[bool]string{true: "best"}[i == 0])
+		p.Y.Min, p.Y.Max = f.Min, f.Max
+		plots[i/cols][i%cols] = p
+	}
+	return Figure{
+		Name: "coefficients", Title: "Coefficients: population mean ± 1 sd and the best genome",
+		Width: vg.Points(float64(260 * cols)), Height: vg.Points(float64(200 * rows)),
+		draw: func(dc draw.Canvas) {
+			canvases := plot.Align(plots, draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(8), PadY: vg.Points(8),
+				PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}, dc)
+			for i := range plots {
+				for j := range plots[i] {
+					if plots[i][j] != nil {
+						plots[i][j].Draw(canvases[i][j])
+					}
+				}
+			}
+		},
+	}
+}
+
+func (r *Run) fitness() Figure {
+	unit := "points per game"
+	if r.Config.Fitness == "exp" && !r.Knockout() {
+		unit = "2^wins / games"
+	}
+	p := newPlot("Fitness", r.stage(), unit)
+	var best, mean, worst plotter.XYs
+	for _, g := range r.Generations {
+		x := float64(g.Index)
+		best = append(best, plotter.XY{X: x, Y: g.BestFitness})
+		mean = append(mean, plotter.XY{X: x, Y: g.MeanFitness})
+		worst = append(worst, plotter.XY{X: x, Y: g.WorstFitness})
+	}
+	line(p, best, palette[1], vg.Points(1.5), false, "best")
+	line(p, mean, palette[0], vg.Points(1.5), false, "mean")
+	line(p, worst, palette[7], vg.Points(1.2), true, "worst")
+	return Figure{Name: "fitness", Title: "Fitness: best, mean and worst", Width: vg.Points(520), Height: vg.Points(320), draw: single(p)}
+}
+
+// eloClip bounds infinite Elo values (a match won or lost outright).
+const eloClip = 800
+
+func clip(x float64) float64 { return math.Max(-eloClip, math.Min(eloClip, x)) }
+
+type errPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+func (r *Run) yardstick() Figure {
+	p := newPlot("Best genome against the default weights", r.stage(), "Elo difference (95% interval)")
+	var pts errPoints
+	for _, g := range r.Generations {
+		if y := g.Yardstick; y != nil {
+			e := clip(y.Elo)
+			pts.XYs = append(pts.XYs, plotter.XY{X: float64(g.Index), Y: e})
+			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{e - clip(y.EloLow), clip(y.EloHigh) - e})
+		}
+	}
+	zero := plotter.XYs{{X: 0, Y: 0}, {X: float64(r.Generations[len(r.Generations)-1].Index), Y: 0}}
+	line(p, zero, palette[7], vg.Points(0.8), true, "")
+	if len(pts.XYs) > 0 {
+		lo, hi := 0.0, 0.0
+		for i, xy := range pts.XYs {
+			lo = math.Min(lo, xy.Y-pts.YErrors[i].Low)
+			hi = math.Max(hi, xy.Y+pts.YErrors[i].High)
+		}
+		p.Y.Min, p.Y.Max = lo-50, hi+100 // room for the legend
+		if bars, err := plotter.NewYErrorBars(pts); err == nil {
+			bars.Color = palette[0]
+			p.Add(bars)
+		}
+		if s, err := plotter.NewScatter(pts.XYs); err == nil {
+			s.Color = palette[0]
+			p.Add(s)
+			p.Legend.Add("Elo of the best genome", s)
+		}
+	}
+	return Figure{Name: "yardstick", Title: "Yardstick: Elo of the best genome against the defaults (clipped at ±800)", Width: vg.Points(520), Height: vg.Points(320), draw: single(p)}
+}
+
+func (r *Run) diversity() Figure {
+	p := newPlot("Diversity", r.stage(), "mean normalised distance between genomes")
+	var d plotter.XYs
+	for _, g := range r.Generations {
+		d = append(d, plotter.XY{X: float64(g.Index), Y: g.Diversity})
+	}
+	line(p, d, palette[2], vg.Points(1.5), false, "diversity")
+	p.Y.Min = 0
+	return Figure{Name: "diversity", Title: "Diversity of the population", Width: vg.Points(520), Height: vg.Points(320), draw: single(p)}
+}
+
+func (r *Run) winners() Figure {
+	p := newPlot("Knockout winners' weights", "round", "weight")
+	for i, f := range r.Evaluator.Features {
+		var xys plotter.XYs
+		for _, g := range r.Generations {
+			for _, x := range g.Genomes {
+				if x.ID == g.Best && i < len(x.Weights) {
+					xys = append(xys, plotter.XY{X: float64(g.Index), Y: x.Weights[i]})
+				}
+			}
+		}
+		line(p, xys, palette[i%len(palette)], vg.Points(1.5), i >= len(palette), f.Name)
+	}
+	return Figure{Name: "winners", Title: "Knockout: each round's winner", Width: vg.Points(520), Height: vg.Points(320), draw: single(p)}
+}
+
+func (r *Run) distance() Figure {
+	p := newPlot("Distance between successive winners", "round", "normalised distance")
+	var d plotter.XYs
+	for _, g := range r.Generations {
+		d = append(d, plotter.XY{X: float64(g.Index), Y: g.Distance})
+	}
+	line(p, d, palette[3], vg.Points(1.5), false, "distance")
+	th := plotter.XYs{{X: 0, Y: r.Config.Threshold}, {X: float64(r.Generations[len(r.Generations)-1].Index), Y: r.Config.Threshold}}
+	line(p, th, palette[7], vg.Points(1), true, "threshold")
+	p.Y.Min = 0
+	return Figure{Name: "distance", Title: "Knockout: the stopping signal", Width: vg.Points(520), Height: vg.Points(320), draw: single(p)}
+}
+
+// SVG renders the figure as SVG.
+func (f Figure) SVG() ([]byte, error) {
+	c := vgsvg.New(f.Width, f.Height)
+	f.draw(draw.New(c))
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return nil, fmt.Errorf("reports: %s: %w", f.Name, err)
+	}
+	return b.Bytes(), nil
+}
+
+// PNG renders the figure as PNG at 96 dots per inch, on white.
+func (f Figure) PNG() ([]byte, error) {
+	c := vgimg.NewWith(vgimg.UseWH(f.Width, f.Height), vgimg.UseDPI(96), vgimg.UseBackgroundColor(color.White))
+	f.draw(draw.New(c))
+	var b bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&b); err != nil {
+		return nil, fmt.Errorf("reports: %s: %w", f.Name, err)
+	}
+	return b.Bytes(), nil
+}
+
+// WritePlots writes every figure into dir (created if needed) as png, svg
+// or both, atomically, replacing earlier plots, and returns the files.
+func WritePlots(r *Run, dir, format string) ([]string, error) {
+	if format != "png" && format != "svg" && format != "both" {
+		return nil, fmt.Errorf("reports: format %q: want png, svg or both", format)
+	}
+	figs, err := r.Figures()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("reports: %w", err)
+	}
+	var files []string
+	for _, f := range figs {
+		for _, ext := range []string{"svg", "png"} {
+			if format != "both" && format != ext {
+				continue
+			}
+			var data []byte
+			if ext == "svg" {
+				data, err = f.SVG()
+			} else {
+				data, err = f.PNG()
+			}
+			if err != nil {
+				return nil, err
+			}
+			path := filepath.Join(dir, f.Name+"."+ext)
+			if err := results.WriteFileAtomic(path, data, true); err != nil {
+				return nil, err
+			}
+			files = append(files, path)
+		}
+	}
+	return files, nil
+}

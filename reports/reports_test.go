@@ -1,0 +1,224 @@
+package reports
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"flag"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/results"
+	"github.com/gametune/gametune/tournament"
+)
+
+var update = flag.Bool("update", false, "rewrite the recorded runs and golden plots in testdata")
+
+// recorded is a run kept in testdata: its config and generations.
+type recorded struct {
+	Config      population.Config
+	Generations []population.Generation
+}
+
+func smallConfig(algo string) population.Config {
+	c := population.Defaults()
+	c.Game, c.Depth, c.Openings, c.Algo = "tictactoe", 2, "", algo
+	c.Population, c.Generations, c.Games, c.YardstickPairs = 8, 6, 3, 3
+	c.Candidates, c.Rounds, c.Scale, c.Ties = 5, 5, 1, "random"
+	return c
+}
+
+// loadRecorded reads testdata/NAME-run.gob (gob keeps infinite Elo bounds); with -update it first plays
+// the run again with the real tuner.
+func loadRecorded(t *testing.T, algo string) *Run {
+	t.Helper()
+	path := filepath.Join("testdata", algo+"-run.gob")
+	if *update {
+		cfg := smallConfig(algo)
+		g, _ := all.Find(cfg.Game)
+		pool, _ := tournament.NewPool(2, 1)
+		store := population.NewMemoryStore()
+		tu, err := population.NewTuner(cfg, g, nil, nil, pool, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tu.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := gob.NewEncoder(&b).Encode(recorded{cfg, store.Generations}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec recorded
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&rec); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRun(algo, rec.Config, rec.Generations, results.Info{Status: "done", Games: 400, Seconds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestGoldenPlots draws every plot of a recorded genetic run and a recorded
+// knockout run and compares the SVG with the golden files byte for byte,
+// and checks the PNG decodes at the figure's size. The SVG is drawn twice:
+// the same run gives the same bytes.
+func TestGoldenPlots(t *testing.T) {
+	for _, algo := range []string{"genetic", "knockout"} {
+		r := loadRecorded(t, algo)
+		figs, err := r.Figures()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 4
+		if algo == "knockout" {
+			want = 6
+		}
+		if len(figs) != want {
+			t.Fatalf("%s: %d figures, want %d", algo, len(figs), want)
+		}
+		for _, f := range figs {
+			svg, err := f.SVG()
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, _ := f.SVG()
+			if !bytes.Equal(svg, again) {
+				t.Errorf("%s/%s: two renderings differ", algo, f.Name)
+			}
+			golden := filepath.Join("testdata", algo+"-"+f.Name+".svg")
+			if *update {
+				os.WriteFile(golden, svg, 0o644)
+				pngData, _ := f.PNG()
+				os.WriteFile(filepath.Join("testdata", algo+"-"+f.Name+".png"), pngData, 0o644)
+			}
+			exp, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if !bytes.Equal(svg, exp) {
+				t.Errorf("%s: differs from %s (run with -update after checking the new image)", f.Name, golden)
+			}
+			pngData, err := f.PNG()
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(pngData))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := img.Bounds().Dx(); w != int(f.Width.Dots(96)+0.5) {
+				t.Errorf("%s: PNG %d pixels wide, want %v", f.Name, w, f.Width.Dots(96))
+			}
+		}
+	}
+}
+
+func TestHTML(t *testing.T) {
+	for _, algo := range []string{"genetic", "knockout"} {
+		r := loadRecorded(t, algo)
+		page, err := HTML(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(page)
+		for _, want := range []string{"<!DOCTYPE html>", `id="best-weights"`, `id="yardstick"`, `id="plot-coefficients"`, `id="plot-fitness"`, `id="plot-yardstick"`, `id="plot-diversity"`, "open-mine", "games/s"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s report lacks %q", algo, want)
+			}
+		}
+		if algo == "knockout" && (!strings.Contains(s, `id="bracket"`) || !strings.Contains(s, `id="plot-distance"`)) {
+			t.Error("knockout report lacks its bracket or distance plot")
+		}
+		for _, banned := range []string{"http://", "https://", "<script", "<link"} {
+			if strings.Contains(strings.ReplaceAll(s, "http://www.w3.org", ""), banned) {
+				t.Errorf("%s report is not self-contained: %q", algo, banned)
+			}
+		}
+	}
+}
+
+func TestNoData(t *testing.T) {
+	r, err := NewRun("empty", smallConfig("genetic"), nil, results.Info{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Figures(); err != ErrNoData {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := WritePlots(r, t.TempDir(), "gif"); err == nil {
+		t.Fatal("gif accepted")
+	}
+}
+
+// TestBrowser renders the report in a real browser (Debian's chromium) when
+// one is installed: the page loads and every plot is in the rendered DOM,
+// and the screenshot is a picture, not a blank page.
+func TestBrowser(t *testing.T) {
+	browser, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("no chromium: install it with scripts/render-report.sh or apt-get install chromium")
+	}
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	r := loadRecorded(t, "knockout")
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	if err := WriteHTML(r, page); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + filepath.Join(dir, "profile")}
+	dom, err := exec.Command(browser, append(flags, "--dump-dom", "file://"+page)...).Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v", err)
+	}
+	for _, id := range []string{"plot-coefficients", "plot-fitness", "plot-yardstick", "plot-diversity", "plot-winners", "plot-distance", "bracket", "best-weights"} {
+		if !strings.Contains(string(dom), `id="`+id+`"`) {
+			t.Errorf("rendered page lacks %s", id)
+		}
+	}
+	if n := strings.Count(string(dom), "<svg"); n < 6 {
+		t.Errorf("rendered page has %d svg elements, want 6", n)
+	}
+	shot := filepath.Join(dir, "report.png")
+	out, err := exec.Command(browser, append(flags, "--screenshot="+shot, "--window-size=1280,2400", "file://"+page)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	colours := map[[3]uint32]bool{}
+	for y := 0; y < img.Bounds().Dy(); y += 7 {
+		for x := 0; x < img.Bounds().Dx(); x += 7 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			colours[[3]uint32{r >> 8, g >> 8, b >> 8}] = true
+		}
+	}
+	if len(colours) < 20 {
+		t.Fatalf("the screenshot has %d colours: a blank page?", len(colours))
+	}
+}
