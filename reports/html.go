@@ -82,7 +82,7 @@ pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 `))
 
 type weightRow struct {
-	Name, Doc                 string
+	Name, Doc                string
 	Value, Default, Min, Max float64
 }
 
