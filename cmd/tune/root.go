@@ -40,6 +40,8 @@ the games it knows.`,
 		newExportCommand(&g),
 		newMatchCommand(&g),
 		newTournamentCommand(&g),
+		newPlotCommand(&g),
+		newReportCommand(&g),
 	)
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)

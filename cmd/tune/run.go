@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
 	"github.com/spf13/cobra"
@@ -242,24 +244,36 @@ func runTuning(ctx context.Context, c *cobra.Command, cfg population.Config, run
 	}
 	start := now()
 	played := 0
+	progress := reports.NewProgress(c.ErrOrStderr(), quiet, 0)
+	defer progress.Finish()
+	stage, stageGen := "", -1
 	tuner.OnGame = func(p population.Progress) {
 		if p.Played {
 			played++
 		}
+		if p.Stage != stage || p.Generation != stageGen {
+			stage, stageGen = p.Stage, p.Generation
+			label := fmt.Sprintf("%s %d/%d", stageName(cfg), p.Generation+1, total)
+			if p.Stage == population.StageYardstick {
+				label = fmt.Sprintf("yardstick %d/%d", p.Generation+1, total)
+			}
+			progress.Start(label, p.Total)
+		}
+		progress.Set(p.Done)
 	}
 	tuner.OnGeneration = func(g population.Generation) {
-		if quiet {
-			return
-		}
-		fmt.Fprintf(out, "%s %d/%d: best %d fitness %.3f (mean %.3f), diversity %.3f", stageName(cfg), g.Index+1, total, g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
+		line := fmt.Sprintf("%s %d/%d: best %d fitness %.3f (mean %.3f), diversity %.3f", stageName(cfg), g.Index+1, total, g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
 		if cfg.Algo == "knockout" {
-			fmt.Fprintf(out, ", moved %.3f", g.Distance)
+			line += fmt.Sprintf(", moved %.3f", g.Distance)
 		}
 		if y := g.Yardstick; y != nil {
-			fmt.Fprintf(out, ", vs defaults %s", eloString(y.Elo, y.EloLow, y.EloHigh))
+			line += ", vs defaults " + eloString(y.Elo, y.EloLow, y.EloHigh)
 		}
-		secs := since(start)
-		fmt.Fprintf(out, ", %.1f games/s\n", float64(played)/max(secs, 1e-9))
+		line += fmt.Sprintf(", %.1f games/s", float64(played)/max(since(start), 1e-9))
+		progress.Line(line)
+		if err := refreshReports(run.Dir()); err != nil && !quiet {
+			progress.Line("could not refresh the plots: " + err.Error())
+		}
 	}
 	if err := run.SetStatus("running"); err != nil {
 		return err
@@ -279,6 +293,10 @@ func runTuning(ctx context.Context, c *cobra.Command, cfg population.Config, run
 	if err := run.SetStatus("done"); err != nil {
 		return err
 	}
+	progress.Finish()
+	if err := refreshReports(run.Dir()); err != nil {
+		fmt.Fprintln(c.ErrOrStderr(), "could not draw the plots:", err)
+	}
 	fmt.Fprintf(out, "best genome %d after %d %ss:\n", res.Best.ID, res.Generations, stageName(cfg))
 	for i, f := range tuner.Evaluator().Features {
 		fmt.Fprintf(out, "  %-24s %g\n", f.Name, res.Best.Weights[i])
@@ -286,8 +304,20 @@ func runTuning(ctx context.Context, c *cobra.Command, cfg population.Config, run
 	if y := res.Yardstick; y != nil {
 		fmt.Fprintf(out, "against the default weights: %d-%d-%d, %s\n", y.Wins, y.Draws, y.Losses, eloString(y.Elo, y.EloLow, y.EloHigh))
 	}
-	fmt.Fprintf(out, "results in %s (tune show %s; tune export %s --format json)\n", run.Dir(), run.Dir(), run.Dir())
+	fmt.Fprintf(out, "results in %s: report.html, plots/ (tune show %s; tune export %s --format json)\n", run.Dir(), run.Dir(), run.Dir())
 	return nil
+}
+
+// refreshReports redraws the plots and the HTML report of a run directory.
+func refreshReports(dir string) error {
+	r, err := reports.Load(dir)
+	if err != nil {
+		return err
+	}
+	if _, err := reports.WritePlots(r, filepath.Join(dir, "plots"), "both"); err != nil {
+		return err
+	}
+	return reports.WriteHTML(r, filepath.Join(dir, "report.html"))
 }
 
 func stageName(cfg population.Config) string {
