@@ -231,3 +231,25 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+// Diff lists the settings that differ from c to d, as "key: old -> new".
+func (c Config) Diff(d Config) []string {
+	var a, b map[string]any
+	yaml.Unmarshal(c.Marshal(), &a)
+	yaml.Unmarshal(d.Marshal(), &b)
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	var out []string
+	for k := range keys {
+		if fmt.Sprint(a[k]) != fmt.Sprint(b[k]) {
+			out = append(out, fmt.Sprintf("%s: %v -> %v", k, a[k], b[k]))
+		}
+	}
+	sort.Strings(out)
+	return out
+}

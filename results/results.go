@@ -389,3 +389,13 @@ func (r *Run) RecordGeneration(g population.Generation) error {
 	}
 	return wrap(tx.Commit())
 }
+
+// SetConfig replaces the run's recorded config (a resume forced to go on
+// with another config) and its config.yaml.
+func (r *Run) SetConfig(config []byte) error {
+	if _, err := r.db.Exec(`UPDATE run SET config = ? WHERE id = 1`, string(config)); err != nil {
+		return wrap(err)
+	}
+	r.config = config
+	return WriteFileAtomic(filepath.Join(r.dir, ConfigName), config, true)
+}

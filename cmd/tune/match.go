@@ -10,6 +10,7 @@ import (
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/stats"
 	"github.com/spf13/cobra"
@@ -204,7 +205,9 @@ func runMatch(c *cobra.Command, g *globalOptions, o *matchOptions) error {
 		return err
 	}
 	specs := tournament.MatchSpecs(ct.game, a, b, o.pairs, ct.openings, o.maxPlies, tournament.Adjudication{})
-	bar := newRunningLine(c.ErrOrStderr(), g.quiet, o.pairs)
+	bar := reports.NewProgress(c.ErrOrStderr(), g.quiet, 0)
+	bar.Start("match", o.pairs)
+	every := max(1, o.pairs/10)
 	written := 0
 	writeRecords := func(res *tournament.MatchResult) {
 		for ; ct.records != nil && written < len(res.Records); written++ {
@@ -217,10 +220,15 @@ func runMatch(c *cobra.Command, g *globalOptions, o *matchOptions) error {
 	}
 	res, runErr := tournament.RunMatch(c.Context(), ct.pool, specs, test, func(res *tournament.MatchResult) {
 		writeRecords(res)
-		bar.update(res.Pentanomial.Pairs(), matchLine(res))
+		done := res.Pentanomial.Pairs()
+		bar.Set(done)
+		bar.Note(matchLine(res))
+		if !reports.IsTerminal(c.ErrOrStderr()) && (done%every == 0 || done == o.pairs) {
+			bar.Line(fmt.Sprintf("[%d/%d pairs] %s", done, o.pairs, matchLine(res)))
+		}
 	})
 	writeRecords(res)
-	bar.done()
+	bar.Finish()
 	if err := ct.closeOut(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -277,45 +285,4 @@ func printMatch(w io.Writer, s matchJSON, res *tournament.MatchResult) {
 		fmt.Fprintf(tw, "SPRT [%g, %g]\tLLR %.2f (bounds %.2f, %.2f): %s\n", t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Status)
 	}
 	tw.Flush()
-}
-
-// runningLine shows progress on a terminal as one line rewritten in
-// place, and otherwise as a plain line every tenth of the work.
-type runningLine struct {
-	w        io.Writer
-	quiet    bool
-	terminal bool
-	total    int
-	every    int
-	last     string
-}
-
-func newRunningLine(w io.Writer, quiet bool, total int) *runningLine {
-	r := &runningLine{w: w, quiet: quiet, total: total, every: max(1, total/10)}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			r.terminal = true
-		}
-	}
-	return r
-}
-
-func (r *runningLine) update(done int, line string) {
-	if r.quiet {
-		return
-	}
-	r.last = line
-	if r.terminal {
-		fmt.Fprintf(r.w, "\r\033[K[%d/%d] %s", done, r.total, line)
-		return
-	}
-	if done%r.every == 0 || done == r.total {
-		fmt.Fprintf(r.w, "[%d/%d] %s\n", done, r.total, line)
-	}
-}
-
-func (r *runningLine) done() {
-	if r.terminal && !r.quiet && r.last != "" {
-		fmt.Fprintln(r.w)
-	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/gametune/gametune/population"
@@ -11,6 +12,8 @@ import (
 
 type resumeOptions struct {
 	workers int
+	config  string
+	force   bool
 }
 
 func newResumeCommand(g *globalOptions) *cobra.Command {
@@ -28,6 +31,8 @@ the number of workers.`,
 		},
 	}
 	c.Flags().IntVar(&o.workers, "workers", 0, "games played at once (default: one per core); results do not depend on it")
+	c.Flags().StringVar(&o.config, "config", "", "check the run against this YAML config; a different config is refused unless --force")
+	c.Flags().BoolVar(&o.force, "force", false, "go on with the --config given although it differs from the recorded one")
 	return c
 }
 
@@ -44,11 +49,35 @@ func runResume(c *cobra.Command, dir string, o resumeOptions) error {
 	if err != nil {
 		return fmt.Errorf("resume: the config recorded in %s: %w", dir, err)
 	}
+	changed := false
+	if o.config != "" {
+		data, err := os.ReadFile(o.config)
+		if err != nil {
+			return usageError{fmt.Errorf("--config: %w", err)}
+		}
+		want := population.Defaults()
+		if err := population.MergeConfig(&want, data); err != nil {
+			return usageError{fmt.Errorf("%s: %w", o.config, err)}
+		}
+		if diff := cfg.Diff(want); len(diff) > 0 {
+			if !o.force {
+				return usageError{fmt.Errorf("resume: %s differs from the config recorded in %s (%s); resuming with it would not give the run's result: use --force to go on anyway", o.config, dir, strings.Join(diff, "; "))}
+			}
+			if err := want.Validate(); err != nil {
+				return usageError{err}
+			}
+			fmt.Fprintf(c.ErrOrStderr(), "resume: going on with the changed config (%s)\n", strings.Join(diff, "; "))
+			if err := run.SetConfig(want.Marshal()); err != nil {
+				return err
+			}
+			cfg, changed = want, true
+		}
+	}
 	info, err := run.Info()
 	if err != nil {
 		return err
 	}
-	if info.Status == "done" {
+	if info.Status == "done" && !changed {
 		fmt.Fprintf(c.OutOrStdout(), "%s is finished already (%d generations, %d games); nothing to resume\n", dir, info.Generations, info.Games)
 		return nil
 	}

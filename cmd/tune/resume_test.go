@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -176,5 +177,32 @@ func TestRunRefusesExistingDir(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "mine.txt")); string(data) != "keep" {
 		t.Fatal("the user's file was touched")
+	}
+}
+
+// TestResumeRefusesChangedConfig: resuming with another config is refused
+// and says what changed, unless --force.
+func TestResumeRefusesChangedConfig(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, errOut := tune(t, "", "run", "--game", "tictactoe", "--depth", "1", "--population", "4", "--generations", "2", "--games", "1", "--yardstick-pairs", "0", "--out", dir, "--quiet"); code != 0 {
+		t.Fatal(errOut)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "config.yaml"))
+	changed := filepath.Join(t.TempDir(), "changed.yaml")
+	os.WriteFile(changed, bytes.Replace(data, []byte("generations: 2"), []byte("generations: 3"), 1), 0o644)
+	code, _, errOut := tune(t, "", "resume", dir, "--config", changed)
+	if code != exitUsage || !strings.Contains(errOut, "generations: 2 -> 3") || !strings.Contains(errOut, "--force") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	same := filepath.Join(t.TempDir(), "same.yaml")
+	os.WriteFile(same, data, 0o644)
+	if code, out, errOut := tune(t, "", "resume", dir, "--config", same); code != 0 || !strings.Contains(out, "finished already") {
+		t.Fatalf("same config: exit %d %s %s", code, out, errOut)
+	}
+	if code, _, errOut := tune(t, "", "resume", dir, "--config", changed, "--force", "--quiet"); code != 0 {
+		t.Fatalf("forced: exit %d %s", code, errOut)
+	}
+	if code, out, _ := tune(t, "", "show", dir, "--json"); code != 0 || !strings.Contains(out, `"generations": 3`) {
+		t.Fatalf("after the forced resume: %s", out)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/stats"
 	"github.com/spf13/cobra"
@@ -173,11 +174,10 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 				}
 			}
 		}
-		bar := newRunningLine(c.ErrOrStderr(), g.quiet, len(games))
-		runErr = play(c.Context(), games, ab, func(i int, s float64) {
-			bar.update(i+1, fmt.Sprintf("%d games", i+1))
-		})
-		bar.done()
+		bar := reports.NewProgress(c.ErrOrStderr(), g.quiet, max(1, len(games)/10))
+		bar.Start(o.format, len(games))
+		runErr = play(c.Context(), games, ab, func(i int, s float64) { bar.Set(i + 1) })
+		bar.Finish()
 	}
 	if runErr != nil && c.Context().Err() == nil {
 		return runErr
