@@ -81,10 +81,10 @@ func TestWorkersGiveIdenticalRecords(t *testing.T) {
 
 // BenchmarkGamesPerSecond plays Othello at depth 4 with 1 and 2 workers.
 func BenchmarkGamesPerSecond(b *testing.B) {
-	specs := othelloSpecs(b, 8, 4)
+	specs := othelloSpecs(b, 32, 4)
 	for _, w := range []int{1, 2} {
 		b.Run(map[int]string{1: "workers=1", 2: "workers=2"}[w], func(b *testing.B) {
-			pool, _ := NewPool(w, 4)
+			pool, _ := NewPool(w, 1)
 			games := 0
 			for b.Loop() {
 				pool.Run(context.Background(), specs, func(int, Record) error { games++; return nil })

@@ -85,7 +85,7 @@ func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
 			return nil, usageError{err}
 		}
 	}
-	if ct.pool, err = tournament.NewPool(o.workers, 16); err != nil {
+	if ct.pool, err = tournament.NewPool(o.workers, poolTableMiB); err != nil {
 		return nil, usageError{err}
 	}
 	if o.gamesOut != "" {

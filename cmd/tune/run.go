@@ -230,7 +230,7 @@ func runTuning(ctx context.Context, c *cobra.Command, cfg population.Config, run
 	if err != nil {
 		return err
 	}
-	pool, err := tournament.NewPool(workers, 16)
+	pool, err := tournament.NewPool(workers, poolTableMiB)
 	if err != nil {
 		return usageError{err}
 	}

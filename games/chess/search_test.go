@@ -65,10 +65,11 @@ func BenchmarkSearch(b *testing.B) {
 		positions = append(positions, p)
 	}
 	var nodes int64
+	w := chess.Textbook.Defaults()
 	for b.Loop() {
 		for _, p := range positions {
 			s.NewGame()
-			res, _ := s.Search(context.Background(), p, chess.Textbook, chess.Textbook.Defaults(), engine.Limits{Depth: 6})
+			res, _ := s.Search(context.Background(), p, chess.Textbook, w, engine.Limits{Depth: 6})
 			nodes += res.Stats.Nodes
 		}
 	}
