@@ -1,11 +1,11 @@
 package checkers
 
 import (
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/gametest"
 )
 
 // perftTable is the published English draughts perft from the start.
@@ -34,38 +34,12 @@ func TestPerftGeneric(t *testing.T) {
 	}
 }
 
-// TestRandomGamesConsistency plays random games: incremental hashes equal
-// fresh ones, moves and positions read back, undo restores.
+// TestRandomGamesConsistency plays random games through the contract; every
+// outcome occurs.
 func TestRandomGamesConsistency(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	outcomes := map[games.Outcome]int{}
-	for g := 0; g < 300; g++ {
-		p := Start()
-		for {
-			moves, o := p.Moves(nil)
-			if o != games.Ongoing {
-				outcomes[o]++
-				break
-			}
-			m := moves[rng.IntN(len(moves))]
-			if pm, err := p.ParseMove(p.FormatMove(m)); err != nil || pm != m {
-				t.Fatalf("%s: %s reads back as %v, %v", p, p.FormatMove(m), pm, err)
-			}
-			before, h := p.String(), p.Hash()
-			p.Play(m)
-			q, err := Parse(p.String())
-			if err != nil || q.Hash() != p.Hash() {
-				t.Fatalf("after %s: hash differs (%v)", p.FormatMove(m), err)
-			}
-			p.Undo()
-			if p.String() != before || p.Hash() != h {
-				t.Fatal("undo did not restore the position")
-			}
-			p.Play(m)
-		}
-	}
-	if outcomes[games.FirstWins] == 0 || outcomes[games.SecondWins] == 0 || outcomes[games.Draw] == 0 {
-		t.Fatalf("300 random games ended %v: every outcome should occur", outcomes)
+	out := gametest.RandomGames(t, Game, 300, 1)
+	if out[games.FirstWins] == 0 || out[games.SecondWins] == 0 || out[games.Draw] == 0 {
+		t.Fatalf("300 random games ended %v: every outcome should occur", out)
 	}
 }
 

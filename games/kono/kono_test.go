@@ -7,6 +7,7 @@ import (
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/gametest"
 )
 
 // TestSolveStart: Kono is a draw with correct play, as the course says.
@@ -142,4 +143,8 @@ func BenchmarkMoves(b *testing.B) {
 	for b.Loop() {
 		buf, _ = p.Moves(buf)
 	}
+}
+
+func TestRandomGamesConsistency(t *testing.T) {
+	gametest.RandomGames(t, Game, 200, 5)
 }

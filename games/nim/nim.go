@@ -87,11 +87,12 @@ func (p *Position) Undo() {
 	p.turn = p.turn.Other()
 }
 
-// Hash identifies the heap, the last take, the rules and the side to move.
+// Hash identifies the heap, the rules, the side to move and, under the
+// double rules where it limits the next take, the last take.
 func (p *Position) Hash() uint64 {
-	x := uint64(p.matches) | uint64(p.last)<<16 | uint64(p.turn)<<32
+	x := uint64(p.matches) | uint64(p.turn)<<32
 	if p.double {
-		x |= 1 << 33
+		x |= 1<<33 | uint64(p.last)<<16
 	}
 	return games.Mix(x)
 }

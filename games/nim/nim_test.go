@@ -7,6 +7,7 @@ import (
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/gametest"
 )
 
 // TestLosingHeaps: under the classic rules a heap of n matches is lost for
@@ -154,4 +155,8 @@ func BenchmarkPerft(b *testing.B) {
 		n += games.Perft(p, 10)
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func TestRandomGamesConsistency(t *testing.T) {
+	gametest.RandomGames(t, Game, 100, 5)
 }

@@ -1,12 +1,12 @@
 package othello
 
 import (
-	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/gametest"
 )
 
 // perftTable is the published Othello perft from the start (passes count as
@@ -38,39 +38,12 @@ func TestPerftGeneric(t *testing.T) {
 	}
 }
 
-// randomGame plays random moves from the start with a fixed seed, checking
-// at every ply that the incremental hash equals a fresh one and that the
-// notation reads back.
+// TestRandomGamesConsistency plays random games through the contract; the
+// winner has more discs.
 func TestRandomGamesConsistency(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for g := 0; g < 200; g++ {
-		p := Start()
-		var buf []games.Move
-		for {
-			moves, o := p.Moves(buf)
-			if o != games.Ongoing {
-				b, w := p.Discs()
-				if (o == games.FirstWins) != (b > w) || (o == games.Draw) != (b == w) {
-					t.Fatalf("outcome %v with %d-%d", o, b, w)
-				}
-				break
-			}
-			m := moves[rng.IntN(len(moves))]
-			if pm, err := p.ParseMove(p.FormatMove(m)); err != nil || pm != m {
-				t.Fatalf("%s: move %s reads back as %v, %v", p, p.FormatMove(m), pm, err)
-			}
-			before, h := p.String(), p.Hash()
-			p.Play(m)
-			q, err := Parse(p.String())
-			if err != nil || q.Hash() != p.Hash() {
-				t.Fatalf("after %s: hash %x, fresh %x (%v)", p.FormatMove(m), p.Hash(), q.Hash(), err)
-			}
-			p.Undo()
-			if p.String() != before || p.Hash() != h {
-				t.Fatal("undo did not restore the position")
-			}
-			p.Play(m)
-		}
+	out := gametest.RandomGames(t, Game, 200, 3)
+	if out[games.FirstWins] == 0 || out[games.SecondWins] == 0 {
+		t.Fatalf("200 random games ended %v", out)
 	}
 }
 

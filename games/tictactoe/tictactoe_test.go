@@ -7,6 +7,7 @@ import (
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/gametest"
 )
 
 // TestPerft checks the published leaf counts of tic-tac-toe: games that end
@@ -145,4 +146,8 @@ func BenchmarkEvaluate(b *testing.B) {
 	for b.Loop() {
 		Lines.Evaluate(p, w)
 	}
+}
+
+func TestRandomGamesConsistency(t *testing.T) {
+	gametest.RandomGames(t, Game, 200, 5)
 }
