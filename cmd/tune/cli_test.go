@@ -177,3 +177,26 @@ func TestPlay(t *testing.T) {
 		t.Fatalf("saved game: %q %v", data, err)
 	}
 }
+
+// TestPlayOthelloAndCheckers: the play session of the larger games, with
+// their own errors: a move that flips nothing, a non-capture when a capture
+// is due; the board drawn with coordinates.
+func TestPlayOthelloAndCheckers(t *testing.T) {
+	code, out, errOut := tune(t, "a1\nd3\nmoves\nquit\n", "play", "othello", "--depth", "2")
+	if code != 0 {
+		t.Fatalf("othello: exit %d %s", code, errOut)
+	}
+	for _, want := range []string{"a b c d e f g h", "flips nothing", "engine plays", "legal moves:", "black (X) to move"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("othello session lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = tune(t, "9-13\nquit\n", "play", "checkers", "--depth", "2", "--position", "B:W14,23:B9")
+	if code != 0 || !strings.Contains(out, "capture is mandatory: 9x18x27") {
+		t.Errorf("checkers session:\n%s", out)
+	}
+	code, out, _ = tune(t, "e4\nfen\nquit\n", "play", "chess", "--depth", "1")
+	if code != 0 || !strings.Contains(out, "engine plays") || !strings.Contains(out, " b KQkq ") && !strings.Contains(out, " w KQkq ") {
+		t.Errorf("chess session:\n%s", out)
+	}
+}

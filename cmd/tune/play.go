@@ -110,6 +110,14 @@ func runPlay(ctx context.Context, in io.Reader, out io.Writer, gameName string, 
 			continue
 		}
 		se.draw()
+		if outcome == games.Ongoing {
+			if moves, _ := se.p.Moves(nil); len(moves) == 1 && se.p.FormatMove(moves[0]) == "pass" {
+				fmt.Fprintln(out, "you have no legal move and pass")
+				se.p.Play(moves[0])
+				se.played = append(se.played, moves[0])
+				continue
+			}
+		}
 		if outcome != games.Ongoing {
 			fmt.Fprintf(out, "game over: %s (%s)\n", outcome, se.verdict(outcome))
 		}
