@@ -85,6 +85,7 @@ var Presets = map[string]func(*Config){
 	"checkers-paper": func(c *Config) {
 		c.Game, c.Evaluator, c.Algo = "checkers", "paper", "knockout"
 		c.Candidates, c.Rounds, c.BestOf, c.Ties, c.Scale = 8, 20, 5, "random", 1
+		c.Window, c.Threshold = 5, 0.01
 		c.Depth = 6
 	},
 }

@@ -24,7 +24,9 @@ const maxExtraPairs = 4
 //  3. the bracket's winner is the next base.
 //
 // It stops after Rounds rounds or when the normalised distance between
-// successive winners has stayed below Threshold for Window rounds in a row.
+// successive winners has stayed below Threshold for Window rounds in a row
+// (the winners have stopped moving: with the defending winner among the
+// candidates, typically because it beat every challenger Window times).
 func (t *Tuner) runKnockout(ctx context.Context) (Result, error) {
 	cfg := t.cfg
 	base := make([]float64, len(t.ev.Features))
