@@ -35,10 +35,17 @@ func IsTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// NewProgress returns a display writing to w. every is how many steps
-// between plain lines when w is not a terminal (0: only Line calls).
+// NewProgress returns a display writing to w, as a bar when w is a
+// terminal. every is how many steps between plain lines when w is not a
+// terminal (0: only Line calls).
 func NewProgress(w io.Writer, quiet bool, every int) *Progress {
-	return &Progress{w: w, quiet: quiet, terminal: IsTerminal(w), every: every}
+	return NewProgressMode(w, quiet, every, IsTerminal(w))
+}
+
+// NewProgressMode is NewProgress with the choice between a bar (terminal)
+// and plain lines made by the caller.
+func NewProgressMode(w io.Writer, quiet bool, every int, terminal bool) *Progress {
+	return &Progress{w: w, quiet: quiet, terminal: terminal, every: every}
 }
 
 // Start begins a stage of total steps.

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -204,5 +206,51 @@ func TestResumeRefusesChangedConfig(t *testing.T) {
 	}
 	if code, out, _ := tune(t, "", "show", dir, "--json"); code != 0 || !strings.Contains(out, `"generations": 3`) {
 		t.Fatalf("after the forced resume: %s", out)
+	}
+}
+
+// TestExportReadByMatch: the json export of a run is a weights file that
+// tune match and tune search read back, with the run's best weights; the
+// other formats are written too, and never over an existing file.
+func TestExportReadByMatch(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "run")
+	if code, _, errOut := tune(t, "", "run", "--game", "kono", "--depth", "3", "--population", "4", "--generations", "2", "--games", "1", "--yardstick-pairs", "1", "--openings", "start", "--out", dir, "--quiet"); code != 0 {
+		t.Fatal(errOut)
+	}
+	w := filepath.Join(root, "best.json")
+	if code, _, errOut := tune(t, "", "export", dir, "--format", "json", "-o", w); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := tune(t, "", "match", "--game", "kono", "--a", w, "--b", "default", "--pairs", "2", "--openings", "start", "--depth", "3", "--json", "--quiet")
+	if code != 0 || !strings.Contains(out, `"a": "`+w+`"`) {
+		t.Fatalf("match --a %s: exit %d %s %s", w, code, out, errOut)
+	}
+	var show struct {
+		Best map[string]float64 `json:"best_weights"`
+	}
+	_, showOut, _ := tune(t, "", "show", dir, "--json")
+	if err := json.Unmarshal([]byte(showOut), &show); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(w)
+	var file struct {
+		Weights map[string]float64 `json:"weights"`
+	}
+	json.Unmarshal(data, &file)
+	if len(file.Weights) != 2 || !reflect.DeepEqual(file.Weights, show.Best) {
+		t.Fatalf("exported %v, the run's best %v", file.Weights, show.Best)
+	}
+	for _, f := range []string{"go", "c", "uci", "csv"} {
+		out := filepath.Join(root, "best."+f)
+		if code, _, errOut := tune(t, "", "export", dir, "--format", f, "-o", out); code != 0 {
+			t.Fatalf("%s: %s", f, errOut)
+		}
+		if code, _, errOut := tune(t, "", "export", dir, "--format", f, "-o", out); code == 0 || !strings.Contains(errOut, "--force") {
+			t.Fatalf("%s overwritten without --force: %s", f, errOut)
+		}
+	}
+	if code, _, errOut := tune(t, "", "export", dir, "--format", "xml"); code != exitUsage || !strings.Contains(errOut, "json, go, c, uci, csv") {
+		t.Fatalf("unknown format: %d %s", code, errOut)
 	}
 }
