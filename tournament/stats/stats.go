@@ -92,12 +92,22 @@ func (e Estimate) String() string {
 // z95 is the normal quantile of 97.5%.
 var z95 = distuv.UnitNormal.Quantile(0.975)
 
-// estimate maps mean ± z*sqrt(variance/n) through Elo.
+// estimate maps mean ± z*sqrt(variance/n) through Elo. At a score of 0 or
+// 1 the variance estimate is 0 and says nothing; the bound on the other
+// side is then Wilson's, n/(n+z²) away from the edge, so that a clean
+// sweep of n games still gives a finite lower bound.
 func estimate(mean, variance float64, n int) Estimate {
 	if n == 0 {
 		return Estimate{Score: 0.5, Elo: 0, Low: math.Inf(-1), High: math.Inf(1)}
 	}
-	se := math.Sqrt(variance / float64(n))
+	nf := float64(n)
+	switch {
+	case mean >= 1:
+		return Estimate{Score: mean, Elo: math.Inf(1), Low: Elo(nf / (nf + z95*z95)), High: math.Inf(1)}
+	case mean <= 0:
+		return Estimate{Score: mean, Elo: math.Inf(-1), Low: math.Inf(-1), High: Elo(1 - nf/(nf+z95*z95))}
+	}
+	se := math.Sqrt(variance / nf)
 	return Estimate{Score: mean, Elo: Elo(mean), Low: Elo(mean - z95*se), High: Elo(mean + z95*se)}
 }
 

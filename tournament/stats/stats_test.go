@@ -43,10 +43,15 @@ func TestEdgeCases(t *testing.T) {
 	if l := (WDL{Draws: 10}).LOS(); l != 0.5 {
 		t.Errorf("LOS without decisive games = %v", l)
 	}
-	e = (WDL{Wins: 10}).EloEstimate()
-	if !math.IsInf(e.Elo, 1) {
+	// 20 wins out of 20: Elo +Inf, and Wilson's lower bound on the score,
+	// 20/(20 + 1.959964^2) = 20/23.841459 = 0.838875, so Elo >= +284.6.
+	e = (WDL{Wins: 20}).EloEstimate()
+	if !math.IsInf(e.Elo, 1) || !math.IsInf(e.High, 1) {
 		t.Errorf("all wins: %+v, want +Inf", e)
 	}
+	near(t, "all wins: low", e.Low, 286.6, 0.1)
+	e = (WDL{Losses: 20}).EloEstimate()
+	near(t, "all losses: high", e.High, -286.6, 0.1)
 	e = (WDL{}).EloEstimate()
 	if e.Elo != 0 || !math.IsInf(e.Low, -1) || !math.IsInf(e.High, 1) {
 		t.Errorf("no games: %+v", e)
