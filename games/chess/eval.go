@@ -171,6 +171,39 @@ func ahead(c, s int, mask Bitboard) Bitboard {
 	return mask & (^Bitboard(0) >> (8 * (8 - r)))
 }
 
+// Pawn-structure masks by colour and square, computed once.
+var (
+	adjFiles    [8]Bitboard     // the files next to a file
+	fileAhead   [2][64]Bitboard // the squares ahead on the pawn's file
+	adjAhead    [2][64]Bitboard // the squares ahead on the next files
+	passedSpan  [2][64]Bitboard // fileAhead | adjAhead: no enemy pawn there means passed
+	shieldFront [2][64]Bitboard // the three files around a king, one or two ranks ahead
+)
+
+func init() {
+	for f := 0; f < 8; f++ {
+		adjFiles[f] = adjacentFiles(f)
+	}
+	for c := 0; c < 2; c++ {
+		for s := 0; s < 64; s++ {
+			fileAhead[c][s] = ahead(c, s, fileMask(s%8))
+			adjAhead[c][s] = ahead(c, s, adjFiles[s%8])
+			passedSpan[c][s] = fileAhead[c][s] | adjAhead[c][s]
+			files := fileMask(s%8) | adjFiles[s%8]
+			r := s / 8
+			for _, d := range []int{1, 2} {
+				rr := r + d
+				if c == black {
+					rr = r - d
+				}
+				if rr >= 0 && rr < 8 {
+					shieldFront[c][s] |= files & (rank1 << (8 * rr))
+				}
+			}
+		}
+	}
+}
+
 func (p *Position) sideTextbook(c int, mg float64, f *[23]float64, sign float64) {
 	eg := 1 - mg
 	occ := p.occupied()
@@ -183,17 +216,17 @@ func (p *Position) sideTextbook(c int, mg float64, f *[23]float64, sign float64)
 		s := lsb(b)
 		rr := relativeRank(c, s)
 		adv += rr - 1
-		file := s % 8
-		if ahead(c, s, fileMask(file))&pawns != 0 {
+		neighbours := adjFiles[s%8] & pawns
+		if fileAhead[c][s]&pawns != 0 {
 			doubled++
 		}
-		if adjacentFiles(file)&pawns == 0 {
+		if neighbours == 0 {
 			isolated++
-		} else if ahead(c, s, adjacentFiles(file))&pawns == adjacentFiles(file)&pawns {
+		} else if adjAhead[c][s]&pawns == neighbours {
 			// every neighbouring pawn is ahead of this one
 			backward++
 		}
-		if ahead(c, s, fileMask(file)|adjacentFiles(file))&enemyPawns == 0 {
+		if passedSpan[c][s]&enemyPawns == 0 {
 			passed += passedBonus[rr]
 		}
 	}
@@ -236,15 +269,7 @@ func (p *Position) sideTextbook(c int, mg float64, f *[23]float64, sign float64)
 	f[19] += sign * passed * (0.5 + 0.5*eg)
 	k := p.kingSquare(c)
 	kf, kr := k%8, relativeRank(c, k)
-	shield := fileMask(kf) | adjacentFiles(kf)
-	var front Bitboard
-	if c == white {
-		front = shield&(rank1<<(8*(k/8+1))) | shield&(rank1<<(8*(k/8+2)))
-	} else if k/8 >= 2 {
-		front = shield&(rank1<<(8*(k/8-1))) | shield&(rank1<<(8*(k/8-2)))
-	} else if k/8 == 1 {
-		front = shield & rank1
-	}
+	front := shieldFront[c][k]
 	f[20] += sign * float64(popcount(front&pawns)) * mg
 	castled := 0.0
 	if kr == 0 && (kf == 6 || kf == 2 || kf == 1 || kf == 7) {
