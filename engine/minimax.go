@@ -4,8 +4,9 @@ import "github.com/gametune/gametune/games"
 
 // Minimax returns the plain minimax (negamax) value of p to depth plies from
 // the side to move's point of view: no pruning, no table, no ordering, the
-// same terminal scores and the same quiescence over noisy moves as the
-// Searcher. It is the reference the Searcher is tested against; its cost is
+// same terminal scores, the same check extension (a ply more where the side
+// to move is in check, up to twice the depth) and the same quiescence over
+// noisy moves as the Searcher. It is the reference the Searcher is tested against; its cost is
 // the whole tree.
 func Minimax(p games.Position, ev *games.Evaluator, w []float64, depth int) int {
 	v, _ := MinimaxNodes(p, ev, w, depth)
@@ -15,7 +16,8 @@ func Minimax(p games.Position, ev *games.Evaluator, w []float64, depth int) int 
 // MinimaxNodes is Minimax that also counts the positions it visits, counted
 // as Stats.Nodes counts them.
 func MinimaxNodes(p games.Position, ev *games.Evaluator, w []float64, depth int) (int, int64) {
-	m := minimax{p: p, ev: ev, w: w, nodes: 1}
+	m := minimax{p: p, ev: ev, w: w, nodes: 1, extendTo: 2 * depth}
+	m.checker, _ = p.(games.Checker)
 	return int(m.search(depth, 0)), m.nodes
 }
 
@@ -23,7 +25,8 @@ func MinimaxNodes(p games.Position, ev *games.Evaluator, w []float64, depth int)
 // visited more than maxNodes positions: plain quiescence over every capture
 // can be very large in chess.
 func MinimaxLimited(p games.Position, ev *games.Evaluator, w []float64, depth int, maxNodes int64) (value int, nodes int64, ok bool) {
-	m := minimax{p: p, ev: ev, w: w, nodes: 1, limit: maxNodes}
+	m := minimax{p: p, ev: ev, w: w, nodes: 1, limit: maxNodes, extendTo: 2 * depth}
+	m.checker, _ = p.(games.Checker)
 	v := m.search(depth, 0)
 	return int(v), m.nodes, !m.over
 }
@@ -35,6 +38,9 @@ type minimax struct {
 	nodes int64
 	limit int64 // 0: none
 	over  bool
+
+	checker  games.Checker
+	extendTo int
 }
 
 func (m *minimax) play(mv games.Move) {
@@ -49,6 +55,9 @@ func (m *minimax) search(depth, ply int) int32 {
 	moves, outcome := m.p.Moves(nil)
 	if outcome != games.Ongoing {
 		return terminal(outcome, m.p.Turn(), ply)
+	}
+	if m.checker != nil && ply < m.extendTo && m.checker.InCheck() {
+		depth++
 	}
 	if depth <= 0 || ply >= MaxPly {
 		return m.quiesce(ply)

@@ -28,16 +28,17 @@ func IsLoss(score int) bool { return score < -(Mate - MaxPly) }
 // with a 16 MiB table; the No* switches turn single enhancements off, for
 // tests and measurements.
 type Options struct {
-	TableMiB       int // transposition table size; 0 means 16
-	AspirationSize int // half-width of the first aspiration window; 0 means 50
-	NoTable        bool
-	NoPVS          bool
-	NoAspiration   bool
-	NoKillers      bool
-	NoHistory      bool
-	NoHint         bool // ignore the game's Orderer
-	NoQuiescence   bool
-	NoExact        bool // never extend the search to the end of the game (games.Exact)
+	TableMiB         int // transposition table size; 0 means 16
+	AspirationSize   int // half-width of the first aspiration window; 0 means 50
+	NoTable          bool
+	NoPVS            bool
+	NoAspiration     bool
+	NoKillers        bool
+	NoHistory        bool
+	NoHint           bool // ignore the game's Orderer
+	NoQuiescence     bool
+	NoExact          bool // never extend the search to the end of the game (games.Exact)
+	NoCheckExtension bool // do not search a ply deeper where the side to move is in check (games.Checker)
 }
 
 // Limits bound one search. Tuning uses Depth or Nodes so that results are
@@ -101,10 +102,12 @@ type Searcher struct {
 	opts  Options
 	table *Table
 
-	pos     games.Position
-	orderer games.Orderer
-	ev      *games.Evaluator
-	w       []float64
+	pos      games.Position
+	orderer  games.Orderer
+	checker  games.Checker // nil when the game has no checks or the extension is off
+	extendTo int           // check extensions only while ply < extendTo
+	ev       *games.Evaluator
+	w        []float64
 
 	killers [MaxPly + 1][2]games.Move
 	history [2][historySize]int32
@@ -173,6 +176,10 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 	if o, ok := p.(games.Orderer); ok && !s.opts.NoHint {
 		s.orderer = o
 	}
+	s.checker = nil
+	if c, ok := p.(games.Checker); ok && !s.opts.NoCheckExtension {
+		s.checker = c
+	}
 	s.stats = Stats{Nodes: 1}
 	s.nodeLimit = lim.Nodes
 	if s.nodeLimit == 0 {
@@ -206,6 +213,7 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 		}
 		evals := s.stats.Evals
 		s.stats.Evals = 0
+		s.extendTo = 2 * depth
 		sc := s.aspiration(depth, score)
 		if s.stop {
 			s.stats.Evals = evals
@@ -224,7 +232,7 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 		s.stats.EBF = math.Pow(float64(s.stats.Nodes), 1/float64(s.stats.Depth))
 	}
 	res.Stats = s.stats
-	s.pos, s.ev, s.w, s.orderer = nil, nil, nil, nil
+	s.pos, s.ev, s.w, s.orderer, s.checker = nil, nil, nil, nil, nil
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
@@ -372,6 +380,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	turn := s.pos.Turn()
 	if outcome != games.Ongoing {
 		return terminal(outcome, turn, ply)
+	}
+	if s.checker != nil && ply < s.extendTo && s.checker.InCheck() {
+		depth++
 	}
 	if depth <= 0 || ply >= MaxPly {
 		return s.quiesce(ply, alpha, beta)

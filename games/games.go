@@ -141,6 +141,13 @@ type Orderer interface {
 	OrderHint(m Move, depth int) int32
 }
 
+// Checker is implemented by positions of games with checks (chess): the
+// engine extends the search by a ply at a node whose side to move is in
+// check, so that the horizon does not fall in the middle of an attack.
+type Checker interface {
+	InCheck() bool
+}
+
 // Perfter is implemented by games with a fast leaf counter (the last ply
 // counted in bulk). It must agree with Perft.
 type Perfter interface {
