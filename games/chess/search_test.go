@@ -131,3 +131,24 @@ func TestCheckExtensionPays(t *testing.T) {
 		t.Errorf("the extension costs %d nodes against %d", nodesWith, nodesWithout)
 	}
 }
+
+// BenchmarkSearchDepth8 searches two middlegame positions to depth 8 (about
+// three seconds each here).
+func BenchmarkSearchDepth8(b *testing.B) {
+	s, _ := engine.New(engine.Options{TableMiB: 64})
+	w := chess.Textbook.Defaults()
+	var positions []*chess.Position
+	for _, l := range lines(b, "testdata/middlegames.txt")[2:4] {
+		p, _ := chess.Parse(l)
+		positions = append(positions, p)
+	}
+	var nodes int64
+	for b.Loop() {
+		for _, p := range positions {
+			s.NewGame()
+			res, _ := s.Search(context.Background(), p, chess.Textbook, w, engine.Limits{Depth: 8})
+			nodes += res.Stats.Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
