@@ -24,12 +24,19 @@ func parseSquare(s string) (int, bool) {
 }
 
 // Parse reads a position in FEN (six fields; the two move counters may be
-// left out) and checks that it is a position chess can reach the way the
+// left out) or EPD (four fields, then operations, which are ignored) and
+// checks that it is a position chess can reach the way the
 // rules need: one king each, kings apart, the side not to move not in
 // check, no pawn on the first or last rank, castling rights that match the
 // kings and rooks, an en-passant square behind a pawn that just moved two.
 func Parse(fen string) (*Position, error) {
 	f := strings.Fields(fen)
+	// EPD: the four board fields followed by operations ("bm Nf3; id ...").
+	if len(f) > 4 {
+		if _, err := strconv.Atoi(f[4]); err != nil {
+			f = f[:4]
+		}
+	}
 	if len(f) != 4 && len(f) != 6 {
 		return nil, fmt.Errorf("chess: FEN %q has %d fields, want 6 (board, side, castling, en passant, halfmove clock, move number) or the first 4", fen, len(f))
 	}
