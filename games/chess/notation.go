@@ -32,7 +32,7 @@ func parseSquare(s string) (int, bool) {
 func Parse(fen string) (*Position, error) {
 	f := strings.Fields(fen)
 	// EPD: the four board fields followed by operations ("bm Nf3; id ...").
-	if len(f) > 4 {
+	if len(f) == 5 || len(f) > 6 {
 		if _, err := strconv.Atoi(f[4]); err != nil {
 			f = f[:4]
 		}
