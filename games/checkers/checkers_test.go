@@ -202,19 +202,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		p, err := Parse(s)
-		if err != nil {
-			return
-		}
-		q, err := Parse(p.String())
-		if err != nil || q.String() != p.String() || q.Hash() != p.Hash() {
-			t.Fatalf("round trip of %q: %q %v", s, q, err)
-		}
-		moves, _ := p.Moves(nil)
-		for _, m := range moves {
-			p.Play(m)
-			p.Undo()
-		}
+		gametest.ParsedRoundTrip(t, Game, s)
 	})
 }
 

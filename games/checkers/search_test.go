@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/checkers"
+	"github.com/gametune/gametune/games/gametest"
 	"github.com/gametune/gametune/tournament"
 )
 
@@ -69,27 +71,11 @@ func TestAlphaBetaVersusMinimax(t *testing.T) {
 	if testing.Short() {
 		t.Skip("minimax to depth 6 on 12 positions")
 	}
-	s, _ := engine.New(engine.Options{TableMiB: 16})
-	ev := checkers.Full
-	w := ev.Defaults()
-	var ab, mm, cuts, first int64
+	var positions []games.Position
 	for _, p := range midgames(t) {
-		s.NewGame()
-		res, err := s.Search(context.Background(), p, ev, w, engine.Limits{Depth: 6})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, nodes := engine.MinimaxNodes(p, ev, w, 6)
-		if v != res.Score {
-			t.Fatalf("%s: alpha-beta %d, minimax %d", p, res.Score, v)
-		}
-		ab += res.Stats.Nodes
-		mm += nodes
-		cuts += res.Stats.Cutoffs
-		first += res.Stats.FirstCutoffs
+		positions = append(positions, p)
 	}
-	ratio, share := float64(mm)/float64(ab), float64(first)/float64(cuts)
-	t.Logf("depth 6: minimax %d nodes, alpha-beta %d: %.0fx fewer; first-move cutoffs %.1f%%", mm, ab, ratio, 100*share)
+	ratio, share := gametest.AlphaBetaVersusMinimax(t, engine.Options{TableMiB: 16}, positions, checkers.Full, checkers.Full.Defaults(), 6)
 	if ratio < 20 || share < 0.85 {
 		t.Errorf("ratio %.1f (want >= 20), first-move share %.3f (want >= 0.85)", ratio, share)
 	}

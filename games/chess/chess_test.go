@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/gametest"
 )
 
 // perftSuite is the chess programming wiki's six standard positions with
@@ -305,20 +306,7 @@ func FuzzParseFEN(f *testing.F) {
 	f.Add("8/8/8/8/8/8/8/8 w - - 0 1")
 	f.Add("k7/8/8/8/8/8/8/K7 w KQkq a3 0 1")
 	f.Fuzz(func(t *testing.T, s string) {
-		p, err := Parse(s)
-		if err != nil {
-			return
-		}
-		q, err := Parse(p.String())
-		if err != nil || q.String() != p.String() || q.Hash() != p.Hash() {
-			t.Fatalf("round trip of %q: %q %v", s, q, err)
-		}
-		moves, _ := p.Moves(nil)
-		for _, m := range moves {
-			p.FormatMove(m)
-			p.Play(m)
-			p.Undo()
-		}
+		gametest.ParsedRoundTrip(t, Game, s)
 	})
 }
 

@@ -1,11 +1,14 @@
 // Package gametest holds the checks every game's tests run: random games
-// through the whole contract (notation round trips, hashes, undo).
+// through the whole contract (notation round trips, hashes, undo), the
+// body of the position fuzzers, and the alpha-beta against minimax count.
 package gametest
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 )
 
@@ -53,4 +56,60 @@ func RandomGames(t *testing.T, g games.Game, n int, seed uint64) map[games.Outco
 		}
 	}
 	return outcomes
+}
+
+// ParsedRoundTrip is the body of every position fuzzer: when g reads s, the
+// position's notation reads back to the same notation and hash, and every
+// legal move plays, formats and undoes without harm.
+func ParsedRoundTrip(t *testing.T, g games.Game, s string) {
+	t.Helper()
+	p, err := g.ParsePosition(s)
+	if err != nil {
+		return
+	}
+	q, err := g.ParsePosition(p.String())
+	if err != nil || q.String() != p.String() || q.Hash() != p.Hash() {
+		t.Fatalf("%s: %q reads as %q, which reads back as %v (%v)", g.Name(), s, p, q, err)
+	}
+	moves, _ := p.Moves(nil)
+	before := p.String()
+	for _, m := range moves {
+		p.FormatMove(m)
+		p.Play(m)
+		p.Undo()
+	}
+	if p.String() != before {
+		t.Fatalf("%s: playing and undoing the moves of %q changed it to %q", g.Name(), before, p)
+	}
+}
+
+// AlphaBetaVersusMinimax searches every position to depth with a searcher
+// of opts, checks each value against plain minimax, and returns how many
+// times fewer nodes alpha-beta visited and the share of its beta cutoffs
+// made by the first move searched.
+func AlphaBetaVersusMinimax(t *testing.T, opts engine.Options, positions []games.Position, ev *games.Evaluator, w []float64, depth int) (ratio, firstShare float64) {
+	t.Helper()
+	s, err := engine.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ab, mm, cuts, first int64
+	for _, p := range positions {
+		s.NewGame()
+		res, err := s.Search(context.Background(), p, ev, w, engine.Limits{Depth: depth})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, nodes := engine.MinimaxNodes(p, ev, w, depth)
+		if v != res.Score {
+			t.Fatalf("%s: alpha-beta %d, minimax %d", p, res.Score, v)
+		}
+		ab += res.Stats.Nodes
+		mm += nodes
+		cuts += res.Stats.Cutoffs
+		first += res.Stats.FirstCutoffs
+	}
+	ratio, firstShare = float64(mm)/float64(ab), float64(first)/float64(cuts)
+	t.Logf("depth %d: minimax %d nodes, alpha-beta %d: %.0fx fewer; first-move cutoffs %.1f%%", depth, mm, ab, ratio, 100*firstShare)
+	return ratio, firstShare
 }

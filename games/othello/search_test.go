@@ -11,6 +11,7 @@ import (
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/gametest"
 	"github.com/gametune/gametune/games/othello"
 	"github.com/gametune/gametune/tournament"
 )
@@ -66,27 +67,11 @@ func TestAlphaBetaVersusMinimax(t *testing.T) {
 	if testing.Short() {
 		t.Skip("minimax to depth 6 on 20 positions takes about 20 s")
 	}
-	s, _ := engine.New(engine.Options{TableMiB: 16, NoExact: true})
-	ev := othello.Report
-	w := ev.Defaults()
-	var ab, mm, cuts, first int64
+	var positions []games.Position
 	for _, p := range midgames(t) {
-		s.NewGame()
-		res, err := s.Search(context.Background(), p, ev, w, engine.Limits{Depth: 6})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, nodes := engine.MinimaxNodes(p, ev, w, 6)
-		if v != res.Score {
-			t.Fatalf("%s: alpha-beta %d, minimax %d", p, res.Score, v)
-		}
-		ab += res.Stats.Nodes
-		mm += nodes
-		cuts += res.Stats.Cutoffs
-		first += res.Stats.FirstCutoffs
+		positions = append(positions, p)
 	}
-	ratio, share := float64(mm)/float64(ab), float64(first)/float64(cuts)
-	t.Logf("depth 6: minimax %d nodes, alpha-beta %d: %.0fx fewer; first-move cutoffs %.1f%%", mm, ab, ratio, 100*share)
+	ratio, share := gametest.AlphaBetaVersusMinimax(t, engine.Options{TableMiB: 16, NoExact: true}, positions, othello.Report, othello.Report.Defaults(), 6)
 	if ratio < 100 {
 		t.Errorf("alpha-beta visits only %.1fx fewer nodes than minimax, want >= 100x", ratio)
 	}
@@ -171,5 +156,3 @@ func TestFullBeatsReport(t *testing.T) {
 		t.Fatalf("full scored %.1f of %d against report, want more than 60%%", points, len(specs))
 	}
 }
-
-var _ = games.NoMove

@@ -117,18 +117,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		p, err := Parse(s)
-		if err != nil {
-			return
-		}
-		q, err := Parse(p.String())
-		if err != nil || q.String() != p.String() {
-			t.Fatalf("round trip of %q: %q, %v", s, q, err)
-		}
-		p.Moves(nil)
-		for _, m := range []string{"a1", "9", "c3", "x"} {
-			p.ParseMove(m)
-		}
+		gametest.ParsedRoundTrip(t, Game, s)
 	})
 }
 
