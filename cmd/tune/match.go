@@ -18,17 +18,18 @@ import (
 
 // playOptions common to match and tournament.
 type contestOptions struct {
-	game      string
-	evaluator string
-	pairs     int
-	depth     int
-	nodes     int64
-	openings  string
-	workers   int
-	seed      uint64
-	maxPlies  int
-	gamesOut  string
-	json      bool
+	game       string
+	evaluator  string
+	pairs      int
+	depth      int
+	nodes      int64
+	openings   string
+	workers    int
+	seed       uint64
+	maxPlies   int
+	gamesOut   string
+	json       bool
+	adjudicate tournament.Adjudication
 }
 
 func (o *contestOptions) bind(c *cobra.Command) {
@@ -43,6 +44,12 @@ func (o *contestOptions) bind(c *cobra.Command) {
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the generated openings")
 	f.IntVar(&o.maxPlies, "max-plies", 0, "ply cap of a game, drawn when reached (0: 400)")
 	f.StringVar(&o.gamesOut, "games-out", "", "write every game to this new file")
+	a := &o.adjudicate
+	f.IntVar(&a.DrawAfter, "draw-after", 0, "adjudication: draw only after this many plies")
+	f.IntVar(&a.DrawPlies, "draw-plies", 0, "adjudication: draw when both engines' scores stay within --draw-margin for this many plies (0: off)")
+	f.IntVar(&a.DrawMargin, "draw-margin", 0, "adjudication: the draw margin, in the evaluator's units (centipawns for chess)")
+	f.IntVar(&a.ResignPlies, "resign-plies", 0, "adjudication: a side loses when the scores agree it is behind by more than --resign-margin for this many plies (0: off)")
+	f.IntVar(&a.ResignMargin, "resign-margin", 0, "adjudication: the resign margin, in the evaluator's units")
 	f.BoolVar(&o.json, "json", false, "print JSON")
 }
 
@@ -67,8 +74,9 @@ func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
 	if o.pairs < 1 {
 		return nil, usageError{fmt.Errorf("--pairs %d: want 1 or more", o.pairs)}
 	}
-	if o.depth < 0 || o.nodes < 0 || o.maxPlies < 0 || o.workers < 0 {
-		return nil, usageError{errors.New("--depth, --nodes, --max-plies and --workers must not be negative")}
+	a := o.adjudicate
+	if o.depth < 0 || o.nodes < 0 || o.maxPlies < 0 || o.workers < 0 || a.DrawAfter < 0 || a.DrawPlies < 0 || a.DrawMargin < 0 || a.ResignPlies < 0 || a.ResignMargin < 0 {
+		return nil, usageError{errors.New("--depth, --nodes, --max-plies, --workers and the adjudication settings must not be negative")}
 	}
 	if o.depth == 0 && o.nodes == 0 {
 		o.depth = 4
@@ -204,7 +212,7 @@ func runMatch(c *cobra.Command, g *globalOptions, o *matchOptions) error {
 	if err != nil {
 		return err
 	}
-	specs := tournament.MatchSpecs(ct.game, a, b, o.pairs, ct.openings, o.maxPlies, tournament.Adjudication{})
+	specs := tournament.MatchSpecs(ct.game, a, b, o.pairs, ct.openings, o.maxPlies, o.adjudicate)
 	bar := reports.NewProgress(c.ErrOrStderr(), g.quiet, 0)
 	bar.Start("match", o.pairs)
 	every := max(1, o.pairs/10)

@@ -115,3 +115,22 @@ func TestTournamentFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchAdjudication: with a wide draw margin every game is adjudicated
+// a draw after the given plies, and the records say so.
+func TestMatchAdjudication(t *testing.T) {
+	games := filepath.Join(t.TempDir(), "games.txt")
+	code, out, errOut := tune(t, "", "match", "--game", "othello", "--pairs", "2", "--depth", "2", "--draw-after", "4", "--draw-plies", "2", "--draw-margin", "100000", "--games-out", games, "--json", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m matchJSON
+	json.Unmarshal([]byte(out), &m)
+	data, _ := os.ReadFile(games)
+	if m.Draws != 4 || strings.Count(string(data), "| adjudication") != 4 {
+		t.Fatalf("%+v\n%s", m, data)
+	}
+	if code, _, errOut := tune(t, "", "match", "--game", "othello", "--draw-plies", "-1"); code != exitUsage || !strings.Contains(errOut, "must not be negative") {
+		t.Fatalf("negative adjudication: %d %s", code, errOut)
+	}
+}

@@ -142,7 +142,7 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 				if len(ct.openings) > 0 {
 					op = ct.openings[(bg.Index/2)%len(ct.openings)]
 				}
-				games[i] = tournament.GameSpec{Game: ct.game, Opening: op, First: a, Second: b, MaxPlies: o.maxPlies}
+				games[i] = tournament.GameSpec{Game: ct.game, Opening: op, First: a, Second: b, MaxPlies: o.maxPlies, Adjudication: o.adjudicate}
 				ab[i] = [2]int{bg.A, bg.B}
 			}
 			scores := make([]float64, len(batch))
@@ -168,7 +168,7 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 				if o.format == "gauntlet" && i != 0 {
 					continue
 				}
-				for _, s := range tournament.MatchSpecs(ct.game, players[i], players[j], o.pairs, ct.openings, o.maxPlies, tournament.Adjudication{}) {
+				for _, s := range tournament.MatchSpecs(ct.game, players[i], players[j], o.pairs, ct.openings, o.maxPlies, o.adjudicate) {
 					games = append(games, s)
 					ab = append(ab, [2]int{i, j})
 				}
