@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -252,5 +253,53 @@ func TestExportReadByMatch(t *testing.T) {
 	}
 	if code, _, errOut := tune(t, "", "export", dir, "--format", "xml"); code != exitUsage || !strings.Contains(errOut, "json, go, c, uci, csv") {
 		t.Fatalf("unknown format: %d %s", code, errOut)
+	}
+}
+
+// TestRunInterrupted: Ctrl-C (SIGINT) stops a run with status 130 and the
+// run marked interrupted; tune resume finishes it.
+func TestRunInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildTune(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd := exec.Command(bin, crashArgs(dir, 2)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if !waitFor(t, dir, done, func(r *results.Run) bool {
+		n, err := r.CountGames(population.StageGeneration, 0)
+		return err == nil && n >= 4
+	}) {
+		t.Fatal("the run finished before it could be interrupted")
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := <-done
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+		t.Fatalf("exit: %v, want 130\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "tune resume "+dir) {
+		t.Errorf("no resume hint:\n%s", stderr.String())
+	}
+	r, _ := results.OpenReadOnly(dir)
+	in, _ := r.Info()
+	r.Close()
+	if in.Status != "interrupted" {
+		t.Fatalf("status %q, want interrupted", in.Status)
+	}
+	if out, err := exec.Command(bin, "resume", dir, "--quiet").CombinedOutput(); err != nil {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	r, _ = results.OpenReadOnly(dir)
+	in, _ = r.Info()
+	r.Close()
+	if in.Status != "done" || in.Generations != 4 {
+		t.Fatalf("after resume: %+v", in)
 	}
 }
