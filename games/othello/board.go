@@ -13,29 +13,6 @@ const (
 	inner Bitboard = notA & notH
 )
 
-// shift moves every disc one step in direction d (0-7: E, W, S, N, SE, SW,
-// NE, NW, with S towards rank 8), dropping those that leave the board.
-func shift(b Bitboard, d int) Bitboard {
-	switch d {
-	case 0:
-		return (b << 1) & notA
-	case 1:
-		return (b >> 1) & notH
-	case 2:
-		return b << 8
-	case 3:
-		return b >> 8
-	case 4:
-		return (b << 9) & notA
-	case 5:
-		return (b << 7) & notH
-	case 6:
-		return (b >> 7) & notA
-	default:
-		return (b >> 9) & notH
-	}
-}
-
 // legalMoves returns the empty squares where the player with discs p can
 // play against discs o: all eight directions at once, by shifted fills.
 func legalMoves(p, o Bitboard) Bitboard {
