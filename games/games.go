@@ -252,6 +252,17 @@ type Game interface {
 	Evaluators() []*Evaluator
 }
 
+// ParseWith calls a game's own parser and returns its position as a
+// Position, or nil with the error (never a typed nil inside the interface).
+// Games implement Game.ParsePosition with it.
+func ParseWith[P Position](parse func(string) (P, error), s string) (Position, error) {
+	p, err := parse(s)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
 // ErrUnknownEvaluator is returned by FindEvaluator for a name the game lacks.
 var ErrUnknownEvaluator = errors.New("games: unknown evaluator")
 

@@ -37,12 +37,6 @@ func (game) Notation() string {
 	return "position: PDN FEN such as B:W21-32:B1-12 (side to move, then each colour's squares, K for kings); " +
 		"move: 11-15, captures 22x15 or the full path 9x18x27"
 }
-func (game) Start() games.Position { return Start() }
-func (game) ParsePosition(s string) (games.Position, error) {
-	p, err := Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-func (game) Evaluators() []*games.Evaluator { return []*games.Evaluator{Paper, Full} }
+func (game) Start() games.Position                          { return Start() }
+func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
+func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Paper, Full} }

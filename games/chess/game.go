@@ -31,15 +31,9 @@ func (game) Doc() string {
 func (game) Notation() string {
 	return "position: FEN (" + StartFEN + "); move: SAN (Nf3, exd5, e8=Q, O-O) or UCI (e2e4, e7e8q)"
 }
-func (game) Start() games.Position { return Start() }
-func (game) ParsePosition(s string) (games.Position, error) {
-	p, err := Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-func (game) Evaluators() []*games.Evaluator { return []*games.Evaluator{Textbook, Article} }
+func (game) Start() games.Position                          { return Start() }
+func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
+func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Textbook, Article} }
 
 // WriteGame writes a game given in FEN and SAN (or UCI) moves as PGN.
 func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []string, result games.Outcome) error {

@@ -247,12 +247,6 @@ func (game) Doc() string {
 func (game) Notation() string {
 	return "position: points a-e as X, O or -, the side to move, optionally plies/cap (start: XOOX- X 0/40); move: a slide as a-e"
 }
-func (game) Start() games.Position { return Start() }
-func (game) ParsePosition(s string) (games.Position, error) {
-	p, err := Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-func (game) Evaluators() []*games.Evaluator { return []*games.Evaluator{Mobility} }
+func (game) Start() games.Position                          { return Start() }
+func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
+func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Mobility} }

@@ -28,14 +28,8 @@ func (game) Notation() string {
 	return "position: 64 characters a1..h8 (rank 1 first; X black, O white, - empty), a space, the side to move X or O; " +
 		"move: a square such as d3 (files a-h, ranks 1-8 from the top) or pass"
 }
-func (game) Start() games.Position { return Start() }
-func (game) ParsePosition(s string) (games.Position, error) {
-	p, err := Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-func (game) Evaluators() []*games.Evaluator { return []*games.Evaluator{Report, Full} }
+func (game) Start() games.Position                          { return Start() }
+func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
+func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Report, Full} }
 
 func trailingZeros(b Bitboard) int { return bits.TrailingZeros64(b) }

@@ -249,12 +249,6 @@ func (game) Notation() string {
 	return "position: nine cells row by row from the top left, x, o or - (start: ---------); " +
 		"move: a cell as b2 (file a-c, row 1-3 from the top) or 1-9 row by row"
 }
-func (game) Start() games.Position { return Start() }
-func (game) ParsePosition(s string) (games.Position, error) {
-	p, err := Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-func (game) Evaluators() []*games.Evaluator { return []*games.Evaluator{Lines} }
+func (game) Start() games.Position                          { return Start() }
+func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
+func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Lines} }
