@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gametune/gametune/population"
@@ -155,7 +156,7 @@ func List(root string) ([]Info, []error) {
 		return nil, []error{fmt.Errorf("results: %w", err)}
 	}
 	for _, e := range entries {
-		if e.IsDir() {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") { // hidden: a run being created
 			if _, err := os.Stat(filepath.Join(root, e.Name(), DBName)); err == nil {
 				dirs = append(dirs, filepath.Join(root, e.Name()))
 			}

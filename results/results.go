@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gametune/gametune/games"
@@ -34,11 +35,13 @@ const SchemaVersion = 1
 const (
 	DBName     = "run.db"
 	ConfigName = "config.yaml"
+	LockName   = "run.lock"
 )
 
 var (
 	ErrNotRun = errors.New("results: not a gametune run directory")
 	ErrExists = errors.New("results: the run directory exists already")
+	ErrInUse  = errors.New("results: the run is in use by another process")
 )
 
 const schema = `
@@ -86,6 +89,7 @@ CREATE TABLE matches (
 type Run struct {
 	dir     string
 	db      *sql.DB
+	lock    *os.File // the held lock of a run opened for writing; nil when read-only
 	config  []byte
 	started time.Time
 }
@@ -96,54 +100,93 @@ func dsn(path string) string {
 	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
 }
 
-// Create makes a new run directory (it must not exist, or be empty) with
-// its database and a copy of the resolved config.
+// Create makes a new run directory with its database and a copy of the
+// resolved config, and opens it locked (see Open). dir must not exist, or be
+// an empty directory.
+//
+// Creation is atomic: the database and config are made in a hidden
+// directory beside dir and renamed to dir in one step, which fails if dir
+// appeared (or filled) meanwhile. Two processes creating the same dir
+// cannot mix their files, and a process killed while creating leaves no
+// half-made run at dir (at most a hidden ".NAME.creating-*" directory
+// beside it, which nothing reads).
 func Create(dir string, config []byte, game, algo string, seed uint64, version string) (*Run, error) {
 	if entries, err := os.ReadDir(dir); err == nil {
 		if len(entries) > 0 {
-			return nil, fmt.Errorf("%w: %s (choose a new --out, or continue it with 'tune resume %s')", ErrExists, dir, dir)
+			return nil, fmt.Errorf("%w: %s", ErrExists, dir)
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("results: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("results: creating the run directory: %w", err)
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, ConfigName), config, false); err != nil {
-		return nil, err
-	}
-	db, err := sql.Open("sqlite", dsn(filepath.Join(dir, DBName)))
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(dir))+".creating-*")
 	if err != nil {
+		return nil, fmt.Errorf("results: creating the run directory: %w", err)
+	}
+	defer os.RemoveAll(tmp) // after the rename, there is nothing left to remove
+	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
+	if err := WriteFileAtomic(filepath.Join(tmp, ConfigName), config, false); err != nil {
+		return nil, err
+	}
+	if err := createDB(filepath.Join(tmp, DBName), config, game, algo, seed, version); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if errors.Is(err, os.ErrExist) || errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
+			return nil, fmt.Errorf("%w: %s", ErrExists, dir)
+		}
+		return nil, fmt.Errorf("results: creating the run directory %s: %w", dir, err)
+	}
+	if err := syncDir(parent); err != nil {
+		return nil, err
+	}
+	return Open(dir)
+}
+
+// createDB writes a new run database at path and closes it.
+func createDB(path string, config []byte, game, algo string, seed uint64, version string) (err error) {
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	defer func() {
+		if cerr := db.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("results: closing %s: %w", path, cerr)
+		}
+	}()
 	db.SetMaxOpenConns(1)
 	tx, err := db.Begin()
 	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("results: creating %s: %w", filepath.Join(dir, DBName), err)
+		return fmt.Errorf("results: creating %s: %w", path, err)
 	}
 	defer tx.Rollback()
 	if _, err := tx.Exec(schema); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("results: creating the schema: %w", err)
+		return fmt.Errorf("results: creating the schema: %w", err)
 	}
 	if _, err := tx.Exec(`INSERT INTO run (id, game, algo, seed, version, config, status, created) VALUES (1, ?, ?, ?, ?, ?, 'created', ?)`,
 		game, algo, int64(seed), version, string(config), now()); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("results: %w", err)
+		return fmt.Errorf("results: %w", err)
 	}
 	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("results: %w", err)
+		return fmt.Errorf("results: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("results: %w", err)
+		return fmt.Errorf("results: %w", err)
 	}
-	return &Run{dir: dir, db: db, config: config}, nil
+	return nil
 }
 
-// Open opens an existing run directory for reading and writing. It refuses,
+// Open opens an existing run directory for reading and writing, and locks
+// it until Close: a second Open of the same run, by this process or
+// another, fails with ErrInUse and the other process's id, so two
+// processes never play the same run's games. The lock is the operating
+// system's (flock on LockName), released when the process ends however it
+// ends. Open refuses,
 // with an error that says why and changes nothing: a missing directory, a
 // directory without a run database, a damaged or truncated database, a
 // database from a newer gametune, and a directory it cannot write.
@@ -168,14 +211,19 @@ func Open(dir string) (*Run, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
+	lock, err := lockRun(dir)
+	if err != nil {
+		return nil, err
+	}
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
+		lock.Close()
 		return nil, fmt.Errorf("results: %w", err)
 	}
 	db.SetMaxOpenConns(1)
-	r := &Run{dir: dir, db: db}
+	r := &Run{dir: dir, db: db, lock: lock}
 	if err := r.check(); err != nil {
-		db.Close()
+		r.Close()
 		return nil, err
 	}
 	return r, nil
@@ -241,8 +289,17 @@ func (r *Run) Dir() string { return r.dir }
 // Config is the run's resolved config (YAML).
 func (r *Run) Config() []byte { return r.config }
 
-// Close closes the database.
-func (r *Run) Close() error { return r.db.Close() }
+// Close closes the database and releases the run's lock.
+func (r *Run) Close() error {
+	err := r.db.Close()
+	if r.lock != nil {
+		if lerr := r.lock.Close(); err == nil {
+			err = lerr
+		}
+		r.lock = nil
+	}
+	return err
+}
 
 func now() string { return time.Now().UTC().Format(time.RFC3339) }
 

@@ -3,6 +3,8 @@ package results
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
@@ -192,7 +194,7 @@ func TestExport(t *testing.T) {
 		if err := WriteFileAtomic(path, data, false); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteFileAtomic(path, data, false); err == nil || !strings.Contains(err.Error(), "--force") {
+		if err := WriteFileAtomic(path, data, false); !errors.Is(err, ErrFileExists) {
 			t.Errorf("%s: overwritten without force: %v", f, err)
 		}
 		switch f {
@@ -254,4 +256,108 @@ func FuzzParseWeights(f *testing.F) {
 			t.Fatalf("accepted weights fail the check: %v", err)
 		}
 	})
+}
+
+func TestWriteFileAtomicRefusesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.json")
+	if err := os.WriteFile(target, []byte("kept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	for _, overwrite := range []bool{false, true} {
+		if err := WriteFileAtomic(link, []byte("new\n"), overwrite); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("symlink, overwrite %v: %v, want ErrNotRegular", overwrite, err)
+		}
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symlink was replaced: %v %v", st.Mode(), err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "kept\n" {
+		t.Errorf("the link's target was changed: %q", data)
+	}
+	if err := WriteFileAtomic(dir, []byte("x"), true); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a directory: %v, want ErrNotRegular", err)
+	}
+	if _, err := os.Lstat("/dev/null"); err == nil {
+		// As root, a rename over /dev/null would succeed: the check must come first.
+		if err := WriteFileAtomic("/dev/null", []byte("x"), true); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("/dev/null: %v, want ErrNotRegular", err)
+		}
+	}
+	if err := WriteFileAtomic(target, []byte("new\n"), true); err != nil {
+		t.Fatalf("a regular file with overwrite: %v", err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "new\n" {
+		t.Errorf("overwritten file holds %q", data)
+	}
+}
+
+// TestCreateRace creates one run directory from many goroutines at once:
+// exactly one wins, and the directory holds its config.
+func TestCreateRace(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	const n = 8
+	errs := make(chan error, n)
+	runs := make(chan *Run, n)
+	for i := range n {
+		go func() {
+			r, err := Create(dir, []byte(fmt.Sprintf("seed: %d\n", i)), "nim", "genetic", uint64(i), "test")
+			if err == nil {
+				runs <- r
+			}
+			errs <- err
+		}()
+	}
+	won := 0
+	for range n {
+		err := <-errs
+		switch {
+		case err == nil:
+			won++
+		case !errors.Is(err, ErrExists) && !errors.Is(err, ErrInUse):
+			t.Errorf("a losing Create: %v, want ErrExists", err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d Creates succeeded, want 1", won)
+	}
+	r := <-runs
+	defer r.Close()
+	file, err := os.ReadFile(filepath.Join(dir, ConfigName))
+	if err != nil || string(file) != string(r.Config()) {
+		t.Fatalf("config.yaml %q, the database's config %q (%v)", file, r.Config(), err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("left beside the run: %d entries, want only the run", len(entries))
+	}
+}
+
+func TestOpenLocks(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	r, err := Create(dir, []byte("game: nim\n"), "nim", "genetic", 1, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(dir)
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Fatalf("second Open: %v, want ErrInUse naming pid %d", err, os.Getpid())
+	}
+	ro, err := OpenReadOnly(dir)
+	if err != nil {
+		t.Fatalf("a reader is not kept out by the lock: %v", err)
+	}
+	ro.Close()
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r2, err := Open(dir)
+	if err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	r2.Close()
 }

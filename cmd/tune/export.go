@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -77,5 +78,12 @@ func runExport(c *cobra.Command, dir string, o exportOptions) error {
 		_, err := c.OutOrStdout().Write(data)
 		return err
 	}
-	return results.WriteFileAtomic(o.out, data, o.force)
+	err = results.WriteFileAtomic(o.out, data, o.force)
+	if errors.Is(err, results.ErrFileExists) {
+		return usageError{fmt.Errorf("%w (use --force to replace it)", err)}
+	}
+	if errors.Is(err, results.ErrNotRegular) {
+		return usageError{err}
+	}
+	return err
 }

@@ -32,11 +32,15 @@ func main() {
 // 1 for any other error.
 func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCommand()
+	out := &checkedWriter{w: stdout}
 	root.SetArgs(args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("writing the results to standard output: %w", out.err)
+	}
 	switch {
 	case err == nil:
 		return exitOK
@@ -57,3 +61,23 @@ type usageError struct{ err error }
 
 func (u usageError) Error() string { return u.err.Error() }
 func (u usageError) Unwrap() error { return u.err }
+
+// checkedWriter keeps the first error of the writes to standard output, so
+// that a command whose results could not be written (a full disk, a closed
+// pipe) fails although it printed with fmt.Fprintf and ignored the error.
+// After the first error it writes nothing more.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -167,8 +168,11 @@ func runRun(c *cobra.Command, g *globalOptions, o *runOptions) error {
 		return err
 	}
 	run, err := results.Create(o.out, cfg.Marshal(), cfg.Game, cfg.Algo, cfg.Seed, version)
+	if errors.Is(err, results.ErrExists) {
+		return usageError{fmt.Errorf("%w (choose a new --out, or continue it with 'tune resume %s')", err, o.out)}
+	}
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	defer run.Close()
 	return runTuning(c.Context(), c, cfg, run, o.workers)
