@@ -105,7 +105,15 @@ func TestBadInput(t *testing.T) {
 	}{
 		{[]string{"perft", "go", "3"}, `unknown game "go"`, exitUsage},
 		{[]string{"perft", "tictactoe", "99"}, "whole number from 0", exitUsage},
-		{[]string{"perft", "tictactoe", "-1"}, "unknown shorthand flag", exitUsage},
+		{[]string{"perft", "tictactoe", "-1"}, `depth "-1" must be a whole number from 0 to 30`, exitUsage},
+		{[]string{"perft", "tictactoe", "2", "-x"}, "unknown shorthand flag: 'x'", exitUsage},
+		{[]string{"search", "tictactoe", "--hash", "0"}, "--hash 0: want 1 to 65536 MiB", exitUsage},
+		{[]string{"search", "tictactoe", "--hash", "65537"}, "--hash 65537: want 1 to 65536 MiB", exitUsage},
+		{[]string{"search", "tictactoe", "--depth", "1000"}, "--depth 1000: want 1 to 64 plies", exitUsage},
+		{[]string{"play", "tictactoe", "--depth", "1000"}, "--depth 1000: want 1 to 64 plies", exitUsage},
+		{[]string{"search", "tictactoe", "--depth", "-1"}, "--depth -1: want 1 to 64 plies", exitUsage},
+		{[]string{"search", "tictactoe", "--nodes", "-5"}, "--nodes -5: want 1 to", exitUsage},
+		{[]string{"play", "tictactoe", "--nodes", "-5"}, "--nodes -5: want 1 to", exitUsage},
 		{[]string{"perft", "tictactoe"}, "accepts 2 arg", exitUsage},
 		{[]string{"perft", "tictactoe", "3", "--position", "xxxx"}, "has 4 cells", exitUsage},
 		{[]string{"search", "tictactoe", "--evaluator", "magic"}, `unknown evaluator "magic"`, exitUsage},
@@ -198,5 +206,74 @@ func TestPlayOthelloAndCheckers(t *testing.T) {
 	code, out, _ = tune(t, "e4\nfen\nquit\n", "play", "chess", "--depth", "1")
 	if code != 0 || !strings.Contains(out, "engine plays") || !strings.Contains(out, " b KQkq ") && !strings.Contains(out, " w KQkq ") {
 		t.Errorf("chess session:\n%s", out)
+	}
+}
+
+// TestHashBeyondMemory: a table the machine cannot hold is refused before
+// it is allocated (it used to end the process out of memory).
+func TestHashBeyondMemory(t *testing.T) {
+	total := totalMemory()
+	if total == 0 || total>>20 >= 4*maxHashMiB {
+		t.Skip("this machine's memory is unknown, or holds the largest table")
+	}
+	code, _, errOut := tune(t, "", "search", "chess", "--hash", "65536", "--depth", "2")
+	if code != exitUsage || !strings.Contains(errOut, "quarter of this machine's") {
+		t.Fatalf("exit %d, %q", code, errOut)
+	}
+}
+
+// TestSearchJSONForcedEnd: a forced win or loss is mate_in (moves, negative
+// when lost) and end_in_plies beside a null score, never a sentinel number;
+// chess moves come in SAN and UCI.
+func TestSearchJSONForcedEnd(t *testing.T) {
+	cases := []struct {
+		position      string
+		mateIn, plies int
+		move, uci     string
+	}{
+		{"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, 1, "Ra8#", "a1a8"},
+		{"k7/8/1K6/8/8/8/8/7R b - - 0 1", -1, 2, "Kb8", "a8b8"},
+	}
+	for _, c := range cases {
+		code, out, errOut := tune(t, "", "search", "chess", "--position", c.position, "--depth", "4", "--json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var r map[string]any
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r["score"] != nil || r["mate_in"] != float64(c.mateIn) || r["end_in_plies"] != float64(c.plies) {
+			t.Errorf("%s: score %v, mate_in %v, end_in_plies %v; want null, %d, %d", c.position, r["score"], r["mate_in"], r["end_in_plies"], c.mateIn, c.plies)
+		}
+		if r["move"] != c.move || r["move_uci"] != c.uci {
+			t.Errorf("%s: move %v (uci %v), want %s (%s)", c.position, r["move"], r["move_uci"], c.move, c.uci)
+		}
+		if pv, ok := r["pv_uci"].([]any); !ok || len(pv) == 0 || pv[0] != c.uci {
+			t.Errorf("%s: pv_uci %v", c.position, r["pv_uci"])
+		}
+	}
+	code, out, _ := tune(t, "", "search", "othello", "--depth", "2", "--json")
+	if code != 0 || strings.Contains(out, "uci") || !strings.Contains(out, `"score": `) {
+		t.Errorf("othello search JSON: exit %d, %s", code, out)
+	}
+}
+
+// TestStdoutFull: results that cannot be written are an error, not exit 0.
+func TestStdoutFull(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer full.Close()
+	for _, args := range [][]string{
+		{"games"}, {"perft", "tictactoe", "3"}, {"solve", "tictactoe"}, {"runs", t.TempDir()},
+		{"search", "nim", "--json"},
+	} {
+		var errOut bytes.Buffer
+		code := execute(context.Background(), args, strings.NewReader(""), full, &errOut)
+		if code != exitError || !strings.Contains(errOut.String(), "no space left") {
+			t.Errorf("tune %s > /dev/full: exit %d, %q; want exit 1 and the write error", strings.Join(args, " "), code, errOut.String())
+		}
 	}
 }

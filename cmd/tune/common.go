@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"os"
 	"strings"
 
 	"github.com/gametune/gametune/games"
@@ -84,3 +86,48 @@ func joinOr(s []string, empty string) string {
 // tables fight over the processor's caches (2 workers on Othello at depth
 // 4: 1.5x the games/s of one worker with 4 MiB tables, 1.9x with 1 MiB).
 const poolTableMiB = 2
+
+// maxUserFile bounds every file a user names (weights, configs, openings,
+// saved games): gametune's own are a few KiB.
+const maxUserFile = 4 << 20
+
+// readUserFile reads a file a user named, refusing one larger than
+// maxUserFile (or endless, as /dev/zero) with the limit in the message.
+func readUserFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxUserFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxUserFile {
+		return nil, fmt.Errorf("%s is larger than %d MiB, the most gametune reads from a file it is given", path, maxUserFile>>20)
+	}
+	return data, nil
+}
+
+// jsonFloat is a number in JSON output that may be infinite or undefined
+// (an Elo bound after a clean sweep, an Elo not measured yet): those are
+// written as null, which JSON can hold, instead of failing the encoding or
+// standing in a sentinel number.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	x := float64(f)
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(x)
+}
+
+// finite replaces infinities by ±10000. TODO(merge): match and tournament
+// JSON move to jsonFloat.
+func finite(x float64) float64 {
+	if math.IsInf(x, 0) {
+		return math.Copysign(10000, x)
+	}
+	return x
+}

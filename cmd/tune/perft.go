@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gametune/gametune/games"
@@ -27,6 +28,16 @@ published ones for every game gametune knows, so perft checks move generation.`,
 			return runPerft(c, args[0], args[1], o)
 		},
 	}
+	// "perft chess -1" reaches the flag parser as a flag: say what is wrong
+	// with the depth instead of "unknown shorthand flag".
+	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if _, arg, ok := strings.Cut(err.Error(), " in "); ok {
+			if _, nerr := strconv.Atoi(arg); nerr == nil {
+				return usageError{fmt.Errorf("perft: depth %q must be a whole number from 0 to %d", arg, maxPerftDepth)}
+			}
+		}
+		return usageError{fmt.Errorf("%w (see 'tune perft --help')", err)}
+	})
 	c.Flags().StringVar(&o.position, "position", "", "start from this position (the game's notation; see 'tune games')")
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
 	return c

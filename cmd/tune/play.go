@@ -16,7 +16,7 @@ import (
 
 type playOptions struct {
 	side      string
-	depth     int
+	limits    searchLimits
 	evaluator string
 	weights   string
 	position  string
@@ -43,7 +43,7 @@ func newPlayCommand(g *globalOptions) *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&o.side, "side", "first", "the side you play: first or second")
-	f.IntVar(&o.depth, "depth", 6, "engine search depth in plies")
+	o.limits.bind(f, 6)
 	f.StringVar(&o.evaluator, "evaluator", "", "engine evaluator (default: the game's first)")
 	f.StringVar(&o.weights, "weights", "", "engine weights file (JSON)")
 	f.StringVar(&o.position, "position", "", "start from this position (the game's notation)")
@@ -62,7 +62,7 @@ type session struct {
 	ev     *games.Evaluator
 	w      []float64
 	s      *engine.Searcher
-	depth  int
+	limits engine.Limits
 	out    io.Writer
 }
 
@@ -80,8 +80,9 @@ func runPlay(ctx context.Context, in io.Reader, out io.Writer, gameName string, 
 	default:
 		return usageError{fmt.Errorf("play: --side %q: want first or second", o.side)}
 	}
-	if o.depth < 1 || o.depth > engine.MaxPly/2 {
-		return usageError{fmt.Errorf("play: --depth %d out of range (1-%d)", o.depth, engine.MaxPly/2)}
+	lim, err := o.limits.limits()
+	if err != nil {
+		return err
 	}
 	p, err := position(g, o.position)
 	if err != nil {
@@ -95,9 +96,9 @@ func runPlay(ctx context.Context, in io.Reader, out io.Writer, gameName string, 
 	if err != nil {
 		return err
 	}
-	se := &session{g: g, start: p.String(), p: p, human: human, ev: ev, w: w, s: s, depth: o.depth, out: out}
+	se := &session{g: g, start: p.String(), p: p, human: human, ev: ev, w: w, s: s, limits: lim, out: out}
 	fmt.Fprintf(out, "%s: you play %s. %s\n", g.Name(), human, playHelp)
-	lines := bufio.NewScanner(in)
+	lines := readLines(in)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -122,11 +123,21 @@ func runPlay(ctx context.Context, in io.Reader, out io.Writer, gameName string, 
 			fmt.Fprintf(out, "game over: %s (%s)\n", outcome, se.verdict(outcome))
 		}
 		fmt.Fprint(out, "> ")
-		if !lines.Scan() {
+		var line inputLine
+		select {
+		case <-ctx.Done():
 			fmt.Fprintln(out)
-			return lines.Err()
+			return ctx.Err()
+		case line = <-lines:
 		}
-		if quit := se.command(strings.TrimSpace(lines.Text()), outcome); quit {
+		if line.err != nil {
+			fmt.Fprintln(out)
+			if errors.Is(line.err, io.EOF) {
+				return nil
+			}
+			return line.err
+		}
+		if quit := se.command(strings.TrimSpace(line.text), outcome); quit {
 			return nil
 		}
 	}
@@ -155,7 +166,7 @@ func (se *session) engineMove(ctx context.Context) error {
 	if len(se.played) == 0 {
 		se.s.NewGame()
 	}
-	res, err := se.s.Search(ctx, se.p, se.ev, se.w, engine.Limits{Depth: se.depth})
+	res, err := se.s.Search(ctx, se.p, se.ev, se.w, se.limits)
 	if err != nil {
 		return err
 	}
@@ -274,32 +285,80 @@ func (se *session) save(path string) error {
 
 // load replays a saved game, checking every move.
 func (se *session) load(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := readUserFile(path)
 	if err != nil {
 		return err
 	}
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if len(lines) < 2 || !strings.HasPrefix(lines[0], "game ") || !strings.HasPrefix(lines[1], "start ") {
-		return fmt.Errorf("%s: not a saved game (want lines \"game NAME\", \"start POSITION\", then one move a line)", path)
-	}
-	if name := strings.TrimSpace(lines[0][5:]); name != se.g.Name() {
-		return fmt.Errorf("%s: a game of %s, not %s", path, name, se.g.Name())
-	}
-	start := strings.TrimSpace(lines[1][6:])
-	p, err := se.g.ParsePosition(start)
+	start, p, played, err := parseSavedGame(se.g, data)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
-	}
-	var played []games.Move
-	for i, line := range lines[2:] {
-		m, err := p.ParseMove(strings.TrimSpace(line))
-		if err != nil {
-			return fmt.Errorf("%s: move %d: %w", path, i+1, err)
-		}
-		p.Play(m)
-		played = append(played, m)
 	}
 	se.start, se.p, se.played = start, p, played
 	se.s.NewGame()
 	return nil
+}
+
+// maxSavedPlies bounds the moves of a saved game: longer than any game
+// gametune plays (their ply cap is at most 10000).
+const maxSavedPlies = 10000
+
+// parseSavedGame reads a game written by save: "game NAME", "start
+// POSITION", then one move a line, each checked against the position.
+func parseSavedGame(g games.Game, data []byte) (string, games.Position, []games.Move, error) {
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "game ") || !strings.HasPrefix(lines[1], "start ") {
+		return "", nil, nil, errors.New(`not a saved game (want lines "game NAME", "start POSITION", then one move a line)`)
+	}
+	if name := strings.TrimSpace(lines[0][5:]); name != g.Name() {
+		return "", nil, nil, fmt.Errorf("a game of %q, not %s", name, g.Name())
+	}
+	if len(lines)-2 > maxSavedPlies {
+		return "", nil, nil, fmt.Errorf("%d moves: a saved game holds at most %d", len(lines)-2, maxSavedPlies)
+	}
+	start := strings.TrimSpace(lines[1][6:])
+	p, err := g.ParsePosition(start)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	var played []games.Move
+	var buf []games.Move
+	for i, line := range lines[2:] {
+		moves, outcome := p.Moves(buf)
+		buf = moves
+		if outcome != games.Ongoing {
+			return "", nil, nil, fmt.Errorf("move %d (%q): the game is over (%s)", i+1, strings.TrimSpace(line), outcome)
+		}
+		m, err := p.ParseMove(strings.TrimSpace(line))
+		if err != nil {
+			return "", nil, nil, fmt.Errorf("move %d: %w", i+1, err)
+		}
+		p.Play(m)
+		played = append(played, m)
+	}
+	return start, p, played, nil
+}
+
+// inputLine is one line typed, or the error that ended the input.
+type inputLine struct {
+	text string
+	err  error
+}
+
+// readLines reads lines from in on a goroutine of its own, so that a
+// command waiting for input still answers Ctrl-C at once. The goroutine
+// ends with the input (or the process).
+func readLines(in io.Reader) <-chan inputLine {
+	ch := make(chan inputLine)
+	go func() {
+		sc := bufio.NewScanner(in)
+		for sc.Scan() {
+			ch <- inputLine{text: sc.Text()}
+		}
+		err := sc.Err()
+		if err == nil {
+			err = io.EOF
+		}
+		ch <- inputLine{err: err}
+	}()
+	return ch
 }

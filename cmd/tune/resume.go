@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/gametune/gametune/population"
@@ -51,7 +50,7 @@ func runResume(c *cobra.Command, dir string, o resumeOptions) error {
 	}
 	changed := false
 	if o.config != "" {
-		data, err := os.ReadFile(o.config)
+		data, err := readUserFile(o.config)
 		if err != nil {
 			return usageError{fmt.Errorf("--config: %w", err)}
 		}

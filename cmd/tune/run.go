@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -100,7 +99,7 @@ func resolveConfig(c *cobra.Command, o *runOptions) (population.Config, error) {
 		}
 	}
 	if o.config != "" {
-		data, err := os.ReadFile(o.config)
+		data, err := readUserFile(o.config)
 		if err != nil {
 			return cfg, usageError{fmt.Errorf("--config: %w", err)}
 		}

@@ -33,10 +33,10 @@ func newRunsCommand(g *globalOptions) *cobra.Command {
 
 type runLine struct {
 	results.Info
-	Progress string  `json:"progress"`
-	BestElo  float64 `json:"best_elo"`
-	EloLow   float64 `json:"best_elo_low"`
-	EloHigh  float64 `json:"best_elo_high"`
+	Progress string    `json:"progress"`
+	BestElo  jsonFloat `json:"best_elo"` // null: no yardstick yet
+	EloLow   jsonFloat `json:"best_elo_low"`
+	EloHigh  jsonFloat `json:"best_elo_high"`
 }
 
 func runRuns(c *cobra.Command, root string, o runsOptions) error {
@@ -46,12 +46,12 @@ func runRuns(c *cobra.Command, root string, o runsOptions) error {
 	}
 	var lines []runLine
 	for _, in := range infos {
-		l := runLine{Info: in, BestElo: math.NaN()}
+		l := runLine{Info: in, BestElo: jsonFloat(math.NaN()), EloLow: jsonFloat(math.NaN()), EloHigh: jsonFloat(math.NaN())}
 		if r, err := results.OpenReadOnly(in.Dir); err == nil {
 			if hist, err := r.Generations(); err == nil {
 				for _, g := range hist {
-					if y := g.Yardstick; y != nil && (math.IsNaN(l.BestElo) || y.Elo > l.BestElo) {
-						l.BestElo, l.EloLow, l.EloHigh = y.Elo, y.EloLow, y.EloHigh
+					if y := g.Yardstick; y != nil && (math.IsNaN(float64(l.BestElo)) || y.Elo > float64(l.BestElo)) {
+						l.BestElo, l.EloLow, l.EloHigh = jsonFloat(y.Elo), jsonFloat(y.EloLow), jsonFloat(y.EloHigh)
 					}
 				}
 			}
@@ -62,19 +62,14 @@ func runRuns(c *cobra.Command, root string, o runsOptions) error {
 	}
 	out := c.OutOrStdout()
 	if o.json {
-		for i := range lines {
-			if math.IsNaN(lines[i].BestElo) {
-				lines[i].BestElo = 0
-			}
-		}
 		return writeJSON(out, lines)
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "run\tgame\talgorithm\tprogress\tstatus\tbest yardstick")
 	for _, l := range lines {
 		elo := "-"
-		if !math.IsNaN(l.BestElo) {
-			elo = eloString(l.BestElo, l.EloLow, l.EloHigh)
+		if !math.IsNaN(float64(l.BestElo)) {
+			elo = eloString(float64(l.BestElo), float64(l.EloLow), float64(l.EloHigh))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Dir, l.Game, l.Algo, l.Progress, l.Status, elo)
 	}

@@ -4,13 +4,13 @@ import (
 	"fmt"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
 	"github.com/spf13/cobra"
 )
 
 type searchOptions struct {
 	position  string
-	depth     int
-	nodes     int64
+	limits    searchLimits
 	evaluator string
 	weights   string
 	tableMiB  int
@@ -29,11 +29,10 @@ func newSearchCommand(g *globalOptions) *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&o.position, "position", "", "position in the game's notation (default: the start)")
-	f.IntVar(&o.depth, "depth", 0, "search depth in plies (default 6 when --nodes is not given)")
-	f.Int64Var(&o.nodes, "nodes", 0, "node limit")
+	o.limits.bind(f, 6)
 	f.StringVar(&o.evaluator, "evaluator", "", "evaluator name (default: the game's first; see 'tune games')")
 	f.StringVar(&o.weights, "weights", "", "weights file (JSON, as 'tune export' writes)")
-	f.IntVar(&o.tableMiB, "hash", 16, "transposition table size in MiB")
+	f.IntVar(&o.tableMiB, "hash", 16, hashHelp)
 	f.BoolVar(&o.json, "json", false, "print JSON")
 	return c
 }
@@ -50,16 +49,64 @@ type statsJSON struct {
 	EBF              float64 `json:"ebf"`
 }
 
+// searchJSON is the result of a search for scripts. Score is in the
+// evaluation's units from the side to move's point of view. A forced end is
+// not a number there (Score is null) but MateIn, in moves of the side to
+// move as UCI counts them (positive: it wins; negative: it loses), and
+// EndPlies, the plies to that end.
 type searchJSON struct {
 	Game      string    `json:"game"`
 	Position  string    `json:"position"`
 	Evaluator string    `json:"evaluator"`
 	Move      string    `json:"move"`
-	Score     int       `json:"score"`
+	MoveUCI   string    `json:"move_uci,omitempty"`
+	Score     *int      `json:"score"`
+	MateIn    *int      `json:"mate_in,omitempty"`
+	EndPlies  *int      `json:"end_in_plies,omitempty"`
 	PV        []string  `json:"pv"`
+	PVUCI     []string  `json:"pv_uci,omitempty"`
 	Seconds   float64   `json:"seconds"`
 	NPS       float64   `json:"nps"`
 	Stats     statsJSON `json:"stats"`
+}
+
+// uciFormatter is a position that also writes its moves in UCI's long
+// algebraic notation (chess).
+type uciFormatter interface {
+	UCI(games.Move) string
+}
+
+// uciLine writes a move sequence in UCI notation, or nil when the game has
+// none.
+func uciLine(p games.Position, moves []games.Move) []string {
+	if _, ok := p.(uciFormatter); !ok {
+		return nil
+	}
+	out := make([]string, 0, len(moves))
+	for _, m := range moves {
+		out = append(out, p.(uciFormatter).UCI(m))
+		p.Play(m)
+	}
+	for range moves {
+		p.Undo()
+	}
+	return out
+}
+
+// scoreJSON splits an engine score into a plain score or a forced end: in
+// moves of the side to move (negative when it loses) and in plies.
+func scoreJSON(s int) (score, mateIn, plies *int) {
+	switch {
+	case engine.IsWin(s):
+		p := engine.Mate - s
+		m := (p + 1) / 2
+		return nil, &m, &p
+	case engine.IsLoss(s):
+		p := engine.Mate + s
+		m := -p / 2
+		return nil, &m, &p
+	}
+	return &s, nil, nil
 }
 
 func runSearch(c *cobra.Command, gameName string, o searchOptions) error {
@@ -75,28 +122,34 @@ func runSearch(c *cobra.Command, gameName string, o searchOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.depth < 0 || o.nodes < 0 {
-		return usageError{fmt.Errorf("search: --depth and --nodes must not be negative")}
+	lim, err := o.limits.limits()
+	if err != nil {
+		return err
 	}
-	if o.depth == 0 && o.nodes == 0 {
-		o.depth = 6
+	if err := checkHash(o.tableMiB); err != nil {
+		return err
 	}
 	s, err := engine.New(engine.Options{TableMiB: o.tableMiB})
 	if err != nil {
 		return usageError{err}
 	}
 	start := now()
-	res, err := s.Search(c.Context(), p, ev, w, engine.Limits{Depth: o.depth, Nodes: o.nodes})
+	res, err := s.Search(c.Context(), p, ev, w, lim)
 	if err != nil {
 		return err
 	}
 	secs := since(start)
 	st := res.Stats
+	score, mateIn, plies := scoreJSON(res.Score)
 	r := searchJSON{
 		Game: g.Name(), Position: p.String(), Evaluator: ev.Name,
-		Move: p.FormatMove(res.Move), Score: res.Score, PV: formatLine(p, res.PV),
+		Move: p.FormatMove(res.Move), Score: score, MateIn: mateIn, EndPlies: plies,
+		PV: formatLine(p, res.PV), PVUCI: uciLine(p, res.PV),
 		Seconds: secs, NPS: float64(st.Nodes) / max(secs, 1e-9),
 		Stats: statsJSON{st.Nodes, st.QNodes, st.TTHits, st.TTCuts, st.Cutoffs, st.FirstCutoffs, st.FirstCutoffShare(), st.Depth, st.EBF},
+	}
+	if u := uciLine(p, []games.Move{res.Move}); u != nil {
+		r.MoveUCI = u[0]
 	}
 	if o.json {
 		return writeJSON(c.OutOrStdout(), r)

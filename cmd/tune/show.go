@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"text/tabwriter"
 
 	"github.com/gametune/gametune/games"
@@ -52,22 +51,14 @@ type showJSON struct {
 }
 
 type yardJSON struct {
-	Generation int     `json:"generation"`
-	Genome     int     `json:"genome"`
-	Wins       int     `json:"wins"`
-	Draws      int     `json:"draws"`
-	Losses     int     `json:"losses"`
-	Elo        float64 `json:"elo"`
-	Low        float64 `json:"elo_low"`
-	High       float64 `json:"elo_high"`
-}
-
-// finite replaces infinities (no JSON for them) by ±10000.
-func finite(x float64) float64 {
-	if math.IsInf(x, 0) {
-		return math.Copysign(10000, x)
-	}
-	return x
+	Generation int       `json:"generation"`
+	Genome     int       `json:"genome"`
+	Wins       int       `json:"wins"`
+	Draws      int       `json:"draws"`
+	Losses     int       `json:"losses"`
+	Elo        jsonFloat `json:"elo"`
+	Low        jsonFloat `json:"elo_low"`
+	High       jsonFloat `json:"elo_high"`
 }
 
 func runShow(c *cobra.Command, dir string, o showOptions) error {
@@ -104,7 +95,7 @@ func runShow(c *cobra.Command, dir string, o showOptions) error {
 	}
 	for _, g := range hist {
 		if y := g.Yardstick; y != nil {
-			s.Yardstick = append(s.Yardstick, yardJSON{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, finite(y.Elo), finite(y.EloLow), finite(y.EloHigh)})
+			s.Yardstick = append(s.Yardstick, yardJSON{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, jsonFloat(y.Elo), jsonFloat(y.EloLow), jsonFloat(y.EloHigh)})
 		}
 	}
 	out := c.OutOrStdout()
