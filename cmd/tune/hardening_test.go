@@ -1,0 +1,307 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gametune/gametune/results"
+)
+
+// started is a real tune process with its outputs.
+type started struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *syncBuffer
+	stderr *syncBuffer
+	done   chan error
+}
+
+// syncBuffer is a bytes.Buffer written by one goroutine and read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func start(t *testing.T, bin string, args ...string) *started {
+	t.Helper()
+	p := &started{cmd: exec.Command(bin, args...), stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	var err error
+	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.done <- p.cmd.Wait() }()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		p.stdin.Close()
+	})
+	return p
+}
+
+// exitCode waits for the process and returns its exit status.
+func (p *started) exitCode(t *testing.T, within time.Duration) int {
+	t.Helper()
+	select {
+	case err := <-p.done:
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(within):
+		t.Fatalf("%s still running after %v\nstdout: %s\nstderr: %s", p.cmd.Args[1], within, p.stdout, p.stderr)
+	}
+	return -1
+}
+
+// TestSignalsStopEveryCommand sends SIGINT or SIGTERM to every long
+// command once it is busy (or waiting for input): each must end with
+// status 130 within a second.
+func TestSignalsStopEveryCommand(t *testing.T) {
+	bin := buildTune(t)
+	dir := t.TempDir()
+	cases := []struct {
+		name  string
+		args  []string
+		ready string // wait for this on stdout, else a fixed delay
+	}{
+		{"perft", []string{"perft", "chess", "7"}, ""},
+		{"play", []string{"play", "chess"}, "> "},
+		{"search", []string{"search", "chess", "--depth", "40"}, ""},
+		{"solve", []string{"solve", "othello"}, ""},
+		{"run", []string{"run", "--game", "othello", "--depth", "4", "--population", "10", "--generations", "50", "--quiet", "--out"}, ""},
+		{"tournament", []string{"tournament", "--game", "othello", "--players", "default:full,default:report,default:full", "--pairs", "500", "--depth", "4", "--quiet"}, ""},
+	}
+	for _, c := range cases {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			t.Run(fmt.Sprintf("%s/%v", c.name, sig), func(t *testing.T) {
+				args := c.args
+				if c.name == "run" {
+					args = append(args[:len(args):len(args)], filepath.Join(dir, sig.String()))
+				}
+				p := start(t, bin, args...)
+				deadline := time.Now().Add(10 * time.Second)
+				if c.ready != "" {
+					for !strings.Contains(p.stdout.String(), c.ready) {
+						if time.Now().After(deadline) {
+							t.Fatalf("no %q on stdout: %s %s", c.ready, p.stdout, p.stderr)
+						}
+						time.Sleep(5 * time.Millisecond)
+					}
+				} else {
+					time.Sleep(400 * time.Millisecond)
+				}
+				sent := time.Now()
+				p.cmd.Process.Signal(sig)
+				code := p.exitCode(t, 5*time.Second)
+				took := time.Since(sent)
+				if code != exitInterrupted {
+					t.Fatalf("exit %d, want 130\nstderr: %s", code, p.stderr)
+				}
+				if took > time.Second {
+					t.Fatalf("stopped %v after the signal, want under 1 s", took)
+				}
+			})
+		}
+	}
+}
+
+// TestRunOutRace starts two tune runs with the same --out at once: one
+// creates the run, the other is refused, and the run's config file and
+// database agree on the seed.
+func TestRunOutRace(t *testing.T) {
+	bin := buildTune(t)
+	for i := range 4 {
+		dir := filepath.Join(t.TempDir(), "run")
+		args := func(seed int) []string {
+			return []string{"run", "--game", "nim", "--depth", "2", "--population", "4", "--generations", "1",
+				"--games", "1", "--yardstick-pairs", "1", "--seed", fmt.Sprint(seed), "--quiet", "--out", dir}
+		}
+		a, b := start(t, bin, args(100+i)...), start(t, bin, args(200+i)...)
+		ca, cb := a.exitCode(t, 60*time.Second), b.exitCode(t, 60*time.Second)
+		if (ca == 0) == (cb == 0) {
+			t.Fatalf("round %d: exits %d and %d, want one 0\n%s\n%s", i, ca, cb, a.stderr, b.stderr)
+		}
+		loser := b
+		if cb == 0 {
+			loser = a
+		}
+		if !strings.Contains(loser.stderr.String(), "exists already") && !strings.Contains(loser.stderr.String(), "in use by pid") {
+			t.Errorf("round %d: the refused run says %q", i, loser.stderr)
+		}
+		r, err := results.OpenReadOnly(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := r.Info()
+		r.Close()
+		file, _ := os.ReadFile(filepath.Join(dir, results.ConfigName))
+		if !strings.Contains(string(file), fmt.Sprintf("seed: %d\n", in.Seed)) {
+			t.Fatalf("round %d: run.db has seed %d, config.yaml:\n%s", i, in.Seed, file)
+		}
+	}
+}
+
+// TestResumeLocked: three tune resume of one run at once: one plays the
+// remaining games, the others are refused naming its pid, and the run ends
+// as an uninterrupted one does.
+func TestResumeLocked(t *testing.T) {
+	bin := buildTune(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	args := []string{"run", "--game", "othello", "--evaluator", "report", "--depth", "2", "--population", "8",
+		"--generations", "3", "--games", "2", "--yardstick-pairs", "2", "--openings", "random:6",
+		"--seed", "11", "--quiet", "--out", dir}
+	if !runUntil(t, bin, args, dir, func(r *results.Run) bool {
+		n, err := r.CountGames("gen", 0)
+		return err == nil && n >= 2
+	}) {
+		t.Fatal("the run finished before it could be killed")
+	}
+	var ps []*started
+	for range 3 {
+		ps = append(ps, start(t, bin, "resume", dir, "--quiet"))
+	}
+	ok := 0
+	for _, p := range ps {
+		switch code := p.exitCode(t, 120*time.Second); code {
+		case 0:
+			ok++
+		default:
+			if !strings.Contains(p.stderr.String(), "in use by pid") {
+				t.Errorf("a refused resume exits %d saying %q", code, p.stderr)
+			}
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d resumes succeeded, want exactly 1", ok)
+	}
+	r, err := results.OpenReadOnly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := r.Info()
+	r.Close()
+	if in.Status != "done" || in.Generations != 3 {
+		t.Fatalf("after the resumes: %+v", in)
+	}
+}
+
+// TestKilledWhileCreating kills tune run in its first milliseconds: what it
+// leaves is either no run (and run starts it again) or a whole run that
+// resume finishes.
+func TestKilledWhileCreating(t *testing.T) {
+	bin := buildTune(t)
+	for _, delay := range []time.Duration{0, time.Millisecond, 3 * time.Millisecond, 8 * time.Millisecond, 15 * time.Millisecond, 30 * time.Millisecond, 60 * time.Millisecond} {
+		dir := filepath.Join(t.TempDir(), "run")
+		args := []string{"run", "--game", "nim", "--depth", "2", "--population", "4", "--generations", "2",
+			"--games", "1", "--yardstick-pairs", "1", "--seed", "5", "--quiet", "--out", dir}
+		p := start(t, bin, args...)
+		time.Sleep(delay)
+		p.cmd.Process.Kill()
+		<-p.done
+		var out []byte
+		var err error
+		if _, serr := os.Stat(dir); serr == nil {
+			out, err = exec.Command(bin, "resume", dir, "--quiet").CombinedOutput()
+		} else {
+			out, err = exec.Command(bin, args...).CombinedOutput()
+		}
+		if err != nil {
+			t.Fatalf("killed after %v: the next command fails: %v\n%s", delay, err, out)
+		}
+		r, err := results.OpenReadOnly(dir)
+		if err != nil {
+			t.Fatalf("killed after %v: %v", delay, err)
+		}
+		in, _ := r.Info()
+		r.Close()
+		if in.Status != "done" {
+			t.Fatalf("killed after %v, then finished: %+v", delay, in)
+		}
+	}
+}
+
+// TestEndlessFiles: files a user names are read through a size limit.
+func TestEndlessFiles(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"run", "--game", "nim", "--config", "/dev/zero", "--out", filepath.Join(dir, "a")},
+		{"search", "nim", "--weights", "/dev/zero"},
+		{"run", "--game", "nim", "--start", "/dev/zero", "--out", filepath.Join(dir, "b")},
+		{"run", "--game", "nim", "--openings", "/dev/zero", "--out", filepath.Join(dir, "c")},
+	} {
+		code, _, errOut := tune(t, "", args...)
+		if code != exitUsage || !strings.Contains(errOut, "MiB") {
+			t.Errorf("tune %s: exit %d, %q; want exit 2 and the limit", strings.Join(args, " "), code, errOut)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+		t.Errorf("refused runs left %d entries behind", len(entries))
+	}
+	code, out, _ := tune(t, "load /dev/zero\nquit\n", "play", "nim")
+	if code != 0 || !strings.Contains(out, "cannot load") || !strings.Contains(out, "MiB") {
+		t.Errorf("play, load /dev/zero: exit %d:\n%s", code, out)
+	}
+}
+
+// FuzzSavedGame: the saved-game reader never panics, and what it accepts
+// replays to the position it returns.
+func FuzzSavedGame(f *testing.F) {
+	f.Add("tictactoe", "game tictactoe\nstart ---------\nb2\na1\n")
+	f.Add("nim", "game nim\nstart 20\n3\n")
+	f.Add("othello", "game othello\nstart start\nd3\n")
+	f.Add("chess", "game chess\nstart rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\ne4\ne5\nNf3\n")
+	f.Add("checkers", "game checkers\nstart start\n11-15\n")
+	f.Add("tictactoe", "game tictactoe\nstart xxx------\na3\n")
+	f.Fuzz(func(t *testing.T, name, data string) {
+		g, err := findGame(name)
+		if err != nil {
+			return
+		}
+		start, p, played, err := parseSavedGame(g, []byte(data))
+		if err != nil {
+			return
+		}
+		q, err := g.ParsePosition(start)
+		if err != nil {
+			t.Fatalf("accepted start %q does not parse: %v", start, err)
+		}
+		for _, m := range played {
+			q.Play(m)
+		}
+		if q.String() != p.String() {
+			t.Fatalf("replayed %q, returned %q", q, p)
+		}
+	})
+}
