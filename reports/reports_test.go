@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/gob"
 	"flag"
+	"image"
 	"image/png"
 	"os"
 	"os/exec"
@@ -102,10 +103,18 @@ func TestGoldenPlots(t *testing.T) {
 				t.Errorf("%s/%s: two renderings differ", algo, f.Name)
 			}
 			golden := filepath.Join("testdata", algo+"-"+f.Name+".svg")
+			goldenPNG := filepath.Join("testdata", algo+"-"+f.Name+".png")
+			pngData, err := f.PNG()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if *update {
-				os.WriteFile(golden, svg, 0o644)
-				pngData, _ := f.PNG()
-				os.WriteFile(filepath.Join("testdata", algo+"-"+f.Name+".png"), pngData, 0o644)
+				if err := os.WriteFile(golden, svg, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(goldenPNG, pngData, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 			exp, err := os.ReadFile(golden)
 			if err != nil {
@@ -114,10 +123,6 @@ func TestGoldenPlots(t *testing.T) {
 			if !bytes.Equal(svg, exp) {
 				t.Errorf("%s: differs from %s (run with -update after checking the new image)", f.Name, golden)
 			}
-			pngData, err := f.PNG()
-			if err != nil {
-				t.Fatal(err)
-			}
 			img, err := png.Decode(bytes.NewReader(pngData))
 			if err != nil {
 				t.Fatal(err)
@@ -125,6 +130,7 @@ func TestGoldenPlots(t *testing.T) {
 			if w := img.Bounds().Dx(); w != int(f.Width.Dots(96)+0.5) {
 				t.Errorf("%s: PNG %d pixels wide, want %v", f.Name, w, f.Width.Dots(96))
 			}
+			comparePNG(t, goldenPNG, img)
 		}
 	}
 }
@@ -220,5 +226,37 @@ func TestBrowser(t *testing.T) {
 	}
 	if len(colours) < 20 {
 		t.Fatalf("the screenshot has %d colours: a blank page?", len(colours))
+	}
+}
+
+// comparePNG compares a drawn image with a golden PNG pixel by pixel (the
+// decoded pixels, not the bytes, which depend on the encoder's settings).
+func comparePNG(t *testing.T, golden string, got image.Image) {
+	t.Helper()
+	f, err := os.Open(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	defer f.Close()
+	want, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", golden, err)
+	}
+	if want.Bounds() != got.Bounds() {
+		t.Fatalf("%s: drawn %v, golden %v", golden, got.Bounds(), want.Bounds())
+	}
+	diff := 0
+	b := want.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r1, g1, b1, a1 := want.At(x, y).RGBA()
+			r2, g2, b2, a2 := got.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				diff++
+			}
+		}
+	}
+	if diff > 0 {
+		t.Errorf("%s: %d of %d pixels differ (run with -update after looking at the new image)", golden, diff, b.Dx()*b.Dy())
 	}
 }
