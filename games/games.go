@@ -263,6 +263,24 @@ func ParseWith[P Position](parse func(string) (P, error), s string) (Position, e
 	return p, nil
 }
 
+// ErrUnreachable is wrapped by the errors of position parsers for positions
+// that are well formed but that no legal game reaches (a tic-tac-toe board
+// where both sides have three in a row, nine white queens beside eight white
+// pawns). The messages say what is impossible; errors.Is finds the kind.
+var ErrUnreachable = errors.New("games: no legal game reaches this position")
+
+// Unreachable returns an error whose message is formatted as by fmt.Sprintf
+// and which wraps ErrUnreachable without repeating its text. Position
+// parsers use it for every rule of reachability they check.
+func Unreachable(format string, args ...any) error {
+	return &unreachableError{fmt.Sprintf(format, args...)}
+}
+
+type unreachableError struct{ msg string }
+
+func (e *unreachableError) Error() string { return e.msg }
+func (e *unreachableError) Unwrap() error { return ErrUnreachable }
+
 // ErrUnknownEvaluator is returned by FindEvaluator for a name the game lacks.
 var ErrUnknownEvaluator = errors.New("games: unknown evaluator")
 

@@ -167,6 +167,9 @@ func (p *Position) ParseMove(s string) (games.Move, error) {
 
 // Parse reads nine cells row by row from the top left, each x, o, or - (or
 // .) for empty; the side to move follows from the counts (x moves first).
+// It rejects boards that alternate play from the empty board cannot reach:
+// counts other than as many x as o or one more, lines of three for both
+// sides, and a line for the side that did not move last.
 func Parse(s string) (*Position, error) {
 	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
 	if len(t) != 9 {
@@ -191,9 +194,28 @@ func Parse(s string) (*Position, error) {
 	case 1:
 		p.turn = games.Second
 	default:
-		return nil, fmt.Errorf("tictactoe: position %q has %d x and %d o; x moves first, so x has as many or one more", s, nx, no)
+		return nil, games.Unreachable("tictactoe: position %q has %d x and %d o; x moves first, so x has as many or one more", s, nx, no)
+	}
+	xWins, oWins := p.hasLine(games.First), p.hasLine(games.Second)
+	switch {
+	case xWins && oWins:
+		return nil, games.Unreachable("tictactoe: position %q has three in a row for both x and o; the game ends at the first line", s)
+	case xWins && p.turn == games.First:
+		return nil, games.Unreachable("tictactoe: position %q has three in a row for x, but o has moved since (%d x, %d o); after x wins, x has one more mark than o", s, nx, no)
+	case oWins && p.turn == games.Second:
+		return nil, games.Unreachable("tictactoe: position %q has three in a row for o, but x has moved since (%d x, %d o); after o wins, x and o have as many marks", s, nx, no)
 	}
 	return p, nil
+}
+
+// hasLine reports whether side s has three in a row.
+func (p *Position) hasLine(s games.Side) bool {
+	for _, l := range lines {
+		if p.cells[s]&l == l {
+			return true
+		}
+	}
+	return false
 }
 
 // Evaluators.

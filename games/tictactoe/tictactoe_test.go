@@ -2,6 +2,7 @@ package tictactoe
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -94,6 +95,40 @@ func TestParse(t *testing.T) {
 	}
 	if m, err := p.ParseMove("B1"); err != nil || p.FormatMove(m) != "b1" {
 		t.Errorf("B1: %v %v", m, err)
+	}
+}
+
+// TestParseUnreachable: boards that alternate play from the empty board
+// cannot reach are rejected with ErrUnreachable and a message saying why;
+// their reachable neighbours parse.
+func TestParseUnreachable(t *testing.T) {
+	tests := []struct {
+		name, board, want string // want is "" when the board is reachable
+	}{
+		{"both sides have a line", "xxxooo---", "both x and o"},
+		{"both sides have a line, x one more", "xxxooox--", "both x and o"},
+		{"o has two more marks", "oo-------", "0 x and 2 o"},
+		{"x has two more marks", "xx-------", "2 x and 0 o"},
+		{"x won, then o moved", "xxxoo-o--", "but o has moved since"},
+		{"o won, then x moved", "ooox-x-xx", "but x has moved since"},
+		{"x won with two lines at once", "xxxxooxoo", ""},
+		{"x won", "xxxoo----", ""},
+		{"o won", "ooox-x-x-", ""},
+		{"full board drawn", "xoxxoooxx", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(tc.board)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Parse(%q): %v, want a position", tc.board, err)
+				}
+				return
+			}
+			if !errors.Is(err, games.ErrUnreachable) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Parse(%q) = %v, want ErrUnreachable saying %q", tc.board, err, tc.want)
+			}
+		})
 	}
 }
 
