@@ -1,6 +1,7 @@
 package checkers
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -118,6 +119,38 @@ func TestCaptures(t *testing.T) {
 		if k.String() != "B:W14,15,22,23:BK10" {
 			t.Errorf("undo %s: %s", full, k)
 		}
+	}
+}
+
+// TestParseUnreachable: positions that no game reaches are rejected with
+// ErrUnreachable and a message saying what is impossible.
+func TestParseUnreachable(t *testing.T) {
+	tests := []struct {
+		name, fen, want string // want is "" when the position is reachable
+	}{
+		{"13 black men", "B:W21-32:B1-13", "black has 13 pieces"},
+		{"13 white pieces with kings", "W:W20-30,K1,K2:B5", "white has 13 pieces"},
+		{"a black man on the crowning row", "B:W1:B30", "would have been crowned"},
+		{"a white man on the crowning row", "B:W3:B9", "white man on square 3 would have been crowned"},
+		{"the side that moved last has no piece", "W:W5:B", "black has no piece but made the last move"},
+		{"both sides empty", "B:W:B", "white has no piece"},
+		{"12 each, kings included", "B:W21-30,K1,K2:B3-12,K31,K32", ""},
+		{"the side to move has no piece", "W:W:BK10", ""},
+		{"men on their own back row", "B:W29-32:B1-4", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(tc.fen)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Parse(%q): %v, want a position", tc.fen, err)
+				}
+				return
+			}
+			if !errors.Is(err, games.ErrUnreachable) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Parse(%q) = %v, want ErrUnreachable saying %q", tc.fen, err, tc.want)
+			}
+		})
 	}
 }
 
