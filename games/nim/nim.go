@@ -151,6 +151,10 @@ func (p *Position) ParseMove(s string) (games.Move, error) {
 // Parse reads "N" (classic rules, first to move), optionally prefixed with
 // "double:" for the exercise rules and followed by "last=K" (the previous
 // take, double rules) and "first" or "second" (the side to move).
+// Positions that no game reaches are rejected with games.ErrUnreachable:
+// under the double rules, second to move before any take or an empty heap
+// before any take; and a heap that could only follow a start heap above
+// 10000 matches.
 func Parse(s string) (*Position, error) {
 	fields := strings.Fields(strings.ToLower(s))
 	if len(fields) == 0 {
@@ -184,7 +188,46 @@ func Parse(s string) (*Position, error) {
 			return nil, fmt.Errorf("nim: unknown field %q (accepted: first, second, last=K)", f)
 		}
 	}
+	if double && p.last == 0 {
+		if p.turn == games.Second {
+			return nil, games.Unreachable("nim: %q: second to move with no take yet; under the double rules the first side takes first (write last=K for the take just made)", s)
+		}
+		if n == 0 {
+			return nil, games.Unreachable("nim: %q: a game starts with at least 1 match", s)
+		}
+	}
+	if taken := p.fewestTaken(); n+taken > maxMatches {
+		return nil, games.Unreachable("nim: %q: reaching it takes at least %d matches from a heap of at least %d, above the largest heap (%d)", s, taken, n+taken, maxMatches)
+	}
 	return p, nil
+}
+
+// fewestTaken returns the fewest matches that the takes leading to p can
+// have removed from the start heap. Under the classic rules that is none
+// with the first side to move (two when the heap is empty: the game starts
+// with a match at least), one with the second. Under the double rules the
+// takes before last=K can halve at most at each step back to the first
+// take, 1: K, ceil(K/2), ..., 1; one more take of 1 at the start when that
+// chain's length does not match the side to move.
+func (p *Position) fewestTaken() int {
+	if !p.double || p.last == 0 {
+		switch {
+		case p.turn == games.Second:
+			return 1
+		case p.matches == 0:
+			return 2
+		}
+		return 0
+	}
+	sum, takes := p.last, 1
+	for t := p.last; t > 1; takes++ {
+		t = (t + 1) / 2
+		sum += t
+	}
+	if games.Side(takes%2) != p.turn {
+		sum++
+	}
+	return sum
 }
 
 // Basic is the evaluator of the classic rules: a heap of 4k+1 matches is

@@ -2,6 +2,7 @@ package nim
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -113,6 +114,39 @@ func TestNotation(t *testing.T) {
 	}
 	if m, err := p.ParseMove("take 2"); err != nil || m != 2 {
 		t.Errorf("take 2: %v %v", m, err)
+	}
+}
+
+// TestParseUnreachable: positions that no game reaches are rejected with
+// ErrUnreachable and a message saying why.
+func TestParseUnreachable(t *testing.T) {
+	tests := []struct {
+		name, pos, want string // want is "" when the position is reachable
+	}{
+		{"double, second to move before any take", "double:19 second", "second to move with no take yet"},
+		{"double, empty heap before any take", "double:0", "starts with at least 1 match"},
+		{"classic, second to move on the largest heap", "10000 second", "from a heap of at least 10001"},
+		{"classic, empty heap, first to move", "0", ""},
+		{"double, last take needs a long chain", "double:9990 last=8 second", "takes at least 16 matches"},
+		{"double, chain parity", "double:9997 last=2 second", "takes at least 4 matches"},
+		{"double, chain fits", "double:9997 last=2", ""},
+		{"classic, largest heap, first to move", "10000", ""},
+		{"double, after the first take", "double:19 last=1 second", ""},
+		{"double, empty heap after takes", "double:0 last=2", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(tc.pos)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Parse(%q): %v, want a position", tc.pos, err)
+				}
+				return
+			}
+			if !errors.Is(err, games.ErrUnreachable) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Parse(%q) = %v, want ErrUnreachable saying %q", tc.pos, err, tc.want)
+			}
+		})
 	}
 }
 
