@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/engine/enginetest"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/checkers"
-	"github.com/gametune/gametune/games/gametest"
 	"github.com/gametune/gametune/tournament"
 )
 
@@ -75,7 +75,7 @@ func TestAlphaBetaVersusMinimax(t *testing.T) {
 	for _, p := range midgames(t) {
 		positions = append(positions, p)
 	}
-	ratio, share := gametest.AlphaBetaVersusMinimax(t, engine.Options{TableMiB: 16}, positions, checkers.Full, checkers.Full.Defaults(), 6)
+	ratio, share := enginetest.AlphaBetaVersusMinimax(t, engine.Options{TableMiB: 16}, positions, checkers.Full, checkers.Full.Defaults(), 6)
 	if ratio < 20 || share < 0.85 {
 		t.Errorf("ratio %.1f (want >= 20), first-move share %.3f (want >= 0.85)", ratio, share)
 	}

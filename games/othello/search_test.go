@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/engine/enginetest"
 	"github.com/gametune/gametune/games"
-	"github.com/gametune/gametune/games/gametest"
 	"github.com/gametune/gametune/games/othello"
 	"github.com/gametune/gametune/tournament"
 )
@@ -71,7 +71,7 @@ func TestAlphaBetaVersusMinimax(t *testing.T) {
 	for _, p := range midgames(t) {
 		positions = append(positions, p)
 	}
-	ratio, share := gametest.AlphaBetaVersusMinimax(t, engine.Options{TableMiB: 16, NoExact: true}, positions, othello.Report, othello.Report.Defaults(), 6)
+	ratio, share := enginetest.AlphaBetaVersusMinimax(t, engine.Options{TableMiB: 16, NoExact: true}, positions, othello.Report, othello.Report.Defaults(), 6)
 	if ratio < 100 {
 		t.Errorf("alpha-beta visits only %.1fx fewer nodes than minimax, want >= 100x", ratio)
 	}
