@@ -207,6 +207,15 @@ func (e *Evaluator) Defaults() []float64 {
 	return w
 }
 
+// Clone returns a copy of e with its own Features, so that a caller may
+// change the copy without changing what other callers see. Games hand out
+// their evaluators through Game.Evaluators as such copies.
+func (e *Evaluator) Clone() *Evaluator {
+	c := *e
+	c.Features = append([]Feature(nil), e.Features...)
+	return &c
+}
+
 // Index returns the position of the named feature, or -1.
 func (e *Evaluator) Index(name string) int {
 	for i, f := range e.Features {
@@ -249,6 +258,8 @@ type Game interface {
 	// which part is wrong and what is accepted.
 	ParsePosition(s string) (Position, error)
 	// Evaluators lists the game's evaluators; the first is the default.
+	// Each call returns new copies (see Evaluator.Clone): changing them
+	// changes nothing for other callers.
 	Evaluators() []*Evaluator
 }
 

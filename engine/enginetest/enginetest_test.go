@@ -20,7 +20,7 @@ func TestTicTacToe(t *testing.T) {
 		p.Play(m)
 		positions = append(positions, p)
 	}
-	ev, err := games.FindEvaluator(tictactoe.Game, "")
+	ev, err := games.FindEvaluator(tictactoe.Game(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

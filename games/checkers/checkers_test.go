@@ -38,7 +38,7 @@ func TestPerftGeneric(t *testing.T) {
 // TestRandomGamesConsistency plays random games through the contract; every
 // outcome occurs.
 func TestRandomGamesConsistency(t *testing.T) {
-	out := gametest.RandomGames(t, Game, 300, 1)
+	out := gametest.RandomGames(t, Game(), 300, 1)
 	if out[games.FirstWins] == 0 || out[games.SecondWins] == 0 || out[games.Draw] == 0 {
 		t.Fatalf("300 random games ended %v: every outcome should occur", out)
 	}
@@ -215,7 +215,7 @@ func TestDrawRules(t *testing.T) {
 func TestDoesNotAllocate(t *testing.T) {
 	p := Start()
 	buf := make([]games.Move, 0, 64)
-	for _, ev := range Game.Evaluators() {
+	for _, ev := range Game().Evaluators() {
 		w := ev.Defaults()
 		if a := testing.AllocsPerRun(100, func() { ev.Evaluate(p, w) }); a != 0 {
 			t.Errorf("%s: %v allocations", ev.Name, a)
@@ -235,7 +235,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -302,16 +302,16 @@ func BenchmarkPlayUndo(b *testing.B) {
 
 func BenchmarkEvaluatePaper(b *testing.B) {
 	p := midgame(b)
-	w := Paper.Defaults()
+	w := paperEvaluator.Defaults()
 	for b.Loop() {
-		Paper.Evaluate(p, w)
+		paperEvaluator.Evaluate(p, w)
 	}
 }
 
 func BenchmarkEvaluateFull(b *testing.B) {
 	p := midgame(b)
-	w := Full.Defaults()
+	w := fullEvaluator.Defaults()
 	for b.Loop() {
-		Full.Evaluate(p, w)
+		fullEvaluator.Evaluate(p, w)
 	}
 }

@@ -329,7 +329,7 @@ func TestPGN(t *testing.T) {
 func TestDoesNotAllocate(t *testing.T) {
 	p, _ := Parse(perftSuite[1].fen)
 	buf := make([]games.Move, 0, 256)
-	for _, ev := range Game.Evaluators() {
+	for _, ev := range Game().Evaluators() {
 		w := ev.Defaults()
 		if a := testing.AllocsPerRun(100, func() { ev.Evaluate(p, w) }); a != 0 {
 			t.Errorf("%s: %v allocations", ev.Name, a)
@@ -352,7 +352,7 @@ func FuzzParseFEN(f *testing.F) {
 	f.Add("8/8/8/8/8/8/8/8 w - - 0 1")
 	f.Add("k7/8/8/8/8/8/8/K7 w KQkq a3 0 1")
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -413,16 +413,16 @@ func BenchmarkPlayUndo(b *testing.B) {
 
 func BenchmarkEvaluateTextbook(b *testing.B) {
 	p, _ := Parse(perftSuite[1].fen)
-	w := Textbook.Defaults()
+	w := textbookEvaluator.Defaults()
 	for b.Loop() {
-		Textbook.Evaluate(p, w)
+		textbookEvaluator.Evaluate(p, w)
 	}
 }
 
 func BenchmarkEvaluateArticle(b *testing.B) {
 	p, _ := Parse(perftSuite[1].fen)
-	w := Article.Defaults()
+	w := articleEvaluator.Defaults()
 	for b.Loop() {
-		Article.Evaluate(p, w)
+		articleEvaluator.Evaluate(p, w)
 	}
 }

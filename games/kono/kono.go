@@ -19,8 +19,8 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// Game is Kono, registered as "kono".
-var Game games.Game = game{}
+// Game returns Kono, registered as "kono".
+func Game() games.Game { return game{} }
 
 // DefaultPlyCap is the number of plies after which a game is drawn.
 const DefaultPlyCap = 40
@@ -295,8 +295,8 @@ func firstReached(pieces [2]uint8, turn games.Side, limit int) int {
 	return -1
 }
 
-// Mobility is the evaluator: moves available to each side.
-var Mobility = &games.Evaluator{
+// mobilityEvaluator is the evaluator: moves available to each side.
+var mobilityEvaluator = &games.Evaluator{
 	Name: "mobility",
 	Doc:  "pieces next to the empty point, for each side",
 	Features: []games.Feature{
@@ -323,4 +323,4 @@ func (game) Notation() string {
 }
 func (game) Start() games.Position                          { return Start() }
 func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Mobility} }
+func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{mobilityEvaluator.Clone()} }

@@ -26,7 +26,7 @@ func TestSolveStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sol, err := s.Solve(context.Background(), p, Mobility, 60)
+		sol, err := s.Solve(context.Background(), p, mobilityEvaluator, 60)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestBlockedLoses(t *testing.T) {
 	// both O's: X is blocked. So O to move wins in one with c-d.
 	q, _ := Parse("XXO-O O")
 	s, _ := engine.New(engine.Options{TableMiB: 1})
-	sol, _ := s.Solve(context.Background(), q, Mobility, 10)
+	sol, _ := s.Solve(context.Background(), q, mobilityEvaluator, 10)
 	if sol.Value != engine.Win || sol.Plies != 1 || q.FormatMove(sol.Move) != "c-d" {
 		t.Fatalf("XXO-O O: %v in %d with %s, want a win in 1 with c-d", sol.Value, sol.Plies, q.FormatMove(sol.Move))
 	}
@@ -152,7 +152,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -173,5 +173,5 @@ func BenchmarkMoves(b *testing.B) {
 }
 
 func TestRandomGamesConsistency(t *testing.T) {
-	gametest.RandomGames(t, Game, 200, 5)
+	gametest.RandomGames(t, Game(), 200, 5)
 }

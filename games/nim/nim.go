@@ -14,8 +14,8 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// Game is the matches game, registered as "nim".
-var Game games.Game = game{}
+// Game returns the matches game, registered as "nim".
+func Game() games.Game { return game{} }
 
 // DefaultMatches is the heap of the course's example game.
 const DefaultMatches = 20
@@ -230,9 +230,9 @@ func (p *Position) fewestTaken() int {
 	return sum
 }
 
-// Basic is the evaluator of the classic rules: a heap of 4k+1 matches is
+// basicEvaluator is the evaluator of the classic rules: a heap of 4k+1 matches is
 // lost for the side to move, any other heap is won.
-var Basic = &games.Evaluator{
+var basicEvaluator = &games.Evaluator{
 	Name: "basic",
 	Doc:  "the heap's residue modulo 4 (4k+1 matches lose for the side to move)",
 	Features: []games.Feature{
@@ -266,4 +266,4 @@ func (game) Start() games.Position {
 	return p
 }
 func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Basic} }
+func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{basicEvaluator.Clone()} }

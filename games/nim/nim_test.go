@@ -20,7 +20,7 @@ func TestLosingHeaps(t *testing.T) {
 	s, _ := engine.New(engine.Options{TableMiB: 1})
 	for n := 1; n <= 40; n++ {
 		p, _ := New(n, false)
-		sol, err := s.Solve(context.Background(), p, Basic, n)
+		sol, err := s.Solve(context.Background(), p, basicEvaluator, n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func TestTwentyTakeThree(t *testing.T) {
 	s, _ := engine.New(engine.Options{TableMiB: 1})
 	for _, depth := range []int{1, 2, 5, 20} {
 		s.NewGame()
-		res, err := s.Search(context.Background(), Game.Start(), Basic, Basic.Defaults(), engine.Limits{Depth: depth})
+		res, err := s.Search(context.Background(), Game().Start(), basicEvaluator, basicEvaluator.Defaults(), engine.Limits{Depth: depth})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestDoubleRules(t *testing.T) {
 	s, _ := engine.New(engine.Options{TableMiB: 1})
 	for n, want := range map[int]engine.Value{2: engine.Win, 3: engine.Loss} {
 		p, _ := New(n, true)
-		sol, _ := s.Solve(context.Background(), p, Basic, 20)
+		sol, _ := s.Solve(context.Background(), p, basicEvaluator, 20)
 		if sol.Value != want {
 			t.Errorf("double:%d: %v, want %v", n, sol.Value, want)
 		}
@@ -165,7 +165,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -179,5 +179,5 @@ func BenchmarkPerft(b *testing.B) {
 }
 
 func TestRandomGamesConsistency(t *testing.T) {
-	gametest.RandomGames(t, Game, 100, 5)
+	gametest.RandomGames(t, Game(), 100, 5)
 }

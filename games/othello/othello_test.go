@@ -42,7 +42,7 @@ func TestPerftGeneric(t *testing.T) {
 // TestRandomGamesConsistency plays random games through the contract; the
 // winner has more discs.
 func TestRandomGamesConsistency(t *testing.T) {
-	out := gametest.RandomGames(t, Game, 200, 3)
+	out := gametest.RandomGames(t, Game(), 200, 3)
 	if out[games.FirstWins] == 0 || out[games.SecondWins] == 0 {
 		t.Fatalf("200 random games ended %v", out)
 	}
@@ -159,7 +159,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("XO" + strings.Repeat("-", 62) + " O")
 	f.Add("garbage")
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -185,7 +185,7 @@ func FuzzParseMove(f *testing.F) {
 
 func TestEvaluatorsDoNotAllocate(t *testing.T) {
 	p := Start()
-	for _, ev := range Game.Evaluators() {
+	for _, ev := range Game().Evaluators() {
 		w := ev.Defaults()
 		if a := testing.AllocsPerRun(100, func() { ev.Evaluate(p, w) }); a != 0 {
 			t.Errorf("%s: %v allocations", ev.Name, a)
@@ -244,16 +244,16 @@ func BenchmarkPlayUndo(b *testing.B) {
 
 func BenchmarkEvaluateReport(b *testing.B) {
 	p := midgame(b)
-	w := Report.Defaults()
+	w := reportEvaluator.Defaults()
 	for b.Loop() {
-		Report.Evaluate(p, w)
+		reportEvaluator.Evaluate(p, w)
 	}
 }
 
 func BenchmarkEvaluateFull(b *testing.B) {
 	p := midgame(b)
-	w := Full.Defaults()
+	w := fullEvaluator.Defaults()
 	for b.Loop() {
-		Full.Evaluate(p, w)
+		fullEvaluator.Evaluate(p, w)
 	}
 }

@@ -171,8 +171,9 @@ func (p *Position) PliesLeft() int {
 }
 
 // ExactEmpties is the number of empty squares at or below which the engine
-// searches to the end of the game. Set it to -1 to turn exact endgames off.
-var ExactEmpties = 12
+// searches to the end of the game. A searcher with engine.Options.NoExact
+// set never does.
+const ExactEmpties = 12
 
 // OrderHint ranks corners first (a positive hint: before killers), then, at
 // nodes three or more plies above the horizon, the other moves by the

@@ -12,8 +12,8 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// Game is tic-tac-toe, registered as "tictactoe".
-var Game games.Game = game{}
+// Game returns tic-tac-toe, registered as "tictactoe".
+func Game() games.Game { return game{} }
 
 // lines are the eight lines of three cells, cells numbered 0-8 row by row
 // from the top left.
@@ -220,10 +220,10 @@ func (p *Position) hasLine(s games.Side) bool {
 
 // Evaluators.
 
-// Lines is the evaluator of the course: open lines (lines the opponent has
+// linesEvaluator is the evaluator of the course: open lines (lines the opponent has
 // not entered) for the side to move minus those of the opponent, plus lines
 // where a side has two marks and the third cell is empty.
-var Lines = &games.Evaluator{
+var linesEvaluator = &games.Evaluator{
 	Name: "lines",
 	Doc:  "open lines for each side (the course's evaluation) and two-in-a-line threats",
 	Features: []games.Feature{
@@ -273,4 +273,4 @@ func (game) Notation() string {
 }
 func (game) Start() games.Position                          { return Start() }
 func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Lines} }
+func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{linesEvaluator.Clone()} }

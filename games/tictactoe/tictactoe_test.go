@@ -47,7 +47,7 @@ func TestCompleteGames(t *testing.T) {
 // double threat is won.
 func TestSolve(t *testing.T) {
 	s, _ := engine.New(engine.Options{TableMiB: 1})
-	sol, err := s.Solve(context.Background(), Start(), Lines, 9)
+	sol, err := s.Solve(context.Background(), Start(), linesEvaluator, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestSolve(t *testing.T) {
 	}
 	// x to move completes the top row at c1.
 	p, _ := Parse("xx-oo----")
-	sol, err = s.Solve(context.Background(), p, Lines, 9)
+	sol, err = s.Solve(context.Background(), p, linesEvaluator, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -166,12 +166,12 @@ func BenchmarkPerft(b *testing.B) {
 
 func BenchmarkEvaluate(b *testing.B) {
 	p, _ := Parse("x-o-x----")
-	w := Lines.Defaults()
+	w := linesEvaluator.Defaults()
 	for b.Loop() {
-		Lines.Evaluate(p, w)
+		linesEvaluator.Evaluate(p, w)
 	}
 }
 
 func TestRandomGamesConsistency(t *testing.T) {
-	gametest.RandomGames(t, Game, 200, 5)
+	gametest.RandomGames(t, Game(), 200, 5)
 }
