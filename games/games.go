@@ -154,6 +154,16 @@ type Perfter interface {
 	Perft(depth int) uint64
 }
 
+// PerftMover is implemented by positions whose fast counter follows other
+// moves than Moves gives: chess counts through draws by rule (repetition,
+// the fifty-move rule, bare kings), as the published tables do, where Moves
+// ends the game. PerftMoves writes into dst[:0] the moves the counter
+// follows from this position; PerftContext splits the counter's tree by
+// them.
+type PerftMover interface {
+	PerftMoves(dst []Move) []Move
+}
+
 // Exact is implemented by positions of games that can be searched to their
 // end when few moves remain (Othello's endgame). PliesLeft returns an upper
 // bound on the plies left in the game, passes included, or -1 when it is
@@ -310,48 +320,4 @@ func FindEvaluator(g Game, name string) (*Evaluator, error) {
 		names[i] = e.Name
 	}
 	return nil, fmt.Errorf("%w %q for %s (have %v)", ErrUnknownEvaluator, name, g.Name(), names)
-}
-
-// Perft counts the leaves of the game tree exactly depth plies below p
-// (games that end earlier are not extended; a pass is a ply). It uses the
-// position's fast counter when it has one.
-func Perft(p Position, depth int) uint64 {
-	if f, ok := p.(Perfter); ok {
-		return f.Perft(depth)
-	}
-	bufs := make([][]Move, depth+1)
-	for i := range bufs {
-		bufs[i] = make([]Move, 0, 256)
-	}
-	return perft(p, depth, bufs)
-}
-
-// PerftGeneric is Perft without the game's fast counter: the reference the
-// fast counters are tested against.
-func PerftGeneric(p Position, depth int) uint64 {
-	bufs := make([][]Move, depth+1)
-	for i := range bufs {
-		bufs[i] = make([]Move, 0, 256)
-	}
-	return perft(p, depth, bufs)
-}
-
-func perft(p Position, depth int, bufs [][]Move) uint64 {
-	if depth == 0 {
-		return 1
-	}
-	moves, outcome := p.Moves(bufs[depth][:0])
-	if outcome != Ongoing {
-		return 0
-	}
-	if depth == 1 {
-		return uint64(len(moves))
-	}
-	var n uint64
-	for _, m := range moves {
-		p.Play(m)
-		n += perft(p, depth-1, bufs)
-		p.Undo()
-	}
-	return n
 }

@@ -511,6 +511,12 @@ func (p *Position) Perft(depth int) uint64 {
 	return p.perft(depth, bufs)
 }
 
+// PerftMoves writes into dst[:0] the moves Perft follows: every legal move,
+// draws by rule notwithstanding (games.PerftMover).
+func (p *Position) PerftMoves(dst []games.Move) []games.Move {
+	return p.generate(dst[:0], false)
+}
+
 func (p *Position) perft(depth int, bufs [][]games.Move) uint64 {
 	if depth == 0 {
 		return 1
