@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/nim"
 	"github.com/gametune/gametune/games/tictactoe"
 )
@@ -13,8 +14,9 @@ import (
 // leaving 17 = 4*4 + 1.
 func ExampleSearcher_Search() {
 	s, _ := engine.New(engine.Options{TableMiB: 1})
-	p := nim.Game.Start()
-	res, _ := s.Search(context.Background(), p, nim.Basic, nim.Basic.Defaults(), engine.Limits{Depth: 20})
+	p := nim.Game().Start()
+	ev, _ := games.FindEvaluator(nim.Game(), "basic")
+	res, _ := s.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Depth: 20})
 	fmt.Println("take", p.FormatMove(res.Move), "-", engine.IsWin(res.Score))
 	// Output: take 3 - true
 }
@@ -22,7 +24,8 @@ func ExampleSearcher_Search() {
 // Solve exhausts tic-tac-toe: a draw with best play.
 func ExampleSearcher_Solve() {
 	s, _ := engine.New(engine.Options{TableMiB: 1})
-	sol, _ := s.Solve(context.Background(), tictactoe.Start(), tictactoe.Lines, 9)
+	ev, _ := games.FindEvaluator(tictactoe.Game(), "lines")
+	sol, _ := s.Solve(context.Background(), tictactoe.Start(), ev, 9)
 	fmt.Println(sol.Value, "at depth", sol.Depth)
 	// Output: draw at depth 9
 }

@@ -154,6 +154,16 @@ type Perfter interface {
 	Perft(depth int) uint64
 }
 
+// PerftMover is implemented by positions whose fast counter follows other
+// moves than Moves gives: chess counts through draws by rule (repetition,
+// the fifty-move rule, bare kings), as the published tables do, where Moves
+// ends the game. PerftMoves writes into dst[:0] the moves the counter
+// follows from this position; PerftContext splits the counter's tree by
+// them.
+type PerftMover interface {
+	PerftMoves(dst []Move) []Move
+}
+
 // Exact is implemented by positions of games that can be searched to their
 // end when few moves remain (Othello's endgame). PliesLeft returns an upper
 // bound on the plies left in the game, passes included, or -1 when it is
@@ -207,6 +217,15 @@ func (e *Evaluator) Defaults() []float64 {
 	return w
 }
 
+// Clone returns a copy of e with its own Features, so that a caller may
+// change the copy without changing what other callers see. Games hand out
+// their evaluators through Game.Evaluators as such copies.
+func (e *Evaluator) Clone() *Evaluator {
+	c := *e
+	c.Features = append([]Feature(nil), e.Features...)
+	return &c
+}
+
 // Index returns the position of the named feature, or -1.
 func (e *Evaluator) Index(name string) int {
 	for i, f := range e.Features {
@@ -249,6 +268,8 @@ type Game interface {
 	// which part is wrong and what is accepted.
 	ParsePosition(s string) (Position, error)
 	// Evaluators lists the game's evaluators; the first is the default.
+	// Each call returns new copies (see Evaluator.Clone): changing them
+	// changes nothing for other callers.
 	Evaluators() []*Evaluator
 }
 
@@ -262,6 +283,24 @@ func ParseWith[P Position](parse func(string) (P, error), s string) (Position, e
 	}
 	return p, nil
 }
+
+// ErrUnreachable is wrapped by the errors of position parsers for positions
+// that are well formed but that no legal game reaches (a tic-tac-toe board
+// where both sides have three in a row, nine white queens beside eight white
+// pawns). The messages say what is impossible; errors.Is finds the kind.
+var ErrUnreachable = errors.New("games: no legal game reaches this position")
+
+// Unreachable returns an error whose message is formatted as by fmt.Sprintf
+// and which wraps ErrUnreachable without repeating its text. Position
+// parsers use it for every rule of reachability they check.
+func Unreachable(format string, args ...any) error {
+	return &unreachableError{fmt.Sprintf(format, args...)}
+}
+
+type unreachableError struct{ msg string }
+
+func (e *unreachableError) Error() string { return e.msg }
+func (e *unreachableError) Unwrap() error { return ErrUnreachable }
 
 // ErrUnknownEvaluator is returned by FindEvaluator for a name the game lacks.
 var ErrUnknownEvaluator = errors.New("games: unknown evaluator")
@@ -281,48 +320,4 @@ func FindEvaluator(g Game, name string) (*Evaluator, error) {
 		names[i] = e.Name
 	}
 	return nil, fmt.Errorf("%w %q for %s (have %v)", ErrUnknownEvaluator, name, g.Name(), names)
-}
-
-// Perft counts the leaves of the game tree exactly depth plies below p
-// (games that end earlier are not extended; a pass is a ply). It uses the
-// position's fast counter when it has one.
-func Perft(p Position, depth int) uint64 {
-	if f, ok := p.(Perfter); ok {
-		return f.Perft(depth)
-	}
-	bufs := make([][]Move, depth+1)
-	for i := range bufs {
-		bufs[i] = make([]Move, 0, 256)
-	}
-	return perft(p, depth, bufs)
-}
-
-// PerftGeneric is Perft without the game's fast counter: the reference the
-// fast counters are tested against.
-func PerftGeneric(p Position, depth int) uint64 {
-	bufs := make([][]Move, depth+1)
-	for i := range bufs {
-		bufs[i] = make([]Move, 0, 256)
-	}
-	return perft(p, depth, bufs)
-}
-
-func perft(p Position, depth int, bufs [][]Move) uint64 {
-	if depth == 0 {
-		return 1
-	}
-	moves, outcome := p.Moves(bufs[depth][:0])
-	if outcome != Ongoing {
-		return 0
-	}
-	if depth == 1 {
-		return uint64(len(moves))
-	}
-	var n uint64
-	for _, m := range moves {
-		p.Play(m)
-		n += perft(p, depth-1, bufs)
-		p.Undo()
-	}
-	return n
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 )
 
@@ -71,9 +70,14 @@ func ParseWeights(data []byte, g Game) (*Evaluator, []float64, error) {
 	return ev, w, nil
 }
 
-// ReadWeights reads and checks a weights file from disk.
+// MaxWeightsFile is the most ReadWeights reads of a weights file: 4 MiB, a
+// thousand times the size of the largest evaluator's file.
+const MaxWeightsFile = 4 << 20
+
+// ReadWeights reads and checks a weights file from disk. A file larger than
+// MaxWeightsFile is an error wrapping ErrTooLarge, read no further.
 func ReadWeights(path string, g Game) (*Evaluator, []float64, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFileLimited(path, MaxWeightsFile)
 	if err != nil {
 		return nil, nil, fmt.Errorf("weights: %w", err)
 	}

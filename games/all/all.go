@@ -18,12 +18,12 @@ import (
 
 // registry lists every game explicitly; add a game here when it lands.
 var registry = []games.Game{
-	checkers.Game,
-	chess.Game,
-	kono.Game,
-	nim.Game,
-	othello.Game,
-	tictactoe.Game,
+	checkers.Game(),
+	chess.Game(),
+	kono.Game(),
+	nim.Game(),
+	othello.Game(),
+	tictactoe.Game(),
 }
 
 // Games returns every registered game, sorted by name.

@@ -1,6 +1,7 @@
 package checkers
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestPerftGeneric(t *testing.T) {
 // TestRandomGamesConsistency plays random games through the contract; every
 // outcome occurs.
 func TestRandomGamesConsistency(t *testing.T) {
-	out := gametest.RandomGames(t, Game, 300, 1)
+	out := gametest.RandomGames(t, Game(), 300, 1)
 	if out[games.FirstWins] == 0 || out[games.SecondWins] == 0 || out[games.Draw] == 0 {
 		t.Fatalf("300 random games ended %v: every outcome should occur", out)
 	}
@@ -121,6 +122,38 @@ func TestCaptures(t *testing.T) {
 	}
 }
 
+// TestParseUnreachable: positions that no game reaches are rejected with
+// ErrUnreachable and a message saying what is impossible.
+func TestParseUnreachable(t *testing.T) {
+	tests := []struct {
+		name, fen, want string // want is "" when the position is reachable
+	}{
+		{"13 black men", "B:W21-32:B1-13", "black has 13 pieces"},
+		{"13 white pieces with kings", "W:W20-30,K1,K2:B5", "white has 13 pieces"},
+		{"a black man on the crowning row", "B:W1:B30", "would have been crowned"},
+		{"a white man on the crowning row", "B:W3:B9", "white man on square 3 would have been crowned"},
+		{"the side that moved last has no piece", "W:W5:B", "black has no piece but made the last move"},
+		{"both sides empty", "B:W:B", "white has no piece"},
+		{"12 each, kings included", "B:W21-30,K1,K2:B3-12,K31,K32", ""},
+		{"the side to move has no piece", "W:W:BK10", ""},
+		{"men on their own back row", "B:W29-32:B1-4", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(tc.fen)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Parse(%q): %v, want a position", tc.fen, err)
+				}
+				return
+			}
+			if !errors.Is(err, games.ErrUnreachable) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Parse(%q) = %v, want ErrUnreachable saying %q", tc.fen, err, tc.want)
+			}
+		})
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	for in, want := range map[string]string{
 		"":               "three fields",
@@ -182,7 +215,7 @@ func TestDrawRules(t *testing.T) {
 func TestDoesNotAllocate(t *testing.T) {
 	p := Start()
 	buf := make([]games.Move, 0, 64)
-	for _, ev := range Game.Evaluators() {
+	for _, ev := range Game().Evaluators() {
 		w := ev.Defaults()
 		if a := testing.AllocsPerRun(100, func() { ev.Evaluate(p, w) }); a != 0 {
 			t.Errorf("%s: %v allocations", ev.Name, a)
@@ -202,7 +235,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -269,16 +302,16 @@ func BenchmarkPlayUndo(b *testing.B) {
 
 func BenchmarkEvaluatePaper(b *testing.B) {
 	p := midgame(b)
-	w := Paper.Defaults()
+	w := paperEvaluator.Defaults()
 	for b.Loop() {
-		Paper.Evaluate(p, w)
+		paperEvaluator.Evaluate(p, w)
 	}
 }
 
 func BenchmarkEvaluateFull(b *testing.B) {
 	p := midgame(b)
-	w := Full.Defaults()
+	w := fullEvaluator.Defaults()
 	for b.Loop() {
-		Full.Evaluate(p, w)
+		fullEvaluator.Evaluate(p, w)
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// Paper is the checkers report's evaluation: own pieces, opponent pieces,
+// paperEvaluator is the checkers report's evaluation: own pieces, opponent pieces,
 // own kings and opponent kings (kings count in both terms), score x100.
-var Paper = &games.Evaluator{
+var paperEvaluator = &games.Evaluator{
 	Name: "paper",
 	Doc:  "the checkers report's four features: own pieces, opponent pieces, own kings, opponent kings (score x100)",
 	Features: []games.Feature{
@@ -32,8 +32,8 @@ func evaluatePaper(gp games.Position, w []float64) int {
 // 2 and 5).
 const centre Bitboard = 1<<9 | 1<<10 | 1<<13 | 1<<14 | 1<<17 | 1<<18 | 1<<21 | 1<<22
 
-// Full is a stronger evaluation, every term a difference mine minus theirs.
-var Full = &games.Evaluator{
+// fullEvaluator is a stronger evaluation, every term a difference mine minus theirs.
+var fullEvaluator = &games.Evaluator{
 	Name: "full",
 	Doc:  "men, kings, back-rank guard, centre, advancement, mobility, runaway men, trapped kings, trading down (score x100)",
 	Features: []games.Feature{

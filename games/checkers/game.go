@@ -18,8 +18,8 @@ import "github.com/gametune/gametune/games"
 // StartNotation is the start position.
 const StartNotation = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
-// Game is English draughts, registered as "checkers".
-var Game games.Game = game{}
+// Game returns English draughts, registered as "checkers".
+func Game() games.Game { return game{} }
 
 // Start returns the start position.
 func Start() *Position {
@@ -39,4 +39,6 @@ func (game) Notation() string {
 }
 func (game) Start() games.Position                          { return Start() }
 func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Paper, Full} }
+func (game) Evaluators() []*games.Evaluator {
+	return []*games.Evaluator{paperEvaluator.Clone(), fullEvaluator.Clone()}
+}

@@ -145,7 +145,9 @@ func (p *Position) String() string {
 
 // Parse reads PDN FEN: "B:W21,22,23,K30:B1,2,3,K9" (side to move B or W,
 // then each colour's squares, K marking kings; ranges such as 1-12 and a
-// final period are accepted).
+// final period are accepted). Positions that no game reaches are rejected
+// with games.ErrUnreachable: more than 12 pieces a side, a man on the row
+// where it would have been crowned, no piece for the side that moved last.
 func Parse(s string) (*Position, error) {
 	t := strings.TrimSuffix(strings.TrimSpace(s), ".")
 	parts := strings.Split(t, ":")
@@ -210,7 +212,7 @@ func Parse(s string) (*Position, error) {
 					p.kings[side] |= 1 << sq
 				} else {
 					if lastRow[side]&(1<<sq) != 0 {
-						return nil, fmt.Errorf("checkers: FEN %q: a %s man on square %d would have been crowned", s, map[games.Side]string{games.First: "black", games.Second: "white"}[side], sq+1)
+						return nil, games.Unreachable("checkers: FEN %q: a %s man on square %d would have been crowned (men reach the far row only as kings)", s, map[games.Side]string{games.First: "black", games.Second: "white"}[side], sq+1)
 					}
 					p.men[side] |= 1 << sq
 				}
@@ -219,6 +221,15 @@ func Parse(s string) (*Position, error) {
 	}
 	if len(seen) != 2 {
 		return nil, fmt.Errorf("checkers: FEN %q: want one W field and one B field", s)
+	}
+	for side, name := range []string{"black", "white"} {
+		if n := popcount(p.pieces(games.Side(side))); n > 12 {
+			return nil, games.Unreachable("checkers: FEN %q: %s has %d pieces; each side starts with 12 and never gains one (at most 12, kings included)", s, name, n)
+		}
+	}
+	if mover := p.turn.Other(); p.pieces(mover) == 0 {
+		name := map[games.Side]string{games.First: "black", games.Second: "white"}
+		return nil, games.Unreachable("checkers: FEN %q: %s has no piece but made the last move (%s is to move); a side with no piece left cannot have just moved", s, name[mover], name[p.turn])
 	}
 	p.hash = p.computeHash()
 	return p, nil

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/engine/enginetest"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/checkers"
-	"github.com/gametune/gametune/games/gametest"
 	"github.com/gametune/gametune/tournament"
 )
 
@@ -75,7 +75,7 @@ func TestAlphaBetaVersusMinimax(t *testing.T) {
 	for _, p := range midgames(t) {
 		positions = append(positions, p)
 	}
-	ratio, share := gametest.AlphaBetaVersusMinimax(t, engine.Options{TableMiB: 16}, positions, checkers.Full, checkers.Full.Defaults(), 6)
+	ratio, share := enginetest.AlphaBetaVersusMinimax(t, engine.Options{TableMiB: 16}, positions, evaluator("full"), evaluator("full").Defaults(), 6)
 	if ratio < 20 || share < 0.85 {
 		t.Errorf("ratio %.1f (want >= 20), first-move share %.3f (want >= 0.85)", ratio, share)
 	}
@@ -84,7 +84,7 @@ func TestAlphaBetaVersusMinimax(t *testing.T) {
 // BenchmarkSearch searches midgame positions to depth 10.
 func BenchmarkSearch(b *testing.B) {
 	s, _ := engine.New(engine.Options{TableMiB: 16})
-	ev := checkers.Full
+	ev := evaluator("full")
 	w := ev.Defaults()
 	positions := midgames(b)[:3]
 	var nodes int64
@@ -106,13 +106,13 @@ func TestFullBeatsPaper(t *testing.T) {
 		t.Skip("plays 80 games")
 	}
 	pool, _ := tournament.NewPool(0, 4)
-	full := tournament.Player{Name: "full", Evaluator: checkers.Full, Weights: checkers.Full.Defaults(), Limits: engine.Limits{Depth: 5}}
-	paper := tournament.Player{Name: "paper", Evaluator: checkers.Paper, Weights: checkers.Paper.Defaults(), Limits: engine.Limits{Depth: 5}}
-	openings, err := tournament.RandomOpenings(context.Background(), checkers.Game, "random:4", 5)
+	full := tournament.Player{Name: "full", Evaluator: evaluator("full"), Weights: evaluator("full").Defaults(), Limits: engine.Limits{Depth: 5}}
+	paper := tournament.Player{Name: "paper", Evaluator: evaluator("paper"), Weights: evaluator("paper").Defaults(), Limits: engine.Limits{Depth: 5}}
+	openings, err := tournament.RandomOpenings(context.Background(), checkers.Game(), "random:4", 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	specs := tournament.MatchSpecs(checkers.Game, full, paper, 40, openings, 200, tournament.Adjudication{})
+	specs := tournament.MatchSpecs(checkers.Game(), full, paper, 40, openings, 200, tournament.Adjudication{})
 	res, err := tournament.RunMatch(context.Background(), pool, specs, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -121,4 +121,13 @@ func TestFullBeatsPaper(t *testing.T) {
 	if res.WDL.Score() <= 0.55 {
 		t.Fatalf("full scored %.3f against paper, want more than 0.55", res.WDL.Score())
 	}
+}
+
+// evaluator returns the checkers evaluator of that name, a copy of its own.
+func evaluator(name string) *games.Evaluator {
+	ev, err := games.FindEvaluator(checkers.Game(), name)
+	if err != nil {
+		panic(err)
+	}
+	return ev
 }

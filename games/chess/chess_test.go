@@ -2,6 +2,7 @@ package chess
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -202,6 +203,51 @@ func TestFENErrors(t *testing.T) {
 	}
 }
 
+// TestParseUnreachable: positions that no game reaches are rejected with
+// ErrUnreachable and a message saying what is impossible; the reachable
+// neighbours of each case parse.
+func TestParseUnreachable(t *testing.T) {
+	tests := []struct {
+		name, fen, want string // want is "" when the position is reachable
+	}{
+		{"17 white pieces", "rnbqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "17 white pieces"},
+		{"9 queens and 8 pawns", "QQQQQQQQ/Q7/8/8/8/8/PPPPPPPP/k3K3 w - - 0 1", "18 white pieces"},
+		{"9 black pawns", "rnbqkb1r/pppppppp/4p3/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "9 black pawns"},
+		{"a second queen beside 8 pawns", "rnbqkbnr/pppppppp/8/8/4Q3/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1", "8 white pawns and 1 promoted white pieces"},
+		{"two light-squared bishops beside 8 pawns", "rnbqkbnr/pppppppp/8/8/8/3B4/PPPPPPPP/RN1QKBNR w KQkq - 0 1", "1 promoted"},
+		{"10 knights and a pawn", "NNNNNNNN/NN6/8/8/8/8/4P3/k3K3 w - - 0 1", "1 white pawns and 8 promoted"},
+		{"a pawn on the last rank", "4k2P/8/8/8/8/8/8/4K3 w - - 0 1", "first or last rank"},
+		{"a pawn on the first rank", "4k3/8/8/8/8/8/8/p3K3 w - - 0 1", "first or last rank"},
+		{"no white king", "4k3/8/8/8/8/8/8/8 w - - 0 1", "0 white kings"},
+		{"two black kings", "k3k3/8/8/8/8/8/8/4K3 w - - 0 1", "2 black kings"},
+		{"the side not to move in check", "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", "not to move is in check"},
+		{"check from three pieces", "7k/4r3/8/b7/8/3n4/8/4K3 w - - 0 1", "check from 3 pieces"},
+		{"castling without the king at home", "r3k2r/8/8/8/8/8/8/R4K1R w K - 0 1", "needs the king on e1 and a rook on h1"},
+		{"castling without the rook at home", "r3k1r1/8/8/8/8/8/8/R3K2R w KQk - 0 1", "needs the king on e8 and a rook on h8"},
+		{"en passant on the wrong rank", "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 2", "en-passant square e3"},
+		{"en passant with no pawn past it", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", "en-passant square e6"},
+		{"en passant with the start square taken", "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 2", ""},
+		{"en passant for black", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", ""},
+		{"10 knights and no pawn", "NNNNNNNN/NN6/8/8/8/8/8/k3K3 w - - 0 1", ""},
+		{"a second queen for a missing pawn", "rnbqkbnr/pppppppp/8/8/4Q3/8/PPPP1PPP/R1BQKBNR w KQkq - 0 1", ""},
+		{"double check", "7k/4r3/8/b7/8/8/8/4K3 w - - 0 1", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(tc.fen)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Parse(%q): %v, want a position", tc.fen, err)
+				}
+				return
+			}
+			if !errors.Is(err, games.ErrUnreachable) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Parse(%q) = %v, want ErrUnreachable saying %q", tc.fen, err, tc.want)
+			}
+		})
+	}
+}
+
 func TestRules(t *testing.T) {
 	outcome := func(fen string) games.Outcome {
 		p, err := Parse(fen)
@@ -283,7 +329,7 @@ func TestPGN(t *testing.T) {
 func TestDoesNotAllocate(t *testing.T) {
 	p, _ := Parse(perftSuite[1].fen)
 	buf := make([]games.Move, 0, 256)
-	for _, ev := range Game.Evaluators() {
+	for _, ev := range Game().Evaluators() {
 		w := ev.Defaults()
 		if a := testing.AllocsPerRun(100, func() { ev.Evaluate(p, w) }); a != 0 {
 			t.Errorf("%s: %v allocations", ev.Name, a)
@@ -306,7 +352,7 @@ func FuzzParseFEN(f *testing.F) {
 	f.Add("8/8/8/8/8/8/8/8 w - - 0 1")
 	f.Add("k7/8/8/8/8/8/8/K7 w KQkq a3 0 1")
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -367,16 +413,16 @@ func BenchmarkPlayUndo(b *testing.B) {
 
 func BenchmarkEvaluateTextbook(b *testing.B) {
 	p, _ := Parse(perftSuite[1].fen)
-	w := Textbook.Defaults()
+	w := textbookEvaluator.Defaults()
 	for b.Loop() {
-		Textbook.Evaluate(p, w)
+		textbookEvaluator.Evaluate(p, w)
 	}
 }
 
 func BenchmarkEvaluateArticle(b *testing.B) {
 	p, _ := Parse(perftSuite[1].fen)
-	w := Article.Defaults()
+	w := articleEvaluator.Defaults()
 	for b.Loop() {
-		Article.Evaluate(p, w)
+		articleEvaluator.Evaluate(p, w)
 	}
 }

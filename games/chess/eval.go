@@ -31,10 +31,10 @@ func materialFeatures(p *Position, f []float64) {
 	}
 }
 
-// Article is the magazine article's evaluation: material, the per-piece
+// articleEvaluator is the magazine article's evaluation: material, the per-piece
 // bonuses by rank of its C code, and 30 points per move of the rooks,
 // knights, bishops and queen (pawns and king not counted), in centipawns.
-var Article = &games.Evaluator{
+var articleEvaluator = &games.Evaluator{
 	Name: "article",
 	Doc:  "the magazine article's evaluation: material, per-piece bonus by rank, 30 per move of the non-pawn pieces (centipawns)",
 	Features: []games.Feature{
@@ -95,11 +95,11 @@ const (
 	lightSqs Bitboard = 0x55aa55aa55aa55aa
 )
 
-// Textbook is the course's evaluation, in centipawns from the side to move,
+// textbookEvaluator is the course's evaluation, in centipawns from the side to move,
 // each positional term a difference mine minus theirs, tapered between
 // middlegame and endgame by the game phase (1 with all pieces on, 0 with
 // none: knights and bishops count 1, rooks 2, queens 4, out of 24).
-var Textbook = &games.Evaluator{
+var textbookEvaluator = &games.Evaluator{
 	Name: "textbook",
 	Doc:  "the course's terms: material, centre, mobility, rooks, bishop pair, pawn structure, passed pawns, king safety; tapered (centipawns)",
 	Features: []games.Feature{

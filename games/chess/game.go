@@ -13,8 +13,8 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// Game is chess, registered as "chess".
-var Game games.Game = game{}
+// Game returns chess, registered as "chess".
+func Game() games.Game { return game{} }
 
 // Start returns the start position.
 func Start() *Position {
@@ -33,7 +33,9 @@ func (game) Notation() string {
 }
 func (game) Start() games.Position                          { return Start() }
 func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Textbook, Article} }
+func (game) Evaluators() []*games.Evaluator {
+	return []*games.Evaluator{textbookEvaluator.Clone(), articleEvaluator.Clone()}
+}
 
 // WriteGame writes a game given in FEN and SAN (or UCI) moves as PGN.
 func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []string, result games.Outcome) error {

@@ -25,10 +25,14 @@ func parseSquare(s string) (int, bool) {
 
 // Parse reads a position in FEN (six fields; the two move counters may be
 // left out) or EPD (four fields, then operations, which are ignored) and
-// checks that it is a position chess can reach the way the
-// rules need: one king each, kings apart, the side not to move not in
-// check, no pawn on the first or last rank, castling rights that match the
-// kings and rooks, an en-passant square behind a pawn that just moved two.
+// checks that it is a position chess can reach: one king each, kings apart,
+// the side not to move not in check, the side to move in check from at most
+// two pieces, no pawn on the first or last rank, at most 16 pieces and 8
+// pawns a colour, no more promoted pieces than missing pawns (see
+// checkMaterial), castling rights whose king and rook stand on their home
+// squares, an en-passant square on the third or sixth rank behind a pawn of
+// the side not to move that can just have moved two. Positions that break
+// these rules are rejected with an error wrapping games.ErrUnreachable.
 func Parse(fen string) (*Position, error) {
 	f := strings.Fields(fen)
 	// EPD: the four board fields followed by operations ("bm Nf3; id ...").
@@ -84,14 +88,17 @@ func Parse(fen string) (*Position, error) {
 	}
 	for c, name := range []string{"white", "black"} {
 		if n := popcount(p.pieces[c][King]); n != 1 {
-			return nil, fmt.Errorf("chess: FEN has %d %s kings, want exactly 1", n, name)
+			return nil, games.Unreachable("chess: FEN has %d %s kings, want exactly 1", n, name)
 		}
 	}
 	if kingAttacks[p.kingSquare(white)]&p.pieces[black][King] != 0 {
-		return nil, fmt.Errorf("chess: FEN has the kings on adjacent squares")
+		return nil, games.Unreachable("chess: FEN has the kings on adjacent squares")
 	}
 	if (p.pieces[white][Pawn]|p.pieces[black][Pawn])&(rank1|rank8) != 0 {
-		return nil, fmt.Errorf("chess: FEN has a pawn on the first or last rank")
+		return nil, games.Unreachable("chess: FEN has a pawn on the first or last rank (pawns start on the second and promote on the last)")
+	}
+	if err := p.checkMaterial(); err != nil {
+		return nil, err
 	}
 	if f[2] != "-" {
 		for _, ch := range f[2] {
@@ -114,7 +121,7 @@ func Parse(fen string) (*Position, error) {
 				return nil, fmt.Errorf("chess: FEN castling %q repeats %q", f[2], ch)
 			}
 			if p.pieces[c][King]&(1<<king) == 0 || p.pieces[c][Rook]&(1<<rook) == 0 {
-				return nil, fmt.Errorf("chess: FEN castling right %q needs the king on %s and a rook on %s", ch, squareName(king), squareName(rook))
+				return nil, games.Unreachable("chess: FEN castling right %q needs the king on %s and a rook on %s", ch, squareName(king), squareName(rook))
 			}
 			p.castling |= bit
 		}
@@ -129,7 +136,7 @@ func Parse(fen string) (*Position, error) {
 			wantRank, pawnSq, fromSq = 2, s+8, s-8
 		}
 		if s/8 != wantRank || p.pieces[p.turn^1][Pawn]&(1<<pawnSq) == 0 || p.occupied()&(1<<s|1<<fromSq) != 0 {
-			return nil, fmt.Errorf("chess: FEN en-passant square %s: no %s pawn can just have moved two squares past it", f[3], map[int]string{white: "white", black: "black"}[p.turn^1])
+			return nil, games.Unreachable("chess: FEN en-passant square %s: no %s pawn can just have moved two squares past it", f[3], map[int]string{white: "white", black: "black"}[p.turn^1])
 		}
 		p.ep = int8(s)
 	}
@@ -142,10 +149,42 @@ func Parse(fen string) (*Position, error) {
 		p.halfmove, p.fullmove = hm, fm
 	}
 	if p.attacked(p.kingSquare(p.turn^1), p.turn, p.occupied()) {
-		return nil, fmt.Errorf("chess: FEN: the side not to move is in check")
+		return nil, games.Unreachable("chess: FEN: the side not to move is in check (it would have moved out of check)")
+	}
+	if n := popcount(p.attackersTo(p.kingSquare(p.turn), p.occupied()) & p.colors[p.turn^1]); n > 2 {
+		return nil, games.Unreachable("chess: FEN: the side to move is in check from %d pieces; one move gives check from at most two", n)
 	}
 	p.hash = p.computeHash()
 	return p, nil
+}
+
+// lightSquares holds b1, d1, ..., a2, c2, ...: the squares of the colour of h1.
+const lightSquares Bitboard = 0x55aa55aa55aa55aa
+
+// checkMaterial checks each colour's pieces against what play can give it:
+// a colour starts with 16 pieces, 8 of them pawns, and gains a piece only
+// by promoting a pawn. The pieces beyond the starting one queen, two rooks,
+// two knights and one bishop on each square colour are promoted, so they
+// and the pawns left number at most 8.
+func (p *Position) checkMaterial() error {
+	for c, name := range []string{"white", "black"} {
+		own := &p.pieces[c]
+		if n := popcount(p.colors[c]); n > 16 {
+			return games.Unreachable("chess: FEN has %d %s pieces; a colour starts with 16 and never gains one", n, name)
+		}
+		pawns := popcount(own[Pawn])
+		if pawns > 8 {
+			return games.Unreachable("chess: FEN has %d %s pawns; a colour starts with 8 and gains none", pawns, name)
+		}
+		light, dark := popcount(own[Bishop]&lightSquares), popcount(own[Bishop]&^lightSquares)
+		promoted := max(popcount(own[Queen])-1, 0) + max(popcount(own[Rook])-2, 0) +
+			max(popcount(own[Knight])-2, 0) + max(light-1, 0) + max(dark-1, 0)
+		if pawns+promoted > 8 {
+			return games.Unreachable("chess: FEN has %d %s pawns and %d promoted %s pieces (beyond 1 queen, 2 rooks, 2 knights and 1 bishop per square colour); "+
+				"each promotion uses up a pawn, so pawns and promoted pieces number at most 8", pawns, name, promoted, name)
+		}
+	}
+	return nil
 }
 
 // String writes the position as FEN.
@@ -470,6 +509,12 @@ func (p *Position) Perft(depth int) uint64 {
 		bufs[i] = make([]games.Move, 0, 256)
 	}
 	return p.perft(depth, bufs)
+}
+
+// PerftMoves writes into dst[:0] the moves Perft follows: every legal move,
+// draws by rule notwithstanding (games.PerftMover).
+func (p *Position) PerftMoves(dst []games.Move) []games.Move {
+	return p.generate(dst[:0], false)
 }
 
 func (p *Position) perft(depth int, bufs [][]games.Move) uint64 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/chess"
 )
 
@@ -42,7 +43,7 @@ func TestMates(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.NewGame()
-		res, err := s.Search(context.Background(), p, chess.Textbook, chess.Textbook.Defaults(), engine.Limits{Depth: plies + 1})
+		res, err := s.Search(context.Background(), p, evaluator("textbook"), evaluator("textbook").Defaults(), engine.Limits{Depth: plies + 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,11 +66,11 @@ func BenchmarkSearch(b *testing.B) {
 		positions = append(positions, p)
 	}
 	var nodes int64
-	w := chess.Textbook.Defaults()
+	w := evaluator("textbook").Defaults()
 	for b.Loop() {
 		for _, p := range positions {
 			s.NewGame()
-			res, _ := s.Search(context.Background(), p, chess.Textbook, w, engine.Limits{Depth: 6})
+			res, _ := s.Search(context.Background(), p, evaluator("textbook"), w, engine.Limits{Depth: 6})
 			nodes += res.Stats.Nodes
 		}
 	}
@@ -91,11 +92,11 @@ func TestMiddlegamesParse(t *testing.T) {
 func TestCheckExtensionPays(t *testing.T) {
 	depthToMate := func(off bool) (needed []int, nodes int64) {
 		s, _ := engine.New(engine.Options{TableMiB: 16, NoCheckExtension: off})
-		w := chess.Textbook.Defaults()
+		w := evaluator("textbook").Defaults()
 		for _, l := range lines(t, "testdata/middlegames.txt")[:6] {
 			p, _ := chess.Parse(l)
 			s.NewGame()
-			res, _ := s.Search(context.Background(), p, chess.Textbook, w, engine.Limits{Depth: 4})
+			res, _ := s.Search(context.Background(), p, evaluator("textbook"), w, engine.Limits{Depth: 4})
 			nodes += res.Stats.Nodes
 		}
 		for _, l := range lines(t, "testdata/mates.txt") {
@@ -105,7 +106,7 @@ func TestCheckExtensionPays(t *testing.T) {
 			d := 1
 			for ; d < 8; d++ {
 				s.NewGame()
-				if res, _ := s.Search(context.Background(), p, chess.Textbook, w, engine.Limits{Depth: d}); res.Score == engine.Mate-plies {
+				if res, _ := s.Search(context.Background(), p, evaluator("textbook"), w, engine.Limits{Depth: d}); res.Score == engine.Mate-plies {
 					break
 				}
 			}
@@ -136,7 +137,7 @@ func TestCheckExtensionPays(t *testing.T) {
 // three seconds each here).
 func BenchmarkSearchDepth8(b *testing.B) {
 	s, _ := engine.New(engine.Options{TableMiB: 64})
-	w := chess.Textbook.Defaults()
+	w := evaluator("textbook").Defaults()
 	var positions []*chess.Position
 	for _, l := range lines(b, "testdata/middlegames.txt")[2:4] {
 		p, _ := chess.Parse(l)
@@ -146,9 +147,18 @@ func BenchmarkSearchDepth8(b *testing.B) {
 	for b.Loop() {
 		for _, p := range positions {
 			s.NewGame()
-			res, _ := s.Search(context.Background(), p, chess.Textbook, w, engine.Limits{Depth: 8})
+			res, _ := s.Search(context.Background(), p, evaluator("textbook"), w, engine.Limits{Depth: 8})
 			nodes += res.Stats.Nodes
 		}
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// evaluator returns the chess evaluator of that name, a copy of its own.
+func evaluator(name string) *games.Evaluator {
+	ev, err := games.FindEvaluator(chess.Game(), name)
+	if err != nil {
+		panic(err)
+	}
+	return ev
 }

@@ -1,14 +1,13 @@
 // Package gametest holds the checks every game's tests run: random games
-// through the whole contract (notation round trips, hashes, undo), the
-// body of the position fuzzers, and the alpha-beta against minimax count.
+// through the whole contract (notation round trips, hashes, undo) and the
+// body of the position fuzzers. It imports only games, like the games
+// themselves; the checks that search live in engine/enginetest.
 package gametest
 
 import (
-	"context"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 )
 
@@ -81,35 +80,4 @@ func ParsedRoundTrip(t *testing.T, g games.Game, s string) {
 	if p.String() != before {
 		t.Fatalf("%s: playing and undoing the moves of %q changed it to %q", g.Name(), before, p)
 	}
-}
-
-// AlphaBetaVersusMinimax searches every position to depth with a searcher
-// of opts, checks each value against plain minimax, and returns how many
-// times fewer nodes alpha-beta visited and the share of its beta cutoffs
-// made by the first move searched.
-func AlphaBetaVersusMinimax(t *testing.T, opts engine.Options, positions []games.Position, ev *games.Evaluator, w []float64, depth int) (ratio, firstShare float64) {
-	t.Helper()
-	s, err := engine.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ab, mm, cuts, first int64
-	for _, p := range positions {
-		s.NewGame()
-		res, err := s.Search(context.Background(), p, ev, w, engine.Limits{Depth: depth})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, nodes := engine.MinimaxNodes(p, ev, w, depth)
-		if v != res.Score {
-			t.Fatalf("%s: alpha-beta %d, minimax %d", p, res.Score, v)
-		}
-		ab += res.Stats.Nodes
-		mm += nodes
-		cuts += res.Stats.Cutoffs
-		first += res.Stats.FirstCutoffs
-	}
-	ratio, firstShare = float64(mm)/float64(ab), float64(first)/float64(cuts)
-	t.Logf("depth %d: minimax %d nodes, alpha-beta %d: %.0fx fewer; first-move cutoffs %.1f%%", depth, mm, ab, ratio, 100*firstShare)
-	return ratio, firstShare
 }

@@ -19,11 +19,14 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// Game is Kono, registered as "kono".
-var Game games.Game = game{}
+// Game returns Kono, registered as "kono".
+func Game() games.Game { return game{} }
 
 // DefaultPlyCap is the number of plies after which a game is drawn.
 const DefaultPlyCap = 40
+
+// maxCap is the largest ply cap the notation accepts.
+const maxCap = DefaultPlyCap * 4
 
 // adjacent[p] is the set of points joined to point p by a line.
 var adjacent = [5]uint8{
@@ -40,7 +43,7 @@ type Position struct {
 	turn    games.Side
 	ply     int // plies played since the start of the game
 	cap     int // the draw rule's ply cap
-	history [DefaultPlyCap * 4]games.Move
+	history [maxCap]games.Move
 	n       int
 }
 
@@ -177,7 +180,10 @@ func (p *Position) ParseMove(s string) (games.Move, error) {
 
 // Parse reads five points a-e (X, O or -), the side to move (X or O), and
 // optionally plies played and the cap as "P/C"; e.g. "XOOX- X" or
-// "OX-XO O 12/40".
+// "OX-XO O 7/40". Without P/C the plies played are the fewest after which
+// a game from the start reaches the position, and the cap is
+// DefaultPlyCap. Positions that no game reaches (with these plies played)
+// are rejected with games.ErrUnreachable.
 func Parse(s string) (*Position, error) {
 	fields := strings.Fields(s)
 	if len(fields) < 2 || len(fields) > 3 {
@@ -213,16 +219,84 @@ func Parse(s string) (*Position, error) {
 		a, b, ok := strings.Cut(fields[2], "/")
 		ply, err1 := strconv.Atoi(a)
 		limit, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || ply < 0 || limit < 1 || limit > len(p.history) || ply > limit {
-			return nil, fmt.Errorf("kono: %q: want plies played and the cap as P/C with 0 <= P <= C <= %d", fields[2], len(p.history))
+		if !ok || err1 != nil || err2 != nil || ply < 0 || limit < 1 || limit > maxCap || ply > limit {
+			return nil, fmt.Errorf("kono: %q: want plies played and the cap as P/C with 0 <= P <= C <= %d", fields[2], maxCap)
 		}
 		p.ply, p.cap = ply, limit
+		if games.Side(ply%2) != p.turn {
+			return nil, games.Unreachable("kono: %q: after %d plies %s is to move, not %s (X moves first, so X moves after an even number of plies)", s, ply, sideName(games.Side(ply%2)), sideName(p.turn))
+		}
+		if !reachable[ply].has(arrangement(p.pieces)) {
+			hint := ""
+			if first := firstReached(p.pieces, p.turn, maxCap); first >= 0 {
+				hint = fmt.Sprintf("; it first arises after %d plies", first)
+			}
+			return nil, games.Unreachable("kono: %q: no game from the start (XOOX- X) reaches %s after %d plies%s", s, fields[0], ply, hint)
+		}
+		return p, nil
 	}
+	first := firstReached(p.pieces, p.turn, p.cap)
+	if first < 0 {
+		return nil, games.Unreachable("kono: %q: no game from the start (XOOX- X) reaches %s with %s to move", s, fields[0], sideName(p.turn))
+	}
+	p.ply = first
 	return p, nil
 }
 
-// Mobility is the evaluator: moves available to each side.
-var Mobility = &games.Evaluator{
+func sideName(s games.Side) string {
+	if s == games.First {
+		return "X"
+	}
+	return "O"
+}
+
+// arrangement numbers the placement of the pieces: the first side's points
+// in the low five bits, the second side's in the next five.
+func arrangement(pieces [2]uint8) int { return int(pieces[0]) | int(pieces[1])<<5 }
+
+// arrangements is a set of arrangements.
+type arrangements [1 << 10 / 64]uint64
+
+func (a *arrangements) has(k int) bool { return a[k/64]&(1<<(k%64)) != 0 }
+func (a *arrangements) add(k int)      { a[k/64] |= 1 << (k % 64) }
+
+// reachable[n] holds the arrangements that some game reaches after exactly n
+// plies: 28 of the 30 arrangements arise with each side to move, but not
+// at every ply count ("XX-OO" with X to move first arises after 4 plies,
+// never with O to move).
+var reachable = func() (r [maxCap + 1]arrangements) {
+	r[0].add(arrangement(Start().pieces))
+	for ply := 0; ply < maxCap; ply++ {
+		turn := ply % 2
+		for k := 0; k < 1<<10; k++ {
+			if !r[ply].has(k) {
+				continue
+			}
+			pieces := [2]uint8{uint8(k & 0b11111), uint8(k >> 5)}
+			e := bits.TrailingZeros8(^(pieces[0] | pieces[1]) & 0b11111)
+			for from := adjacent[e] & pieces[turn]; from != 0; from &= from - 1 {
+				next := pieces
+				next[turn] ^= 1<<bits.TrailingZeros8(from) | 1<<e
+				r[ply+1].add(arrangement(next))
+			}
+		}
+	}
+	return r
+}()
+
+// firstReached returns the fewest plies, at most limit, after which a game
+// reaches pieces with side turn to move, or -1.
+func firstReached(pieces [2]uint8, turn games.Side, limit int) int {
+	for ply := int(turn); ply <= limit; ply += 2 {
+		if reachable[ply].has(arrangement(pieces)) {
+			return ply
+		}
+	}
+	return -1
+}
+
+// mobilityEvaluator is the evaluator: moves available to each side.
+var mobilityEvaluator = &games.Evaluator{
 	Name: "mobility",
 	Doc:  "pieces next to the empty point, for each side",
 	Features: []games.Feature{
@@ -249,4 +323,4 @@ func (game) Notation() string {
 }
 func (game) Start() games.Position                          { return Start() }
 func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Mobility} }
+func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{mobilityEvaluator.Clone()} }

@@ -2,6 +2,7 @@ package kono
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ func TestSolveStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sol, err := s.Solve(context.Background(), p, Mobility, 60)
+		sol, err := s.Solve(context.Background(), p, mobilityEvaluator, 60)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +54,7 @@ func TestBlockedLoses(t *testing.T) {
 	// both O's: X is blocked. So O to move wins in one with c-d.
 	q, _ := Parse("XXO-O O")
 	s, _ := engine.New(engine.Options{TableMiB: 1})
-	sol, _ := s.Solve(context.Background(), q, Mobility, 10)
+	sol, _ := s.Solve(context.Background(), q, mobilityEvaluator, 10)
 	if sol.Value != engine.Win || sol.Plies != 1 || q.FormatMove(sol.Move) != "c-d" {
 		t.Fatalf("XXO-O O: %v in %d with %s, want a win in 1 with c-d", sol.Value, sol.Plies, q.FormatMove(sol.Move))
 	}
@@ -100,6 +101,45 @@ func TestNotation(t *testing.T) {
 	}
 }
 
+// TestParseUnreachable: positions that no game from the start reaches (with
+// the plies given) are rejected with ErrUnreachable; without plies, the
+// fewest plies that reach the position are taken.
+func TestParseUnreachable(t *testing.T) {
+	tests := []struct {
+		name, pos, want string // want is "" when the position is reachable
+		ply             int    // plies played when it is
+	}{
+		{"side to move against the plies", "-OOXX X 1/40", "after 1 plies O is to move, not X", 0},
+		{"the start after one ply", "XOOX- O 1/40", "no game from the start (XOOX- X) reaches XOOX- after 1 plies; it first arises after 11 plies", 0},
+		{"never with O to move", "XX-OO O", "reaches XX-OO with O to move", 0},
+		{"never with X to move", "-XOOX X", "reaches -XOOX with X to move", 0},
+		{"never with O to move, plies given", "-OXXO O 9/40", "reaches -OXXO after 9 plies", 0},
+		{"not yet after 2 plies", "XX-OO X 2/40", "first arises after 4 plies", 0},
+		{"the start", "XOOX- X", "", 0},
+		{"the first ply", "-OOXX O 1/40", "", 1},
+		{"X blocked after 4 plies", "XX-OO X", "", 4},
+		{"O to move at 13 plies at the earliest", "XXO-O O", "", 13},
+		{"the start again at the cap", "XOOX- X 40/40", "", 40},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Parse(tc.pos)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Parse(%q): %v, want a position", tc.pos, err)
+				}
+				if p.ply != tc.ply {
+					t.Fatalf("Parse(%q): %d plies played, want %d", tc.pos, p.ply, tc.ply)
+				}
+				return
+			}
+			if !errors.Is(err, games.ErrUnreachable) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Parse(%q) = %v, want ErrUnreachable saying %q", tc.pos, err, tc.want)
+			}
+		})
+	}
+}
+
 func TestDrawByCap(t *testing.T) {
 	p, _ := Parse("XOOX- X 40/40")
 	if moves, o := p.Moves(nil); len(moves) != 0 || o != games.Draw {
@@ -112,7 +152,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -133,5 +173,5 @@ func BenchmarkMoves(b *testing.B) {
 }
 
 func TestRandomGamesConsistency(t *testing.T) {
-	gametest.RandomGames(t, Game, 200, 5)
+	gametest.RandomGames(t, Game(), 200, 5)
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// Game is the matches game, registered as "nim".
-var Game games.Game = game{}
+// Game returns the matches game, registered as "nim".
+func Game() games.Game { return game{} }
 
 // DefaultMatches is the heap of the course's example game.
 const DefaultMatches = 20
@@ -151,6 +151,10 @@ func (p *Position) ParseMove(s string) (games.Move, error) {
 // Parse reads "N" (classic rules, first to move), optionally prefixed with
 // "double:" for the exercise rules and followed by "last=K" (the previous
 // take, double rules) and "first" or "second" (the side to move).
+// Positions that no game reaches are rejected with games.ErrUnreachable:
+// under the double rules, second to move before any take or an empty heap
+// before any take; and a heap that could only follow a start heap above
+// 10000 matches.
 func Parse(s string) (*Position, error) {
 	fields := strings.Fields(strings.ToLower(s))
 	if len(fields) == 0 {
@@ -184,12 +188,51 @@ func Parse(s string) (*Position, error) {
 			return nil, fmt.Errorf("nim: unknown field %q (accepted: first, second, last=K)", f)
 		}
 	}
+	if double && p.last == 0 {
+		if p.turn == games.Second {
+			return nil, games.Unreachable("nim: %q: second to move with no take yet; under the double rules the first side takes first (write last=K for the take just made)", s)
+		}
+		if n == 0 {
+			return nil, games.Unreachable("nim: %q: a game starts with at least 1 match", s)
+		}
+	}
+	if taken := p.fewestTaken(); n+taken > maxMatches {
+		return nil, games.Unreachable("nim: %q: reaching it takes at least %d matches from a heap of at least %d, above the largest heap (%d)", s, taken, n+taken, maxMatches)
+	}
 	return p, nil
 }
 
-// Basic is the evaluator of the classic rules: a heap of 4k+1 matches is
+// fewestTaken returns the fewest matches that the takes leading to p can
+// have removed from the start heap. Under the classic rules that is none
+// with the first side to move (two when the heap is empty: the game starts
+// with a match at least), one with the second. Under the double rules the
+// takes before last=K can halve at most at each step back to the first
+// take, 1: K, ceil(K/2), ..., 1; one more take of 1 at the start when that
+// chain's length does not match the side to move.
+func (p *Position) fewestTaken() int {
+	if !p.double || p.last == 0 {
+		switch {
+		case p.turn == games.Second:
+			return 1
+		case p.matches == 0:
+			return 2
+		}
+		return 0
+	}
+	sum, takes := p.last, 1
+	for t := p.last; t > 1; takes++ {
+		t = (t + 1) / 2
+		sum += t
+	}
+	if games.Side(takes%2) != p.turn {
+		sum++
+	}
+	return sum
+}
+
+// basicEvaluator is the evaluator of the classic rules: a heap of 4k+1 matches is
 // lost for the side to move, any other heap is won.
-var Basic = &games.Evaluator{
+var basicEvaluator = &games.Evaluator{
 	Name: "basic",
 	Doc:  "the heap's residue modulo 4 (4k+1 matches lose for the side to move)",
 	Features: []games.Feature{
@@ -223,4 +266,4 @@ func (game) Start() games.Position {
 	return p
 }
 func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Basic} }
+func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{basicEvaluator.Clone()} }

@@ -2,6 +2,7 @@ package nim
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -19,7 +20,7 @@ func TestLosingHeaps(t *testing.T) {
 	s, _ := engine.New(engine.Options{TableMiB: 1})
 	for n := 1; n <= 40; n++ {
 		p, _ := New(n, false)
-		sol, err := s.Solve(context.Background(), p, Basic, n)
+		sol, err := s.Solve(context.Background(), p, basicEvaluator, n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +44,7 @@ func TestTwentyTakeThree(t *testing.T) {
 	s, _ := engine.New(engine.Options{TableMiB: 1})
 	for _, depth := range []int{1, 2, 5, 20} {
 		s.NewGame()
-		res, err := s.Search(context.Background(), Game.Start(), Basic, Basic.Defaults(), engine.Limits{Depth: depth})
+		res, err := s.Search(context.Background(), Game().Start(), basicEvaluator, basicEvaluator.Defaults(), engine.Limits{Depth: depth})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +79,7 @@ func TestDoubleRules(t *testing.T) {
 	s, _ := engine.New(engine.Options{TableMiB: 1})
 	for n, want := range map[int]engine.Value{2: engine.Win, 3: engine.Loss} {
 		p, _ := New(n, true)
-		sol, _ := s.Solve(context.Background(), p, Basic, 20)
+		sol, _ := s.Solve(context.Background(), p, basicEvaluator, 20)
 		if sol.Value != want {
 			t.Errorf("double:%d: %v, want %v", n, sol.Value, want)
 		}
@@ -116,6 +117,39 @@ func TestNotation(t *testing.T) {
 	}
 }
 
+// TestParseUnreachable: positions that no game reaches are rejected with
+// ErrUnreachable and a message saying why.
+func TestParseUnreachable(t *testing.T) {
+	tests := []struct {
+		name, pos, want string // want is "" when the position is reachable
+	}{
+		{"double, second to move before any take", "double:19 second", "second to move with no take yet"},
+		{"double, empty heap before any take", "double:0", "starts with at least 1 match"},
+		{"classic, second to move on the largest heap", "10000 second", "from a heap of at least 10001"},
+		{"classic, empty heap, first to move", "0", ""},
+		{"double, last take needs a long chain", "double:9990 last=8 second", "takes at least 16 matches"},
+		{"double, chain parity", "double:9997 last=2 second", "takes at least 4 matches"},
+		{"double, chain fits", "double:9997 last=2", ""},
+		{"classic, largest heap, first to move", "10000", ""},
+		{"double, after the first take", "double:19 last=1 second", ""},
+		{"double, empty heap after takes", "double:0 last=2", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(tc.pos)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Parse(%q): %v, want a position", tc.pos, err)
+				}
+				return
+			}
+			if !errors.Is(err, games.ErrUnreachable) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Parse(%q) = %v, want ErrUnreachable saying %q", tc.pos, err, tc.want)
+			}
+		})
+	}
+}
+
 func TestPerft(t *testing.T) {
 	// From 5 matches: depth 1: 3 takes; depth 2: from 4, 3, 2 -> 3+3+2 = 8.
 	p, _ := New(5, false)
@@ -131,7 +165,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -145,5 +179,5 @@ func BenchmarkPerft(b *testing.B) {
 }
 
 func TestRandomGamesConsistency(t *testing.T) {
-	gametest.RandomGames(t, Game, 100, 5)
+	gametest.RandomGames(t, Game(), 100, 5)
 }

@@ -69,8 +69,8 @@ func positional(b Bitboard) int {
 	return v
 }
 
-// Report is the report's evaluation: four differences, mine minus theirs.
-var Report = &games.Evaluator{
+// reportEvaluator is the report's evaluation: four differences, mine minus theirs.
+var reportEvaluator = &games.Evaluator{
 	Name: "report",
 	Doc:  "the Othello report's four terms: discs, mobility, positional table, corner pattern (score x10)",
 	Features: []games.Feature{
@@ -92,10 +92,10 @@ func evaluateReport(gp games.Position, w []float64) int {
 	return int(math.Round(10 * (w[0]*f0 + w[1]*f1 + w[2]*f2 + w[3]*f3)))
 }
 
-// Full is a stronger evaluation: corners, X- and C-squares next to empty
+// fullEvaluator is a stronger evaluation: corners, X- and C-squares next to empty
 // corners, mobility, frontier (potential mobility), edges, anchored discs,
 // parity and the disc difference split by game phase.
-var Full = &games.Evaluator{
+var fullEvaluator = &games.Evaluator{
 	Name: "full",
 	Doc:  "corners, X/C-squares, mobility, frontier, edges, anchored discs, parity, discs by phase (score x10)",
 	Features: []games.Feature{

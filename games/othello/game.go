@@ -15,8 +15,8 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// Game is Othello, registered as "othello".
-var Game games.Game = game{}
+// Game returns Othello, registered as "othello".
+func Game() games.Game { return game{} }
 
 type game struct{}
 
@@ -30,6 +30,8 @@ func (game) Notation() string {
 }
 func (game) Start() games.Position                          { return Start() }
 func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Report, Full} }
+func (game) Evaluators() []*games.Evaluator {
+	return []*games.Evaluator{reportEvaluator.Clone(), fullEvaluator.Clone()}
+}
 
 func trailingZeros(b Bitboard) int { return bits.TrailingZeros64(b) }

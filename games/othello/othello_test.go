@@ -1,6 +1,7 @@
 package othello
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -41,16 +42,16 @@ func TestPerftGeneric(t *testing.T) {
 // TestRandomGamesConsistency plays random games through the contract; the
 // winner has more discs.
 func TestRandomGamesConsistency(t *testing.T) {
-	out := gametest.RandomGames(t, Game, 200, 3)
+	out := gametest.RandomGames(t, Game(), 200, 3)
 	if out[games.FirstWins] == 0 || out[games.SecondWins] == 0 {
 		t.Fatalf("200 random games ended %v", out)
 	}
 }
 
 func TestPass(t *testing.T) {
-	// Black a1, white b1, white to move: white's only disc cannot outflank
-	// anything, while black can play c1; so white must pass.
-	p, err := Parse("XO" + strings.Repeat("-", 62) + " O")
+	// From a random game: white to move has no move, black has some; so
+	// white must pass.
+	p, err := Parse("--------------------O------OO------OOXXX---O--X---O---XX-O----X- O")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,16 +63,61 @@ func TestPass(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Play(PassMove)
-	if m, err := p.ParseMove("C1"); err != nil || p.FormatMove(m) != "c1" {
-		t.Fatalf("c1 after the pass: %v %v", m, err)
+	moves, _ = p.Moves(nil)
+	if moves[0] == PassMove {
+		t.Fatalf("black has no move after white's pass")
+	}
+	name := p.FormatMove(moves[0])
+	if m, err := p.ParseMove(strings.ToUpper(name)); err != nil || m != moves[0] {
+		t.Fatalf("%s after the pass: %v %v", strings.ToUpper(name), m, err)
 	}
 	if _, err := p.ParseMove("pass"); err == nil || !strings.Contains(err.Error(), "cannot pass") {
 		t.Fatalf("pass with a move: %v", err)
 	}
-	// Black a1, white c1: neither side can move; one disc each is a draw.
-	q, _ := Parse("X-O" + strings.Repeat("-", 61) + " X")
+	// A full board with 32 discs each is a draw.
+	q, err := Parse("XXXXXXXOXOOOOXXOXOOXXOXOXOXXOXXOOOXOOOXXOOOOOOXXXOOXOOXOXXXXXOOO X")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, o := q.Moves(nil); o != games.Draw {
-		t.Fatalf("blocked 1-1: %v, want a draw", o)
+		t.Fatalf("full board 32-32: %v, want a draw", o)
+	}
+}
+
+// TestParseUnreachable: boards that no game reaches are rejected with
+// ErrUnreachable and a message naming the square at fault.
+func TestParseUnreachable(t *testing.T) {
+	board := func(discs map[string]byte) string {
+		b := []byte(strings.Repeat("-", 64))
+		for sq, c := range discs {
+			b[int(sq[1]-'1')*8+int(sq[0]-'a')] = c
+		}
+		return string(b) + " X"
+	}
+	tests := []struct {
+		name, pos, want string // want is "" when the position is reachable
+	}{
+		{"empty board", strings.Repeat("-", 64) + " X", "centre squares d4, e4, d5, e5 are empty"},
+		{"two discs", "XO" + strings.Repeat("-", 62) + " O", "centre squares d4, e4, d5, e5 are empty"},
+		{"one centre square empty", board(map[string]byte{"d4": 'O', "e4": 'X', "d5": 'X'}), "centre square e5 is empty"},
+		{"a disc far from the others", board(map[string]byte{"d4": 'O', "e4": 'X', "d5": 'X', "e5": 'O', "a1": 'X'}), "disc on a1 is cut off"},
+		{"a disc beside a stray one", board(map[string]byte{"d4": 'O', "e4": 'X', "d5": 'X', "e5": 'O', "d3": 'X', "h8": 'X', "g7": 'O'}), "disc on g7 is cut off"},
+		{"start", StartNotation, ""},
+		{"a diagonal chain", board(map[string]byte{"d4": 'O', "e4": 'X', "d5": 'X', "e5": 'O', "f6": 'X', "g7": 'X', "h8": 'O'}), ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(tc.pos)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Parse(%q): %v, want a position", tc.pos, err)
+				}
+				return
+			}
+			if !errors.Is(err, games.ErrUnreachable) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Parse(%q) = %v, want ErrUnreachable saying %q", tc.pos, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -109,10 +155,11 @@ func TestParseErrors(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	f.Add(StartNotation)
+	f.Add("--------------------O------OO------OOXXX---O--X---O---XX-O----X- O")
 	f.Add("XO" + strings.Repeat("-", 62) + " O")
 	f.Add("garbage")
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -138,7 +185,7 @@ func FuzzParseMove(f *testing.F) {
 
 func TestEvaluatorsDoNotAllocate(t *testing.T) {
 	p := Start()
-	for _, ev := range Game.Evaluators() {
+	for _, ev := range Game().Evaluators() {
 		w := ev.Defaults()
 		if a := testing.AllocsPerRun(100, func() { ev.Evaluate(p, w) }); a != 0 {
 			t.Errorf("%s: %v allocations", ev.Name, a)
@@ -197,16 +244,16 @@ func BenchmarkPlayUndo(b *testing.B) {
 
 func BenchmarkEvaluateReport(b *testing.B) {
 	p := midgame(b)
-	w := Report.Defaults()
+	w := reportEvaluator.Defaults()
 	for b.Loop() {
-		Report.Evaluate(p, w)
+		reportEvaluator.Evaluate(p, w)
 	}
 }
 
 func BenchmarkEvaluateFull(b *testing.B) {
 	p := midgame(b)
-	w := Full.Defaults()
+	w := fullEvaluator.Defaults()
 	for b.Loop() {
-		Full.Evaluate(p, w)
+		fullEvaluator.Evaluate(p, w)
 	}
 }

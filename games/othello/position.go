@@ -171,8 +171,9 @@ func (p *Position) PliesLeft() int {
 }
 
 // ExactEmpties is the number of empty squares at or below which the engine
-// searches to the end of the game. Set it to -1 to turn exact endgames off.
-var ExactEmpties = 12
+// searches to the end of the game. A searcher with engine.Options.NoExact
+// set never does.
+const ExactEmpties = 12
 
 // OrderHint ranks corners first (a positive hint: before killers), then, at
 // nodes three or more plies above the horizon, the other moves by the
@@ -303,7 +304,9 @@ func (p *Position) ParseMove(s string) (games.Move, error) {
 }
 
 // Parse reads a position: 64 characters from a1 to h8 (X black, O white, -
-// or . empty), a space and the side to move (X or O).
+// or . empty), a space and the side to move (X or O). Boards that no game
+// reaches are rejected with games.ErrUnreachable: an empty centre square, or
+// a disc cut off from the others.
 func Parse(s string) (*Position, error) {
 	fields := strings.Fields(s)
 	if len(fields) != 2 {
@@ -333,8 +336,44 @@ func Parse(s string) (*Position, error) {
 	default:
 		return nil, fmt.Errorf("othello: side to move %q, want X (black) or O (white)", fields[1])
 	}
+	if err := reachable(p.discs[0] | p.discs[1]); err != nil {
+		return nil, err
+	}
 	p.hash = p.computeHash()
 	return p, nil
+}
+
+// centre holds d4, e4, d5 and e5, the squares occupied at the start.
+const centre Bitboard = 1<<27 | 1<<28 | 1<<35 | 1<<36
+
+// reachable checks what every game keeps true of the occupied squares:
+// discs never leave, so the four centre squares stay occupied; and each disc
+// is placed next to a disc it flips, so every disc joins the centre through
+// neighbouring discs (in any of the eight directions).
+func reachable(occupied Bitboard) error {
+	if occupied&centre != centre {
+		var empty []string
+		for c := centre &^ occupied; c != 0; c &= c - 1 {
+			empty = append(empty, squareName(bits.TrailingZeros64(c)))
+		}
+		what := "square " + empty[0] + " is"
+		if len(empty) > 1 {
+			what = "squares " + strings.Join(empty, ", ") + " are"
+		}
+		return games.Unreachable("othello: centre %s empty; d4, e4, d5 and e5 hold discs from the start and discs never leave the board", what)
+	}
+	joined := centre
+	for {
+		next := (joined | neighbours(joined)) & occupied
+		if next == joined {
+			break
+		}
+		joined = next
+	}
+	if stray := occupied &^ joined; stray != 0 {
+		return games.Unreachable("othello: the disc on %s is cut off from the centre; every disc is played next to another, so all discs join d4-e5 through neighbouring discs", squareName(bits.TrailingZeros64(stray)))
+	}
+	return nil
 }
 
 // Perft counts the leaves depth plies ahead, the last ply in bulk.

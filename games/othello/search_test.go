@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/engine/enginetest"
 	"github.com/gametune/gametune/games"
-	"github.com/gametune/gametune/games/gametest"
 	"github.com/gametune/gametune/games/othello"
 	"github.com/gametune/gametune/tournament"
 )
@@ -71,7 +71,7 @@ func TestAlphaBetaVersusMinimax(t *testing.T) {
 	for _, p := range midgames(t) {
 		positions = append(positions, p)
 	}
-	ratio, share := gametest.AlphaBetaVersusMinimax(t, engine.Options{TableMiB: 16, NoExact: true}, positions, othello.Report, othello.Report.Defaults(), 6)
+	ratio, share := enginetest.AlphaBetaVersusMinimax(t, engine.Options{TableMiB: 16, NoExact: true}, positions, evaluator("report"), evaluator("report").Defaults(), 6)
 	if ratio < 100 {
 		t.Errorf("alpha-beta visits only %.1fx fewer nodes than minimax, want >= 100x", ratio)
 	}
@@ -83,7 +83,7 @@ func TestAlphaBetaVersusMinimax(t *testing.T) {
 // BenchmarkSearch searches the midgame positions to depth 8.
 func BenchmarkSearch(b *testing.B) {
 	s, _ := engine.New(engine.Options{TableMiB: 16, NoExact: true})
-	ev := othello.Full
+	ev := evaluator("full")
 	w := ev.Defaults()
 	positions := midgames(b)[:4]
 	var nodes int64
@@ -102,8 +102,8 @@ func BenchmarkSearch(b *testing.B) {
 // took the report 97 s.
 func BenchmarkGameDepth6(b *testing.B) {
 	s, _ := engine.New(engine.Options{TableMiB: 16})
-	pl := tournament.Player{Name: "report", Evaluator: othello.Report, Weights: othello.Report.Defaults(), Limits: engine.Limits{Depth: 6}}
-	spec := tournament.GameSpec{Game: othello.Game, First: pl, Second: pl}
+	pl := tournament.Player{Name: "report", Evaluator: evaluator("report"), Weights: evaluator("report").Defaults(), Limits: engine.Limits{Depth: 6}}
+	spec := tournament.GameSpec{Game: othello.Game(), First: pl, Second: pl}
 	var plies int
 	for b.Loop() {
 		rec, err := tournament.Play(context.Background(), s, spec)
@@ -124,8 +124,8 @@ func TestFullBeatsReport(t *testing.T) {
 		t.Skip("plays 40 games")
 	}
 	pool, _ := tournament.NewPool(0, 4)
-	full := tournament.Player{Name: "full", Evaluator: othello.Full, Weights: othello.Full.Defaults(), Limits: engine.Limits{Depth: 4}}
-	report := tournament.Player{Name: "report", Evaluator: othello.Report, Weights: othello.Report.Defaults(), Limits: engine.Limits{Depth: 4}}
+	full := tournament.Player{Name: "full", Evaluator: evaluator("full"), Weights: evaluator("full").Defaults(), Limits: engine.Limits{Depth: 4}}
+	report := tournament.Player{Name: "report", Evaluator: evaluator("report"), Weights: evaluator("report").Defaults(), Limits: engine.Limits{Depth: 4}}
 	rng := rand.New(rand.NewPCG(5, 6))
 	var specs []tournament.GameSpec
 	for i := 0; i < 20; i++ {
@@ -135,8 +135,8 @@ func TestFullBeatsReport(t *testing.T) {
 			p.Play(moves[rng.IntN(len(moves))])
 		}
 		specs = append(specs,
-			tournament.GameSpec{Game: othello.Game, Opening: p.String(), First: full, Second: report},
-			tournament.GameSpec{Game: othello.Game, Opening: p.String(), First: report, Second: full})
+			tournament.GameSpec{Game: othello.Game(), Opening: p.String(), First: full, Second: report},
+			tournament.GameSpec{Game: othello.Game(), Opening: p.String(), First: report, Second: full})
 	}
 	points := 0.0
 	start := time.Now()
@@ -155,4 +155,13 @@ func TestFullBeatsReport(t *testing.T) {
 	if points <= float64(len(specs))*0.6 {
 		t.Fatalf("full scored %.1f of %d against report, want more than 60%%", points, len(specs))
 	}
+}
+
+// evaluator returns the othello evaluator of that name, a copy of its own.
+func evaluator(name string) *games.Evaluator {
+	ev, err := games.FindEvaluator(othello.Game(), name)
+	if err != nil {
+		panic(err)
+	}
+	return ev
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// Game is tic-tac-toe, registered as "tictactoe".
-var Game games.Game = game{}
+// Game returns tic-tac-toe, registered as "tictactoe".
+func Game() games.Game { return game{} }
 
 // lines are the eight lines of three cells, cells numbered 0-8 row by row
 // from the top left.
@@ -167,6 +167,9 @@ func (p *Position) ParseMove(s string) (games.Move, error) {
 
 // Parse reads nine cells row by row from the top left, each x, o, or - (or
 // .) for empty; the side to move follows from the counts (x moves first).
+// It rejects boards that alternate play from the empty board cannot reach:
+// counts other than as many x as o or one more, lines of three for both
+// sides, and a line for the side that did not move last.
 func Parse(s string) (*Position, error) {
 	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
 	if len(t) != 9 {
@@ -191,17 +194,36 @@ func Parse(s string) (*Position, error) {
 	case 1:
 		p.turn = games.Second
 	default:
-		return nil, fmt.Errorf("tictactoe: position %q has %d x and %d o; x moves first, so x has as many or one more", s, nx, no)
+		return nil, games.Unreachable("tictactoe: position %q has %d x and %d o; x moves first, so x has as many or one more", s, nx, no)
+	}
+	xWins, oWins := p.hasLine(games.First), p.hasLine(games.Second)
+	switch {
+	case xWins && oWins:
+		return nil, games.Unreachable("tictactoe: position %q has three in a row for both x and o; the game ends at the first line", s)
+	case xWins && p.turn == games.First:
+		return nil, games.Unreachable("tictactoe: position %q has three in a row for x, but o has moved since (%d x, %d o); after x wins, x has one more mark than o", s, nx, no)
+	case oWins && p.turn == games.Second:
+		return nil, games.Unreachable("tictactoe: position %q has three in a row for o, but x has moved since (%d x, %d o); after o wins, x and o have as many marks", s, nx, no)
 	}
 	return p, nil
 }
 
+// hasLine reports whether side s has three in a row.
+func (p *Position) hasLine(s games.Side) bool {
+	for _, l := range lines {
+		if p.cells[s]&l == l {
+			return true
+		}
+	}
+	return false
+}
+
 // Evaluators.
 
-// Lines is the evaluator of the course: open lines (lines the opponent has
+// linesEvaluator is the evaluator of the course: open lines (lines the opponent has
 // not entered) for the side to move minus those of the opponent, plus lines
 // where a side has two marks and the third cell is empty.
-var Lines = &games.Evaluator{
+var linesEvaluator = &games.Evaluator{
 	Name: "lines",
 	Doc:  "open lines for each side (the course's evaluation) and two-in-a-line threats",
 	Features: []games.Feature{
@@ -251,4 +273,4 @@ func (game) Notation() string {
 }
 func (game) Start() games.Position                          { return Start() }
 func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{Lines} }
+func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{linesEvaluator.Clone()} }

@@ -2,6 +2,7 @@ package tictactoe
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestCompleteGames(t *testing.T) {
 // double threat is won.
 func TestSolve(t *testing.T) {
 	s, _ := engine.New(engine.Options{TableMiB: 1})
-	sol, err := s.Solve(context.Background(), Start(), Lines, 9)
+	sol, err := s.Solve(context.Background(), Start(), linesEvaluator, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestSolve(t *testing.T) {
 	}
 	// x to move completes the top row at c1.
 	p, _ := Parse("xx-oo----")
-	sol, err = s.Solve(context.Background(), p, Lines, 9)
+	sol, err = s.Solve(context.Background(), p, linesEvaluator, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +98,40 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseUnreachable: boards that alternate play from the empty board
+// cannot reach are rejected with ErrUnreachable and a message saying why;
+// their reachable neighbours parse.
+func TestParseUnreachable(t *testing.T) {
+	tests := []struct {
+		name, board, want string // want is "" when the board is reachable
+	}{
+		{"both sides have a line", "xxxooo---", "both x and o"},
+		{"both sides have a line, x one more", "xxxooox--", "both x and o"},
+		{"o has two more marks", "oo-------", "0 x and 2 o"},
+		{"x has two more marks", "xx-------", "2 x and 0 o"},
+		{"x won, then o moved", "xxxoo-o--", "but o has moved since"},
+		{"o won, then x moved", "ooox-x-xx", "but x has moved since"},
+		{"x won with two lines at once", "xxxxooxoo", ""},
+		{"x won", "xxxoo----", ""},
+		{"o won", "ooox-x-x-", ""},
+		{"full board drawn", "xoxxoooxx", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(tc.board)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Parse(%q): %v, want a position", tc.board, err)
+				}
+				return
+			}
+			if !errors.Is(err, games.ErrUnreachable) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Parse(%q) = %v, want ErrUnreachable saying %q", tc.board, err, tc.want)
+			}
+		})
+	}
+}
+
 func TestPlayUndoHash(t *testing.T) {
 	p := Start()
 	h := p.Hash()
@@ -117,7 +152,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		gametest.ParsedRoundTrip(t, Game, s)
+		gametest.ParsedRoundTrip(t, Game(), s)
 	})
 }
 
@@ -131,12 +166,12 @@ func BenchmarkPerft(b *testing.B) {
 
 func BenchmarkEvaluate(b *testing.B) {
 	p, _ := Parse("x-o-x----")
-	w := Lines.Defaults()
+	w := linesEvaluator.Defaults()
 	for b.Loop() {
-		Lines.Evaluate(p, w)
+		linesEvaluator.Evaluate(p, w)
 	}
 }
 
 func TestRandomGamesConsistency(t *testing.T) {
-	gametest.RandomGames(t, Game, 200, 5)
+	gametest.RandomGames(t, Game(), 200, 5)
 }
