@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/gametune/gametune/games"
@@ -94,19 +93,7 @@ const maxUserFile = 4 << 20
 // readUserFile reads a file a user named, refusing one larger than
 // maxUserFile (or endless, as /dev/zero) with the limit in the message.
 func readUserFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxUserFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxUserFile {
-		return nil, fmt.Errorf("%s is larger than %d MiB, the most gametune reads from a file it is given", path, maxUserFile>>20)
-	}
-	return data, nil
+	return games.ReadFileLimited(path, maxUserFile)
 }
 
 // jsonFloat is a number in JSON output that may be infinite or undefined

@@ -69,7 +69,10 @@ func runPerft(c *cobra.Command, gameName, depthArg string, o perftOptions) error
 		return err
 	}
 	start := time.Now()
-	nodes := games.Perft(p, depth)
+	nodes, err := games.PerftContext(c.Context(), p, depth)
+	if err != nil {
+		return err
+	}
 	secs := time.Since(start).Seconds()
 	r := perftJSON{Game: g.Name(), Position: p.String(), Depth: depth, Nodes: nodes, Seconds: secs, NPS: float64(nodes) / max(secs, 1e-9)}
 	if o.json {
