@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // runGenetic is the Othello report's genetic algorithm, generation after
@@ -118,21 +120,12 @@ func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
 	index := make(map[int]int, len(pop))
 	for i, g := range pop {
 		index[g.ID] = i
-		pop[i].Wins, pop[i].Draws, pop[i].Losses = 0, 0, 0
+		pop[i].WDL = stats.WDL{}
 	}
 	for i, r := range recs {
-		a, b := &pop[index[batch[i].first]], &pop[index[batch[i].second]]
-		switch r.Score() {
-		case 1:
-			a.Wins++
-			b.Losses++
-		case 0:
-			a.Losses++
-			b.Wins++
-		default:
-			a.Draws++
-			b.Draws++
-		}
+		s := r.Score()
+		pop[index[batch[i].first]].Add(s)
+		pop[index[batch[i].second]].Add(1 - s)
 	}
 	for i := range pop {
 		pop[i].Fitness = t.fitness(pop[i])

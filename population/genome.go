@@ -5,22 +5,19 @@ import (
 	"math/rand/v2"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
-// Genome is one weight vector of a population.
+// Genome is one weight vector of a population. Its embedded record
+// (Wins, Draws, Losses, Games(), Points()) counts the games it played in
+// its generation or knockout round.
 type Genome struct {
-	ID                  int
-	Parents             []int // ids of the parents; none for a random genome
-	Weights             []float64
-	Fitness             float64
-	Wins, Draws, Losses int
+	ID      int
+	Parents []int // ids of the parents; none for a random genome
+	Weights []float64
+	Fitness float64
+	stats.WDL
 }
-
-// Games is the number of games the genome played in its generation.
-func (g Genome) Games() int { return g.Wins + g.Draws + g.Losses }
-
-// Points is wins plus half the draws.
-func (g Genome) Points() float64 { return float64(g.Wins) + float64(g.Draws)/2 }
 
 // space is the box of weights a tuner explores: each feature's range and step.
 type space struct {

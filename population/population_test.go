@@ -11,6 +11,7 @@ import (
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 func newTestTuner(t *testing.T, cfg Config, workers int, store Store, start []float64, openings []string) *Tuner {
@@ -283,4 +284,44 @@ func FuzzParseConfig(f *testing.F) {
 		}
 		c.Validate()
 	})
+}
+
+// TestRecordsAreWDL: every genome's record is a stats.WDL, the records of
+// a generation add up to its games (each counted from both sides), and a
+// knockout bracket is made of tournament.BracketMatch with tournament.Bye.
+func TestRecordsAreWDL(t *testing.T) {
+	cfg := smallGenetic()
+	store := NewMemoryStore()
+	if _, err := newTestTuner(t, cfg, 2, store, nil, nil).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, gen := range store.Generations {
+		var total stats.WDL
+		for _, g := range gen.Genomes {
+			total.Wins += g.WDL.Wins
+			total.Draws += g.WDL.Draws
+			total.Losses += g.WDL.Losses
+		}
+		games := 2 * cfg.Games * cfg.Population
+		if total.Games() != 2*games || total.Points() != float64(games) || total.Wins != total.Losses {
+			t.Fatalf("generation %d: records add up to %+v for %d games", gen.Index, total, games)
+		}
+		if y := gen.Yardstick; y != nil && y.WDL.Games() != 2*cfg.YardstickPairs {
+			t.Fatalf("yardstick %+v", y)
+		}
+	}
+	cfg.Algo, cfg.Candidates, cfg.Rounds, cfg.Scale = "knockout", 3, 1, 1
+	store = NewMemoryStore()
+	if _, err := newTestTuner(t, cfg, 2, store, nil, nil).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var matches []tournament.BracketMatch = store.Generations[0].Matches
+	if len(matches) != 3 || matches[0].B != tournament.Bye || matches[0].A != 0 {
+		t.Fatalf("bracket %+v", matches)
+	}
+	for _, g := range store.Generations[0].Genomes {
+		if want := g.Points() / float64(max(g.Games(), 1)); g.Fitness != want {
+			t.Errorf("genome %d: fitness %g, want %g from %+v", g.ID, g.Fitness, want, g.WDL)
+		}
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
-	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Tuner runs one tuning job: the genetic algorithm or knockout tournaments,
@@ -190,16 +189,9 @@ func (t *Tuner) yardstick(ctx context.Context, generation int, best Genome) (*Ya
 		if i%2 == 1 {
 			s = 1 - s
 		}
-		switch s {
-		case 1:
-			y.Wins++
-		case 0:
-			y.Losses++
-		default:
-			y.Draws++
-		}
+		y.Add(s)
 	}
-	e := stats.WDL{Wins: y.Wins, Draws: y.Draws, Losses: y.Losses}.EloEstimate()
+	e := y.EloEstimate()
 	y.Score, y.Elo, y.EloLow, y.EloHigh = e.Score, e.Elo, e.Low, e.High
 	return y, nil
 }
