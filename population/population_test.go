@@ -208,7 +208,7 @@ func TestBracketByes(t *testing.T) {
 	gen := store.Generations[0]
 	byes, played := 0, 0
 	for _, m := range gen.Matches {
-		if m.B == ByeID {
+		if m.B == tournament.Bye {
 			byes++
 			if m.A > 2 {
 				t.Errorf("bye for seed %d, want the first three seeds", m.A)
