@@ -93,14 +93,28 @@ func (t *Tuner) gaussian(rng *rand.Rand, w []float64, rate float64) []float64 {
 	return out
 }
 
-// evaluate plays the generation's games and sets every genome's record and
-// fitness.
-func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
+// ctxEvery is how many genomes or games a loop handles between two checks
+// of its context, so that a big generation stops promptly.
+const ctxEvery = 1024
+
+// pairings returns the generation's games: each genome meets Games
+// opponents drawn without repetition among the others, by a generator
+// seeded from the run seed, the generation and the genome's index, each
+// meeting a colour-swapped pair from one opening. It costs O(population *
+// Games) time and O(population) scratch memory besides the games, and
+// returns ctx's error as soon as it notices ctx is done.
+func (t *Tuner) pairings(ctx context.Context, gen int, pop []Genome) ([]game, error) {
 	k := t.cfg.Games
 	batch := make([]game, 0, 2*k*len(pop))
+	draw := newSampler(len(pop) - 1)
+	others := make([]int, 0, k)
 	for i := range pop {
-		rng := rngFor(t.cfg.Seed, "opponents", gen, i)
-		others := rng.Perm(len(pop) - 1)[:k]
+		if i%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		others = draw.sample(rngFor(t.cfg.Seed, "opponents", gen, i), k, others[:0])
 		for j, o := range others {
 			if o >= i {
 				o++ // skip the genome itself
@@ -112,6 +126,50 @@ func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
 				game{key: GameKey{StageGeneration, gen, 2 * meeting}, first: a.ID, second: b.ID, wFirst: a.Weights, wSecond: b.Weights, opening: op},
 				game{key: GameKey{StageGeneration, gen, 2*meeting + 1}, first: b.ID, second: a.ID, wFirst: b.Weights, wSecond: a.Weights, opening: op})
 		}
+	}
+	return batch, nil
+}
+
+// sampler draws distinct integers from [0, n) by a partial Fisher-Yates
+// shuffle of an identity permutation it keeps, undone after each draw: a
+// draw of k costs O(k), whatever n.
+type sampler struct {
+	perm  []int // the identity between draws
+	swaps []int // positions swapped by the current draw
+}
+
+func newSampler(n int) *sampler {
+	s := &sampler{perm: make([]int, n)}
+	for i := range s.perm {
+		s.perm[i] = i
+	}
+	return s
+}
+
+// sample appends k distinct integers of [0, n) to out, in the order drawn,
+// and returns it; k must be at most n. The draw depends on rng alone.
+func (s *sampler) sample(rng *rand.Rand, k int, out []int) []int {
+	n := len(s.perm)
+	s.swaps = s.swaps[:0]
+	for j := 0; j < k; j++ {
+		r := j + rng.IntN(n-j)
+		s.perm[j], s.perm[r] = s.perm[r], s.perm[j]
+		s.swaps = append(s.swaps, r)
+		out = append(out, s.perm[j])
+	}
+	for j := len(s.swaps) - 1; j >= 0; j-- {
+		r := s.swaps[j]
+		s.perm[j], s.perm[r] = s.perm[r], s.perm[j]
+	}
+	return out
+}
+
+// evaluate plays the generation's games and sets every genome's record and
+// fitness.
+func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
+	batch, err := t.pairings(ctx, gen, pop)
+	if err != nil {
+		return err
 	}
 	recs, err := t.play(ctx, batch)
 	if err != nil {

@@ -3,9 +3,11 @@ package population
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
@@ -323,5 +325,85 @@ func TestRecordsAreWDL(t *testing.T) {
 		if want := g.Points() / float64(max(g.Games(), 1)); g.Fitness != want {
 			t.Errorf("genome %d: fitness %g, want %g from %+v", g.ID, g.Fitness, want, g.WDL)
 		}
+	}
+}
+
+// TestPairingsLinear: a generation of 100000 genomes meeting 2 opponents
+// each is paired in well under a second (drawing opponents from a full
+// permutation took minutes), each genome meets distinct others, the draw
+// is reproducible, and a cancelled context stops the preparation.
+func TestPairingsLinear(t *testing.T) {
+	cfg := smallGenetic()
+	cfg.Population, cfg.Games = 100000, 2
+	tu := newTestTuner(t, cfg, 1, NewMemoryStore(), nil, nil)
+	pop := tu.initialPopulation()
+	start := time.Now()
+	batch, err := tu.pairings(context.Background(), 0, pop)
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("paired %d genomes in %v", len(pop), elapsed)
+	if elapsed > 3*time.Second {
+		t.Errorf("pairing took %v", elapsed)
+	}
+	if len(batch) != 2*cfg.Games*cfg.Population {
+		t.Fatalf("%d games", len(batch))
+	}
+	for i := 0; i < len(batch); i += 2 * cfg.Games {
+		me := batch[i].first
+		seen := map[int]bool{}
+		for j := 0; j < 2*cfg.Games; j += 2 {
+			g, back := batch[i+j], batch[i+j+1]
+			if g.first != me || g.second == me || seen[g.second] || back.first != g.second || back.second != me {
+				t.Fatalf("genome %d: games %+v, %+v", me, g.key, back.key)
+			}
+			seen[g.second] = true
+		}
+	}
+	again, _ := tu.pairings(context.Background(), 0, pop)
+	for i := range batch {
+		if batch[i].first != again[i].first || batch[i].second != again[i].second || batch[i].opening != again[i].opening {
+			t.Fatalf("game %d drawn differently the second time", i)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := tu.pairings(ctx, 0, pop); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled pairing returned %v", err)
+	}
+}
+
+// TestSampler: every draw is k distinct values of [0, n), the identity is
+// restored, and the draw depends on the generator alone.
+func TestSampler(t *testing.T) {
+	s := newSampler(10)
+	counts := make([]int, 10)
+	for seed := uint64(0); seed < 2000; seed++ {
+		got := s.sample(rand.New(rand.NewPCG(seed, 0)), 3, nil)
+		seen := map[int]bool{}
+		for _, v := range got {
+			if v < 0 || v >= 10 || seen[v] {
+				t.Fatalf("seed %d: %v", seed, got)
+			}
+			seen[v] = true
+			counts[v]++
+		}
+		if again := newSampler(10).sample(rand.New(rand.NewPCG(seed, 0)), 3, nil); !reflect.DeepEqual(got, again) {
+			t.Fatalf("seed %d: %v, then %v from a fresh sampler", seed, got, again)
+		}
+	}
+	for i, v := range s.perm {
+		if v != i {
+			t.Fatalf("permutation not restored: %v", s.perm)
+		}
+	}
+	for v, c := range counts { // 600 expected each
+		if c < 450 || c > 750 {
+			t.Errorf("value %d drawn %d times in 2000 draws of 3 from 10", v, c)
+		}
+	}
+	if got := newSampler(4).sample(rand.New(rand.NewPCG(1, 0)), 4, nil); len(got) != 4 {
+		t.Fatalf("full draw %v", got)
 	}
 }

@@ -121,6 +121,11 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 	var todo []int
 	known := 0
 	for i, g := range batch {
+		if i%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		r, ok, err := t.store.Game(g.key)
 		if err != nil {
 			return nil, err
@@ -141,6 +146,11 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 	}
 	specs := make([]tournament.GameSpec, len(todo))
 	for j, i := range todo {
+		if j%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		g := batch[i]
 		specs[j] = tournament.GameSpec{
 			Game: t.game, Opening: g.opening,
