@@ -3,6 +3,7 @@ package population
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -43,8 +44,8 @@ func smallGenetic() Config {
 // TestWorkersDoNotMatter: the same seed and config with 1 and 2 workers
 // give the identical sequence of genomes and the same best genome.
 func TestWorkersDoNotMatter(t *testing.T) {
-	for _, algo := range []string{"genetic", "knockout"} {
-		t.Run(algo, func(t *testing.T) {
+	for _, algo := range []Algo{Genetic, Knockout} {
+		t.Run(string(algo), func(t *testing.T) {
 			cfg := smallGenetic()
 			cfg.Algo, cfg.Rounds, cfg.Candidates, cfg.Ties, cfg.Scale = algo, 3, 5, "extra", 1
 			var runs [2]*MemoryStore
@@ -63,7 +64,7 @@ func TestWorkersDoNotMatter(t *testing.T) {
 			if !reflect.DeepEqual(best[0], best[1]) {
 				t.Fatalf("best genomes differ: %+v vs %+v", best[0], best[1])
 			}
-			if len(runs[0].Generations) != 3 && algo == "knockout" || len(runs[0].Generations) != 4 && algo == "genetic" {
+			if len(runs[0].Generations) != 3 && algo == Knockout || len(runs[0].Generations) != 4 && algo == Genetic {
 				t.Fatalf("%d generations recorded", len(runs[0].Generations))
 			}
 		})
@@ -103,7 +104,7 @@ func (s *stopAfter) RecordGame(r GameResult) error {
 // store ends with exactly the generations of an uninterrupted run, and
 // replays no recorded game.
 func TestResume(t *testing.T) {
-	for _, algo := range []string{"genetic", "knockout"} {
+	for _, algo := range []Algo{Genetic, Knockout} {
 		cfg := smallGenetic()
 		cfg.Algo, cfg.Rounds, cfg.Candidates, cfg.Scale = algo, 3, 5, 1
 		want := NewMemoryStore()
@@ -202,7 +203,7 @@ func TestTunerRepairsBadWeights(t *testing.T) {
 // the first three seeds, and four rounds of matches lead to one winner.
 func TestBracketByes(t *testing.T) {
 	cfg := smallGenetic()
-	cfg.Algo, cfg.Candidates, cfg.Rounds, cfg.Scale = "knockout", 5, 1, 1
+	cfg.Algo, cfg.Candidates, cfg.Rounds, cfg.Scale = Knockout, 5, 1, 1
 	store := NewMemoryStore()
 	if _, err := newTestTuner(t, cfg, 2, store, nil, nil).Run(context.Background()); err != nil {
 		t.Fatal(err)
@@ -242,7 +243,7 @@ func TestValidate(t *testing.T) {
 		"unknown crossover":    func(c *Config) { c.Crossover = "x" },
 		"unknown algo":         func(c *Config) { c.Algo = "anneal" },
 		"a search needs depth": func(c *Config) { c.Depth = 0 },
-		"unknown ties":         func(c *Config) { c.Algo, c.Ties = "knockout", "coin" },
+		"unknown ties":         func(c *Config) { c.Algo, c.Ties = Knockout, "coin" },
 	}
 	for want, change := range cases {
 		c := smallGenetic()
@@ -312,7 +313,7 @@ func TestRecordsAreWDL(t *testing.T) {
 			t.Fatalf("yardstick %+v", y)
 		}
 	}
-	cfg.Algo, cfg.Candidates, cfg.Rounds, cfg.Scale = "knockout", 3, 1, 1
+	cfg.Algo, cfg.Candidates, cfg.Rounds, cfg.Scale = Knockout, 3, 1, 1
 	store = NewMemoryStore()
 	if _, err := newTestTuner(t, cfg, 2, store, nil, nil).Run(context.Background()); err != nil {
 		t.Fatal(err)
@@ -405,5 +406,81 @@ func TestSampler(t *testing.T) {
 	}
 	if got := newSampler(4).sample(rand.New(rand.NewPCG(1, 0)), 4, nil); len(got) != 4 {
 		t.Fatalf("full draw %v", got)
+	}
+}
+
+// TestConfigHardening: integer keys refuse other numbers, every size is
+// bounded with the bound in the message, internal keys are refused in a
+// user's config but read from a recorded one, and no message names a
+// command-line flag.
+func TestConfigHardening(t *testing.T) {
+	for _, in := range []string{"population: 1e9\n", "games: 2.5\n", "seed: 1.5\n", "depth: 4.0\n", "max-plies: [1]\n", "population: ~\n"} {
+		c := Defaults()
+		err := MergeConfig(&c, []byte(in))
+		key := strings.Split(in, ":")[0]
+		if err == nil || !strings.Contains(err.Error(), "line 1: "+key) || !strings.Contains(err.Error(), "not an integer") {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+	if c, err := ParseConfig([]byte("population: 12\nseed: 7\nredraw: 1\n")); err != nil || c.Population != 12 || c.Seed != 7 || c.Redraw != 1 {
+		t.Errorf("integers: %+v %v", c, err)
+	}
+	for want, change := range map[string]func(*Config){
+		"population 100001: 2 to 100000":      func(c *Config) { c.Population, c.Games = MaxPopulation+1, 1 },
+		"generations 100001: 1 to 100000":     func(c *Config) { c.Generations = MaxGenerations + 1 },
+		"is 300000 meetings":                  func(c *Config) { c.Population, c.Games = 100000, 3 },
+		"depth 31 is more than 30":            func(c *Config) { c.Depth = 31 },
+		"nodes 1000000001 is more":            func(c *Config) { c.Nodes = MaxNodes + 1 },
+		"max-plies 10001: 0":                  func(c *Config) { c.MaxPlies = MaxPlyCap + 1 },
+		"yardstick-pairs must be 0 to 100000": func(c *Config) { c.YardstickPairs = MaxYardstickPairs + 1 },
+		"candidates 1025: 2 to 1024":          func(c *Config) { c.Algo, c.Candidates = Knockout, MaxCandidates+1 },
+		"rounds 100001: 1 to 100000":          func(c *Config) { c.Algo, c.Rounds = Knockout, MaxRounds+1 },
+		"best-of 1002: 1 to 1001":             func(c *Config) { c.Algo, c.BestOf = Knockout, MaxBestOf+1 },
+		"start-weights: x is NaN":             func(c *Config) { c.StartWeights = map[string]float64{"x": math.NaN()} },
+		"no game (the config's game)":         func(c *Config) { c.Game = "" },
+	} {
+		c := smallGenetic()
+		change(&c)
+		err := c.Validate()
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v", want, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "--") {
+			t.Errorf("%v names a flag", err)
+		}
+	}
+	c := smallGenetic()
+	c.Population, c.Games = MaxPopulation, MaxPopulationGames/MaxPopulation
+	if err := c.Validate(); err != nil {
+		t.Errorf("at the bounds: %v", err)
+	}
+	for _, key := range []string{"opening-list: [x--------]\n", "start-weights: {a: 1}\n"} {
+		c := Defaults()
+		if err := MergeConfig(&c, []byte(key)); err == nil || !strings.Contains(err.Error(), "filled in when a run is created") {
+			t.Errorf("%q: %v", key, err)
+		}
+		if _, err := ParseConfig([]byte(key)); err != nil {
+			t.Errorf("recorded %q: %v", key, err)
+		}
+	}
+	if c := Defaults(); MergeConfig(&c, []byte("bogus: 1\n")) == nil {
+		t.Error("unknown key accepted")
+	} else if err := MergeConfig(&c, []byte("bogus: 1\n")); strings.Contains(err.Error(), "--") || strings.Contains(err.Error(), "opening-list") || !strings.Contains(err.Error(), "population") {
+		t.Errorf("unknown key: %v", err)
+	}
+	if got := PresetNames(); !reflect.DeepEqual(got, []string{"checkers-paper", "othello-report"}) {
+		t.Errorf("presets %v", got)
+	}
+}
+
+// TestFinishedOpeningRefused: a config's opening list holding a finished
+// game is refused with its line.
+func TestFinishedOpeningRefused(t *testing.T) {
+	cfg := smallGenetic()
+	g, _ := all.Find(cfg.Game)
+	pool, _ := tournament.NewPool(1, 1)
+	_, err := NewTuner(cfg, g, []string{"x--------", "xxxoo----"}, nil, pool, NewMemoryStore())
+	if err == nil || !strings.Contains(err.Error(), "line 2 of the opening list") || !strings.Contains(err.Error(), "already over") {
+		t.Fatalf("finished opening: %v", err)
 	}
 }

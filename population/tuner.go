@@ -46,7 +46,8 @@ type Result struct {
 }
 
 // NewTuner checks cfg and returns a tuner for game g. openings are
-// positions in the game's notation (none: every game from the start); start
+// positions in the game's notation (none: every game from the start), each
+// checked: a finished game is refused with its line in the list; start
 // is the starting weights (nil: random for genetic, zeros for knockout),
 // already checked against the evaluator.
 func NewTuner(cfg Config, g games.Game, openings []string, start []float64, pool *tournament.Pool, store Store) (*Tuner, error) {
@@ -70,6 +71,11 @@ func NewTuner(cfg Config, g games.Game, openings []string, start []float64, pool
 			return nil, fmt.Errorf("population: start weights: %w", err)
 		}
 	}
+	for i, op := range openings {
+		if _, err := tournament.ParseOpening(g, op); err != nil {
+			return nil, fmt.Errorf("population: line %d of the opening list: %w", i+1, err)
+		}
+	}
 	if pool == nil || store == nil {
 		return nil, fmt.Errorf("population: a tuner needs a pool and a store")
 	}
@@ -83,7 +89,7 @@ func (t *Tuner) Evaluator() *games.Evaluator { return t.ev }
 // flight are dropped, everything finished is in the store, and ctx's error
 // is returned; running again with the same store resumes.
 func (t *Tuner) Run(ctx context.Context) (Result, error) {
-	if t.cfg.Algo == "knockout" {
+	if t.cfg.Algo == Knockout {
 		return t.runKnockout(ctx)
 	}
 	return t.runGenetic(ctx)
@@ -115,7 +121,8 @@ type game struct {
 }
 
 // play plays the games not yet in the store, recording each as it finishes,
-// and returns every game's record in order.
+// and returns every game's record in order without its moves and opening
+// (they are in the store), so that a generation's results stay small.
 func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, error) {
 	recs := make([]tournament.Record, len(batch))
 	var todo []int
@@ -131,7 +138,7 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 			return nil, err
 		}
 		if ok && r.First == g.first && r.Second == g.second {
-			recs[i] = r.Record
+			recs[i] = withoutMoves(r.Record)
 			known++
 			continue
 		}
@@ -161,7 +168,7 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 	}
 	err := t.pool.Run(ctx, specs, func(j int, rec tournament.Record) error {
 		i := todo[j]
-		recs[i] = rec
+		recs[i] = withoutMoves(rec)
 		g := batch[i]
 		if err := t.store.RecordGame(GameResult{Key: g.key, First: g.first, Second: g.second, Record: rec}); err != nil {
 			return err
@@ -173,6 +180,11 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 		return nil
 	})
 	return recs, err
+}
+
+func withoutMoves(r tournament.Record) tournament.Record {
+	r.Moves, r.Opening = nil, ""
+	return r
 }
 
 // yardstick plays the best genome against the default weights.

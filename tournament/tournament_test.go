@@ -229,10 +229,11 @@ func TestOpenings(t *testing.T) {
 		t.Fatalf("%v %v", list, err)
 	}
 	for content, want := range map[string]string{
-		"x--------\nzzz\n":     ":2: tictactoe",
-		"moves: b2 b2\n":       ":1: tictactoe: cell b2 is taken",
-		"xxxoo----\n":          ":1: the game is already over",
-		"# only a comment\n\n": "holds no opening",
+		"x--------\nzzz\n":                      ":2: tictactoe",
+		"moves: b2 b2\n":                        ":1: tictactoe: cell b2 is taken",
+		"xxxoo----\n":                           ":1: the game is already over",
+		"x--------\nmoves: a1 b1 a2 b2 a3 c3\n": ":2: move 6 (c3): the game is already over",
+		"# only a comment\n\n":                  "holds no opening",
 	} {
 		os.WriteFile(path, []byte(content), 0o644)
 		if _, err := ReadOpenings(path, g); err == nil || !strings.Contains(err.Error(), want) {
