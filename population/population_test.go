@@ -276,16 +276,26 @@ func TestConfigRoundTrip(t *testing.T) {
 	}
 }
 
+// FuzzParseConfig: a config that parses and validates marshals and parses
+// back equal.
 func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("population: 10\n"))
 	f.Add(Defaults().Marshal())
 	f.Add([]byte("algo: [1, 2]"))
+	f.Add([]byte("game: othello\nalgo: knockout\nscale: .inf\nopening-list: []\n"))
+	f.Add([]byte("game: nim\nstart-weights: {a: 1.5}\nopening-list: [x, y]\nseed: 18446744073709551615\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseConfig(data)
-		if err != nil {
+		if err != nil || c.Validate() != nil {
 			return
 		}
-		c.Validate()
+		back, err := ParseConfig(c.Marshal())
+		if err != nil {
+			t.Fatalf("%+v does not read back: %v\n%s", c, err, c.Marshal())
+		}
+		if !reflect.DeepEqual(c, back) {
+			t.Fatalf("config changed through YAML:\n%+v\n%+v\n%s", c, back, c.Marshal())
+		}
 	})
 }
 

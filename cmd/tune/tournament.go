@@ -151,7 +151,7 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 		bar.Finish()
 	}
 	if err := ct.closeOut(); err != nil && runErr == nil {
-		runErr = fmt.Errorf("--games-out: %w", err)
+		runErr = err
 	}
 	if runErr != nil && c.Context().Err() == nil {
 		return runErr
