@@ -34,7 +34,10 @@ func (t *Tuner) runGenetic(ctx context.Context) (Result, error) {
 		if err := t.evaluate(ctx, gen, pop); err != nil {
 			return res, err
 		}
-		summary := t.summarise(gen, pop)
+		summary, err := t.summarise(ctx, gen, pop)
+		if err != nil {
+			return res, err
+		}
 		best := pop[bestIndex(pop)]
 		if t.shouldMeasure(gen, cfg.Generations-1) {
 			y, err := t.yardstick(ctx, gen, best)
@@ -55,7 +58,9 @@ func (t *Tuner) runGenetic(ctx context.Context) (Result, error) {
 		if summary.Converged || gen == cfg.Generations-1 {
 			break
 		}
-		pop = t.breed(gen, pop)
+		if pop, err = t.breed(ctx, gen, pop); err != nil {
+			return res, err
+		}
 	}
 	return res, nil
 }
@@ -210,10 +215,15 @@ func bestIndex(pop []Genome) int {
 	return best
 }
 
-func (t *Tuner) summarise(gen int, pop []Genome) Generation {
+// summarise describes a closed generation; it returns ctx's error as soon
+// as it notices ctx is done.
+func (t *Tuner) summarise(ctx context.Context, gen int, pop []Genome) (Generation, error) {
 	s := Generation{Index: gen, Genomes: append([]Genome(nil), pop...)}
 	s.Mean, s.Std = meanStd(pop)
-	s.Diversity = t.space.diversity(pop)
+	var err error
+	if s.Diversity, err = t.space.diversity(ctx, pop); err != nil {
+		return Generation{}, err
+	}
 	b := bestIndex(pop)
 	s.Best, s.BestFitness, s.WorstFitness = pop[b].ID, pop[b].Fitness, pop[b].Fitness
 	for _, g := range pop {
@@ -221,11 +231,12 @@ func (t *Tuner) summarise(gen int, pop []Genome) Generation {
 		s.WorstFitness = min(s.WorstFitness, g.Fitness)
 	}
 	s.MeanFitness /= float64(len(pop))
-	return s
+	return s, nil
 }
 
-// breed makes generation gen+1 from generation gen.
-func (t *Tuner) breed(gen int, pop []Genome) []Genome {
+// breed makes generation gen+1 from generation gen; it returns ctx's
+// error as soon as it notices ctx is done.
+func (t *Tuner) breed(ctx context.Context, gen int, pop []Genome) ([]Genome, error) {
 	cfg := t.cfg
 	next := make([]Genome, 0, len(pop))
 	nextID := (gen + 1) * cfg.Population
@@ -239,8 +250,16 @@ func (t *Tuner) breed(gen int, pop []Genome) []Genome {
 		next = append(next, Genome{ID: nextID + len(next), Parents: []int{g.ID}, Weights: append([]float64(nil), g.Weights...)})
 	}
 	children := len(pop) - cfg.Elite
-	parents := t.selectParents(rngFor(cfg.Seed, "select", gen, 0), pop, 2*children)
+	parents, err := t.selectParents(ctx, rngFor(cfg.Seed, "select", gen, 0), pop, 2*children)
+	if err != nil {
+		return nil, err
+	}
 	for c := 0; c < children; c++ {
+		if c%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		rng := rngFor(cfg.Seed, "child", gen, c)
 		a, b := pop[parents[2*c]], pop[parents[2*c+1]]
 		w, ids := t.crossover(rng, a, b)
@@ -252,7 +271,7 @@ func (t *Tuner) breed(gen int, pop []Genome) []Genome {
 		}
 		next = append(next, Genome{ID: nextID + len(next), Parents: ids, Weights: w})
 	}
-	return next
+	return next, nil
 }
 
 func (t *Tuner) crossover(rng *rand.Rand, a, b Genome) ([]float64, []int) {
@@ -281,8 +300,10 @@ func (t *Tuner) crossover(rng *rand.Rand, a, b Genome) ([]float64, []int) {
 	return w, []int{a.ID, b.ID}
 }
 
-// selectParents draws n parent indices by the configured selection.
-func (t *Tuner) selectParents(rng *rand.Rand, pop []Genome, n int) []int {
+// selectParents draws n parent indices by the configured selection. The
+// roulette wheel costs O(len(pop)) a draw; ctx is checked every ctxEvery
+// draws.
+func (t *Tuner) selectParents(ctx context.Context, rng *rand.Rand, pop []Genome, n int) ([]int, error) {
 	out := make([]int, n)
 	total := 0.0
 	for _, g := range pop {
@@ -302,6 +323,11 @@ func (t *Tuner) selectParents(rng *rand.Rand, pop []Genome, n int) []int {
 		step := total / float64(n)
 		start := rng.Float64() * step
 		for i := range out {
+			if i%ctxEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			out[i] = spin(start + float64(i)*step)
 		}
 		rng.Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] })
@@ -317,8 +343,13 @@ func (t *Tuner) selectParents(rng *rand.Rand, pop []Genome, n int) []int {
 		}
 	default: // roulette
 		for i := range out {
+			if i%ctxEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			out[i] = spin(rng.Float64() * total)
 		}
 	}
-	return out
+	return out, nil
 }

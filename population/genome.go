@@ -1,6 +1,7 @@
 package population
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 
@@ -90,19 +91,23 @@ func meanStd(pop []Genome) (mean, std []float64) {
 	return mean, std
 }
 
-// diversity is the mean distance between every two genomes.
-func (s space) diversity(pop []Genome) float64 {
+// diversity is the mean distance between every two genomes. It costs
+// O(len(pop)^2) distances, and checks ctx once per genome.
+func (s space) diversity(ctx context.Context, pop []Genome) (float64, error) {
 	sum, n := 0.0, 0
 	for i := range pop {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		for j := i + 1; j < len(pop); j++ {
 			sum += s.distance(pop[i].Weights, pop[j].Weights)
 			n++
 		}
 	}
 	if n == 0 {
-		return 0
+		return 0, nil
 	}
-	return sum / float64(n)
+	return sum / float64(n), nil
 }
 
 // rngFor returns the generator of one place of a run: the run seed and the

@@ -60,7 +60,10 @@ func (t *Tuner) runKnockout(ctx context.Context) (Result, error) {
 		if err != nil {
 			return res, err
 		}
-		summary := t.summarise(round, cands)
+		summary, err := t.summarise(ctx, round, cands)
+		if err != nil {
+			return res, err
+		}
 		w := cands[winner]
 		summary.Best, summary.Matches = w.ID, matches
 		summary.BestFitness = w.Fitness

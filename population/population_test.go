@@ -494,3 +494,28 @@ func TestFinishedOpeningRefused(t *testing.T) {
 		t.Fatalf("finished opening: %v", err)
 	}
 }
+
+// TestBigGenerationStopsPromptly: closing a generation of 100000 genomes
+// (pairwise diversity, roulette selection: quadratic) notices a cancelled
+// context at once.
+func TestBigGenerationStopsPromptly(t *testing.T) {
+	cfg := smallGenetic()
+	cfg.Population, cfg.Games = 100000, 2
+	tu := newTestTuner(t, cfg, 1, NewMemoryStore(), nil, nil)
+	pop := tu.initialPopulation()
+	for i := range pop {
+		pop[i].Fitness = 1
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if _, err := tu.summarise(ctx, 0, pop); !errors.Is(err, context.Canceled) {
+		t.Errorf("summarise: %v", err)
+	}
+	if _, err := tu.breed(ctx, 0, pop); !errors.Is(err, context.Canceled) {
+		t.Errorf("breed: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v to stop", d)
+	}
+}
