@@ -2,12 +2,42 @@ package population
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math"
+	"reflect"
 	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+)
+
+// Algo names a tuner.
+type Algo string
+
+// The tuners.
+const (
+	Genetic  Algo = "genetic"  // the Othello report's genetic algorithm
+	Knockout Algo = "knockout" // the checkers report's knockout tournaments
+)
+
+// Bounds on a config's sizes, checked by Validate, so that a config can
+// neither exhaust the memory of a 24 GiB machine nor run for ever by a
+// typing slip. A generation holds its genomes, its games' specs and their
+// results (without moves) in memory: MaxPopulationGames bounds that to
+// 2*250 000 games, a few hundred MB.
+const (
+	MaxPopulation      = 100_000       // genomes of a genetic generation
+	MaxGenerations     = 100_000       // generations of a genetic run
+	MaxPopulationGames = 250_000       // population * games: at most 500 000 games a generation
+	MaxCandidates      = 1024          // genomes of a knockout round
+	MaxRounds          = 100_000       // knockout rounds
+	MaxBestOf          = 1001          // games of a knockout match (before tie-breaks)
+	MaxYardstickPairs  = 100_000       // colour-swapped pairs against the defaults
+	MaxPlyCap          = 10_000        // max-plies: the ply cap of a game
+	MaxDepth           = 30            // search depth
+	MaxNodes           = 1_000_000_000 // node limit per move
 )
 
 // Config is everything that decides a tuning run's result. The run
@@ -16,15 +46,17 @@ import (
 type Config struct {
 	Game      string `yaml:"game"`
 	Evaluator string `yaml:"evaluator"`
-	Algo      string `yaml:"algo"` // genetic or knockout
+	Algo      Algo   `yaml:"algo"` // Genetic or Knockout
 	Seed      uint64 `yaml:"seed"`
 	Depth     int    `yaml:"depth"` // search depth of every game (or nodes)
 	Nodes     int64  `yaml:"nodes"`
 	Openings  string `yaml:"openings"`  // "" (the start), random:N, or a file of positions
 	MaxPlies  int    `yaml:"max-plies"` // ply cap of a game; 0 means the tournament default
 	Start     string `yaml:"start"`     // weights file to start from; "" means random (genetic) or zeros (knockout)
-	// StartWeights and OpeningList are filled from the Start and Openings
-	// files when a run is created, so that a resumed run needs neither file.
+	// StartWeights and OpeningList are internal: they are filled from the
+	// Start and Openings files when a run is created, so that a resumed
+	// run needs neither file. ParseConfig reads them from a recorded
+	// config; MergeConfig refuses them in a user's config.
 	StartWeights map[string]float64 `yaml:"start-weights,omitempty"`
 	OpeningList  []string           `yaml:"opening-list,omitempty"`
 
@@ -59,7 +91,7 @@ type Config struct {
 // files and flags.
 func Defaults() Config {
 	return Config{
-		Algo: "genetic", Seed: 1, Depth: 4, Openings: "random:8",
+		Algo: Genetic, Seed: 1, Depth: 4, Openings: "random:8",
 		YardstickPairs: 10, YardstickEvery: 1,
 		Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
 		TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1,
@@ -67,14 +99,14 @@ func Defaults() Config {
 	}
 }
 
-// Presets rerun the source documents' experiments. Each is a set of
+// presets rerun the source documents' experiments. Each is a set of
 // overrides applied on top of Defaults.
-var Presets = map[string]func(*Config){
+var presets = map[string]func(*Config){
 	// The Othello report: 25 genomes, 35 generations, 10 games each, depth
 	// 6, weights in [0, 2.5] by 0.1 (the report evaluator's ranges),
 	// roulette selection, re-draw mutation 0.05.
 	"othello-report": func(c *Config) {
-		c.Game, c.Evaluator, c.Algo = "othello", "report", "genetic"
+		c.Game, c.Evaluator, c.Algo = "othello", "report", Genetic
 		c.Population, c.Generations, c.Games, c.Depth = 25, 35, 5, 6
 		c.Fitness, c.Selection, c.Crossover = "score", "roulette", "uniform"
 		c.Redraw, c.MutationRate, c.Elite = 0.05, 0, 0
@@ -83,45 +115,114 @@ var Presets = map[string]func(*Config){
 	// best-of-5 matches, ties at random, weights drawn as sums of ten
 	// uniform draws in [-1, 1].
 	"checkers-paper": func(c *Config) {
-		c.Game, c.Evaluator, c.Algo = "checkers", "paper", "knockout"
+		c.Game, c.Evaluator, c.Algo = "checkers", "paper", Knockout
 		c.Candidates, c.Rounds, c.BestOf, c.Ties, c.Scale = 8, 20, 5, "random", 1
 		c.Window, c.Threshold = 5, 0.01
 		c.Depth = 6
 	},
 }
 
+// PresetNames returns the names of the presets, sorted.
+func PresetNames() []string {
+	names := make([]string, 0, len(presets))
+	for n := range presets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // ApplyPreset applies the named preset to c.
 func ApplyPreset(c *Config, name string) error {
-	p, ok := Presets[name]
+	p, ok := presets[name]
 	if !ok {
-		names := make([]string, 0, len(Presets))
-		for n := range Presets {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return fmt.Errorf("population: unknown preset %q (presets: %s)", name, strings.Join(names, ", "))
+		return fmt.Errorf("population: unknown preset %q (presets: %s)", name, strings.Join(PresetNames(), ", "))
 	}
 	p(c)
 	return nil
 }
 
-// ParseConfig reads a YAML config over Defaults; a key that does not exist
-// is an error.
+// internalKeys are filled in when a run is created (see Config).
+var internalKeys = map[string]string{
+	"opening-list":  "openings",
+	"start-weights": "start",
+}
+
+// ParseConfig reads a recorded YAML config over Defaults, internal keys
+// included; a key that does not exist, or a number that is not an integer
+// for an integer key, is an error.
 func ParseConfig(data []byte) (Config, error) {
 	c := Defaults()
-	if err := MergeConfig(&c, data); err != nil {
+	if err := mergeConfig(&c, data, true); err != nil {
 		return Config{}, err
 	}
 	return c, nil
 }
 
-// MergeConfig reads YAML keys from data over c; a key that does not exist
-// is an error that names it.
+// MergeConfig reads a user's YAML keys from data over c. A key that does
+// not exist, an internal key (opening-list, start-weights: set openings
+// and start instead), or a number that is not an integer for an integer
+// key (population: 2.5, games: 1e9) is an error that names it and its
+// line.
 func MergeConfig(c *Config, data []byte) error {
+	return mergeConfig(c, data, false)
+}
+
+// integerKeys are the YAML keys of Config's integer fields.
+var integerKeys = func() map[string]bool {
+	keys := map[string]bool{}
+	t := reflect.TypeOf(Config{})
+	for i := 0; i < t.NumField(); i++ {
+		switch t.Field(i).Type.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			keys[strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]] = true
+		}
+	}
+	return keys
+}()
+
+// userKeys lists the keys a user's config may set, in Config's order.
+func userKeys() []string {
+	var keys []string
+	t := reflect.TypeOf(Config{})
+	for i := 0; i < t.NumField(); i++ {
+		k := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		if _, internal := internalKeys[k]; !internal {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+func mergeConfig(c *Config, data []byte, internal bool) error {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return fmt.Errorf("population: config: %v", err)
+	}
+	if len(root.Content) == 1 && root.Content[0].Kind == yaml.MappingNode {
+		m := root.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, v := m.Content[i], m.Content[i+1]
+			if instead, ok := internalKeys[k.Value]; ok && !internal {
+				return fmt.Errorf("population: config: line %d: %s is filled in when a run is created; set %s instead", k.Line, k.Value, instead)
+			}
+			if integerKeys[k.Value] && (v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int") {
+				return fmt.Errorf("population: config: line %d: %s %q is not an integer (write digits only, e.g. %s: 16)", v.Line, k.Value, v.Value, k.Value)
+			}
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil && err.Error() != "EOF" {
-		return fmt.Errorf("population: config: %v (keys are those of 'tune run --help', e.g. population, generations)", err)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("population: config: %v (keys: %s)", err, strings.Join(userKeys(), ", "))
+	}
+	// An empty list or map reads as one, but is written as none.
+	if len(c.OpeningList) == 0 {
+		c.OpeningList = nil
+	}
+	if len(c.StartWeights) == 0 {
+		c.StartWeights = nil
 	}
 	return nil
 }
@@ -147,30 +248,41 @@ func (c Config) Validate() error {
 		return nil
 	}
 	if c.Game == "" {
-		return bad("no game (set --game or the config's game)")
+		return bad("no game (the config's game)")
 	}
 	if c.Depth < 0 || c.Nodes < 0 || (c.Depth == 0 && c.Nodes == 0) {
 		return bad("a search needs depth >= 1 or nodes >= 1 (depth %d, nodes %d)", c.Depth, c.Nodes)
 	}
-	if c.Depth > 30 {
-		return bad("depth %d is more than 30", c.Depth)
+	if c.Depth > MaxDepth {
+		return bad("depth %d is more than %d", c.Depth, MaxDepth)
 	}
-	if c.MaxPlies < 0 {
-		return bad("max-plies %d is negative", c.MaxPlies)
+	if c.Nodes > MaxNodes {
+		return bad("nodes %d is more than %d", c.Nodes, MaxNodes)
 	}
-	if c.YardstickPairs < 0 || c.YardstickEvery < 1 {
-		return bad("yardstick-pairs must be >= 0 and yardstick-every >= 1 (got %d, %d)", c.YardstickPairs, c.YardstickEvery)
+	if c.MaxPlies < 0 || c.MaxPlies > MaxPlyCap {
+		return bad("max-plies %d: 0 (the default cap) to %d", c.MaxPlies, MaxPlyCap)
+	}
+	if c.YardstickPairs < 0 || c.YardstickPairs > MaxYardstickPairs || c.YardstickEvery < 1 {
+		return bad("yardstick-pairs must be 0 to %d and yardstick-every >= 1 (got %d, %d)", MaxYardstickPairs, c.YardstickPairs, c.YardstickEvery)
+	}
+	for name, w := range c.StartWeights {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return bad("start-weights: %s is %g, not a finite number", name, w)
+		}
 	}
 	switch c.Algo {
-	case "genetic":
-		if c.Population < 2 {
-			return bad("population %d: need at least 2 genomes", c.Population)
+	case Genetic:
+		if c.Population < 2 || c.Population > MaxPopulation {
+			return bad("population %d: 2 to %d genomes", c.Population, MaxPopulation)
 		}
-		if c.Generations < 1 {
-			return bad("generations %d: need at least 1", c.Generations)
+		if c.Generations < 1 || c.Generations > MaxGenerations {
+			return bad("generations %d: 1 to %d", c.Generations, MaxGenerations)
 		}
 		if c.Games < 1 || c.Games > c.Population-1 {
 			return bad("games %d: each genome meets 1 to population-1 = %d opponents", c.Games, c.Population-1)
+		}
+		if c.Population*c.Games > MaxPopulationGames {
+			return bad("population %d times games %d is %d meetings a generation, more than %d", c.Population, c.Games, c.Population*c.Games, MaxPopulationGames)
 		}
 		switch c.Fitness {
 		case "score", "exp":
@@ -206,15 +318,15 @@ func (c Config) Validate() error {
 		if math.IsNaN(c.Converge) || c.Converge < 0 {
 			return bad("converge %g must be >= 0", c.Converge)
 		}
-	case "knockout":
-		if c.Candidates < 2 || c.Candidates > 1024 {
-			return bad("candidates %d: 2 to 1024", c.Candidates)
+	case Knockout:
+		if c.Candidates < 2 || c.Candidates > MaxCandidates {
+			return bad("candidates %d: 2 to %d", c.Candidates, MaxCandidates)
 		}
-		if c.Rounds < 1 {
-			return bad("rounds %d: need at least 1", c.Rounds)
+		if c.Rounds < 1 || c.Rounds > MaxRounds {
+			return bad("rounds %d: 1 to %d", c.Rounds, MaxRounds)
 		}
-		if c.BestOf < 1 {
-			return bad("best-of %d: need at least 1 game", c.BestOf)
+		if c.BestOf < 1 || c.BestOf > MaxBestOf {
+			return bad("best-of %d: 1 to %d games", c.BestOf, MaxBestOf)
 		}
 		switch c.Ties {
 		case "random", "extra":

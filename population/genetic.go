@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // runGenetic is the Othello report's genetic algorithm, generation after
@@ -32,7 +34,10 @@ func (t *Tuner) runGenetic(ctx context.Context) (Result, error) {
 		if err := t.evaluate(ctx, gen, pop); err != nil {
 			return res, err
 		}
-		summary := t.summarise(gen, pop)
+		summary, err := t.summarise(ctx, gen, pop)
+		if err != nil {
+			return res, err
+		}
 		best := pop[bestIndex(pop)]
 		if t.shouldMeasure(gen, cfg.Generations-1) {
 			y, err := t.yardstick(ctx, gen, best)
@@ -53,7 +58,9 @@ func (t *Tuner) runGenetic(ctx context.Context) (Result, error) {
 		if summary.Converged || gen == cfg.Generations-1 {
 			break
 		}
-		pop = t.breed(gen, pop)
+		if pop, err = t.breed(ctx, gen, pop); err != nil {
+			return res, err
+		}
 	}
 	return res, nil
 }
@@ -91,14 +98,28 @@ func (t *Tuner) gaussian(rng *rand.Rand, w []float64, rate float64) []float64 {
 	return out
 }
 
-// evaluate plays the generation's games and sets every genome's record and
-// fitness.
-func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
+// ctxEvery is how many genomes or games a loop handles between two checks
+// of its context, so that a big generation stops promptly.
+const ctxEvery = 1024
+
+// pairings returns the generation's games: each genome meets Games
+// opponents drawn without repetition among the others, by a generator
+// seeded from the run seed, the generation and the genome's index, each
+// meeting a colour-swapped pair from one opening. It costs O(population *
+// Games) time and O(population) scratch memory besides the games, and
+// returns ctx's error as soon as it notices ctx is done.
+func (t *Tuner) pairings(ctx context.Context, gen int, pop []Genome) ([]game, error) {
 	k := t.cfg.Games
 	batch := make([]game, 0, 2*k*len(pop))
+	draw := newSampler(len(pop) - 1)
+	others := make([]int, 0, k)
 	for i := range pop {
-		rng := rngFor(t.cfg.Seed, "opponents", gen, i)
-		others := rng.Perm(len(pop) - 1)[:k]
+		if i%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		others = draw.sample(rngFor(t.cfg.Seed, "opponents", gen, i), k, others[:0])
 		for j, o := range others {
 			if o >= i {
 				o++ // skip the genome itself
@@ -111,6 +132,50 @@ func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
 				game{key: GameKey{StageGeneration, gen, 2*meeting + 1}, first: b.ID, second: a.ID, wFirst: b.Weights, wSecond: a.Weights, opening: op})
 		}
 	}
+	return batch, nil
+}
+
+// sampler draws distinct integers from [0, n) by a partial Fisher-Yates
+// shuffle of an identity permutation it keeps, undone after each draw: a
+// draw of k costs O(k), whatever n.
+type sampler struct {
+	perm  []int // the identity between draws
+	swaps []int // positions swapped by the current draw
+}
+
+func newSampler(n int) *sampler {
+	s := &sampler{perm: make([]int, n)}
+	for i := range s.perm {
+		s.perm[i] = i
+	}
+	return s
+}
+
+// sample appends k distinct integers of [0, n) to out, in the order drawn,
+// and returns it; k must be at most n. The draw depends on rng alone.
+func (s *sampler) sample(rng *rand.Rand, k int, out []int) []int {
+	n := len(s.perm)
+	s.swaps = s.swaps[:0]
+	for j := 0; j < k; j++ {
+		r := j + rng.IntN(n-j)
+		s.perm[j], s.perm[r] = s.perm[r], s.perm[j]
+		s.swaps = append(s.swaps, r)
+		out = append(out, s.perm[j])
+	}
+	for j := len(s.swaps) - 1; j >= 0; j-- {
+		r := s.swaps[j]
+		s.perm[j], s.perm[r] = s.perm[r], s.perm[j]
+	}
+	return out
+}
+
+// evaluate plays the generation's games and sets every genome's record and
+// fitness.
+func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
+	batch, err := t.pairings(ctx, gen, pop)
+	if err != nil {
+		return err
+	}
 	recs, err := t.play(ctx, batch)
 	if err != nil {
 		return err
@@ -118,21 +183,12 @@ func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
 	index := make(map[int]int, len(pop))
 	for i, g := range pop {
 		index[g.ID] = i
-		pop[i].Wins, pop[i].Draws, pop[i].Losses = 0, 0, 0
+		pop[i].WDL = stats.WDL{}
 	}
 	for i, r := range recs {
-		a, b := &pop[index[batch[i].first]], &pop[index[batch[i].second]]
-		switch r.Score() {
-		case 1:
-			a.Wins++
-			b.Losses++
-		case 0:
-			a.Losses++
-			b.Wins++
-		default:
-			a.Draws++
-			b.Draws++
-		}
+		s := r.Score()
+		pop[index[batch[i].first]].Add(s)
+		pop[index[batch[i].second]].Add(1 - s)
 	}
 	for i := range pop {
 		pop[i].Fitness = t.fitness(pop[i])
@@ -159,10 +215,15 @@ func bestIndex(pop []Genome) int {
 	return best
 }
 
-func (t *Tuner) summarise(gen int, pop []Genome) Generation {
+// summarise describes a closed generation; it returns ctx's error as soon
+// as it notices ctx is done.
+func (t *Tuner) summarise(ctx context.Context, gen int, pop []Genome) (Generation, error) {
 	s := Generation{Index: gen, Genomes: append([]Genome(nil), pop...)}
 	s.Mean, s.Std = meanStd(pop)
-	s.Diversity = t.space.diversity(pop)
+	var err error
+	if s.Diversity, err = t.space.diversity(ctx, pop); err != nil {
+		return Generation{}, err
+	}
 	b := bestIndex(pop)
 	s.Best, s.BestFitness, s.WorstFitness = pop[b].ID, pop[b].Fitness, pop[b].Fitness
 	for _, g := range pop {
@@ -170,11 +231,12 @@ func (t *Tuner) summarise(gen int, pop []Genome) Generation {
 		s.WorstFitness = min(s.WorstFitness, g.Fitness)
 	}
 	s.MeanFitness /= float64(len(pop))
-	return s
+	return s, nil
 }
 
-// breed makes generation gen+1 from generation gen.
-func (t *Tuner) breed(gen int, pop []Genome) []Genome {
+// breed makes generation gen+1 from generation gen; it returns ctx's
+// error as soon as it notices ctx is done.
+func (t *Tuner) breed(ctx context.Context, gen int, pop []Genome) ([]Genome, error) {
 	cfg := t.cfg
 	next := make([]Genome, 0, len(pop))
 	nextID := (gen + 1) * cfg.Population
@@ -188,8 +250,16 @@ func (t *Tuner) breed(gen int, pop []Genome) []Genome {
 		next = append(next, Genome{ID: nextID + len(next), Parents: []int{g.ID}, Weights: append([]float64(nil), g.Weights...)})
 	}
 	children := len(pop) - cfg.Elite
-	parents := t.selectParents(rngFor(cfg.Seed, "select", gen, 0), pop, 2*children)
+	parents, err := t.selectParents(ctx, rngFor(cfg.Seed, "select", gen, 0), pop, 2*children)
+	if err != nil {
+		return nil, err
+	}
 	for c := 0; c < children; c++ {
+		if c%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		rng := rngFor(cfg.Seed, "child", gen, c)
 		a, b := pop[parents[2*c]], pop[parents[2*c+1]]
 		w, ids := t.crossover(rng, a, b)
@@ -201,7 +271,7 @@ func (t *Tuner) breed(gen int, pop []Genome) []Genome {
 		}
 		next = append(next, Genome{ID: nextID + len(next), Parents: ids, Weights: w})
 	}
-	return next
+	return next, nil
 }
 
 func (t *Tuner) crossover(rng *rand.Rand, a, b Genome) ([]float64, []int) {
@@ -230,8 +300,10 @@ func (t *Tuner) crossover(rng *rand.Rand, a, b Genome) ([]float64, []int) {
 	return w, []int{a.ID, b.ID}
 }
 
-// selectParents draws n parent indices by the configured selection.
-func (t *Tuner) selectParents(rng *rand.Rand, pop []Genome, n int) []int {
+// selectParents draws n parent indices by the configured selection. The
+// roulette wheel costs O(len(pop)) a draw; ctx is checked every ctxEvery
+// draws.
+func (t *Tuner) selectParents(ctx context.Context, rng *rand.Rand, pop []Genome, n int) ([]int, error) {
 	out := make([]int, n)
 	total := 0.0
 	for _, g := range pop {
@@ -251,6 +323,11 @@ func (t *Tuner) selectParents(rng *rand.Rand, pop []Genome, n int) []int {
 		step := total / float64(n)
 		start := rng.Float64() * step
 		for i := range out {
+			if i%ctxEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			out[i] = spin(start + float64(i)*step)
 		}
 		rng.Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] })
@@ -266,8 +343,13 @@ func (t *Tuner) selectParents(rng *rand.Rand, pop []Genome, n int) []int {
 		}
 	default: // roulette
 		for i := range out {
+			if i%ctxEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			out[i] = spin(rng.Float64() * total)
 		}
 	}
-	return out
+	return out, nil
 }

@@ -1,26 +1,24 @@
 package population
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
-// Genome is one weight vector of a population.
+// Genome is one weight vector of a population. Its embedded record
+// (Wins, Draws, Losses, Games(), Points()) counts the games it played in
+// its generation or knockout round.
 type Genome struct {
-	ID                  int
-	Parents             []int // ids of the parents; none for a random genome
-	Weights             []float64
-	Fitness             float64
-	Wins, Draws, Losses int
+	ID      int
+	Parents []int // ids of the parents; none for a random genome
+	Weights []float64
+	Fitness float64
+	stats.WDL
 }
-
-// Games is the number of games the genome played in its generation.
-func (g Genome) Games() int { return g.Wins + g.Draws + g.Losses }
-
-// Points is wins plus half the draws.
-func (g Genome) Points() float64 { return float64(g.Wins) + float64(g.Draws)/2 }
 
 // space is the box of weights a tuner explores: each feature's range and step.
 type space struct {
@@ -93,19 +91,23 @@ func meanStd(pop []Genome) (mean, std []float64) {
 	return mean, std
 }
 
-// diversity is the mean distance between every two genomes.
-func (s space) diversity(pop []Genome) float64 {
+// diversity is the mean distance between every two genomes. It costs
+// O(len(pop)^2) distances, and checks ctx once per genome.
+func (s space) diversity(ctx context.Context, pop []Genome) (float64, error) {
 	sum, n := 0.0, 0
 	for i := range pop {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		for j := i + 1; j < len(pop); j++ {
 			sum += s.distance(pop[i].Weights, pop[j].Weights)
 			n++
 		}
 	}
 	if n == 0 {
-		return 0
+		return 0, nil
 	}
-	return sum / float64(n)
+	return sum / float64(n), nil
 }
 
 // rngFor returns the generator of one place of a run: the run seed and the

@@ -60,7 +60,10 @@ func (t *Tuner) runKnockout(ctx context.Context) (Result, error) {
 		if err != nil {
 			return res, err
 		}
-		summary := t.summarise(round, cands)
+		summary, err := t.summarise(ctx, round, cands)
+		if err != nil {
+			return res, err
+		}
 		w := cands[winner]
 		summary.Best, summary.Matches = w.ID, matches
 		summary.BestFitness = w.Fitness
@@ -117,68 +120,41 @@ func (t *Tuner) tenDraws(rng *rand.Rand, base []float64) []float64 {
 }
 
 // bracket plays the round's knockout bracket between cands through
-// tournament.Knockout, every game recorded in the store, and returns the
+// tournament.PlayBracket, every game recorded in the store, and returns the
 // winner's index and every match (with genome ids). Each candidate's
 // record and fitness (points per game) are set from its bracket games.
-func (t *Tuner) bracket(ctx context.Context, round int, cands []Genome) (int, []Match, error) {
+func (t *Tuner) bracket(ctx context.Context, round int, cands []Genome) (int, []tournament.BracketMatch, error) {
 	opts := tournament.BracketOptions{BestOf: t.cfg.BestOf, Ties: t.cfg.Ties, MaxExtraPairs: maxExtraPairs,
 		Seed: rngFor(t.cfg.Seed, "tie", round, 0).Uint64()}
-	play := func(ctx context.Context, batch []tournament.BracketGame) ([]float64, error) {
+	res, err := tournament.PlayBracket(ctx, len(cands), opts, func(ctx context.Context, batch []tournament.BracketGame) ([]tournament.Record, error) {
 		games := make([]game, len(batch))
 		for i, bg := range batch {
-			a, b := cands[bg.A], cands[bg.B]
-			op := t.opening(StageKnockout, round, bg.Index&^1)
-			g := game{key: GameKey{StageKnockout, round, bg.Index}, first: a.ID, second: b.ID, wFirst: a.Weights, wSecond: b.Weights, opening: op}
-			if bg.Swap {
-				g.first, g.second, g.wFirst, g.wSecond = b.ID, a.ID, b.Weights, a.Weights
-			}
-			games[i] = g
+			first, second := cands[bg.First()], cands[bg.Second()]
+			// The pair's place, as runs have recorded it since the first
+			// version: the index of the pair's first game.
+			pair := bg.Round<<20 | bg.Match<<10 | 2*bg.Pair()
+			games[i] = game{key: GameKey{StageKnockout, round, bg.Index}, first: first.ID, second: second.ID,
+				wFirst: first.Weights, wSecond: second.Weights, opening: t.opening(StageKnockout, round, pair)}
 		}
 		recs, err := t.play(ctx, games)
 		if err != nil {
-			return nil, err
+			return nil, err // a resumed run replays nothing: no partial credit needed
 		}
-		scores := make([]float64, len(batch))
-		for i, r := range recs {
-			s := r.Score()
-			if batch[i].Swap {
-				s = 1 - s
-			}
-			scores[i] = s
-			t.credit(cands, batch[i].A, batch[i].B, s)
-		}
-		return scores, nil
-	}
-	winner, bm, err := tournament.Knockout(ctx, len(cands), opts, play)
+		return recs, nil
+	})
 	if err != nil {
 		return 0, nil, err
 	}
-	matches := make([]Match, len(bm))
-	for i, m := range bm {
-		matches[i] = Match{Round: m.Round, A: cands[m.A].ID, B: ByeID, ScoreA: m.ScoreA, ScoreB: m.ScoreB,
-			Games: m.Games, Winner: cands[m.Winner].ID, TieBreak: m.TieBreak}
+	matches := res.Matches
+	for i, m := range matches {
+		matches[i].A, matches[i].Winner = cands[m.A].ID, cands[m.Winner].ID
 		if m.B != tournament.Bye {
 			matches[i].B = cands[m.B].ID
 		}
 	}
 	for i := range cands {
-		n := float64(max(cands[i].Games(), 1))
-		cands[i].Fitness = cands[i].Points() / n
+		cands[i].WDL = res.Records[i]
+		cands[i].Fitness = cands[i].Points() / float64(max(cands[i].Games(), 1))
 	}
-	return winner, matches, nil
-}
-
-// credit adds one game's result (s, a's points) to both candidates' records.
-func (t *Tuner) credit(cands []Genome, a, b int, s float64) {
-	switch s {
-	case 1:
-		cands[a].Wins++
-		cands[b].Losses++
-	case 0:
-		cands[a].Losses++
-		cands[b].Wins++
-	default:
-		cands[a].Draws++
-		cands[b].Draws++
-	}
+	return res.Winner, matches, nil
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Stage names the kind of game a key refers to.
@@ -40,23 +41,20 @@ const DefaultsID = -1
 // yardstick shows progress.
 type Yardstick struct {
 	Genome               int
-	Wins, Draws, Losses  int     // from the genome's point of view
+	stats.WDL                    // from the genome's point of view
 	Score                float64 // points per game
 	Elo, EloLow, EloHigh float64 // 95% interval
 }
 
-// Match is one encounter of a knockout bracket.
-type Match struct {
-	Round          int // bracket round, 0 first
-	A, B           int // genome ids; B is ByeID when A has a bye
-	ScoreA, ScoreB float64
-	Games          int
-	Winner         int
-	TieBreak       string // "", "random" or "extra"
-}
+// Match is one encounter of a knockout bracket, with genome ids.
+//
+// Deprecated: use tournament.BracketMatch, the same type.
+type Match = tournament.BracketMatch
 
 // ByeID marks the missing opponent of a bye.
-const ByeID = -2
+//
+// Deprecated: use tournament.Bye, the same value.
+const ByeID = tournament.Bye
 
 // Generation summarises one generation (genetic) or round (knockout).
 type Generation struct {
@@ -67,10 +65,10 @@ type Generation struct {
 	Best      int     // id of the best genome (the knockout winner)
 	// Fitness of the best, the mean and the worst genome.
 	BestFitness, MeanFitness, WorstFitness float64
-	Distance                               float64    // knockout: normalised distance from the previous winner
-	Matches                                []Match    // knockout: the bracket
-	Yardstick                              *Yardstick // nil when not measured this generation
-	Converged                              bool       // the stopping criterion was met after this generation
+	Distance                               float64                   // knockout: normalised distance from the previous winner
+	Matches                                []tournament.BracketMatch // knockout: the bracket, with genome ids
+	Yardstick                              *Yardstick                // nil when not measured this generation
+	Converged                              bool                      // the stopping criterion was met after this generation
 }
 
 // Store is what a tuner needs from a run store: it records every game the

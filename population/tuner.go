@@ -7,7 +7,6 @@ import (
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
-	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Tuner runs one tuning job: the genetic algorithm or knockout tournaments,
@@ -47,7 +46,8 @@ type Result struct {
 }
 
 // NewTuner checks cfg and returns a tuner for game g. openings are
-// positions in the game's notation (none: every game from the start); start
+// positions in the game's notation (none: every game from the start), each
+// checked: a finished game is refused with its line in the list; start
 // is the starting weights (nil: random for genetic, zeros for knockout),
 // already checked against the evaluator.
 func NewTuner(cfg Config, g games.Game, openings []string, start []float64, pool *tournament.Pool, store Store) (*Tuner, error) {
@@ -71,6 +71,11 @@ func NewTuner(cfg Config, g games.Game, openings []string, start []float64, pool
 			return nil, fmt.Errorf("population: start weights: %w", err)
 		}
 	}
+	for i, op := range openings {
+		if _, err := tournament.ParseOpening(g, op); err != nil {
+			return nil, fmt.Errorf("population: line %d of the opening list: %w", i+1, err)
+		}
+	}
 	if pool == nil || store == nil {
 		return nil, fmt.Errorf("population: a tuner needs a pool and a store")
 	}
@@ -84,7 +89,7 @@ func (t *Tuner) Evaluator() *games.Evaluator { return t.ev }
 // flight are dropped, everything finished is in the store, and ctx's error
 // is returned; running again with the same store resumes.
 func (t *Tuner) Run(ctx context.Context) (Result, error) {
-	if t.cfg.Algo == "knockout" {
+	if t.cfg.Algo == Knockout {
 		return t.runKnockout(ctx)
 	}
 	return t.runGenetic(ctx)
@@ -116,18 +121,24 @@ type game struct {
 }
 
 // play plays the games not yet in the store, recording each as it finishes,
-// and returns every game's record in order.
+// and returns every game's record in order without its moves and opening
+// (they are in the store), so that a generation's results stay small.
 func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, error) {
 	recs := make([]tournament.Record, len(batch))
 	var todo []int
 	known := 0
 	for i, g := range batch {
+		if i%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		r, ok, err := t.store.Game(g.key)
 		if err != nil {
 			return nil, err
 		}
 		if ok && r.First == g.first && r.Second == g.second {
-			recs[i] = r.Record
+			recs[i] = withoutMoves(r.Record)
 			known++
 			continue
 		}
@@ -142,6 +153,11 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 	}
 	specs := make([]tournament.GameSpec, len(todo))
 	for j, i := range todo {
+		if j%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		g := batch[i]
 		specs[j] = tournament.GameSpec{
 			Game: t.game, Opening: g.opening,
@@ -152,7 +168,7 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 	}
 	err := t.pool.Run(ctx, specs, func(j int, rec tournament.Record) error {
 		i := todo[j]
-		recs[i] = rec
+		recs[i] = withoutMoves(rec)
 		g := batch[i]
 		if err := t.store.RecordGame(GameResult{Key: g.key, First: g.first, Second: g.second, Record: rec}); err != nil {
 			return err
@@ -164,6 +180,11 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 		return nil
 	})
 	return recs, err
+}
+
+func withoutMoves(r tournament.Record) tournament.Record {
+	r.Moves, r.Opening = nil, ""
+	return r
 }
 
 // yardstick plays the best genome against the default weights.
@@ -190,16 +211,9 @@ func (t *Tuner) yardstick(ctx context.Context, generation int, best Genome) (*Ya
 		if i%2 == 1 {
 			s = 1 - s
 		}
-		switch s {
-		case 1:
-			y.Wins++
-		case 0:
-			y.Losses++
-		default:
-			y.Draws++
-		}
+		y.Add(s)
 	}
-	e := stats.WDL{Wins: y.Wins, Draws: y.Draws, Losses: y.Losses}.EloEstimate()
+	e := y.EloEstimate()
 	y.Score, y.Elo, y.EloLow, y.EloHigh = e.Score, e.Elo, e.Low, e.High
 	return y, nil
 }

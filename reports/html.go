@@ -140,7 +140,7 @@ func HTML(r *Run) ([]byte, error) {
 		planned = r.Config.Rounds
 	}
 	d := reportData{
-		Name: r.Name, Game: r.Config.Game, Evaluator: r.Evaluator.Name, Algo: r.Config.Algo, Status: r.Info.Status,
+		Name: r.Name, Game: r.Config.Game, Evaluator: r.Evaluator.Name, Algo: string(r.Config.Algo), Status: r.Info.Status,
 		Stage: r.stage(), Config: string(r.Config.Marshal()), Seed: r.Config.Seed,
 		Done: len(r.Generations), Planned: planned, Games: r.Info.Games, Seconds: r.Info.Seconds,
 		Started: stamp(r.Info.Started), Ended: stamp(r.Info.Ended),

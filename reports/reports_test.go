@@ -29,7 +29,7 @@ type recorded struct {
 
 func smallConfig(algo string) population.Config {
 	c := population.Defaults()
-	c.Game, c.Depth, c.Openings, c.Algo = "tictactoe", 2, "", algo
+	c.Game, c.Depth, c.Openings, c.Algo = "tictactoe", 2, "", population.Algo(algo)
 	c.Population, c.Generations, c.Games, c.YardstickPairs = 8, 6, 3, 3
 	c.Candidates, c.Rounds, c.Scale, c.Ties = 5, 5, 1, "random"
 	return c

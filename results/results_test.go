@@ -28,7 +28,7 @@ func recordedRun(t *testing.T) (*Run, population.Config) {
 	cfg.Game, cfg.Depth, cfg.Openings = "tictactoe", 2, ""
 	cfg.Population, cfg.Generations, cfg.Games, cfg.YardstickPairs = 6, 3, 2, 2
 	dir := filepath.Join(t.TempDir(), "run")
-	r, err := Create(dir, cfg.Marshal(), cfg.Game, cfg.Algo, cfg.Seed, "test")
+	r, err := Create(dir, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,11 @@ import (
 	"math/rand/v2"
 )
 
-// Bye marks the missing opponent of a bracket match.
-const Bye = -1
+// Bye marks the missing opponent of a bracket match. It is -2, not -1, so
+// that it never collides with a tuner's id -1 for the default weights
+// (and run stores written before it replaced population.ByeID read the
+// same).
+const Bye = -2
 
 // BracketOptions configure a knockout bracket. BestOf 0 means 5; Ties ""
 // means "random"; MaxExtraPairs 0 means 4.

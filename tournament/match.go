@@ -43,10 +43,10 @@ var errSPRTStop = errors.New("tournament: SPRT bound crossed")
 
 // RunMatch plays the match's specs (from MatchSpecs) on the pool. After
 // each finished pair it updates the tally, calls progress (if not nil),
-// and stops early when the SPRT (if not nil) crosses a bound. When ctx is
-// cancelled it returns the tally of the games finished so far with ctx's
-// error.
-func RunMatch(ctx context.Context, pool *Pool, specs []GameSpec, sprt *stats.SPRT, progress func(*MatchResult)) (*MatchResult, error) {
+// and stops early when the SPRT (if not nil) crosses a bound. An error
+// from progress stops the match and is returned. When ctx is cancelled it
+// returns the tally of the games finished so far with ctx's error.
+func RunMatch(ctx context.Context, pool *Pool, specs []GameSpec, sprt *stats.SPRT, progress func(*MatchResult) error) (*MatchResult, error) {
 	res := &MatchResult{SPRT: sprt}
 	var pending float64
 	err := pool.Run(ctx, specs, func(i int, r Record) error {
@@ -66,7 +66,9 @@ func RunMatch(ctx context.Context, pool *Pool, specs []GameSpec, sprt *stats.SPR
 			res.Status = sprt.Decide(res.LLR)
 		}
 		if progress != nil {
-			progress(res)
+			if err := progress(res); err != nil {
+				return err
+			}
 		}
 		if res.Status != stats.Continue {
 			return errSPRTStop
@@ -79,7 +81,8 @@ func RunMatch(ctx context.Context, pool *Pool, specs []GameSpec, sprt *stats.SPR
 	return res, err
 }
 
-// RecordWriter writes finished games to a file of records.
+// RecordWriter writes finished games to a file of records. WriteGame's
+// error wraps the writer's (errors.Is finds it).
 type RecordWriter interface {
 	WriteGame(g games.Game, white, black string, r Record) error
 }
@@ -102,7 +105,10 @@ type gameRecorder struct {
 func (g gameRecorder) WriteGame(game games.Game, first, second string, r Record) error {
 	*g.count++
 	tags := [][2]string{{"Event", "gametune"}, {"Round", fmt.Sprint(*g.count)}, {"White", first}, {"Black", second}, {"Termination", string(r.Reason)}}
-	return g.r.WriteGame(g.w, tags, r.Opening, r.Moves, r.Outcome)
+	if err := g.r.WriteGame(g.w, tags, r.Opening, r.Moves, r.Outcome); err != nil {
+		return fmt.Errorf("tournament: writing game %d: %w", *g.count, err)
+	}
+	return nil
 }
 
 // LineWriter writes one line per game: the players, the opening, the moves,
@@ -110,6 +116,8 @@ func (g gameRecorder) WriteGame(game games.Game, first, second string, r Record)
 type LineWriter struct{ W io.Writer }
 
 func (l LineWriter) WriteGame(g games.Game, first, second string, r Record) error {
-	_, err := fmt.Fprintf(l.W, "%s | %s | %s | %s | %s | %s | %s\n", g.Name(), first, second, r.Opening, strings.Join(r.Moves, " "), r.Outcome, r.Reason)
-	return err
+	if _, err := fmt.Fprintf(l.W, "%s | %s | %s | %s | %s | %s | %s\n", g.Name(), first, second, r.Opening, strings.Join(r.Moves, " "), r.Outcome, r.Reason); err != nil {
+		return fmt.Errorf("tournament: writing a game: %w", err)
+	}
+	return nil
 }

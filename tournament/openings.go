@@ -120,7 +120,7 @@ func ReadOpenings(path string, g games.Game) ([]string, error) {
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		pos, err := openingLine(g, text)
+		pos, err := ParseOpening(g, text)
 		if err != nil {
 			return nil, fmt.Errorf("tournament: %s:%d: %w", path, line, err)
 		}
@@ -135,11 +135,18 @@ func ReadOpenings(path string, g games.Game) ([]string, error) {
 	return out, nil
 }
 
-func openingLine(g games.Game, text string) (string, error) {
+// ParseOpening reads one opening: a position in the game's notation, or
+// "moves: m1 m2 ..." for a move sequence from the start, and returns the
+// position in the game's notation. An opening whose game is over (or a
+// move played after the game ended) is refused: it leaves no game to play.
+func ParseOpening(g games.Game, text string) (string, error) {
 	var p games.Position
 	if rest, ok := strings.CutPrefix(text, "moves:"); ok {
 		p = g.Start()
-		for _, mv := range strings.Fields(rest) {
+		for i, mv := range strings.Fields(rest) {
+			if _, outcome := p.Moves(nil); outcome != games.Ongoing {
+				return "", fmt.Errorf("move %d (%s): the game is already over (%s)", i+1, mv, outcome)
+			}
 			m, err := p.ParseMove(mv)
 			if err != nil {
 				return "", err

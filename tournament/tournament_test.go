@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -229,10 +230,11 @@ func TestOpenings(t *testing.T) {
 		t.Fatalf("%v %v", list, err)
 	}
 	for content, want := range map[string]string{
-		"x--------\nzzz\n":     ":2: tictactoe",
-		"moves: b2 b2\n":       ":1: tictactoe: cell b2 is taken",
-		"xxxoo----\n":          ":1: the game is already over",
-		"# only a comment\n\n": "holds no opening",
+		"x--------\nzzz\n":                      ":2: tictactoe",
+		"moves: b2 b2\n":                        ":1: tictactoe: cell b2 is taken",
+		"xxxoo----\n":                           ":1: the game is already over",
+		"x--------\nmoves: a1 b1 a2 b2 a3 c3\n": ":2: move 6 (c3): the game is already over",
+		"# only a comment\n\n":                  "holds no opening",
 	} {
 		os.WriteFile(path, []byte(content), 0o644)
 		if _, err := ReadOpenings(path, g); err == nil || !strings.Contains(err.Error(), want) {
@@ -264,5 +266,78 @@ func TestOpenings(t *testing.T) {
 	}
 	if _, err := RandomOpenings(context.Background(), g, "random:12", 1); err == nil || !strings.Contains(err.Error(), "lasts 12 plies") {
 		t.Errorf("too long: %v", err)
+	}
+}
+
+// FuzzReadOpenings: reading any file never panics, and every opening it
+// accepts parses as a game still going on.
+func FuzzReadOpenings(f *testing.F) {
+	f.Add([]byte("# comment\nx--------\n\nmoves: b2 a1\n"))
+	f.Add([]byte("xxxoo----\n"))
+	f.Add([]byte("moves: a1 b1 a2 b2 a3 c3\n"))
+	f.Add([]byte("moves:\n---------\n"))
+	g, _ := all.Find("tictactoe")
+	path := filepath.Join(f.TempDir(), "openings.txt")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		list, err := ReadOpenings(path, g)
+		if err != nil {
+			return
+		}
+		for _, op := range list {
+			p, err := g.ParsePosition(op)
+			if err != nil {
+				t.Fatalf("accepted opening %q does not parse: %v", op, err)
+			}
+			if _, outcome := p.Moves(nil); outcome != games.Ongoing {
+				t.Fatalf("accepted opening %q is over (%s)", op, outcome)
+			}
+			if again, err := ParseOpening(g, op); err != nil || again != op {
+				t.Fatalf("opening %q reads back as %q, %v", op, again, err)
+			}
+		}
+	})
+}
+
+var errDiskFull = errors.New("disk full")
+
+type failingWriter struct{ after int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.after <= 0 {
+		return 0, errDiskFull
+	}
+	w.after--
+	return len(p), nil
+}
+
+// TestRecordWriterErrors: both record writers return the writer's error,
+// wrapped, and an error from RunMatch's progress stops the match.
+func TestRecordWriterErrors(t *testing.T) {
+	for _, name := range []string{"tictactoe", "chess"} {
+		g, _ := all.Find(name)
+		w := NewRecordWriter(g, &failingWriter{})
+		err := w.WriteGame(g, "a", "b", Record{Opening: g.Start().String(), Outcome: games.Draw, Reason: ByRule})
+		if !errors.Is(err, errDiskFull) {
+			t.Errorf("%s: %v, want the writer's error", name, err)
+		}
+	}
+	g, _ := all.Find("tictactoe")
+	a, b := player(t, "tictactoe", "a", 1), player(t, "tictactoe", "b", 1)
+	pool, _ := NewPool(1, 1)
+	rw := NewRecordWriter(g, &failingWriter{after: 2})
+	written := 0
+	res, err := RunMatch(context.Background(), pool, MatchSpecs(g, a, b, 5, nil, 0, Adjudication{}), nil, func(m *MatchResult) error {
+		for ; written < len(m.Records); written++ {
+			if err := rw.WriteGame(g, "a", "b", m.Records[written]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if !errors.Is(err, errDiskFull) || res.Pentanomial.Pairs() != 2 {
+		t.Fatalf("match went on after a failed write: %v, %d pairs", err, res.Pentanomial.Pairs())
 	}
 }

@@ -105,12 +105,20 @@ func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
 			return nil, usageError{err}
 		}
 		ct.records = tournament.NewRecordWriter(g, f)
+		closed := false
 		ct.closeOut = func() error {
+			if closed {
+				return nil
+			}
+			closed = true
 			if err := f.Sync(); err != nil {
 				f.Close()
-				return err
+				return fmt.Errorf("--games-out: %w", err)
 			}
-			return f.Close()
+			if err := f.Close(); err != nil {
+				return fmt.Errorf("--games-out: %w", err)
+			}
+			return nil
 		}
 	}
 	return ct, nil
@@ -217,25 +225,33 @@ func runMatch(c *cobra.Command, g *globalOptions, o *matchOptions) error {
 	bar.Start("match", o.pairs)
 	every := max(1, o.pairs/10)
 	written := 0
-	writeRecords := func(res *tournament.MatchResult) {
+	writeRecords := func(res *tournament.MatchResult) error {
 		for ; ct.records != nil && written < len(res.Records); written++ {
 			first, second := a.Name, b.Name
 			if written%2 == 1 {
 				first, second = second, first
 			}
-			ct.records.WriteGame(ct.game, first, second, res.Records[written])
+			if err := ct.records.WriteGame(ct.game, first, second, res.Records[written]); err != nil {
+				return fmt.Errorf("--games-out: %w", err)
+			}
 		}
+		return nil
 	}
-	res, runErr := tournament.RunMatch(c.Context(), ct.pool, specs, test, func(res *tournament.MatchResult) {
-		writeRecords(res)
+	res, runErr := tournament.RunMatch(c.Context(), ct.pool, specs, test, func(res *tournament.MatchResult) error {
+		if err := writeRecords(res); err != nil {
+			return err
+		}
 		done := res.Pentanomial.Pairs()
 		bar.Set(done)
 		bar.Note(matchLine(res))
 		if !reports.IsTerminal(c.ErrOrStderr()) && (done%every == 0 || done == o.pairs) {
 			bar.Line(fmt.Sprintf("[%d/%d pairs] %s", done, o.pairs, matchLine(res)))
 		}
+		return nil
 	})
-	writeRecords(res)
+	if err := writeRecords(res); err != nil && runErr == nil {
+		runErr = err
+	}
 	bar.Finish()
 	if err := ct.closeOut(); err != nil && runErr == nil {
 		runErr = err

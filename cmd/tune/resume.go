@@ -82,7 +82,7 @@ func runResume(c *cobra.Command, dir string, o resumeOptions) error {
 	}
 	quiet, _ := c.Flags().GetBool("quiet")
 	if !quiet {
-		fmt.Fprintf(c.OutOrStdout(), "resuming %s: %s %s, %d games recorded\n", dir, cfg.Game, strings.TrimSpace(cfg.Algo), info.Games)
+		fmt.Fprintf(c.OutOrStdout(), "resuming %s: %s %s, %d games recorded\n", dir, cfg.Game, strings.TrimSpace(string(cfg.Algo)), info.Games)
 	}
 	return runTuning(c.Context(), c, cfg, run, o.workers)
 }

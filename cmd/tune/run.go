@@ -57,7 +57,7 @@ knockout tournaments, best-of-5, ten-draw initialisation).`,
 	cf := &o.cfg
 	f.StringVar(&cf.Game, "game", "", "game to tune (see 'tune games')")
 	f.StringVar(&cf.Evaluator, "evaluator", "", "evaluator to tune (default: the game's first)")
-	f.StringVar(&cf.Algo, "algo", cf.Algo, "genetic or knockout")
+	f.StringVar((*string)(&cf.Algo), "algo", string(cf.Algo), "genetic or knockout")
 	f.Uint64Var(&cf.Seed, "seed", cf.Seed, "run seed: the same seed and config give the same run")
 	f.IntVar(&cf.Depth, "depth", cf.Depth, "search depth of every game")
 	f.Int64Var(&cf.Nodes, "nodes", cf.Nodes, "node limit per move (instead of or with --depth)")
@@ -166,7 +166,7 @@ func runRun(c *cobra.Command, g *globalOptions, o *runOptions) error {
 	if _, err := prepareTuning(c.Context(), cfg); err != nil {
 		return err
 	}
-	run, err := results.Create(o.out, cfg.Marshal(), cfg.Game, cfg.Algo, cfg.Seed, version)
+	run, err := results.Create(o.out, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, version)
 	if errors.Is(err, results.ErrExists) {
 		return usageError{fmt.Errorf("%w (choose a new --out, or continue it with 'tune resume %s')", err, o.out)}
 	}

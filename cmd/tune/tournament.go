@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/tournament"
-	"github.com/gametune/gametune/tournament/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -88,6 +85,14 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 	if o.players == "" || len(specs) < 2 {
 		return usageError{fmt.Errorf("--players: give at least two player SPECs, separated by commas")}
 	}
+	if o.format == "knockout" {
+		if o.ties != "random" && o.ties != "extra" {
+			return usageError{fmt.Errorf("--ties %q: want random or extra", o.ties)}
+		}
+		if o.bestOf < 1 {
+			return usageError{fmt.Errorf("--best-of %d: want 1 or more", o.bestOf)}
+		}
+	}
 	ct, err := o.prepare(c)
 	if err != nil {
 		return err
@@ -102,57 +107,38 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 		p.Name = fmt.Sprintf("%d:%s", i+1, p.Name)
 		players = append(players, p)
 	}
-	records := make([]stats.WDL, len(players))
-	play := func(ctx context.Context, games []tournament.GameSpec, ab [][2]int, done func(i int, s float64)) error {
-		return ct.pool.Run(ctx, games, func(i int, r tournament.Record) error {
-			if ct.records != nil {
-				ct.records.WriteGame(ct.game, games[i].First.Name, games[i].Second.Name, r)
+	opts := tournament.Options{Game: ct.game, Pairs: o.pairs, Openings: ct.openings, MaxPlies: o.maxPlies, Adjudication: o.adjudicate}
+	var bar *reports.Progress // started with the first game, when the total is known
+	opts.OnGame = func(done, total int, spec tournament.GameSpec, r tournament.Record) error {
+		if bar == nil && total > 0 {
+			bar = reports.NewProgress(c.ErrOrStderr(), g.quiet, max(1, total/10))
+			bar.Start(o.format, total)
+		}
+		if bar != nil {
+			bar.Set(done)
+		}
+		if ct.records != nil {
+			if err := ct.records.WriteGame(ct.game, spec.First.Name, spec.Second.Name, r); err != nil {
+				return fmt.Errorf("--games-out: %w", err)
 			}
-			s := r.Score()
-			if games[i].First.Name != players[ab[i][0]].Name {
-				s = 1 - s
-			}
-			records[ab[i][0]].Add(s)
-			records[ab[i][1]].Add(1 - s)
-			if done != nil {
-				done(i, s)
-			}
-			return nil
-		})
+		}
+		return nil
 	}
 	out := tournamentJSON{Game: ct.game.Name(), Format: o.format}
+	var standings []tournament.Standing
 	var runErr error
-	if o.format == "knockout" {
-		if o.ties != "random" && o.ties != "extra" {
-			return usageError{fmt.Errorf("--ties %q: want random or extra", o.ties)}
-		}
-		if o.bestOf < 1 {
-			return usageError{fmt.Errorf("--best-of %d: want 1 or more", o.bestOf)}
-		}
-		opts := tournament.BracketOptions{BestOf: o.bestOf, Ties: o.ties, Seed: o.seed}
-		winner, matches, err := tournament.Knockout(c.Context(), len(players), opts, func(ctx context.Context, batch []tournament.BracketGame) ([]float64, error) {
-			games := make([]tournament.GameSpec, len(batch))
-			ab := make([][2]int, len(batch))
-			for i, bg := range batch {
-				a, b := players[bg.A], players[bg.B]
-				if bg.Swap {
-					a, b = b, a
-				}
-				op := ""
-				if len(ct.openings) > 0 {
-					op = ct.openings[(bg.Index/2)%len(ct.openings)]
-				}
-				games[i] = tournament.GameSpec{Game: ct.game, Opening: op, First: a, Second: b, MaxPlies: o.maxPlies, Adjudication: o.adjudicate}
-				ab[i] = [2]int{bg.A, bg.B}
-			}
-			scores := make([]float64, len(batch))
-			err := play(ctx, games, ab, func(i int, s float64) { scores[i] = s })
-			return scores, err
-		})
-		runErr = err
-		if err == nil {
-			out.Winner = players[winner].Name
-			for _, m := range matches {
+	switch o.format {
+	case "roundrobin":
+		standings, runErr = tournament.RoundRobin(c.Context(), ct.pool, players, opts)
+	case "gauntlet":
+		standings, runErr = tournament.Gauntlet(c.Context(), ct.pool, players, opts)
+	case "knockout":
+		var res tournament.BracketResult
+		bracket := tournament.BracketOptions{BestOf: o.bestOf, Ties: o.ties, Seed: o.seed}
+		res, standings, runErr = tournament.KnockoutTournament(c.Context(), ct.pool, players, bracket, opts)
+		if runErr == nil {
+			out.Winner = players[res.Winner].Name
+			for _, m := range res.Matches {
 				bj := bracketJSON{Round: m.Round, A: players[m.A].Name, B: "bye", ScoreA: m.ScoreA, ScoreB: m.ScoreB, Games: m.Games, Winner: players[m.Winner].Name, TieBreak: m.TieBreak}
 				if m.B != tournament.Bye {
 					bj.B = players[m.B].Name
@@ -160,34 +146,20 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 				out.Bracket = append(out.Bracket, bj)
 			}
 		}
-	} else {
-		var games []tournament.GameSpec
-		var ab [][2]int
-		for i := range players {
-			for j := i + 1; j < len(players); j++ {
-				if o.format == "gauntlet" && i != 0 {
-					continue
-				}
-				for _, s := range tournament.MatchSpecs(ct.game, players[i], players[j], o.pairs, ct.openings, o.maxPlies, o.adjudicate) {
-					games = append(games, s)
-					ab = append(ab, [2]int{i, j})
-				}
-			}
-		}
-		bar := reports.NewProgress(c.ErrOrStderr(), g.quiet, max(1, len(games)/10))
-		bar.Start(o.format, len(games))
-		runErr = play(c.Context(), games, ab, func(i int, s float64) { bar.Set(i + 1) })
+	}
+	if bar != nil {
 		bar.Finish()
+	}
+	if err := ct.closeOut(); err != nil && runErr == nil {
+		runErr = err
 	}
 	if runErr != nil && c.Context().Err() == nil {
 		return runErr
 	}
-	for i, p := range players {
-		r := records[i]
-		e := r.EloEstimate()
-		out.Standings = append(out.Standings, standing{p.Name, r.Games(), r.Wins, r.Draws, r.Losses, r.Points(), r.Score(), finite(e.Elo), finite(e.Low), finite(e.High)})
+	for _, s := range standings {
+		r, e := s.Record, s.Elo
+		out.Standings = append(out.Standings, standing{s.Name, r.Games(), r.Wins, r.Draws, r.Losses, s.Points, s.Score, finite(e.Elo), finite(e.Low), finite(e.High)})
 	}
-	sort.SliceStable(out.Standings, func(i, j int) bool { return out.Standings[i].Points > out.Standings[j].Points })
 	if o.json {
 		if err := writeJSON(c.OutOrStdout(), out); err != nil {
 			return err
