@@ -200,7 +200,7 @@ func TestExport(t *testing.T) {
 		switch f {
 		case "json":
 			ev2, w, err := games.ReadWeights(path, g)
-			if err != nil || ev2 != ev || !reflect.DeepEqual(w, best.Weights) {
+			if err != nil || ev2.Name != ev.Name || !reflect.DeepEqual(w, best.Weights) {
 				t.Errorf("json round trip: %v %v, want %v", w, err, best.Weights)
 			}
 		case "go":

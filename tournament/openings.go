@@ -2,10 +2,10 @@ package tournament
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,18 +101,22 @@ func RandomOpenings(ctx context.Context, g games.Game, spec string, seed uint64)
 	return out, nil
 }
 
+// MaxOpeningsFile bounds an openings file: an EPD book of a hundred
+// thousand positions fits many times over.
+const MaxOpeningsFile = 64 << 20
+
 // ReadOpenings reads an openings file: one position a line in the game's
 // notation (EPD/FEN for chess), or "moves: m1 m2 ..." for a move sequence
 // from the start; blank lines and lines starting with # are skipped. Every
-// line is checked, and an error names the line and what is wrong.
+// line is checked, and an error names the line and what is wrong. A file
+// larger than MaxOpeningsFile is refused.
 func ReadOpenings(path string, g games.Game) ([]string, error) {
-	f, err := os.Open(path)
+	data, err := games.ReadFileLimited(path, MaxOpeningsFile)
 	if err != nil {
 		return nil, fmt.Errorf("tournament: openings: %w", err)
 	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	line := 0
 	for sc.Scan() {
 		line++
