@@ -347,9 +347,23 @@ func (c Config) Validate() error {
 
 // Diff lists the settings that differ from c to d, as "key: old -> new".
 func (c Config) Diff(d Config) []string {
-	var a, b map[string]any
-	yaml.Unmarshal(c.Marshal(), &a)
-	yaml.Unmarshal(d.Marshal(), &b)
+	a, b := c.fields(), d.fields()
+	var out []string
+	for _, k := range diffKeys(a, b) {
+		out = append(out, fmt.Sprintf("%s: %v -> %v", k, a[k], b[k]))
+	}
+	return out
+}
+
+// fields is the config as its YAML keys and values.
+func (c Config) fields() map[string]any {
+	var m map[string]any
+	yaml.Unmarshal(c.Marshal(), &m)
+	return m
+}
+
+// diffKeys lists, sorted, the keys whose values differ between a and b.
+func diffKeys(a, b map[string]any) []string {
 	keys := map[string]bool{}
 	for k := range a {
 		keys[k] = true
@@ -360,9 +374,35 @@ func (c Config) Diff(d Config) []string {
 	var out []string
 	for k := range keys {
 		if fmt.Sprint(a[k]) != fmt.Sprint(b[k]) {
-			out = append(out, fmt.Sprintf("%s: %v -> %v", k, a[k], b[k]))
+			out = append(out, k)
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// resumableKeys are the settings a run may change when it is resumed: when
+// it stops. Every other setting decides which games are played and how, so
+// changing it would mix the stored games of one run with those of another.
+var resumableKeys = map[string]bool{
+	"generations": true, "rounds": true, "converge": true, "window": true, "threshold": true,
+}
+
+// ErrNotResumable is wrapped by CheckResume's error.
+var ErrNotResumable = errors.New("population: a run cannot go on with this config")
+
+// CheckResume reports whether a run recorded with config c may go on with
+// config d: only the settings of when it stops (generations, rounds,
+// converge, window, threshold) may differ. The error names the others.
+func (c Config) CheckResume(d Config) error {
+	var bad []string
+	for _, k := range diffKeys(c.fields(), d.fields()) {
+		if !resumableKeys[k] {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%w: it changes %s, which decide the games already recorded (only generations, rounds, converge, window and threshold may change); start a new run instead", ErrNotResumable, strings.Join(bad, ", "))
+	}
+	return nil
 }

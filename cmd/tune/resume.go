@@ -58,7 +58,19 @@ func runResume(c *cobra.Command, dir string, o resumeOptions) error {
 		if err := population.MergeConfig(&want, data); err != nil {
 			return usageError{fmt.Errorf("%s: %w", o.config, err)}
 		}
+		// The recorded config holds what its sources resolved to (the
+		// openings file's positions, the start weights): the same sources
+		// resolve to the same.
+		if want.Openings == cfg.Openings {
+			want.OpeningList = cfg.OpeningList
+		}
+		if want.Start == cfg.Start {
+			want.StartWeights = cfg.StartWeights
+		}
 		if diff := cfg.Diff(want); len(diff) > 0 {
+			if err := cfg.CheckResume(want); err != nil {
+				return usageError{fmt.Errorf("resume: %s: %w", o.config, err)}
+			}
 			if !o.force {
 				return usageError{fmt.Errorf("resume: %s differs from the config recorded in %s (%s); resuming with it would not give the run's result: use --force to go on anyway", o.config, dir, strings.Join(diff, "; "))}
 			}

@@ -331,3 +331,32 @@ func TestRunInterrupted(t *testing.T) {
 		t.Fatalf("after resume: %+v", in)
 	}
 }
+
+// TestResumeForceKeepsTheGame: --force changes when a run stops, never the
+// game, evaluator, algorithm or anything else the recorded games depend on.
+func TestResumeForceKeepsTheGame(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, errOut := tune(t, "", "run", "--game", "tictactoe", "--depth", "1", "--population", "4", "--generations", "1", "--games", "1", "--yardstick-pairs", "0", "--out", dir, "--quiet"); code != 0 {
+		t.Fatal(errOut)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "config.yaml"))
+	for _, c := range []struct{ from, to, key string }{
+		{"game: tictactoe", "game: nim", "game"},
+		{"algo: genetic", "algo: knockout", "algo"},
+		{"depth: 1", "depth: 2", "depth"},
+		{"seed: 1", "seed: 2", "seed"},
+	} {
+		if !bytes.Contains(data, []byte(c.from)) {
+			t.Fatalf("config.yaml lacks %q:\n%s", c.from, data)
+		}
+		other := filepath.Join(t.TempDir(), "other.yaml")
+		os.WriteFile(other, bytes.Replace(data, []byte(c.from), []byte(c.to), 1), 0o644)
+		code, _, errOut := tune(t, "", "resume", dir, "--config", other, "--force")
+		if code != exitUsage || !strings.Contains(errOut, "changes "+c.key) {
+			t.Errorf("%s -> %s with --force: exit %d, %q; want refused naming %s", c.from, c.to, code, errOut, c.key)
+		}
+	}
+	if code, out, _ := tune(t, "", "show", dir, "--json"); code != 0 || !strings.Contains(out, `"game": "tictactoe"`) {
+		t.Fatalf("the run changed: %s", out)
+	}
+}
