@@ -72,6 +72,9 @@ func NewRun(name string, cfg population.Config, hist []population.Generation, in
 	if ev == nil {
 		return nil, fmt.Errorf("reports: unknown game %q", cfg.Game)
 	}
+	if err := results.CheckWeights(hist, len(ev.Features)); err != nil {
+		return nil, err
+	}
 	return &Run{Name: name, Config: cfg, Evaluator: ev, Generations: hist, Info: info}, nil
 }
 

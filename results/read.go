@@ -3,6 +3,7 @@ package results
 import (
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -223,4 +224,24 @@ func (r *Run) CountGames(stage string, generation int) (int, error) {
 	var n int
 	err := r.db.QueryRow(`SELECT COUNT(*) FROM games WHERE stage = ? AND generation = ?`, stage, generation).Scan(&n)
 	return n, wrap(err)
+}
+
+// ErrDamaged is wrapped by CheckWeights's error.
+var ErrDamaged = errors.New("results: the run's records are damaged")
+
+// CheckWeights checks that every genome, mean and spread recorded in hist
+// holds one weight per feature of the run's evaluator (n features), so
+// that readers index them without fear.
+func CheckWeights(hist []population.Generation, n int) error {
+	for _, g := range hist {
+		if len(g.Mean) != n || len(g.Std) != n {
+			return fmt.Errorf("%w: generation %d has %d means and %d spreads for %d features", ErrDamaged, g.Index, len(g.Mean), len(g.Std), n)
+		}
+		for _, x := range g.Genomes {
+			if len(x.Weights) != n {
+				return fmt.Errorf("%w: genome %d of generation %d has %d weights for %d features", ErrDamaged, x.ID, g.Index, len(x.Weights), n)
+			}
+		}
+	}
+	return nil
 }

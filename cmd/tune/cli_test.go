@@ -4,8 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/results"
+	"github.com/gametune/gametune/tournament/stats"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -275,5 +281,74 @@ func TestStdoutFull(t *testing.T) {
 		if code != exitError || !strings.Contains(errOut.String(), "no space left") {
 			t.Errorf("tune %s > /dev/full: exit %d, %q; want exit 1 and the write error", strings.Join(args, " "), code, errOut.String())
 		}
+	}
+}
+
+// TestJSONCleanSweep: a run whose yardstick was a clean sweep (Elo +Inf)
+// lists and shows as JSON, with null for the infinite values.
+func TestJSONCleanSweep(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "sweep")
+	cfg := population.Defaults()
+	cfg.Game, cfg.Evaluator, cfg.Population, cfg.Generations, cfg.Games = "tictactoe", "lines", 2, 1, 1
+	r, err := results.Create(dir, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	game, _ := findGame("tictactoe")
+	ev, _ := games.FindEvaluator(game, "lines")
+	n := len(ev.Features)
+	fill := func(x float64) []float64 { return slices.Repeat([]float64{x}, n) }
+	g := population.Generation{
+		Genomes: []population.Genome{{ID: 0, Weights: fill(1)}, {ID: 1, Weights: fill(2)}},
+		Mean:    fill(1.5), Std: fill(0.5),
+		Yardstick: &population.Yardstick{Genome: 1, WDL: stats.WDL{Wins: 10}, Score: 1, Elo: math.Inf(1), EloLow: 290, EloHigh: math.Inf(1)},
+	}
+	if err := r.RecordGeneration(g); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	for _, args := range [][]string{{"runs", root, "--json"}, {"show", dir, "--json"}} {
+		code, out, errOut := tune(t, "", args...)
+		if code != 0 {
+			t.Fatalf("tune %s: exit %d, %s", strings.Join(args, " "), code, errOut)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("tune %s: %v in %s", strings.Join(args, " "), err, out)
+		}
+		if !strings.Contains(out, `_high": null`) || !strings.Contains(out, `_low": 290`) || strings.Contains(out, "10000") {
+			t.Errorf("tune %s: want the infinite bound as null and the finite one as 290:\n%s", strings.Join(args, " "), out)
+		}
+	}
+}
+
+// TestShowDamagedWeights: a store whose genomes do not fit the evaluator
+// is reported as damaged, not a crash.
+func TestShowDamagedWeights(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "damaged")
+	cfg := population.Defaults()
+	cfg.Game, cfg.Evaluator, cfg.Population, cfg.Generations, cfg.Games = "tictactoe", "lines", 2, 1, 1
+	r, err := results.Create(dir, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := population.Generation{Genomes: []population.Genome{{ID: 0, Weights: []float64{1}}}, Mean: []float64{1}, Std: []float64{0}}
+	if err := r.RecordGeneration(g); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	for _, args := range [][]string{{"show", dir}, {"export", dir}, {"report", dir}} {
+		code, _, errOut := tune(t, "", args...)
+		if code == 0 || !strings.Contains(errOut, "damaged") {
+			t.Errorf("tune %s: exit %d, %q; want an error saying damaged", strings.Join(args, " "), code, errOut)
+		}
+	}
+}
+
+func TestJSONFloat(t *testing.T) {
+	data, err := json.Marshal([]jsonFloat{jsonFloat(math.Inf(1)), jsonFloat(math.Inf(-1)), jsonFloat(math.NaN()), jsonFloat(math.Copysign(0, -1)), 1.5})
+	if err != nil || string(data) != "[null,null,null,0,1.5]" {
+		t.Fatalf("%s %v", data, err)
 	}
 }

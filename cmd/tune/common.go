@@ -107,14 +107,5 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
 		return []byte("null"), nil
 	}
-	return json.Marshal(x)
-}
-
-// finite replaces infinities by ±10000. TODO(merge): match and tournament
-// JSON move to jsonFloat.
-func finite(x float64) float64 {
-	if math.IsInf(x, 0) {
-		return math.Copysign(10000, x)
-	}
-	return x
+	return json.Marshal(x + 0) // + 0: no "-0"
 }

@@ -70,6 +70,9 @@ func runExport(c *cobra.Command, dir string, o exportOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := results.CheckWeights(hist, len(ev.Features)); err != nil {
+		return err
+	}
 	data, err := results.Export(o.format, g, ev, hist, o.generation, map[string]any{"run": dir, "seed": cfg.Seed, "algo": cfg.Algo})
 	if err != nil {
 		return usageError{err}

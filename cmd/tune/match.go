@@ -179,23 +179,28 @@ type matchJSON struct {
 	Wins        int       `json:"wins"`
 	Draws       int       `json:"draws"`
 	Losses      int       `json:"losses"`
-	Score       float64   `json:"score"`
-	Elo         float64   `json:"elo"`
-	EloLow      float64   `json:"elo_low"`
-	EloHigh     float64   `json:"elo_high"`
-	PairElo     float64   `json:"pentanomial_elo"`
-	PairEloLow  float64   `json:"pentanomial_elo_low"`
-	PairEloHigh float64   `json:"pentanomial_elo_high"`
-	LOS         float64   `json:"los"`
+	Score       jsonFloat `json:"score"`
+	Elo         jsonFloat `json:"elo"`
+	EloLow      jsonFloat `json:"elo_low"`
+	EloHigh     jsonFloat `json:"elo_high"`
+	PairElo     jsonFloat `json:"pentanomial_elo"`
+	PairEloLow  jsonFloat `json:"pentanomial_elo_low"`
+	PairEloHigh jsonFloat `json:"pentanomial_elo_high"`
+	LOS         jsonFloat `json:"los"`
 	Pentanomial [5]int    `json:"pentanomial"`
 	SPRT        *sprtJSON `json:"sprt,omitempty"`
 	Interrupted bool      `json:"interrupted"`
 }
 
 type sprtJSON struct {
-	Elo0, Elo1, Alpha, Beta float64
-	LLR, Lower, Upper       float64
-	Status                  string
+	Elo0   float64   `json:"elo0"`
+	Elo1   float64   `json:"elo1"`
+	Alpha  float64   `json:"alpha"`
+	Beta   float64   `json:"beta"`
+	LLR    jsonFloat `json:"llr"`
+	Lower  float64   `json:"lower"`
+	Upper  float64   `json:"upper"`
+	Status string    `json:"status"`
 }
 
 func runMatch(c *cobra.Command, g *globalOptions, o *matchOptions) error {
@@ -284,13 +289,13 @@ func matchLine(res *tournament.MatchResult) string {
 func matchSummary(g games.Game, a, b tournament.Player, res *tournament.MatchResult) matchJSON {
 	e, p := res.WDL.EloEstimate(), res.Pentanomial.EloEstimate()
 	s := matchJSON{Game: g.Name(), A: a.Name, B: b.Name, Games: res.WDL.Games(), Pairs: res.Pentanomial.Pairs(),
-		Wins: res.WDL.Wins, Draws: res.WDL.Draws, Losses: res.WDL.Losses, Score: res.WDL.Score(),
-		Elo: finite(e.Elo), EloLow: finite(e.Low), EloHigh: finite(e.High),
-		PairElo: finite(p.Elo), PairEloLow: finite(p.Low), PairEloHigh: finite(p.High),
-		LOS: res.WDL.LOS(), Pentanomial: res.Pentanomial}
+		Wins: res.WDL.Wins, Draws: res.WDL.Draws, Losses: res.WDL.Losses, Score: jsonFloat(res.WDL.Score()),
+		Elo: jsonFloat(e.Elo), EloLow: jsonFloat(e.Low), EloHigh: jsonFloat(e.High),
+		PairElo: jsonFloat(p.Elo), PairEloLow: jsonFloat(p.Low), PairEloHigh: jsonFloat(p.High),
+		LOS: jsonFloat(res.WDL.LOS()), Pentanomial: res.Pentanomial}
 	if t := res.SPRT; t != nil {
 		lo, hi := t.Bounds()
-		s.SPRT = &sprtJSON{t.Elo0, t.Elo1, t.Alpha, t.Beta, res.LLR, lo, hi, res.Status.String()}
+		s.SPRT = &sprtJSON{t.Elo0, t.Elo1, t.Alpha, t.Beta, jsonFloat(res.LLR), lo, hi, res.Status.String()}
 	}
 	return s
 }

@@ -86,6 +86,11 @@ func runShow(c *cobra.Command, dir string, o showOptions) error {
 			s.Evaluator = ev.Name
 		}
 	}
+	if ev != nil {
+		if err := results.CheckWeights(hist, len(ev.Features)); err != nil {
+			return err
+		}
+	}
 	if best, _, err := results.Best(hist, -1); err == nil && ev != nil {
 		s.BestGenome = best.ID
 		s.Best = map[string]float64{}

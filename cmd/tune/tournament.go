@@ -44,16 +44,16 @@ ties broken by --ties random (a seeded coin) or extra (extra pairs).`,
 }
 
 type standing struct {
-	Player string  `json:"player"`
-	Games  int     `json:"games"`
-	Wins   int     `json:"wins"`
-	Draws  int     `json:"draws"`
-	Losses int     `json:"losses"`
-	Points float64 `json:"points"`
-	Score  float64 `json:"score"`
-	Elo    float64 `json:"elo"`
-	Low    float64 `json:"elo_low"`
-	High   float64 `json:"elo_high"`
+	Player string    `json:"player"`
+	Games  int       `json:"games"`
+	Wins   int       `json:"wins"`
+	Draws  int       `json:"draws"`
+	Losses int       `json:"losses"`
+	Points float64   `json:"points"`
+	Score  jsonFloat `json:"score"`
+	Elo    jsonFloat `json:"elo"`
+	Low    jsonFloat `json:"elo_low"`
+	High   jsonFloat `json:"elo_high"`
 }
 
 type bracketJSON struct {
@@ -158,7 +158,7 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 	}
 	for _, s := range standings {
 		r, e := s.Record, s.Elo
-		out.Standings = append(out.Standings, standing{s.Name, r.Games(), r.Wins, r.Draws, r.Losses, s.Points, s.Score, finite(e.Elo), finite(e.Low), finite(e.High)})
+		out.Standings = append(out.Standings, standing{s.Name, r.Games(), r.Wins, r.Draws, r.Losses, s.Points, jsonFloat(s.Score), jsonFloat(e.Elo), jsonFloat(e.Low), jsonFloat(e.High)})
 	}
 	if o.json {
 		if err := writeJSON(c.OutOrStdout(), out); err != nil {
@@ -175,7 +175,7 @@ func printTournament(w io.Writer, t tournamentJSON) {
 	fmt.Fprintf(tw, "%s %s\n", t.Game, t.Format)
 	fmt.Fprintln(tw, "rank\tplayer\tgames\tW-D-L\tpoints\tscore\tElo vs field [95%]")
 	for i, s := range t.Standings {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d-%d-%d\t%.1f\t%.1f%%\t%s\n", i+1, s.Player, s.Games, s.Wins, s.Draws, s.Losses, s.Points, 100*s.Score, eloString(s.Elo, s.Low, s.High))
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d-%d-%d\t%.1f\t%.1f%%\t%s\n", i+1, s.Player, s.Games, s.Wins, s.Draws, s.Losses, s.Points, 100*s.Score, eloString(float64(s.Elo), float64(s.Low), float64(s.High)))
 	}
 	tw.Flush()
 	if len(t.Bracket) > 0 {
