@@ -305,3 +305,50 @@ func FuzzSavedGame(f *testing.F) {
 		}
 	})
 }
+
+// TestHugeSizesRefused: sizes no machine holds are refused before anything
+// is created, from flags and from YAML (a float for an integer too).
+func TestHugeSizesRefused(t *testing.T) {
+	dir := t.TempDir()
+	yamlFile := func(text string) string {
+		path := filepath.Join(t.TempDir(), "c.yaml")
+		os.WriteFile(path, []byte(text), 0o644)
+		return path
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--game", "tictactoe", "--depth", "1", "--population", "1000000000"}, "population 1000000000"},
+		{[]string{"run", "--config", yamlFile("game: tictactoe\ndepth: 1\npopulation: 1e9\n")}, "population"},
+		{[]string{"run", "--config", yamlFile("game: tictactoe\ndepth: 1\ngames: 2.5\n")}, "games"},
+		{[]string{"run", "--game", "tictactoe", "--depth", "1", "--candidates", "100000000", "--algo", "knockout"}, "candidates"},
+		{[]string{"run", "--game", "tictactoe", "--depth", "1", "--workers", "100000"}, "--workers 100000"},
+		{[]string{"run", "--config", yamlFile("game: tictactoe\nopening-list: ['xxx------']\n")}, "opening-list"},
+	} {
+		out := filepath.Join(dir, "r")
+		code, _, errOut := tune(t, "", append(c.args, "--out", out)...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("tune %s: exit %d, %q; want exit 2 naming %q", strings.Join(c.args, " "), code, errOut, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("tune %s left %s behind", strings.Join(c.args, " "), out)
+		}
+	}
+}
+
+// TestFinishedOpeningsRefused: an opening whose game is over leaves no game
+// to play: refused with its line, by match and run alike.
+func TestFinishedOpeningsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "openings.txt")
+	os.WriteFile(path, []byte("# tic-tac-toe\nx--o-----\nxxxoo----\n"), 0o644)
+	for _, args := range [][]string{
+		{"match", "--game", "tictactoe", "--openings", path, "--pairs", "1"},
+		{"run", "--game", "tictactoe", "--depth", "1", "--openings", path, "--out", filepath.Join(t.TempDir(), "r")},
+	} {
+		code, _, errOut := tune(t, "", args...)
+		if code != exitUsage || !strings.Contains(errOut, ":3:") || !strings.Contains(errOut, "over") {
+			t.Errorf("tune %s: exit %d, %q; want exit 2 naming line 3 and the game over", args[0], code, errOut)
+		}
+	}
+}

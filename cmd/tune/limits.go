@@ -15,6 +15,7 @@ const (
 	maxNodes   = 1 << 40           // nodes per move: days of search
 	maxWorkers = 1024              // games at once; each worker holds a searcher and its table
 	maxHashMiB = 1 << 16           // the engine's largest transposition table
+	maxPairs   = 1_000_000         // pairs per pairing of a match or tournament; each game's record is kept
 )
 
 // searchLimits are the --depth and --nodes flags of a command that searches.

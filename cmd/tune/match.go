@@ -10,6 +10,7 @@ import (
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/stats"
@@ -21,8 +22,7 @@ type contestOptions struct {
 	game       string
 	evaluator  string
 	pairs      int
-	depth      int
-	nodes      int64
+	limits     searchLimits
 	openings   string
 	workers    int
 	seed       uint64
@@ -36,13 +36,12 @@ func (o *contestOptions) bind(c *cobra.Command) {
 	f := c.Flags()
 	f.StringVar(&o.game, "game", "", "the game (see 'tune games')")
 	f.StringVar(&o.evaluator, "evaluator", "", "evaluator of players given as default (default: the game's first)")
-	f.IntVar(&o.pairs, "pairs", 10, "colour-swapped pairs of games per pairing")
-	f.IntVar(&o.depth, "depth", 0, "search depth per move (default 4 when --nodes is not given)")
-	f.Int64Var(&o.nodes, "nodes", 0, "node limit per move")
+	f.IntVar(&o.pairs, "pairs", 10, fmt.Sprintf("colour-swapped pairs of games per pairing, 1-%d", maxPairs))
+	o.limits.bind(f, 4)
 	f.StringVar(&o.openings, "openings", "random:8", "openings: random:N (N random plies, balanced), a file of positions, or start")
-	f.IntVar(&o.workers, "workers", 0, "games played at once (default: one per core); results do not depend on it")
+	f.IntVar(&o.workers, "workers", 0, workersHelp)
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the generated openings")
-	f.IntVar(&o.maxPlies, "max-plies", 0, "ply cap of a game, drawn when reached (0: 400)")
+	f.IntVar(&o.maxPlies, "max-plies", 0, fmt.Sprintf("ply cap of a game, drawn when reached, 1-%d (0: 400)", population.MaxPlyCap))
 	f.StringVar(&o.gamesOut, "games-out", "", "write every game to this new file")
 	a := &o.adjudicate
 	f.IntVar(&a.DrawAfter, "draw-after", 0, "adjudication: draw only after this many plies")
@@ -71,17 +70,25 @@ func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.pairs < 1 {
-		return nil, usageError{fmt.Errorf("--pairs %d: want 1 or more", o.pairs)}
+	if o.pairs < 1 || o.pairs > maxPairs {
+		return nil, usageError{fmt.Errorf("--pairs %d: want 1 to %d", o.pairs, maxPairs)}
+	}
+	limits, err := o.limits.limits()
+	if err != nil {
+		return nil, err
+	}
+	workers, err := checkWorkers(o.workers)
+	if err != nil {
+		return nil, err
+	}
+	if o.maxPlies < 0 || o.maxPlies > population.MaxPlyCap {
+		return nil, usageError{fmt.Errorf("--max-plies %d: want 1 to %d, or 0 for 400", o.maxPlies, population.MaxPlyCap)}
 	}
 	a := o.adjudicate
-	if o.depth < 0 || o.nodes < 0 || o.maxPlies < 0 || o.workers < 0 || a.DrawAfter < 0 || a.DrawPlies < 0 || a.DrawMargin < 0 || a.ResignPlies < 0 || a.ResignMargin < 0 {
-		return nil, usageError{errors.New("--depth, --nodes, --max-plies, --workers and the adjudication settings must not be negative")}
+	if a.DrawAfter < 0 || a.DrawPlies < 0 || a.DrawMargin < 0 || a.ResignPlies < 0 || a.ResignMargin < 0 {
+		return nil, usageError{errors.New("the adjudication settings (--draw-after, --draw-plies, --draw-margin, --resign-plies, --resign-margin) must not be negative")}
 	}
-	if o.depth == 0 && o.nodes == 0 {
-		o.depth = 4
-	}
-	ct := &contest{game: g, limits: engine.Limits{Depth: o.depth, Nodes: o.nodes}, closeOut: func() error { return nil }}
+	ct := &contest{game: g, limits: limits, closeOut: func() error { return nil }}
 	switch {
 	case o.openings == "" || o.openings == "start":
 	case tournament.IsRandomOpenings(o.openings):
@@ -93,7 +100,7 @@ func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
 			return nil, usageError{err}
 		}
 	}
-	if ct.pool, err = tournament.NewPool(o.workers, poolTableMiB); err != nil {
+	if ct.pool, err = tournament.NewPool(workers, poolTableMiB); err != nil {
 		return nil, usageError{err}
 	}
 	if o.gamesOut != "" {

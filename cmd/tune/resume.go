@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 )
 
 type resumeOptions struct {
+	quiet   bool
 	workers int
 	config  string
 	force   bool
@@ -26,18 +28,20 @@ the resumed run ends with exactly the genomes an uninterrupted run would have, w
 the number of workers.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runResume(c, args[0], o)
+			o.quiet = g.quiet
+			return runResume(c.Context(), tuningOutput{c.OutOrStdout(), c.ErrOrStderr(), g.quiet}, args[0], o)
 		},
 	}
-	c.Flags().IntVar(&o.workers, "workers", 0, "games played at once (default: one per core); results do not depend on it")
+	c.Flags().IntVar(&o.workers, "workers", 0, workersHelp)
 	c.Flags().StringVar(&o.config, "config", "", "check the run against this YAML config; a different config is refused unless --force")
 	c.Flags().BoolVar(&o.force, "force", false, "go on with the --config given although it differs from the recorded one")
 	return c
 }
 
-func runResume(c *cobra.Command, dir string, o resumeOptions) error {
-	if o.workers < 0 {
-		return usageError{fmt.Errorf("resume: --workers %d: want 1 or more, or 0 for one per core", o.workers)}
+func runResume(ctx context.Context, to tuningOutput, dir string, o resumeOptions) error {
+	workers, err := checkWorkers(o.workers)
+	if err != nil {
+		return err
 	}
 	run, err := results.Open(dir)
 	if err != nil {
@@ -77,7 +81,7 @@ func runResume(c *cobra.Command, dir string, o resumeOptions) error {
 			if err := want.Validate(); err != nil {
 				return usageError{err}
 			}
-			fmt.Fprintf(c.ErrOrStderr(), "resume: going on with the changed config (%s)\n", strings.Join(diff, "; "))
+			fmt.Fprintf(to.stderr, "resume: going on with the changed config (%s)\n", strings.Join(diff, "; "))
 			if err := run.SetConfig(want.Marshal()); err != nil {
 				return err
 			}
@@ -89,12 +93,11 @@ func runResume(c *cobra.Command, dir string, o resumeOptions) error {
 		return err
 	}
 	if info.Status == "done" && !changed {
-		fmt.Fprintf(c.OutOrStdout(), "%s is finished already (%d generations, %d games); nothing to resume\n", dir, info.Generations, info.Games)
+		fmt.Fprintf(to.stdout, "%s is finished already (%d generations, %d games); nothing to resume\n", dir, info.Generations, info.Games)
 		return nil
 	}
-	quiet, _ := c.Flags().GetBool("quiet")
-	if !quiet {
-		fmt.Fprintf(c.OutOrStdout(), "resuming %s: %s %s, %d games recorded\n", dir, cfg.Game, strings.TrimSpace(string(cfg.Algo)), info.Games)
+	if !o.quiet {
+		fmt.Fprintf(to.stdout, "resuming %s: %s %s, %d games recorded\n", dir, cfg.Game, strings.TrimSpace(string(cfg.Algo)), info.Games)
 	}
-	return runTuning(c.Context(), c, cfg, run, o.workers)
+	return runTuning(ctx, to, cfg, run, workers)
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
-	"reflect"
 	"strings"
 
 	"github.com/gametune/gametune/games"
@@ -26,11 +26,40 @@ type runOptions struct {
 	config  string
 	preset  string
 	workers int
-	cfg     population.Config // flag values; only those the user set are applied
+	quiet   bool
+	// flags are the config flags, by name; applied to the resolved config
+	// for the names the user set (set).
+	flags configFlags
+	set   []string
+}
+
+// configFlags is the explicit mapping from a config flag to its field: the
+// flag's value lives in values, and apply copies it into a config.
+type configFlags struct {
+	values population.Config
+	apply  map[string]func(dst *population.Config)
+}
+
+// configFlag binds the flag name to the config field that field returns:
+// its default is the field's value in the defaults, bind is the pflag
+// function of the field's type.
+func configFlag[T any](f *configFlags, bind func(p *T, name string, value T, usage string), name, usage string, field func(*population.Config) *T) {
+	bind(field(&f.values), name, *field(&f.values), usage)
+	f.apply[name] = func(dst *population.Config) { *field(dst) = *field(&f.values) }
+}
+
+// algoValue is the --algo flag: a population.Algo checked when set.
+type algoValue struct{ p *population.Algo }
+
+func (a algoValue) String() string { return string(*a.p) }
+func (a algoValue) Type() string   { return "algo" }
+func (a algoValue) Set(s string) error {
+	*a.p = population.Algo(s)
+	return nil
 }
 
 func newRunCommand(g *globalOptions) *cobra.Command {
-	o := runOptions{cfg: population.Defaults()}
+	o := runOptions{flags: configFlags{values: population.Defaults(), apply: map[string]func(*population.Config){}}}
 	c := &cobra.Command{
 		Use:   "run --game G --out DIR [flags]",
 		Short: "Run a tuning job (genetic algorithm or knockout tournaments)",
@@ -41,57 +70,65 @@ keeping the winners. Every finished game and generation is stored in DIR at once
 Settings come from, in order: the defaults, --preset, --config FILE.yaml (keys are
 the flag names), and the flags given. The run directory keeps the resolved config.
 
-Presets: othello-report (the Othello report's genetic algorithm: 25 genomes,
-35 generations, 10 games each, depth 6), checkers-paper (the checkers report's
-knockout tournaments, best-of-5, ten-draw initialisation).`,
+Presets: ` + strings.Join(population.PresetNames(), ", ") + ` (othello-report: the Othello
+report's genetic algorithm, 25 genomes, 35 generations, 10 games each, depth 6;
+checkers-paper: the checkers report's knockout tournaments, best-of-5, ten-draw
+initialisation).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runRun(c, g, &o)
+			o.quiet = g.quiet
+			c.Flags().Visit(func(f *pflag.Flag) {
+				if _, ok := o.flags.apply[f.Name]; ok {
+					o.set = append(o.set, f.Name)
+				}
+			})
+			return runRun(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), o)
 		},
 	}
 	f := c.Flags()
 	f.StringVar(&o.out, "out", "", "run directory to create (must not exist)")
 	f.StringVar(&o.config, "config", "", "YAML config file (keys are the flag names)")
-	f.StringVar(&o.preset, "preset", "", "start from a preset: othello-report, checkers-paper")
-	f.IntVar(&o.workers, "workers", 0, "games played at once (default: one per core); results do not depend on it")
-	cf := &o.cfg
-	f.StringVar(&cf.Game, "game", "", "game to tune (see 'tune games')")
-	f.StringVar(&cf.Evaluator, "evaluator", "", "evaluator to tune (default: the game's first)")
-	f.StringVar((*string)(&cf.Algo), "algo", string(cf.Algo), "genetic or knockout")
-	f.Uint64Var(&cf.Seed, "seed", cf.Seed, "run seed: the same seed and config give the same run")
-	f.IntVar(&cf.Depth, "depth", cf.Depth, "search depth of every game")
-	f.Int64Var(&cf.Nodes, "nodes", cf.Nodes, "node limit per move (instead of or with --depth)")
-	f.StringVar(&cf.Openings, "openings", cf.Openings, "openings: random:N (N random plies, balanced), a file of positions, or 'start'")
-	f.IntVar(&cf.MaxPlies, "max-plies", cf.MaxPlies, "ply cap of a game, drawn when reached (0: 400)")
-	f.StringVar(&cf.Start, "start", cf.Start, "weights file to start from (default: random for genetic, zeros for knockout)")
-	f.IntVar(&cf.YardstickPairs, "yardstick-pairs", cf.YardstickPairs, "pairs of games of the best genome against the default weights")
-	f.IntVar(&cf.YardstickEvery, "yardstick-every", cf.YardstickEvery, "measure the yardstick every g generations")
-	f.IntVar(&cf.Population, "population", cf.Population, "genetic: genomes per generation")
-	f.IntVar(&cf.Generations, "generations", cf.Generations, "genetic: generations")
-	f.IntVar(&cf.Games, "games", cf.Games, "genetic: opponents each genome meets (a colour-swapped pair each)")
-	f.StringVar(&cf.Fitness, "fitness", cf.Fitness, "genetic: score (points per game) or exp (2^wins/games)")
-	f.StringVar(&cf.Selection, "selection", cf.Selection, "genetic: roulette, sus or tournament")
-	f.IntVar(&cf.TournamentSize, "tournament-size", cf.TournamentSize, "genetic: genomes per selection tournament")
-	f.StringVar(&cf.Crossover, "crossover", cf.Crossover, "genetic: uniform, blend or none")
-	f.Float64Var(&cf.Redraw, "redraw", cf.Redraw, "genetic: probability that a child's weights are all re-drawn (the report's mutation)")
-	f.Float64Var(&cf.MutationRate, "mutation-rate", cf.MutationRate, "genetic: probability of a Gaussian step per weight")
-	f.Float64Var(&cf.Sigma, "sigma", cf.Sigma, "genetic: Gaussian step as a fraction of the weight's range")
-	f.IntVar(&cf.Elite, "elite", cf.Elite, "genetic: best genomes kept unchanged")
-	f.Float64Var(&cf.Converge, "converge", cf.Converge, "genetic: stop when diversity falls below this (0: never)")
-	f.IntVar(&cf.Candidates, "candidates", cf.Candidates, "knockout: candidates per round")
-	f.IntVar(&cf.Rounds, "rounds", cf.Rounds, "knockout: rounds at most")
-	f.IntVar(&cf.BestOf, "best-of", cf.BestOf, "knockout: games per match")
-	f.StringVar(&cf.Ties, "ties", cf.Ties, "knockout: random or extra (extra pairs until one leads)")
-	f.Float64Var(&cf.Scale, "scale", cf.Scale, "knockout: scale of the ten-draw step around the winner")
-	f.IntVar(&cf.Window, "window", cf.Window, "knockout: rounds of small moves that mean convergence")
-	f.Float64Var(&cf.Threshold, "threshold", cf.Threshold, "knockout: distance below which a move is small")
+	f.StringVar(&o.preset, "preset", "", "start from a preset: "+strings.Join(population.PresetNames(), ", "))
+	f.IntVar(&o.workers, "workers", 0, workersHelp)
+	cf := &o.flags
+	f.Var(algoValue{&cf.values.Algo}, "algo", "genetic or knockout")
+	cf.apply["algo"] = func(dst *population.Config) { dst.Algo = cf.values.Algo }
+	type C = population.Config
+	configFlag(cf, f.StringVar, "game", "game to tune (see 'tune games')", func(c *C) *string { return &c.Game })
+	configFlag(cf, f.StringVar, "evaluator", "evaluator to tune (default: the game's first)", func(c *C) *string { return &c.Evaluator })
+	configFlag(cf, f.Uint64Var, "seed", "run seed: the same seed and config give the same run", func(c *C) *uint64 { return &c.Seed })
+	configFlag(cf, f.IntVar, "depth", fmt.Sprintf("search depth of every game, 1-%d", population.MaxDepth), func(c *C) *int { return &c.Depth })
+	configFlag(cf, f.Int64Var, "nodes", "node limit per move (instead of or with --depth)", func(c *C) *int64 { return &c.Nodes })
+	configFlag(cf, f.StringVar, "openings", "openings: random:N (N random plies, balanced), a file of positions, or 'start'", func(c *C) *string { return &c.Openings })
+	configFlag(cf, f.IntVar, "max-plies", "ply cap of a game, drawn when reached (0: 400)", func(c *C) *int { return &c.MaxPlies })
+	configFlag(cf, f.StringVar, "start", "weights file to start from (default: random for genetic, zeros for knockout)", func(c *C) *string { return &c.Start })
+	configFlag(cf, f.IntVar, "yardstick-pairs", "pairs of games of the best genome against the default weights", func(c *C) *int { return &c.YardstickPairs })
+	configFlag(cf, f.IntVar, "yardstick-every", "measure the yardstick every g generations", func(c *C) *int { return &c.YardstickEvery })
+	configFlag(cf, f.IntVar, "population", fmt.Sprintf("genetic: genomes per generation, 2-%d", population.MaxPopulation), func(c *C) *int { return &c.Population })
+	configFlag(cf, f.IntVar, "generations", "genetic: generations", func(c *C) *int { return &c.Generations })
+	configFlag(cf, f.IntVar, "games", "genetic: opponents each genome meets (a colour-swapped pair each)", func(c *C) *int { return &c.Games })
+	configFlag(cf, f.StringVar, "fitness", "genetic: score (points per game) or exp (2^wins/games)", func(c *C) *string { return &c.Fitness })
+	configFlag(cf, f.StringVar, "selection", "genetic: roulette, sus or tournament", func(c *C) *string { return &c.Selection })
+	configFlag(cf, f.IntVar, "tournament-size", "genetic: genomes per selection tournament", func(c *C) *int { return &c.TournamentSize })
+	configFlag(cf, f.StringVar, "crossover", "genetic: uniform, blend or none", func(c *C) *string { return &c.Crossover })
+	configFlag(cf, f.Float64Var, "redraw", "genetic: probability that a child's weights are all re-drawn (the report's mutation)", func(c *C) *float64 { return &c.Redraw })
+	configFlag(cf, f.Float64Var, "mutation-rate", "genetic: probability of a Gaussian step per weight", func(c *C) *float64 { return &c.MutationRate })
+	configFlag(cf, f.Float64Var, "sigma", "genetic: Gaussian step as a fraction of the weight's range", func(c *C) *float64 { return &c.Sigma })
+	configFlag(cf, f.IntVar, "elite", "genetic: best genomes kept unchanged", func(c *C) *int { return &c.Elite })
+	configFlag(cf, f.Float64Var, "converge", "genetic: stop when diversity falls below this (0: never)", func(c *C) *float64 { return &c.Converge })
+	configFlag(cf, f.IntVar, "candidates", fmt.Sprintf("knockout: candidates per round, 2-%d", population.MaxCandidates), func(c *C) *int { return &c.Candidates })
+	configFlag(cf, f.IntVar, "rounds", "knockout: rounds at most", func(c *C) *int { return &c.Rounds })
+	configFlag(cf, f.IntVar, "best-of", "knockout: games per match", func(c *C) *int { return &c.BestOf })
+	configFlag(cf, f.StringVar, "ties", "knockout: random or extra (extra pairs until one leads)", func(c *C) *string { return &c.Ties })
+	configFlag(cf, f.Float64Var, "scale", "knockout: scale of the ten-draw step around the winner", func(c *C) *float64 { return &c.Scale })
+	configFlag(cf, f.IntVar, "window", "knockout: rounds of small moves that mean convergence", func(c *C) *int { return &c.Window })
+	configFlag(cf, f.Float64Var, "threshold", "knockout: distance below which a move is small", func(c *C) *float64 { return &c.Threshold })
 	return c
 }
 
 // resolveConfig builds the run's config: defaults, preset, file, then the
-// flags the user set. Config flags are named after the config's YAML keys,
-// so a set flag is copied field by field.
-func resolveConfig(c *cobra.Command, o *runOptions) (population.Config, error) {
+// flags the user set.
+func resolveConfig(o runOptions) (population.Config, error) {
 	cfg := population.Defaults()
 	if o.preset != "" {
 		if err := population.ApplyPreset(&cfg, o.preset); err != nil {
@@ -107,28 +144,24 @@ func resolveConfig(c *cobra.Command, o *runOptions) (population.Config, error) {
 			return cfg, usageError{fmt.Errorf("%s: %w", o.config, err)}
 		}
 	}
-	from, to := reflect.ValueOf(o.cfg), reflect.ValueOf(&cfg).Elem()
-	c.Flags().Visit(func(f *pflag.Flag) {
-		for i := 0; i < from.NumField(); i++ {
-			if strings.Split(from.Type().Field(i).Tag.Get("yaml"), ",")[0] == f.Name {
-				to.Field(i).Set(from.Field(i))
-			}
-		}
-	})
+	for _, name := range o.set {
+		o.flags.apply[name](&cfg)
+	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, usageError{err}
 	}
 	return cfg, nil
 }
 
-func runRun(c *cobra.Command, g *globalOptions, o *runOptions) error {
+func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
 	if o.out == "" {
 		return usageError{fmt.Errorf("run: --out DIR is required (a new directory for the run's results)")}
 	}
-	if o.workers < 0 {
-		return usageError{fmt.Errorf("run: --workers %d: want 1 or more, or 0 for one per core", o.workers)}
+	workers, err := checkWorkers(o.workers)
+	if err != nil {
+		return err
 	}
-	cfg, err := resolveConfig(c, o)
+	cfg, err := resolveConfig(o)
 	if err != nil {
 		return err
 	}
@@ -163,7 +196,7 @@ func runRun(c *cobra.Command, g *globalOptions, o *runOptions) error {
 		}
 		cfg.OpeningList = list
 	}
-	if _, err := prepareTuning(c.Context(), cfg); err != nil {
+	if _, err := prepareTuning(ctx, cfg); err != nil {
 		return err
 	}
 	run, err := results.Create(o.out, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, version)
@@ -174,7 +207,7 @@ func runRun(c *cobra.Command, g *globalOptions, o *runOptions) error {
 		return err
 	}
 	defer run.Close()
-	return runTuning(c.Context(), c, cfg, run, o.workers)
+	return runTuning(ctx, tuningOutput{stdout, stderr, o.quiet}, cfg, run, workers)
 }
 
 // tuning is what a run needs besides its config and store.
@@ -225,10 +258,17 @@ func prepareTuning(ctx context.Context, cfg population.Config) (*tuning, error) 
 	return t, nil
 }
 
+// tuningOutput is where a tuning job reports: results on stdout, progress
+// and notes on stderr (none of the chatter when quiet).
+type tuningOutput struct {
+	stdout, stderr io.Writer
+	quiet          bool
+}
+
 // runTuning runs (or resumes) the tuning job of a run directory to its end.
-func runTuning(ctx context.Context, c *cobra.Command, cfg population.Config, run *results.Run, workers int) error {
-	quiet, _ := c.Flags().GetBool("quiet")
-	out := c.OutOrStdout()
+func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run *results.Run, workers int) error {
+	quiet := to.quiet
+	out := to.stdout
 	t, err := prepareTuning(ctx, cfg)
 	if err != nil {
 		return err
@@ -247,7 +287,7 @@ func runTuning(ctx context.Context, c *cobra.Command, cfg population.Config, run
 	}
 	start := now()
 	played := 0
-	progress := reports.NewProgress(c.ErrOrStderr(), quiet, 0)
+	progress := reports.NewProgress(to.stderr, quiet, 0)
 	defer progress.Finish()
 	stage, stageGen := "", -1
 	tuner.OnGame = func(p population.Progress) {
@@ -286,7 +326,7 @@ func runTuning(ctx context.Context, c *cobra.Command, cfg population.Config, run
 		status := "failed"
 		if ctx.Err() != nil {
 			status = "interrupted"
-			fmt.Fprintf(c.ErrOrStderr(), "run interrupted; every finished game is saved. Continue with: tune resume %s\n", run.Dir())
+			fmt.Fprintf(to.stderr, "run interrupted; every finished game is saved. Continue with: tune resume %s\n", run.Dir())
 		}
 		if serr := run.SetStatus(status); serr != nil {
 			return fmt.Errorf("%w (and recording the status: %v)", err, serr)
@@ -298,7 +338,7 @@ func runTuning(ctx context.Context, c *cobra.Command, cfg population.Config, run
 	}
 	progress.Finish()
 	if err := refreshReports(run.Dir()); err != nil {
-		fmt.Fprintln(c.ErrOrStderr(), "could not draw the plots:", err)
+		fmt.Fprintln(to.stderr, "could not draw the plots:", err)
 	}
 	fmt.Fprintf(out, "best genome %d after %d %ss:\n", res.Best.ID, res.Generations, stageName(cfg))
 	for i, f := range tuner.Evaluator().Features {
