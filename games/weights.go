@@ -27,7 +27,7 @@ func ParseWeights(data []byte, g Game) (*Evaluator, []float64, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, nil, fmt.Errorf("weights: not a weights file ({\"game\", \"evaluator\", \"weights\": {name: value}}): %v", err)
+		return nil, nil, fmt.Errorf("weights: not a weights file ({\"game\", \"evaluator\", \"weights\": {name: value}}): %w", err)
 	}
 	if dec.More() {
 		return nil, nil, fmt.Errorf("weights: unexpected data after the JSON object")

@@ -198,7 +198,7 @@ func userKeys() []string {
 func mergeConfig(c *Config, data []byte, internal bool) error {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return fmt.Errorf("population: config: %v", err)
+		return fmt.Errorf("population: config: %w", err)
 	}
 	if len(root.Content) == 1 && root.Content[0].Kind == yaml.MappingNode {
 		m := root.Content[0]

@@ -46,16 +46,6 @@ type Yardstick struct {
 	Elo, EloLow, EloHigh float64 // 95% interval
 }
 
-// Match is one encounter of a knockout bracket, with genome ids.
-//
-// Deprecated: use tournament.BracketMatch, the same type.
-type Match = tournament.BracketMatch
-
-// ByeID marks the missing opponent of a bye.
-//
-// Deprecated: use tournament.Bye, the same value.
-const ByeID = tournament.Bye
-
 // Generation summarises one generation (genetic) or round (knockout).
 type Generation struct {
 	Index     int

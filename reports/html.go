@@ -8,8 +8,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
+	"github.com/gametune/gametune/tournament"
 )
 
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
@@ -140,7 +140,7 @@ func HTML(r *Run) ([]byte, error) {
 		planned = r.Config.Rounds
 	}
 	d := reportData{
-		Name: r.Name, Game: r.Config.Game, Evaluator: r.Evaluator.Name, Algo: string(r.Config.Algo), Status: r.Info.Status,
+		Name: r.Name, Game: r.Config.Game, Evaluator: r.Evaluator.Name, Algo: string(r.Config.Algo), Status: string(r.Info.Status),
 		Stage: r.stage(), Config: string(r.Config.Marshal()), Seed: r.Config.Seed,
 		Done: len(r.Generations), Planned: planned, Games: r.Info.Games, Seconds: r.Info.Seconds,
 		Started: stamp(r.Info.Started), Ended: stamp(r.Info.Ended),
@@ -187,14 +187,14 @@ func HTML(r *Run) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func bracketColumns(matches []population.Match) [][]matchHTML {
+func bracketColumns(matches []tournament.BracketMatch) [][]matchHTML {
 	byRound := map[int][]matchHTML{}
 	var rounds []int
 	for _, m := range matches {
 		if _, ok := byRound[m.Round]; !ok {
 			rounds = append(rounds, m.Round)
 		}
-		byRound[m.Round] = append(byRound[m.Round], matchHTML{A: m.A, B: m.B, Winner: m.Winner, ScoreA: m.ScoreA, ScoreB: m.ScoreB, Bye: m.B == population.ByeID, TieBreak: m.TieBreak})
+		byRound[m.Round] = append(byRound[m.Round], matchHTML{A: m.A, B: m.B, Winner: m.Winner, ScoreA: m.ScoreA, ScoreB: m.ScoreB, Bye: m.B == tournament.Bye, TieBreak: m.TieBreak})
 	}
 	sort.Ints(rounds)
 	var out [][]matchHTML

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/tournament"
 )
 
 // Info is a run's record.
@@ -21,7 +22,7 @@ type Info struct {
 	Algo        string    `json:"algo"`
 	Seed        uint64    `json:"seed"`
 	Version     string    `json:"version"`
-	Status      string    `json:"status"`
+	Status      Status    `json:"status"`
 	Created     time.Time `json:"created"`
 	Started     time.Time `json:"started,omitzero"`
 	Ended       time.Time `json:"ended,omitzero"`
@@ -113,7 +114,7 @@ func (r *Run) Generations() ([]population.Generation, error) {
 	}
 	for rows.Next() {
 		var gen int
-		var m population.Match
+		var m tournament.BracketMatch
 		if err := rows.Scan(&gen, &m.Round, &m.A, &m.B, &m.ScoreA, &m.ScoreB, &m.Games, &m.Winner, &m.TieBreak); err != nil {
 			rows.Close()
 			return nil, wrap(err)

@@ -249,7 +249,7 @@ func checkHeader(path string) error {
 func checkWritable(dir string) error {
 	f, err := os.CreateTemp(dir, ".write-check-*")
 	if err != nil {
-		return fmt.Errorf("results: the run directory %s is not writable (%v); a run needs to record its games there", dir, err)
+		return fmt.Errorf("results: the run directory %s is not writable (%w); a run needs to record its games there", dir, err)
 	}
 	name := f.Name()
 	f.Close()
@@ -260,7 +260,7 @@ func (r *Run) check() error {
 	path := filepath.Join(r.dir, DBName)
 	var version int
 	if err := r.db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("results: %s is damaged or not a gametune database: %v", path, err)
+		return fmt.Errorf("results: %s is damaged or not a gametune database: %w", path, err)
 	}
 	if version > SchemaVersion {
 		return fmt.Errorf("results: %s has schema version %d, newer than this gametune's %d: upgrade gametune", path, version, SchemaVersion)
@@ -273,11 +273,11 @@ func (r *Run) check() error {
 		if err == nil {
 			err = errors.New(ok)
 		}
-		return fmt.Errorf("results: %s is damaged: %v", path, err)
+		return fmt.Errorf("results: %s is damaged: %w", path, err)
 	}
 	var config string
 	if err := r.db.QueryRow("SELECT config FROM run WHERE id = 1").Scan(&config); err != nil {
-		return fmt.Errorf("results: %s holds no run record: %v", path, err)
+		return fmt.Errorf("results: %s holds no run record: %w", path, err)
 	}
 	r.config = []byte(config)
 	return nil
@@ -303,16 +303,28 @@ func (r *Run) Close() error {
 
 func now() string { return time.Now().UTC().Format(time.RFC3339) }
 
-// SetStatus records the run's status: "running" (also stamps the start of
-// this session), "interrupted", "failed" or "done" (also stamp the end and
-// add this session's running time).
-func (r *Run) SetStatus(status string) error {
+// Status is where a run stands, as recorded in its store.
+type Status string
+
+// The statuses of a run.
+const (
+	StatusCreated     Status = "created"     // made, no game played yet
+	StatusRunning     Status = "running"     // a process works on it (or crashed while it did)
+	StatusInterrupted Status = "interrupted" // stopped by a signal; resume continues it
+	StatusFailed      Status = "failed"      // stopped by an error; resume continues it
+	StatusDone        Status = "done"        // finished
+)
+
+// SetStatus records the run's status: StatusRunning (also stamps the start
+// of this session), StatusInterrupted, StatusFailed or StatusDone (also
+// stamp the end and add this session's running time).
+func (r *Run) SetStatus(status Status) error {
 	switch status {
-	case "running":
+	case StatusRunning:
 		r.started = time.Now()
 		_, err := r.db.Exec(`UPDATE run SET status = ?, started = COALESCE(started, ?), ended = NULL WHERE id = 1`, status, now())
 		return wrap(err)
-	case "interrupted", "failed", "done":
+	case StatusInterrupted, StatusFailed, StatusDone:
 		secs := 0.0
 		if !r.started.IsZero() {
 			secs = time.Since(r.started).Seconds()

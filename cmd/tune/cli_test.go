@@ -127,7 +127,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"search", "tictactoe", "--weights", "/nonexistent/w.json"}, "no such file", exitUsage},
 		{[]string{"search", "tictactoe", "--position", "xxxoo----"}, "game is over", exitError},
 		{[]string{"play", "tictactoe", "--side", "middle"}, "want first or second", exitUsage},
-		{[]string{"bogus"}, "unknown command", exitError},
+		{[]string{"bogus"}, "unknown command", exitUsage},
 	}
 	for _, c := range cases {
 		code, _, errOut := tune(t, "", c.args...)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -50,7 +51,8 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	fmt.Fprintln(stderr, "tune:", err)
 	var u usageError
-	if errors.As(err, &u) {
+	// cobra has no error type for an unknown command, only its message.
+	if errors.As(err, &u) || strings.HasPrefix(err.Error(), "unknown command ") {
 		return exitUsage
 	}
 	return exitError

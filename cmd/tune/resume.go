@@ -92,7 +92,7 @@ func runResume(ctx context.Context, to tuningOutput, dir string, o resumeOptions
 	if err != nil {
 		return err
 	}
-	if info.Status == "done" && !changed {
+	if info.Status == results.StatusDone && !changed {
 		fmt.Fprintf(to.stdout, "%s is finished already (%d generations, %d games); nothing to resume\n", dir, info.Generations, info.Games)
 		return nil
 	}

@@ -318,22 +318,22 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 			progress.Line("could not refresh the plots: " + err.Error())
 		}
 	}
-	if err := run.SetStatus("running"); err != nil {
+	if err := run.SetStatus(results.StatusRunning); err != nil {
 		return err
 	}
 	res, err := tuner.Run(ctx)
 	if err != nil {
-		status := "failed"
+		status := results.StatusFailed
 		if ctx.Err() != nil {
-			status = "interrupted"
+			status = results.StatusInterrupted
 			fmt.Fprintf(to.stderr, "run interrupted; every finished game is saved. Continue with: tune resume %s\n", run.Dir())
 		}
 		if serr := run.SetStatus(status); serr != nil {
-			return fmt.Errorf("%w (and recording the status: %v)", err, serr)
+			return fmt.Errorf("%w (and recording the status: %w)", err, serr)
 		}
 		return err
 	}
-	if err := run.SetStatus("done"); err != nil {
+	if err := run.SetStatus(results.StatusDone); err != nil {
 		return err
 	}
 	progress.Finish()
