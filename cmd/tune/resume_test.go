@@ -360,3 +360,31 @@ func TestResumeForceKeepsTheGame(t *testing.T) {
 		t.Fatalf("the run changed: %s", out)
 	}
 }
+
+// TestExportRefusesLinks: export -o never replaces a symbolic link or a
+// device, even with --force.
+func TestExportRefusesLinks(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "run")
+	if code, _, errOut := tune(t, "", "run", "--game", "nim", "--depth", "2", "--population", "4", "--generations", "1", "--games", "1", "--yardstick-pairs", "0", "--out", dir, "--quiet"); code != 0 {
+		t.Fatal(errOut)
+	}
+	target := filepath.Join(root, "precious.txt")
+	os.WriteFile(target, []byte("mine\n"), 0o644)
+	link := filepath.Join(root, "link.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	for _, out := range []string{link, "/dev/null"} {
+		code, _, errOut := tune(t, "", "export", dir, "-o", out, "--force")
+		if code != exitUsage || !strings.Contains(errOut, "not a regular file") {
+			t.Errorf("export -o %s --force: exit %d, %q; want refused", out, code, errOut)
+		}
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the link was replaced")
+	}
+	if data, _ := os.ReadFile(target); string(data) != "mine\n" {
+		t.Fatalf("the link's target holds %q", data)
+	}
+}
