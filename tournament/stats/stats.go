@@ -3,6 +3,7 @@
 // interval (per game or per colour-swapped pair), the likelihood of
 // superiority, and the sequential probability ratio test of fishtest and
 // fastchess, per game (trinomial) and per pair (pentanomial).
+// Rate fits the ratings of a pool of players by maximum likelihood.
 package stats
 
 import (
