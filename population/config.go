@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -38,7 +39,17 @@ const (
 	MaxPlyCap          = 10_000        // max-plies: the ply cap of a game
 	MaxDepth           = 30            // search depth
 	MaxNodes           = 1_000_000_000 // node limit per move
+	MaxLadderPairs     = 10_000        // pairs per pairing of the ladder
+	MaxBudgetGames     = 1_000_000_000 // games of a run's budget
 )
+
+// LadderShare is the share of a run's games its ladder costs when
+// ladder-pairs is 0 (auto): a tenth.
+const LadderShare = 0.1
+
+// StartDefaults is the start key's value that starts a run from the
+// evaluator's default weights.
+const StartDefaults = "default"
 
 // Config is everything that decides a tuning run's result. The run
 // directory keeps it fully resolved; the number of workers is not part of
@@ -52,7 +63,7 @@ type Config struct {
 	Nodes     int64  `yaml:"nodes"`
 	Openings  string `yaml:"openings"`  // "" (the start), random:N, or a file of positions
 	MaxPlies  int    `yaml:"max-plies"` // ply cap of a game; 0 means the tournament default
-	Start     string `yaml:"start"`     // weights file to start from; "" means random (genetic) or zeros (knockout)
+	Start     string `yaml:"start"`     // weights file to start from, or "default" (the evaluator's defaults); "" means random (genetic) or zeros (knockout)
 	// StartWeights and OpeningList are internal: they are filled from the
 	// Start and Openings files when a run is created, so that a resumed
 	// run needs neither file. ParseConfig reads them from a recorded
@@ -60,8 +71,19 @@ type Config struct {
 	StartWeights map[string]float64 `yaml:"start-weights,omitempty"`
 	OpeningList  []string           `yaml:"opening-list,omitempty"`
 
-	YardstickPairs int `yaml:"yardstick-pairs"` // colour-swapped pairs against the defaults; 0 = none
+	YardstickPairs int `yaml:"yardstick-pairs"` // colour-swapped pairs against each panel member; 0 = none
 	YardstickEvery int `yaml:"yardstick-every"` // every g generations (and the last)
+
+	// The ladder at the end of a run: pairs per pairing of its round robin
+	// of the champions, the start and the defaults; 0 = chosen so that the
+	// ladder costs about LadderShare of the run's games; -1 = no ladder.
+	LadderPairs int `yaml:"ladder-pairs"`
+
+	// Budgets: the run ends at the first generation (or round) boundary
+	// where it has played BudgetGames games, or run BudgetTime in all
+	// (a Go duration: 90m, 8h); 0 and "" mean no budget.
+	BudgetGames int    `yaml:"budget-games"`
+	BudgetTime  string `yaml:"budget-time"`
 
 	// Genetic algorithm.
 	Population     int     `yaml:"population"`
@@ -227,6 +249,18 @@ func mergeConfig(c *Config, data []byte, internal bool) error {
 	return nil
 }
 
+// TimeBudget is the budget-time key as a duration: 0 when none.
+func (c Config) TimeBudget() (time.Duration, error) {
+	if c.BudgetTime == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(c.BudgetTime)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("population: budget-time %q is not a positive duration (write e.g. 90m, 8h, 1h30m)", c.BudgetTime)
+	}
+	return d, nil
+}
+
 // Marshal writes c as YAML.
 func (c Config) Marshal() []byte {
 	data, err := yaml.Marshal(c)
@@ -264,6 +298,15 @@ func (c Config) Validate() error {
 	}
 	if c.YardstickPairs < 0 || c.YardstickPairs > MaxYardstickPairs || c.YardstickEvery < 1 {
 		return bad("yardstick-pairs must be 0 to %d and yardstick-every >= 1 (got %d, %d)", MaxYardstickPairs, c.YardstickPairs, c.YardstickEvery)
+	}
+	if c.LadderPairs < -1 || c.LadderPairs > MaxLadderPairs {
+		return bad("ladder-pairs %d: 1 to %d pairs, 0 for a tenth of the run's games, or -1 for no ladder", c.LadderPairs, MaxLadderPairs)
+	}
+	if c.BudgetGames < 0 || c.BudgetGames > MaxBudgetGames {
+		return bad("budget-games %d: 1 to %d games, or 0 for no budget", c.BudgetGames, MaxBudgetGames)
+	}
+	if _, err := c.TimeBudget(); err != nil {
+		return err
 	}
 	for name, w := range c.StartWeights {
 		if math.IsNaN(w) || math.IsInf(w, 0) {
@@ -386,6 +429,7 @@ func diffKeys(a, b map[string]any) []string {
 // changing it would mix the stored games of one run with those of another.
 var resumableKeys = map[string]bool{
 	"generations": true, "rounds": true, "converge": true, "window": true, "threshold": true,
+	"budget-games": true, "budget-time": true,
 }
 
 // ErrNotResumable is wrapped by CheckResume's error.
@@ -393,7 +437,7 @@ var ErrNotResumable = errors.New("population: a run cannot go on with this confi
 
 // CheckResume reports whether a run recorded with config c may go on with
 // config d: only the settings of when it stops (generations, rounds,
-// converge, window, threshold) may differ. The error names the others.
+// converge, window, threshold, budget-games, budget-time) may differ. The error names the others.
 func (c Config) CheckResume(d Config) error {
 	var bad []string
 	for _, k := range diffKeys(c.fields(), d.fields()) {
@@ -402,7 +446,7 @@ func (c Config) CheckResume(d Config) error {
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("%w: it changes %s, which decide the games already recorded (only generations, rounds, converge, window and threshold may change); start a new run instead", ErrNotResumable, strings.Join(bad, ", "))
+		return fmt.Errorf("%w: it changes %s, which decide the games already recorded (only generations, rounds, converge, window, threshold and the budgets may change); start a new run instead", ErrNotResumable, strings.Join(bad, ", "))
 	}
 	return nil
 }

@@ -39,23 +39,16 @@ func (t *Tuner) runGenetic(ctx context.Context) (Result, error) {
 			return res, err
 		}
 		best := pop[bestIndex(pop)]
-		if t.shouldMeasure(gen, cfg.Generations-1) {
-			y, err := t.yardstick(ctx, gen, best)
-			if err != nil {
-				return res, err
-			}
-			summary.Yardstick = y
-			res.Yardstick = y
-		}
 		summary.Converged = cfg.Converge > 0 && summary.Diversity < cfg.Converge
-		if err := t.store.RecordGeneration(summary); err != nil {
+		stop, err := t.closeGeneration(ctx, &summary, best, cfg.Generations-1)
+		if err != nil {
 			return res, err
 		}
-		if t.OnGeneration != nil {
-			t.OnGeneration(summary)
+		res.Best, res.Generations, res.Converged, res.Stop = best, gen+1, summary.Converged, summary.Stop
+		if summary.Yardstick != nil {
+			res.Yardstick = summary.Yardstick
 		}
-		res.Best, res.Generations, res.Converged = best, gen+1, summary.Converged
-		if summary.Converged || gen == cfg.Generations-1 {
+		if stop {
 			break
 		}
 		if pop, err = t.breed(ctx, gen, pop); err != nil {

@@ -69,22 +69,16 @@ func (t *Tuner) runKnockout(ctx context.Context) (Result, error) {
 		summary.BestFitness = w.Fitness
 		summary.Distance = t.space.distance(base, w.Weights)
 		distances = append(distances, summary.Distance)
-		if t.shouldMeasure(round, cfg.Rounds-1) {
-			y, err := t.yardstick(ctx, round, w)
-			if err != nil {
-				return res, err
-			}
-			summary.Yardstick, res.Yardstick = y, y
-		}
 		summary.Converged = stable(distances, cfg.Window, cfg.Threshold)
-		if err := t.store.RecordGeneration(summary); err != nil {
+		stop, err := t.closeGeneration(ctx, &summary, w, cfg.Rounds-1)
+		if err != nil {
 			return res, err
 		}
-		if t.OnGeneration != nil {
-			t.OnGeneration(summary)
+		res.Best, res.Generations, res.Converged, res.Stop = w, round+1, summary.Converged, summary.Stop
+		if summary.Yardstick != nil {
+			res.Yardstick = summary.Yardstick
 		}
-		res.Best, res.Generations, res.Converged = w, round+1, summary.Converged
-		if summary.Converged {
+		if stop {
 			break
 		}
 		base, baseID = w.Weights, w.ID

@@ -40,11 +40,22 @@ const DefaultsID = -1
 // evaluator's default weights: fitness inside a population is relative, the
 // yardstick shows progress.
 type Yardstick struct {
-	Genome               int
-	stats.WDL                    // from the genome's point of view
-	Score                float64 // points per game
-	Elo, EloLow, EloHigh float64 // 95% interval
+	Genome    int
+	stats.WDL         // against the defaults, from the genome's point of view
+	Score     float64 // points per game against the defaults
+	// Elo with its 95% interval: the genome's rating, the defaults being
+	// 0, fitted to every yardstick game of the run so far (against the
+	// defaults and between successive champions), so that it keeps rising
+	// with the champions after they beat the defaults every time.
+	Elo, EloLow, EloHigh float64
+	// Previous is the champion measured before (NoGenome for none, or when
+	// it had the same weights) and VsPrevious the genome's games against it.
+	Previous   int
+	VsPrevious stats.WDL
 }
+
+// NoGenome marks a missing genome (no previous champion).
+const NoGenome = -4
 
 // Generation summarises one generation (genetic) or round (knockout).
 type Generation struct {
@@ -58,6 +69,8 @@ type Generation struct {
 	Distance                               float64                   // knockout: normalised distance from the previous winner
 	Matches                                []tournament.BracketMatch // knockout: the bracket, with genome ids
 	Yardstick                              *Yardstick                // nil when not measured this generation
+	Spent                                  int                       // the run's games up to the end of this generation (every stage)
+	Stop                                   string                    // why the run ended after this generation: "", StopGenerations, StopConverged, StopBudgetGames or StopBudgetTime
 	Converged                              bool                      // the stopping criterion was met after this generation
 }
 
@@ -72,13 +85,28 @@ type Store interface {
 	// RecordGeneration records a closed generation, replacing any earlier
 	// record of the same index (a resumed run records it again, identical).
 	RecordGeneration(g Generation) error
+	// RecordedStop returns the Stop recorded with generation index, and
+	// whether that generation was recorded at all: a run that ended on its
+	// time budget ends there again when resumed, whatever the clock says.
+	RecordedStop(index int) (stop string, recorded bool, err error)
+	// RecordLadder records the run's ladder, replacing any earlier one.
+	RecordLadder(l Ladder) error
 }
+
+// Why a run ended after a generation (Generation.Stop).
+const (
+	StopGenerations = "generations"  // the last generation (or round) configured
+	StopConverged   = "converged"    // the convergence criterion was met
+	StopBudgetGames = "budget-games" // the games budget was spent
+	StopBudgetTime  = "budget-time"  // the time budget was spent
+)
 
 // MemoryStore is a Store in memory, safe for concurrent use.
 type MemoryStore struct {
 	mu          sync.Mutex
 	games       map[GameKey]GameResult
 	Generations []Generation
+	Ladder      *Ladder
 	// Played counts the games recorded (not those found already recorded).
 	Played int
 }
@@ -111,6 +139,24 @@ func (m *MemoryStore) RecordGeneration(g Generation) error {
 		}
 	}
 	m.Generations = append(m.Generations, g)
+	return nil
+}
+
+func (m *MemoryStore) RecordedStop(index int) (string, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, g := range m.Generations {
+		if g.Index == index {
+			return g.Stop, true, nil
+		}
+	}
+	return "", false, nil
+}
+
+func (m *MemoryStore) RecordLadder(l Ladder) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.Ladder = &l
 	return nil
 }
 

@@ -3,10 +3,13 @@ package population
 import (
 	"context"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Tuner runs one tuning job: the genetic algorithm or knockout tournaments,
@@ -20,6 +23,15 @@ type Tuner struct {
 	openings []string
 	pool     *tournament.Pool
 	store    Store
+
+	spent    int            // games of the run so far, played or found in the store
+	yard     yardstickPanel // every yardstick game so far
+	champion []Generation   // each closed generation, with its champion only (for the ladder)
+
+	// Elapsed, if set, returns the time spent on the run so far, earlier
+	// sessions included, for the time budget; nil means the time since Run
+	// began.
+	Elapsed func() time.Duration
 
 	// OnGame, if set, is called after every game is known (played or found
 	// in the store) with the games known and the total of the current batch.
@@ -39,10 +51,13 @@ type Progress struct {
 
 // Result is the outcome of a run.
 type Result struct {
-	Best        Genome
-	Generations int // generations or rounds completed
+	Best        Genome // the last generation's champion
+	Generations int    // generations or rounds completed
 	Converged   bool
+	Stop        string     // why the run ended (Generation.Stop)
 	Yardstick   *Yardstick // the last one measured
+	Ladder      *Ladder    // the ladder played at the end; nil with ladder-pairs -1
+	Spent       int        // games of the run, the ladder's included
 }
 
 // NewTuner checks cfg and returns a tuner for game g. openings are
@@ -89,10 +104,76 @@ func (t *Tuner) Evaluator() *games.Evaluator { return t.ev }
 // flight are dropped, everything finished is in the store, and ctx's error
 // is returned; running again with the same store resumes.
 func (t *Tuner) Run(ctx context.Context) (Result, error) {
-	if t.cfg.Algo == Knockout {
-		return t.runKnockout(ctx)
+	t.spent, t.yard, t.champion = 0, yardstickPanel{}, nil
+	began := time.Now()
+	if t.Elapsed == nil {
+		t.Elapsed = func() time.Duration { return time.Since(began) }
 	}
-	return t.runGenetic(ctx)
+	var res Result
+	var err error
+	if t.cfg.Algo == Knockout {
+		res, err = t.runKnockout(ctx)
+	} else {
+		res, err = t.runGenetic(ctx)
+	}
+	if err != nil {
+		return res, err
+	}
+	if t.cfg.LadderPairs >= 0 && len(t.champion) >= 2 {
+		l, err := t.Ladder(ctx, t.champion, t.cfg.LadderPairs)
+		if err != nil {
+			return res, err
+		}
+		if err := t.store.RecordLadder(*l); err != nil {
+			return res, err
+		}
+		res.Ladder = l
+	}
+	res.Spent = t.spent
+	return res, nil
+}
+
+// closeGeneration finishes a generation's summary: the yardstick when due,
+// the games spent, and why the run stops after it, if it does; it records
+// the summary and reports it, and returns whether the run ends here. A
+// generation closed before (in an earlier session) stops where it stopped
+// then: the clock is read only for generations closed now.
+func (t *Tuner) closeGeneration(ctx context.Context, s *Generation, best Genome, last int) (bool, error) {
+	recorded, known, err := t.store.RecordedStop(s.Index)
+	if err != nil {
+		return false, err
+	}
+	budget, _ := t.cfg.TimeBudget()
+	switch {
+	case s.Converged:
+		s.Stop = StopConverged
+	case s.Index == last:
+		s.Stop = StopGenerations
+	case t.cfg.BudgetGames > 0 && t.spent >= t.cfg.BudgetGames:
+		s.Stop = StopBudgetGames
+	case known && recorded == StopBudgetTime:
+		s.Stop = StopBudgetTime
+	case !known && budget > 0 && t.Elapsed() >= budget:
+		s.Stop = StopBudgetTime
+	}
+	if t.cfg.YardstickPairs > 0 && ((s.Index+1)%t.cfg.YardstickEvery == 0 || s.Stop != "") {
+		y, err := t.yardstick(ctx, s.Index, best)
+		if err != nil {
+			return false, err
+		}
+		s.Yardstick = y
+	}
+	s.Spent = t.spent
+	if err := t.store.RecordGeneration(*s); err != nil {
+		return false, err
+	}
+	champion := *s
+	champion.Genomes = []Genome{best}
+	t.champion = append(t.champion, champion)
+	if t.OnGeneration != nil {
+		t.OnGeneration(*s)
+	}
+	return s.Stop != "", nil
 }
 
 func (t *Tuner) limits() engine.Limits {
@@ -127,6 +208,7 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 	recs := make([]tournament.Record, len(batch))
 	var todo []int
 	known := 0
+	t.spent += len(batch)
 	for i, g := range batch {
 		if i%ctxEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -201,23 +283,86 @@ func (t *Tuner) yardstick(ctx context.Context, generation int, best Genome) (*Ya
 			game{key: GameKey{StageYardstick, generation, 2 * i}, first: best.ID, second: DefaultsID, wFirst: best.Weights, wSecond: def, opening: op},
 			game{key: GameKey{StageYardstick, generation, 2*i + 1}, first: DefaultsID, second: best.ID, wFirst: def, wSecond: best.Weights, opening: op})
 	}
+	prev, hasPrev := t.yard.previous()
+	if hasPrev && slices.Equal(prev.Weights, best.Weights) {
+		hasPrev = false // the same weights: its games against the defaults carry on
+	}
+	if hasPrev {
+		for i := 0; i < pairs; i++ {
+			op := t.opening(StageYardstick, generation, pairs+i)
+			k := 2 * (pairs + i)
+			batch = append(batch,
+				game{key: GameKey{StageYardstick, generation, k}, first: best.ID, second: prev.ID, wFirst: best.Weights, wSecond: prev.Weights, opening: op},
+				game{key: GameKey{StageYardstick, generation, k + 1}, first: prev.ID, second: best.ID, wFirst: prev.Weights, wSecond: best.Weights, opening: op})
+		}
+	}
 	recs, err := t.play(ctx, batch)
 	if err != nil {
 		return nil, err
 	}
-	y := &Yardstick{Genome: best.ID}
+	y := &Yardstick{Genome: best.ID, Previous: NoGenome}
+	if hasPrev {
+		y.Previous = prev.ID
+	}
 	for i, r := range recs {
 		s := r.Score()
 		if i%2 == 1 {
 			s = 1 - s
 		}
-		y.Add(s)
+		if i < 2*pairs {
+			y.Add(s)
+		} else {
+			y.VsPrevious.Add(s)
+		}
 	}
-	e := y.EloEstimate()
-	y.Score, y.Elo, y.EloLow, y.EloHigh = e.Score, e.Elo, e.Low, e.High
+	y.Score = y.WDL.Score()
+	elo, low, high, err := t.yard.add(best, y.WDL, y.VsPrevious, hasPrev)
+	if err != nil {
+		return nil, err
+	}
+	y.Elo, y.EloLow, y.EloHigh = elo, low, high
 	return y, nil
 }
 
-func (t *Tuner) shouldMeasure(generation, last int) bool {
-	return t.cfg.YardstickPairs > 0 && ((generation+1)%t.cfg.YardstickEvery == 0 || generation == last)
+// yardstickPanel pools every yardstick game of a run: the defaults (player
+// 0) and each champion measured (one player per weight vector), with their
+// results, so that a champion's rating comes from all of them.
+type yardstickPanel struct {
+	players []Genome // players[0] is the defaults
+	results []stats.PairResult
+	last    int // the player measured last; 0 before any
+}
+
+// previous returns the champion measured last, if any.
+func (y *yardstickPanel) previous() (Genome, bool) {
+	if y.last == 0 {
+		return Genome{}, false
+	}
+	return y.players[y.last], true
+}
+
+// add pools a champion's yardstick games (against the defaults, and
+// against the previous champion when hasPrev) and returns its rating with
+// its 95% interval, the defaults being 0.
+func (y *yardstickPanel) add(best Genome, vsDefaults, vsPrev stats.WDL, hasPrev bool) (elo, low, high float64, err error) {
+	if len(y.players) == 0 {
+		y.players = []Genome{{ID: DefaultsID}}
+	}
+	i := slices.IndexFunc(y.players[1:], func(g Genome) bool { return slices.Equal(g.Weights, best.Weights) }) + 1
+	if i == 0 {
+		y.players = append(y.players, best)
+		i = len(y.players) - 1
+	}
+	y.players[i].ID = best.ID
+	y.results = append(y.results, stats.PairResult{A: i, B: 0, WDL: vsDefaults})
+	if hasPrev {
+		y.results = append(y.results, stats.PairResult{A: i, B: y.last, WDL: vsPrev})
+	}
+	y.last = i
+	r, err := stats.Rate(len(y.players), y.results, stats.RatingOptions{Anchor: 0})
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("population: rating the yardstick: %w", err)
+	}
+	p := r.Players[i]
+	return p.Elo, p.Low, p.High, nil
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
 )
@@ -53,15 +54,22 @@ pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.85em; 
 <p>{{.Game}} · evaluator <b>{{.Evaluator}}</b> · {{.Algo}} · seed {{.Seed}} · <span class="status">{{.Status}}</span></p>
 <p>{{.Done}} of {{.Planned}} {{.Stage}}s · {{.Games}} games · {{printf "%.1f" .Seconds}} s of play{{if .GamesPerSecond}} · {{printf "%.1f" .GamesPerSecond}} games/s{{end}}{{if .Started}} · started {{.Started}}{{end}}{{if .Ended}} · ended {{.Ended}}{{end}}</p>
 
-<h2>Best weights ({{.Stage}} {{.BestGeneration}}, genome {{.BestGenome}})</h2>
+<h2>Best weights</h2>
+<p id="best">Best: {{.BestSummary}}</p>
 <table id="best-weights">
 <tr><th class="name">feature</th><th>weight</th><th>default</th><th>range</th><th class="name">meaning</th></tr>
 {{range .Weights}}<tr><td class="name">{{.Name}}</td><td>{{num .Value}}</td><td>{{num .Default}}</td><td>[{{num .Min}}, {{num .Max}}]</td><td class="name">{{.Doc}}</td></tr>
 {{end}}</table>
 
-<h2>Against the default weights</h2>
+{{if .Ladder}}<h2>Ladder ({{.LadderPairs}} pairs per pairing, the defaults = 0)</h2>
+<table id="ladder">
+<tr><th class="name">player</th><th>games spent</th><th>W-D-L</th><th>Elo</th><th>95% interval</th></tr>
+{{range .Ladder}}<tr><td class="name">{{.Label}}</td><td>{{.Spent}}</td><td>{{.Wins}}-{{.Draws}}-{{.Losses}}</td><td>{{elo .Elo}}</td><td>[{{elo .Low}}, {{elo .High}}]</td></tr>
+{{end}}</table>{{end}}
+
+<h2>Yardstick</h2>
 {{if .Yardstick}}<table id="yardstick">
-<tr><th>{{.Stage}}</th><th>genome</th><th>W-D-L</th><th>score</th><th>Elo</th><th>95% interval</th></tr>
+<tr><th>{{.Stage}}</th><th>genome</th><th>vs defaults</th><th>score</th><th>rating</th><th>95% interval</th></tr>
 {{range .Yardstick}}<tr><td>{{.Generation}}</td><td>{{.Genome}}</td><td>{{.Wins}}-{{.Draws}}-{{.Losses}}</td><td>{{printf "%.1f%%" .Score}}</td><td>{{elo .Elo}}</td><td>[{{elo .Low}}, {{elo .High}}]</td></tr>
 {{end}}</table>{{else}}<p>No yardstick match was played.</p>{{end}}
 
@@ -111,8 +119,10 @@ type reportData struct {
 	Done, Planned, Games                               int
 	Seconds, GamesPerSecond                            float64
 	Started, Ended                                     string
-	BestGeneration, BestGenome                         int
+	BestSummary                                        string
 	Weights                                            []weightRow
+	Ladder                                             []population.LadderEntry
+	LadderPairs                                        int
 	Yardstick                                          []yardRow
 	Figures                                            []figureHTML
 	Bracket                                            [][]matchHTML
@@ -151,13 +161,12 @@ func HTML(r *Run) ([]byte, error) {
 	if r.Info.Seconds > 0 {
 		d.GamesPerSecond = float64(r.Info.Games) / r.Info.Seconds
 	}
-	best, gen, err := results.Best(r.Generations, -1)
-	if err != nil {
-		return nil, err
-	}
-	d.BestGeneration, d.BestGenome = gen, best.ID
+	d.BestSummary = r.Best.Summary()
 	for i, f := range r.Evaluator.Features {
-		d.Weights = append(d.Weights, weightRow{f.Name, f.Doc, best.Weights[i], f.Default, f.Min, f.Max})
+		d.Weights = append(d.Weights, weightRow{f.Name, f.Doc, r.Best.Weights[i], f.Default, f.Min, f.Max})
+	}
+	if l := r.Ladder; l != nil {
+		d.Ladder, d.LadderPairs = l.Entries, l.Pairs
 	}
 	for _, g := range r.Generations {
 		if y := g.Yardstick; y != nil {

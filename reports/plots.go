@@ -33,6 +33,8 @@ type Run struct {
 	Evaluator   *games.Evaluator
 	Generations []population.Generation
 	Info        results.Info
+	Ladder      *population.Ladder // nil until the run has one
+	Best        population.Choice  // the run's best genome, as every command names it
 }
 
 // Load reads a run directory.
@@ -54,7 +56,36 @@ func Load(dir string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewRun(filepath.Base(dir), cfg, hist, info)
+	run, err := NewRun(filepath.Base(dir), cfg, hist, info)
+	if err != nil {
+		return nil, err
+	}
+	l, err := r.Ladder()
+	if err != nil {
+		return nil, err
+	}
+	if err := run.SetLadder(l); err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// SetLadder gives the run its ladder (nil for none) and chooses its best
+// genome again.
+func (r *Run) SetLadder(l *population.Ladder) error {
+	if l != nil {
+		for _, e := range l.Entries {
+			if len(e.Weights) != len(r.Evaluator.Features) {
+				return fmt.Errorf("%w: ladder entry %s has %d weights for %d features", results.ErrDamaged, e.Label, len(e.Weights), len(r.Evaluator.Features))
+			}
+		}
+	}
+	best, err := population.ChooseBest(r.Evaluator, r.Config, r.Generations, l)
+	if err != nil {
+		return err
+	}
+	r.Ladder, r.Best = l, best
+	return nil
 }
 
 // NewRun builds a Run from recorded data, finding the evaluator by name.
@@ -75,12 +106,16 @@ func NewRun(name string, cfg population.Config, hist []population.Generation, in
 	if err := results.CheckWeights(hist, len(ev.Features)); err != nil {
 		return nil, err
 	}
-	return &Run{Name: name, Config: cfg, Evaluator: ev, Generations: hist, Info: info}, nil
+	run := &Run{Name: name, Config: cfg, Evaluator: ev, Generations: hist, Info: info}
+	if err := run.SetLadder(nil); err != nil {
+		return nil, err
+	}
+	return run, nil
 }
 
 // Knockout reports whether the run is a knockout run (rounds, not
 // generations).
-func (r *Run) Knockout() bool { return r.Config.Algo == "knockout" }
+func (r *Run) Knockout() bool { return r.Config.Algo == population.Knockout }
 
 func (r *Run) stage() string {
 	if r.Knockout() {
@@ -101,14 +136,20 @@ type Figure struct {
 // ErrNoData is returned when a run has no closed generation to draw.
 var ErrNoData = errors.New("reports: the run has no finished generation yet")
 
-// Figures returns the run's plots: coefficients, fitness, yardstick Elo,
+// Figures returns the run's plots: the ladder first when the run has one
+// (Elo of each champion against the games spent), coefficients, fitness,
+// yardstick Elo,
 // diversity, and for knockout runs the winners' weights and the distance
 // between successive winners.
 func (r *Run) Figures() ([]Figure, error) {
 	if len(r.Generations) == 0 {
 		return nil, ErrNoData
 	}
-	figs := []Figure{r.coefficients(), r.fitness(), r.yardstick(), r.diversity()}
+	var figs []Figure
+	if r.Ladder != nil {
+		figs = append(figs, r.ladder())
+	}
+	figs = append(figs, r.coefficients(), r.fitness(), r.yardstick(), r.diversity())
 	if r.Knockout() {
 		figs = append(figs, r.winners(), r.distance())
 	}
@@ -259,7 +300,7 @@ type errPoints struct {
 }
 
 func (r *Run) yardstick() Figure {
-	p := newPlot("Best genome against the default weights", r.stage(), "Elo difference (95% interval)")
+	p := newPlot("Champions on the yardstick", r.stage(), "Elo, the defaults = 0 (95% interval)")
 	var pts errPoints
 	for _, g := range r.Generations {
 		if y := g.Yardstick; y != nil {
@@ -284,10 +325,62 @@ func (r *Run) yardstick() Figure {
 		if s, err := plotter.NewScatter(pts.XYs); err == nil {
 			s.Color = palette[0]
 			p.Add(s)
-			p.Legend.Add("Elo of the best genome", s)
+			p.Legend.Add("rating of the champion", s)
 		}
 	}
-	return Figure{Name: "yardstick", Title: "Yardstick: Elo of the best genome against the defaults (clipped at ±800)", Width: vg.Points(520), Height: vg.Points(320), draw: single(p)}
+	return Figure{Name: "yardstick", Title: "Yardstick: each champion against the defaults and the previous champion, rated from every yardstick game (clipped at ±800)", Width: vg.Points(520), Height: vg.Points(320), draw: single(p)}
+}
+
+// ladder draws the ladder: each champion's Elo (the defaults = 0) with its
+// 95% interval against the games the run had spent when it was champion,
+// with the defaults and the start as horizontal lines.
+func (r *Run) ladder() Figure {
+	p := newPlot("Elo ladder of the champions", "games spent", "Elo, the defaults = 0 (95% interval)")
+	p.X.Tick.Marker = plot.DefaultTicks{}
+	var pts errPoints
+	maxX := 1.0
+	for _, e := range r.Ladder.Entries {
+		if e.Generation < 0 {
+			continue
+		}
+		y := clip(e.Elo)
+		pts.XYs = append(pts.XYs, plotter.XY{X: float64(e.Spent), Y: y})
+		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{y - clip(e.Low), clip(e.High) - y})
+		maxX = math.Max(maxX, float64(e.Spent))
+	}
+	lo, hi := 0.0, 0.0
+	for _, e := range r.Ladder.Entries {
+		if e.Generation < 0 {
+			lo, hi = math.Min(lo, clip(e.Elo)), math.Max(hi, clip(e.Elo))
+			c, label := palette[7], "defaults"
+			if e.Genome == population.StartID {
+				c, label = palette[1], "start"
+			}
+			line(p, plotter.XYs{{X: 0, Y: clip(e.Elo)}, {X: maxX, Y: clip(e.Elo)}}, c, vg.Points(1), true, label)
+		}
+	}
+	for i, xy := range pts.XYs {
+		lo = math.Min(lo, xy.Y-pts.YErrors[i].Low)
+		hi = math.Max(hi, xy.Y+pts.YErrors[i].High)
+	}
+	p.Y.Min, p.Y.Max = lo-50, hi+100
+	p.X.Min, p.X.Max = 0, maxX*1.05
+	if len(pts.XYs) > 0 {
+		if l, err := plotter.NewLine(pts.XYs); err == nil {
+			l.Color = palette[0]
+			p.Add(l)
+		}
+		if bars, err := plotter.NewYErrorBars(pts); err == nil {
+			bars.Color = palette[0]
+			p.Add(bars)
+		}
+		if s, err := plotter.NewScatter(pts.XYs); err == nil {
+			s.Color = palette[0]
+			p.Add(s)
+			p.Legend.Add("champion", s)
+		}
+	}
+	return Figure{Name: "ladder", Title: fmt.Sprintf("Ladder: Elo of the champions against the games spent (%d pairs per pairing, on openings the run never used)", r.Ladder.Pairs), Width: vg.Points(620), Height: vg.Points(360), draw: single(p)}
 }
 
 func (r *Run) diversity() Figure {

@@ -25,6 +25,7 @@ var update = flag.Bool("update", false, "rewrite the recorded runs and golden pl
 type recorded struct {
 	Config      population.Config
 	Generations []population.Generation
+	Ladder      *population.Ladder
 }
 
 func smallConfig(algo string) population.Config {
@@ -53,7 +54,7 @@ func loadRecorded(t *testing.T, algo string) *Run {
 			t.Fatal(err)
 		}
 		var b bytes.Buffer
-		if err := gob.NewEncoder(&b).Encode(recorded{cfg, store.Generations}); err != nil {
+		if err := gob.NewEncoder(&b).Encode(recorded{cfg, store.Generations, store.Ladder}); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
@@ -72,6 +73,9 @@ func loadRecorded(t *testing.T, algo string) *Run {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := r.SetLadder(rec.Ladder); err != nil {
+		t.Fatal(err)
+	}
 	return r
 }
 
@@ -86,12 +90,12 @@ func TestGoldenPlots(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := 4
+		want := 5 // the ladder first, then coefficients, fitness, yardstick, diversity
 		if algo == "knockout" {
-			want = 6
+			want = 7
 		}
-		if len(figs) != want {
-			t.Fatalf("%s: %d figures, want %d", algo, len(figs), want)
+		if len(figs) != want || figs[0].Name != "ladder" {
+			t.Fatalf("%s: %d figures, the first %q; want %d, the ladder first", algo, len(figs), figs[0].Name, want)
 		}
 		for _, f := range figs {
 			svg, err := f.SVG()

@@ -62,7 +62,11 @@ func (r *Run) Info() (Info, error) {
 // Generations reads every closed generation, in order, with its genomes,
 // yardstick and bracket.
 func (r *Run) Generations() ([]population.Generation, error) {
-	rows, err := r.db.Query(`SELECT idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged FROM generations ORDER BY idx`)
+	extra := "spent, stop"
+	if r.version < 2 {
+		extra = "0, ''"
+	}
+	rows, err := r.db.Query(`SELECT idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged, ` + extra + ` FROM generations ORDER BY idx`)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -70,7 +74,7 @@ func (r *Run) Generations() ([]population.Generation, error) {
 	for rows.Next() {
 		var g population.Generation
 		var mean, std string
-		if err := rows.Scan(&g.Index, &mean, &std, &g.Diversity, &g.Best, &g.BestFitness, &g.MeanFitness, &g.WorstFitness, &g.Distance, &g.Converged); err != nil {
+		if err := rows.Scan(&g.Index, &mean, &std, &g.Diversity, &g.Best, &g.BestFitness, &g.MeanFitness, &g.WorstFitness, &g.Distance, &g.Converged, &g.Spent, &g.Stop); err != nil {
 			rows.Close()
 			return nil, wrap(err)
 		}
@@ -124,7 +128,11 @@ func (r *Run) Generations() ([]population.Generation, error) {
 		}
 	}
 	rows.Close()
-	rows, err = r.db.Query(`SELECT generation, genome, wins, draws, losses, score, elo, elo_low, elo_high FROM yardstick`)
+	extra = "prev, prev_wins, prev_draws, prev_losses"
+	if r.version < 2 {
+		extra = "-4, 0, 0, 0"
+	}
+	rows, err = r.db.Query(`SELECT generation, genome, wins, draws, losses, score, elo, elo_low, elo_high, ` + extra + ` FROM yardstick`)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -132,7 +140,7 @@ func (r *Run) Generations() ([]population.Generation, error) {
 		var gen int
 		var y population.Yardstick
 		var elo, lo, hi string
-		if err := rows.Scan(&gen, &y.Genome, &y.Wins, &y.Draws, &y.Losses, &y.Score, &elo, &lo, &hi); err != nil {
+		if err := rows.Scan(&gen, &y.Genome, &y.Wins, &y.Draws, &y.Losses, &y.Score, &elo, &lo, &hi, &y.Previous, &y.VsPrevious.Wins, &y.VsPrevious.Draws, &y.VsPrevious.Losses); err != nil {
 			rows.Close()
 			return nil, wrap(err)
 		}
@@ -245,4 +253,50 @@ func CheckWeights(hist []population.Generation, n int) error {
 		}
 	}
 	return nil
+}
+
+// Ladder reads the run's ladder: nil when it has none (yet).
+func (r *Run) Ladder() (*population.Ladder, error) {
+	if r.version < 2 {
+		return nil, nil
+	}
+	rows, err := r.db.Query(`SELECT label, genome, generation, spent, weights, wins, draws, losses, elo, elo_low, elo_high, pairs, draw_elo, reference, best, best_low, best_high FROM ladder ORDER BY pos`)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer rows.Close()
+	var l population.Ladder
+	for rows.Next() {
+		var e population.LadderEntry
+		var weights, elo, lo, hi, bestLo, bestHi string
+		if err := rows.Scan(&e.Label, &e.Genome, &e.Generation, &e.Spent, &weights, &e.Wins, &e.Draws, &e.Losses, &elo, &lo, &hi,
+			&l.Pairs, &l.DrawElo, &l.Reference, &l.Best, &bestLo, &bestHi); err != nil {
+			return nil, wrap(err)
+		}
+		json.Unmarshal([]byte(weights), &e.Weights)
+		e.Elo, e.Low, e.High = parseFloatText(elo), parseFloatText(lo), parseFloatText(hi)
+		l.BestLow, l.BestHigh = parseFloatText(bestLo), parseFloatText(bestHi)
+		l.Entries = append(l.Entries, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap(err)
+	}
+	if len(l.Entries) == 0 {
+		return nil, nil
+	}
+	if l.Best < 0 || l.Best >= len(l.Entries) || l.Reference < 0 || l.Reference >= len(l.Entries) {
+		return nil, fmt.Errorf("%w: the ladder's best or reference entry is out of range", ErrDamaged)
+	}
+	return &l, nil
+}
+
+// RecordedStop returns why the run ended after generation index, as
+// recorded ("" for none).
+func (r *Run) RecordedStop(index int) (string, bool, error) {
+	var stop string
+	err := r.db.QueryRow(`SELECT stop FROM generations WHERE idx = ?`, index).Scan(&stop)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return stop, err == nil, wrap(err)
 }

@@ -29,7 +29,7 @@ import (
 
 // SchemaVersion is the database layout this package writes (PRAGMA
 // user_version). Older layouts are migrated; newer ones refused.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // DBName and ConfigName are the files of a run directory.
 const (
@@ -64,7 +64,8 @@ CREATE TABLE generations (
 	idx INTEGER PRIMARY KEY,
 	mean TEXT NOT NULL, std TEXT NOT NULL, diversity REAL NOT NULL,
 	best INTEGER NOT NULL, best_fitness REAL NOT NULL, mean_fitness REAL NOT NULL,
-	worst_fitness REAL NOT NULL, distance REAL NOT NULL, converged INTEGER NOT NULL
+	worst_fitness REAL NOT NULL, distance REAL NOT NULL, converged INTEGER NOT NULL,
+	spent INTEGER NOT NULL DEFAULT 0, stop TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE genomes (
 	generation INTEGER NOT NULL, pos INTEGER NOT NULL, id INTEGER NOT NULL,
@@ -75,7 +76,9 @@ CREATE TABLE genomes (
 CREATE TABLE yardstick (
 	generation INTEGER PRIMARY KEY, genome INTEGER NOT NULL,
 	wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
-	score REAL NOT NULL, elo TEXT NOT NULL, elo_low TEXT NOT NULL, elo_high TEXT NOT NULL
+	score REAL NOT NULL, elo TEXT NOT NULL, elo_low TEXT NOT NULL, elo_high TEXT NOT NULL,
+	prev INTEGER NOT NULL DEFAULT -4, prev_wins INTEGER NOT NULL DEFAULT 0,
+	prev_draws INTEGER NOT NULL DEFAULT 0, prev_losses INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE matches (
 	generation INTEGER NOT NULL, pos INTEGER NOT NULL, round INTEGER NOT NULL,
@@ -83,13 +86,61 @@ CREATE TABLE matches (
 	games INTEGER NOT NULL, winner INTEGER NOT NULL, tie_break TEXT NOT NULL,
 	PRIMARY KEY (generation, pos)
 );
+` + ladderSchema
+
+// ladderSchema is the ladder's table, added by schema version 2.
+const ladderSchema = `
+CREATE TABLE ladder (
+	pos INTEGER PRIMARY KEY, label TEXT NOT NULL, genome INTEGER NOT NULL,
+	generation INTEGER NOT NULL, spent INTEGER NOT NULL, weights TEXT NOT NULL,
+	wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
+	elo TEXT NOT NULL, elo_low TEXT NOT NULL, elo_high TEXT NOT NULL,
+	pairs INTEGER NOT NULL, draw_elo REAL NOT NULL,
+	reference INTEGER NOT NULL, best INTEGER NOT NULL, best_low TEXT NOT NULL, best_high TEXT NOT NULL
+);
 `
+
+// migrations[v] takes a database of schema version v to v+1.
+var migrations = map[int]string{
+	1: `
+ALTER TABLE generations ADD COLUMN spent INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE generations ADD COLUMN stop TEXT NOT NULL DEFAULT '';
+ALTER TABLE yardstick ADD COLUMN prev INTEGER NOT NULL DEFAULT -4;
+ALTER TABLE yardstick ADD COLUMN prev_wins INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE yardstick ADD COLUMN prev_draws INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE yardstick ADD COLUMN prev_losses INTEGER NOT NULL DEFAULT 0;
+` + ladderSchema,
+}
+
+// migrate brings a database opened for writing to SchemaVersion.
+func (r *Run) migrate() error {
+	for r.version < SchemaVersion {
+		tx, err := r.db.Begin()
+		if err != nil {
+			return wrap(err)
+		}
+		if _, err := tx.Exec(migrations[r.version]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("results: migrating %s from schema %d: %w", r.dir, r.version, err)
+		}
+		if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", r.version+1)); err != nil {
+			tx.Rollback()
+			return wrap(err)
+		}
+		if err := tx.Commit(); err != nil {
+			return wrap(err)
+		}
+		r.version++
+	}
+	return nil
+}
 
 // Run is an open run directory. It is safe for concurrent use.
 type Run struct {
 	dir     string
 	db      *sql.DB
 	lock    *os.File // the held lock of a run opened for writing; nil when read-only
+	version int      // the database's schema version
 	config  []byte
 	started time.Time
 }
@@ -226,6 +277,10 @@ func Open(dir string) (*Run, error) {
 		r.Close()
 		return nil, err
 	}
+	if err := r.migrate(); err != nil {
+		r.Close()
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -259,6 +314,7 @@ func checkWritable(dir string) error {
 func (r *Run) check() error {
 	path := filepath.Join(r.dir, DBName)
 	var version int
+	defer func() { r.version = version }()
 	if err := r.db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("results: %s is damaged or not a gametune database: %w", path, err)
 	}
@@ -429,9 +485,9 @@ func (r *Run) RecordGeneration(g population.Generation) error {
 	if _, err := tx.Exec("DELETE FROM yardstick WHERE generation = ?", g.Index); err != nil {
 		return wrap(err)
 	}
-	if _, err := tx.Exec(`INSERT OR REPLACE INTO generations (idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.Index, jsonText(g.Mean), jsonText(g.Std), g.Diversity, g.Best, g.BestFitness, g.MeanFitness, g.WorstFitness, g.Distance, g.Converged); err != nil {
+	if _, err := tx.Exec(`INSERT OR REPLACE INTO generations (idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged, spent, stop)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.Index, jsonText(g.Mean), jsonText(g.Std), g.Diversity, g.Best, g.BestFitness, g.MeanFitness, g.WorstFitness, g.Distance, g.Converged, g.Spent, g.Stop); err != nil {
 		return wrap(err)
 	}
 	for i, x := range g.Genomes {
@@ -451,8 +507,30 @@ func (r *Run) RecordGeneration(g population.Generation) error {
 		}
 	}
 	if y := g.Yardstick; y != nil {
-		if _, err := tx.Exec(`INSERT INTO yardstick (generation, genome, wins, draws, losses, score, elo, elo_low, elo_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.Index, y.Genome, y.Wins, y.Draws, y.Losses, y.Score, floatText(y.Elo), floatText(y.EloLow), floatText(y.EloHigh)); err != nil {
+		if _, err := tx.Exec(`INSERT INTO yardstick (generation, genome, wins, draws, losses, score, elo, elo_low, elo_high, prev, prev_wins, prev_draws, prev_losses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.Index, y.Genome, y.Wins, y.Draws, y.Losses, y.Score, floatText(y.Elo), floatText(y.EloLow), floatText(y.EloHigh),
+			y.Previous, y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses); err != nil {
+			return wrap(err)
+		}
+	}
+	return wrap(tx.Commit())
+}
+
+// RecordLadder records a run's ladder, replacing any earlier one.
+func (r *Run) RecordLadder(l population.Ladder) error {
+	tx, err := r.db.Begin()
+	if err != nil {
+		return wrap(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec("DELETE FROM ladder"); err != nil {
+		return wrap(err)
+	}
+	for i, e := range l.Entries {
+		if _, err := tx.Exec(`INSERT INTO ladder (pos, label, genome, generation, spent, weights, wins, draws, losses, elo, elo_low, elo_high, pairs, draw_elo, reference, best, best_low, best_high)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			i, e.Label, e.Genome, e.Generation, e.Spent, jsonText(e.Weights), e.Wins, e.Draws, e.Losses,
+			floatText(e.Elo), floatText(e.Low), floatText(e.High), l.Pairs, l.DrawElo, l.Reference, l.Best, floatText(l.BestLow), floatText(l.BestHigh)); err != nil {
 			return wrap(err)
 		}
 	}

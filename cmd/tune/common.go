@@ -9,6 +9,8 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/results"
 )
 
 // findGame looks a game up by name, as a usage error when unknown.
@@ -108,4 +110,22 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return json.Marshal(x + 0) // + 0: no "-0"
+}
+
+// runBest is a run's best genome, as every command names it, with the
+// run's ladder (nil when it has none).
+func runBest(r *results.Run, cfg population.Config, ev *games.Evaluator, hist []population.Generation) (population.Choice, *population.Ladder, error) {
+	l, err := r.Ladder()
+	if err != nil {
+		return population.Choice{}, nil, err
+	}
+	if l != nil {
+		for _, e := range l.Entries {
+			if len(e.Weights) != len(ev.Features) {
+				return population.Choice{}, nil, fmt.Errorf("%w: ladder entry %s has %d weights for %d features", results.ErrDamaged, e.Label, len(e.Weights), len(ev.Features))
+			}
+		}
+	}
+	c, err := population.ChooseBest(ev, cfg, hist, l)
+	return c, l, err
 }

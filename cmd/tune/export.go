@@ -24,7 +24,10 @@ func newExportCommand(g *globalOptions) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export DIR --format json|go|c|uci|csv [-o FILE]",
 		Short: "Write a run's best weights (or its history, csv) in the formats game programs read",
-		Long: `export writes the best genome of the last generation (or of --generation N):
+		Long: `export writes the run's best genome (what 'tune show' names best: the ladder's
+strongest genome when it beats the start weights, or the defaults, with 95%
+confidence; otherwise the start, or the defaults), or with --generation N the
+fittest genome of generation N:
   json  the weights file every --weights flag reads
   go    a gofmt-ed Go file with a map of the weights
   c     a C header with the feature names and a static const double array
@@ -73,7 +76,18 @@ func runExport(c *cobra.Command, dir string, o exportOptions) error {
 	if err := results.CheckWeights(hist, len(ev.Features)); err != nil {
 		return err
 	}
-	data, err := results.Export(o.format, g, ev, hist, o.generation, map[string]any{"run": dir, "seed": cfg.Seed, "algo": cfg.Algo})
+	source := map[string]any{"run": dir, "seed": cfg.Seed, "algo": cfg.Algo}
+	var data []byte
+	if o.generation >= 0 || o.format == "csv" {
+		data, err = results.Export(o.format, g, ev, hist, o.generation, source)
+	} else {
+		var choice population.Choice
+		if choice, _, err = runBest(r, cfg, ev, hist); err != nil {
+			return err
+		}
+		source["best"] = choice.Summary()
+		data, err = results.ExportWeights(o.format, g, ev, choice, source)
+	}
 	if err != nil {
 		return usageError{err}
 	}

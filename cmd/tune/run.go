@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
@@ -101,7 +102,10 @@ initialisation).`,
 	configFlag(cf, f.Int64Var, "nodes", "node limit per move (instead of or with --depth)", func(c *C) *int64 { return &c.Nodes })
 	configFlag(cf, f.StringVar, "openings", "openings: random:N (N random plies, balanced), a file of positions, or 'start'", func(c *C) *string { return &c.Openings })
 	configFlag(cf, f.IntVar, "max-plies", "ply cap of a game, drawn when reached (0: 400)", func(c *C) *int { return &c.MaxPlies })
-	configFlag(cf, f.StringVar, "start", "weights file to start from (default: random for genetic, zeros for knockout)", func(c *C) *string { return &c.Start })
+	configFlag(cf, f.StringVar, "start", "weights file to start from, or 'default' for the evaluator's defaults (none: random for genetic, zeros for knockout)", func(c *C) *string { return &c.Start })
+	configFlag(cf, f.IntVar, "ladder-pairs", "pairs per pairing of the ladder played at the end (0: about a tenth of the run's games; -1: no ladder)", func(c *C) *int { return &c.LadderPairs })
+	configFlag(cf, f.IntVar, "budget-games", "end the run at the first generation boundary after this many games (0: no budget)", func(c *C) *int { return &c.BudgetGames })
+	configFlag(cf, f.StringVar, "budget-time", "end the run at the first generation boundary after this much time, e.g. 8h or 90m (none: no budget)", func(c *C) *string { return &c.BudgetTime })
 	configFlag(cf, f.IntVar, "yardstick-pairs", "pairs of games of the best genome against the default weights", func(c *C) *int { return &c.YardstickPairs })
 	configFlag(cf, f.IntVar, "yardstick-every", "measure the yardstick every g generations", func(c *C) *int { return &c.YardstickEvery })
 	configFlag(cf, f.IntVar, "population", fmt.Sprintf("genetic: genomes per generation, 2-%d", population.MaxPopulation), func(c *C) *int { return &c.Population })
@@ -172,8 +176,14 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
 		if err != nil {
 			return err
 		}
-		ev, w, err := games.ReadWeights(cfg.Start, game)
-		if err != nil {
+		var ev *games.Evaluator
+		var w []float64
+		if cfg.Start == population.StartDefaults {
+			if ev, err = games.FindEvaluator(game, cfg.Evaluator); err != nil {
+				return usageError{err}
+			}
+			w = ev.Defaults()
+		} else if ev, w, err = games.ReadWeights(cfg.Start, game); err != nil {
 			return usageError{err}
 		}
 		if cfg.Evaluator != "" && cfg.Evaluator != ev.Name {
@@ -282,10 +292,17 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 		return usageError{err}
 	}
 	total := cfg.Generations
-	if cfg.Algo == "knockout" {
+	if cfg.Algo == population.Knockout {
 		total = cfg.Rounds
 	}
+	info, err := run.Info()
+	if err != nil {
+		return err
+	}
 	start := now()
+	tuner.Elapsed = func() time.Duration {
+		return time.Duration(info.Seconds*float64(time.Second)) + time.Since(start)
+	}
 	played := 0
 	progress := reports.NewProgress(to.stderr, quiet, 0)
 	defer progress.Finish()
@@ -297,8 +314,11 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 		if p.Stage != stage || p.Generation != stageGen {
 			stage, stageGen = p.Stage, p.Generation
 			label := fmt.Sprintf("%s %d/%d", stageName(cfg), p.Generation+1, total)
-			if p.Stage == population.StageYardstick {
+			switch p.Stage {
+			case population.StageYardstick:
 				label = fmt.Sprintf("yardstick %d/%d", p.Generation+1, total)
+			case population.StageLadder:
+				label = "ladder"
 			}
 			progress.Start(label, p.Total)
 		}
@@ -306,11 +326,14 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 	}
 	tuner.OnGeneration = func(g population.Generation) {
 		line := fmt.Sprintf("%s %d/%d: best %d fitness %.3f (mean %.3f), diversity %.3f", stageName(cfg), g.Index+1, total, g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
-		if cfg.Algo == "knockout" {
+		if cfg.Algo == population.Knockout {
 			line += fmt.Sprintf(", moved %.3f", g.Distance)
 		}
 		if y := g.Yardstick; y != nil {
-			line += ", vs defaults " + eloString(y.Elo, y.EloLow, y.EloHigh)
+			line += ", yardstick " + eloString(y.Elo, y.EloLow, y.EloHigh)
+		}
+		if g.Stop != "" && g.Stop != population.StopGenerations {
+			line += ", stopped: " + g.Stop
 		}
 		line += fmt.Sprintf(", %.1f games/s", float64(played)/max(since(start), 1e-9))
 		progress.Line(line)
@@ -340,12 +363,21 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 	if err := refreshReports(run.Dir()); err != nil {
 		fmt.Fprintln(to.stderr, "could not draw the plots:", err)
 	}
-	fmt.Fprintf(out, "best genome %d after %d %ss:\n", res.Best.ID, res.Generations, stageName(cfg))
-	for i, f := range tuner.Evaluator().Features {
-		fmt.Fprintf(out, "  %-24s %g\n", f.Name, res.Best.Weights[i])
+	hist, err := run.Generations()
+	if err != nil {
+		return err
 	}
-	if y := res.Yardstick; y != nil {
-		fmt.Fprintf(out, "against the default weights: %d-%d-%d, %s\n", y.Wins, y.Draws, y.Losses, eloString(y.Elo, y.EloLow, y.EloHigh))
+	choice, err := population.ChooseBest(tuner.Evaluator(), cfg, hist, res.Ladder)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%d %ss, %d games (%s)\n", res.Generations, stageName(cfg), res.Spent, res.Stop)
+	if res.Ladder != nil {
+		printLadder(out, res.Ladder)
+	}
+	fmt.Fprintf(out, "best: %s\n", choice.Summary())
+	for i, f := range tuner.Evaluator().Features {
+		fmt.Fprintf(out, "  %-24s %g\n", f.Name, choice.Weights[i])
 	}
 	fmt.Fprintf(out, "results in %s: report.html, plots/ (tune show %s; tune export %s --format json)\n", run.Dir(), run.Dir(), run.Dir())
 	return nil
@@ -364,7 +396,7 @@ func refreshReports(dir string) error {
 }
 
 func stageName(cfg population.Config) string {
-	if cfg.Algo == "knockout" {
+	if cfg.Algo == population.Knockout {
 		return "round"
 	}
 	return "generation"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"text/tabwriter"
 
 	"github.com/gametune/gametune/games"
@@ -35,7 +36,7 @@ func progressOf(r *results.Run, in results.Info) string {
 		return fmt.Sprint(in.Generations)
 	}
 	total := cfg.Generations
-	if cfg.Algo == "knockout" {
+	if cfg.Algo == population.Knockout {
 		total = cfg.Rounds
 	}
 	return fmt.Sprintf("%d/%d", in.Generations, total)
@@ -47,7 +48,14 @@ type showJSON struct {
 	Evaluator  string             `json:"evaluator"`
 	Best       map[string]float64 `json:"best_weights,omitempty"`
 	BestGenome int                `json:"best_genome"`
-	Yardstick  []yardJSON         `json:"yardstick"`
+	Choice     *choiceJSON        `json:"best,omitempty"`
+	Ladder     *ladderJSON        `json:"ladder,omitempty"`
+	Spent      int                `json:"games_spent"`
+	// The cost of the gain: games and seconds per Elo of the best over the
+	// reference; null when tuning has not shown a gain.
+	GamesPerElo   jsonFloat  `json:"games_per_elo"`
+	SecondsPerElo jsonFloat  `json:"seconds_per_elo"`
+	Yardstick     []yardJSON `json:"yardstick"`
 }
 
 type yardJSON struct {
@@ -59,6 +67,10 @@ type yardJSON struct {
 	Elo        jsonFloat `json:"elo"`
 	Low        jsonFloat `json:"elo_low"`
 	High       jsonFloat `json:"elo_high"`
+	Previous   int       `json:"previous_champion"`
+	PrevWins   int       `json:"previous_wins"`
+	PrevDraws  int       `json:"previous_draws"`
+	PrevLosses int       `json:"previous_losses"`
 }
 
 func runShow(c *cobra.Command, dir string, o showOptions) error {
@@ -91,16 +103,30 @@ func runShow(c *cobra.Command, dir string, o showOptions) error {
 			return err
 		}
 	}
-	if best, _, err := results.Best(hist, -1); err == nil && ev != nil {
-		s.BestGenome = best.ID
-		s.Best = map[string]float64{}
-		for i, f := range ev.Features {
-			s.Best[f.Name] = best.Weights[i]
+	var choice population.Choice
+	var ladder *population.Ladder
+	s.GamesPerElo, s.SecondsPerElo = jsonFloat(math.NaN()), jsonFloat(math.NaN())
+	if ev != nil && len(hist) > 0 {
+		if choice, ladder, err = runBest(r, cfg, ev, hist); err != nil {
+			return err
+		}
+		names := featureNames(ev.Features)
+		cj := choiceToJSON(choice, names)
+		s.Choice, s.Best, s.BestGenome = &cj, cj.Weights, choice.Genome
+		if ladder != nil {
+			lj := ladderToJSON(ladder, choice, names)
+			s.Ladder = &lj
+		}
+		s.Spent = hist[len(hist)-1].Spent
+		if choice.Confident && choice.Elo > 0 {
+			s.GamesPerElo = jsonFloat(float64(s.Spent) / choice.Elo)
+			s.SecondsPerElo = jsonFloat(in.Seconds / choice.Elo)
 		}
 	}
 	for _, g := range hist {
 		if y := g.Yardstick; y != nil {
-			s.Yardstick = append(s.Yardstick, yardJSON{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, jsonFloat(y.Elo), jsonFloat(y.EloLow), jsonFloat(y.EloHigh)})
+			s.Yardstick = append(s.Yardstick, yardJSON{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, jsonFloat(y.Elo), jsonFloat(y.EloLow), jsonFloat(y.EloHigh),
+				y.Previous, y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses})
 		}
 	}
 	out := c.OutOrStdout()
@@ -113,8 +139,11 @@ func runShow(c *cobra.Command, dir string, o showOptions) error {
 		fmt.Fprintf(out, " (%.1f games/s)", float64(in.Games)/in.Seconds)
 	}
 	fmt.Fprintln(out)
-	if s.Best != nil && ev != nil {
-		fmt.Fprintf(out, "best genome %d:\n", s.BestGenome)
+	if s.Choice != nil {
+		fmt.Fprintf(out, "best: %s\n", choice.Summary())
+		if choice.Confident && choice.Elo > 0 {
+			fmt.Fprintf(out, "cost of the gain: %.0f games and %.1f s per Elo (%d games, %.0f s)\n", float64(s.GamesPerElo), float64(s.SecondsPerElo), s.Spent, in.Seconds)
+		}
 		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  feature\tweight\trange\tdefault")
 		for _, f := range ev.Features {
@@ -122,14 +151,21 @@ func runShow(c *cobra.Command, dir string, o showOptions) error {
 		}
 		tw.Flush()
 	}
+	if ladder != nil {
+		printLadder(out, ladder)
+	}
 	if len(s.Yardstick) > 0 {
-		fmt.Fprintln(out, "against the default weights:")
+		fmt.Fprintln(out, "yardstick (each champion against the defaults and the previous champion; rating from every yardstick game, the defaults = 0):")
 		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  generation\tgenome\tW-D-L\tElo [95%]")
+		fmt.Fprintln(tw, "  generation\tgenome\tgames spent\tvs defaults\tvs previous\trating [95%]")
 		for _, y := range hist {
 			if y.Yardstick != nil {
 				x := y.Yardstick
-				fmt.Fprintf(tw, "  %d\t%d\t%d-%d-%d\t%s\n", y.Index, x.Genome, x.Wins, x.Draws, x.Losses, eloString(x.Elo, x.EloLow, x.EloHigh))
+				prev := "-"
+				if x.Previous != population.NoGenome {
+					prev = fmt.Sprintf("%d-%d-%d (genome %d)", x.VsPrevious.Wins, x.VsPrevious.Draws, x.VsPrevious.Losses, x.Previous)
+				}
+				fmt.Fprintf(tw, "  %d\t%d\t%d\t%d-%d-%d\t%s\t%s\n", y.Index, x.Genome, y.Spent, x.Wins, x.Draws, x.Losses, prev, eloString(x.Elo, x.EloLow, x.EloHigh))
 			}
 		}
 		tw.Flush()

@@ -1,0 +1,214 @@
+package population
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
+)
+
+// StageLadder names the games of a run's ladder.
+const StageLadder = "ladder"
+
+// StartID stands for a run's start weights in game results and ladders
+// (DefaultsID for the evaluator's defaults, tournament.Bye = -2 for byes).
+const StartID = -3
+
+// MaxLadderChampions bounds the champions a ladder rates: beyond it, evenly
+// spaced ones are kept (the first and the last always), so that the ladder's
+// round robin stays a few dozen pairings.
+const MaxLadderChampions = 12
+
+// ErrLadderTooShort is returned by Ladder for a run with fewer than two
+// finished generations: there is nothing to compare yet.
+var ErrLadderTooShort = errors.New("population: a ladder needs at least two finished generations")
+
+// LadderEntry is one player of a ladder: a generation's champion, the start
+// weights or the evaluator's defaults, with its rating.
+type LadderEntry struct {
+	Label      string // "defaults", "start" or "g12" (the champion of generation 12)
+	Genome     int    // genome id; DefaultsID or StartID
+	Generation int    // the generation it was champion of; -1 for the defaults and the start
+	Spent      int    // the run's games up to the end of that generation (0 for the defaults and the start)
+	Weights    []float64
+	stats.WDL  // its games in the ladder
+	// Elo with its 95% interval, the defaults being 0.
+	Elo, Low, High float64
+}
+
+// Ladder rates a run's champions, its start and the evaluator's defaults
+// in one pool, from a round robin among them on openings the run never
+// used.
+type Ladder struct {
+	Pairs   int           // colour-swapped pairs per pairing
+	Entries []LadderEntry // defaults first, then the start, then champions by generation
+	DrawElo float64       // the rating model's fitted draw margin
+	// Reference is the entry tuning must beat: the start when the run had
+	// start weights, else the defaults. Best is the entry rated highest;
+	// BestLow and BestHigh bound its rating minus the reference's (95%).
+	Reference, Best   int
+	BestLow, BestHigh float64
+}
+
+// Confident reports whether the best entry beats the reference with 95%
+// confidence.
+func (l *Ladder) Confident() bool { return l.Best != l.Reference && l.BestLow > 0 }
+
+// ladderPlayers lists the ladder's players from a run's history: the
+// defaults, the start (when it differs from the defaults), and the
+// champion of each generation, without repeating weights already listed,
+// evenly spaced down to MaxLadderChampions.
+func (t *Tuner) ladderPlayers(hist []Generation) []LadderEntry {
+	def := t.ev.Defaults()
+	players := []LadderEntry{{Label: "defaults", Genome: DefaultsID, Generation: -1, Weights: def}}
+	if t.start != nil && !slices.Equal(t.start, def) {
+		players = append(players, LadderEntry{Label: "start", Genome: StartID, Generation: -1, Weights: t.start})
+	}
+	var champions []LadderEntry
+	for _, g := range hist {
+		for _, x := range g.Genomes {
+			if x.ID != g.Best {
+				continue
+			}
+			seen := slices.ContainsFunc(players, func(e LadderEntry) bool { return slices.Equal(e.Weights, x.Weights) }) ||
+				slices.ContainsFunc(champions, func(e LadderEntry) bool { return slices.Equal(e.Weights, x.Weights) })
+			if !seen {
+				champions = append(champions, LadderEntry{Label: fmt.Sprintf("g%d", g.Index), Genome: x.ID, Generation: g.Index, Spent: g.Spent, Weights: x.Weights})
+			}
+		}
+	}
+	if n := len(champions); n > MaxLadderChampions {
+		kept := make([]LadderEntry, 0, MaxLadderChampions)
+		for i := 0; i < MaxLadderChampions; i++ {
+			kept = append(kept, champions[i*(n-1)/(MaxLadderChampions-1)])
+		}
+		champions = kept
+	}
+	return append(players, champions...)
+}
+
+// AutoLadderPairs is the ladder's pairs per pairing when ladder-pairs is 0:
+// about LadderShare of the run's games spent, at least 4 and at most 200.
+func AutoLadderPairs(players, spent int) int {
+	pairings := players * (players - 1) / 2
+	if pairings == 0 {
+		return 4
+	}
+	p := int(math.Round(LadderShare * float64(spent) / float64(2*pairings)))
+	return min(max(p, 4), 200)
+}
+
+// Ladder rates the champions of the generations in hist, the start weights
+// and the evaluator's defaults: a round robin of pairs colour-swapped pairs
+// per pairing (0: AutoLadderPairs), every game recorded in the store under
+// StageLadder (so an interrupted ladder resumes), on random openings drawn
+// from a generator of its own and without any opening the run used; then
+// maximum-likelihood ratings with draws, anchored at the defaults.
+func (t *Tuner) Ladder(ctx context.Context, hist []Generation, pairs int) (*Ladder, error) {
+	if len(hist) < 2 {
+		return nil, fmt.Errorf("%w (this run has %d)", ErrLadderTooShort, len(hist))
+	}
+	players := t.ladderPlayers(hist)
+	if pairs <= 0 {
+		pairs = AutoLadderPairs(len(players), hist[len(hist)-1].Spent)
+	}
+	if pairs > MaxLadderPairs {
+		return nil, fmt.Errorf("population: ladder pairs %d: at most %d", pairs, MaxLadderPairs)
+	}
+	openings, err := t.ladderOpenings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pairings := tournament.RoundRobinPairings(len(players))
+	batch := make([]game, 0, 2*pairs*len(pairings))
+	for p, ab := range pairings {
+		a, b := players[ab[0]], players[ab[1]]
+		for i := 0; i < pairs; i++ {
+			op := ""
+			if len(openings) > 0 {
+				op = openings[(p*pairs+i)%len(openings)]
+			}
+			idx := 2 * (p*pairs + i)
+			// The generation of a ladder game's key is its pairs per
+			// pairing: a ladder of another size plays other games.
+			batch = append(batch,
+				game{key: GameKey{StageLadder, pairs, idx}, first: a.Genome, second: b.Genome, wFirst: a.Weights, wSecond: b.Weights, opening: op},
+				game{key: GameKey{StageLadder, pairs, idx + 1}, first: b.Genome, second: a.Genome, wFirst: b.Weights, wSecond: a.Weights, opening: op})
+		}
+	}
+	recs, err := t.play(ctx, batch)
+	if err != nil {
+		return nil, err
+	}
+	results := make([]stats.PairResult, len(pairings))
+	for p, ab := range pairings {
+		results[p] = stats.PairResult{A: ab[0], B: ab[1]}
+	}
+	for i, r := range recs {
+		p := i / (2 * pairs)
+		s := r.Score()
+		if i%2 == 1 {
+			s = 1 - s
+		}
+		results[p].WDL.Add(s)
+		players[pairings[p][0]].WDL.Add(s)
+		players[pairings[p][1]].WDL.Add(1 - s)
+	}
+	l, err := rateLadder(players, results)
+	if err != nil {
+		return nil, err
+	}
+	l.Pairs = pairs
+	return l, nil
+}
+
+// rateLadder rates the players from their pairings' results, anchored at
+// the defaults (players[0]), and finds the best and the reference.
+func rateLadder(players []LadderEntry, results []stats.PairResult) (*Ladder, error) {
+	r, err := stats.Rate(len(players), results, stats.RatingOptions{Anchor: 0})
+	if err != nil {
+		return nil, fmt.Errorf("population: rating the ladder: %w", err)
+	}
+	l := &Ladder{Entries: players, DrawElo: r.DrawElo}
+	for i := range players {
+		p := r.Players[i]
+		l.Entries[i].Elo, l.Entries[i].Low, l.Entries[i].High = p.Elo, p.Low, p.High
+		if p.Elo > r.Players[l.Best].Elo {
+			l.Best = i
+		}
+		if players[i].Genome == StartID {
+			l.Reference = i
+		}
+	}
+	_, l.BestLow, l.BestHigh = r.Difference(l.Best, l.Reference)
+	return l, nil
+}
+
+// ladderOpenings draws the ladder's openings: the run's kind of random
+// openings (random:8 when the run used fixed ones) from a seed of the
+// ladder's own, without any opening the run used.
+func (t *Tuner) ladderOpenings(ctx context.Context) ([]string, error) {
+	spec := t.cfg.Openings
+	if !tournament.IsRandomOpenings(spec) {
+		spec = "random:8"
+	}
+	drawn, err := tournament.RandomOpenings(ctx, t.game, spec, rngFor(t.cfg.Seed, StageLadder, 0, 0).Uint64())
+	if err != nil {
+		return nil, err
+	}
+	used := make(map[string]bool, len(t.openings))
+	for _, op := range t.openings {
+		used[op] = true
+	}
+	var out []string
+	for _, op := range drawn {
+		if !used[op] {
+			out = append(out, op)
+		}
+	}
+	return out, nil
+}
