@@ -132,6 +132,9 @@ func TestResume(t *testing.T) {
 			if !reflect.DeepEqual(store.Generations, want.Generations) {
 				t.Fatalf("%s stop %d: resumed run differs from the uninterrupted one", algo, stop)
 			}
+			if want.Ladder == nil || !reflect.DeepEqual(store.Ladder, want.Ladder) {
+				t.Fatalf("%s stop %d: the resumed run's ladder differs (or there is none)", algo, stop)
+			}
 		}
 	}
 }

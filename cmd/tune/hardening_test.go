@@ -352,3 +352,36 @@ func TestFinishedOpeningsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetAndLadderBadInput: budgets that are not positive, a time
+// budget that is not a duration, and a ladder of a run with one finished
+// generation are refused with exit 2.
+func TestBudgetAndLadderBadInput(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"run", "--game", "nim", "--depth", "2", "--population", "4", "--generations", "1", "--games", "1", "--yardstick-pairs", "1"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--budget-games", "0"}, "--budget-games 0: want a positive number"},
+		{[]string{"--budget-games", "-5"}, "--budget-games -5: want a positive number"},
+		{[]string{"--budget-time", "soon"}, `budget-time "soon" is not a positive duration`},
+		{[]string{"--budget-time", "-1h"}, `budget-time "-1h" is not a positive duration`},
+		{[]string{"--budget-time", "0s"}, `budget-time "0s" is not a positive duration`},
+		{[]string{"--ladder-pairs", "-2"}, "ladder-pairs -2"},
+	} {
+		out := filepath.Join(dir, "r")
+		code, _, errOut := tune(t, "", append(append(append([]string{}, base...), c.args...), "--out", out)...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	one := filepath.Join(dir, "one")
+	if code, _, errOut := tune(t, "", append(base, "--out", one, "--quiet")...); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, _, errOut := tune(t, "", "ladder", one)
+	if code != exitUsage || !strings.Contains(errOut, "at least two finished generations") {
+		t.Errorf("ladder of a one-generation run: exit %d, %q", code, errOut)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -387,4 +388,69 @@ func TestExportRefusesLinks(t *testing.T) {
 	if data, _ := os.ReadFile(target); string(data) != "mine\n" {
 		t.Fatalf("the link's target holds %q", data)
 	}
+}
+
+// TestBestAgrees: runs, show, export and the report name the same best
+// genome, with and without a confident gain, and tune ladder replaces the
+// run's ladder consistently.
+func TestBestAgrees(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "run")
+	if code, _, errOut := tune(t, "", "run", "--game", "othello", "--evaluator", "report", "--depth", "2", "--population", "8",
+		"--generations", "4", "--games", "3", "--yardstick-pairs", "2", "--ladder-pairs", "4", "--seed", "3", "--out", dir, "--quiet"); code != 0 {
+		t.Fatal(errOut)
+	}
+	check := func(stage string) {
+		t.Helper()
+		var show struct {
+			Best   map[string]float64 `json:"best_weights"`
+			Choice struct {
+				Label   string `json:"label"`
+				Summary string `json:"summary"`
+			} `json:"best"`
+			Ladder *struct {
+				Entries []json.RawMessage `json:"entries"`
+			} `json:"ladder"`
+		}
+		_, out, _ := tune(t, "", "show", dir, "--json")
+		if err := json.Unmarshal([]byte(out), &show); err != nil {
+			t.Fatal(err)
+		}
+		if show.Ladder == nil || show.Choice.Label == "" {
+			t.Fatalf("%s: show has no ladder or best: %s", stage, out)
+		}
+		var runs []struct {
+			Best struct {
+				Label   string             `json:"label"`
+				Weights map[string]float64 `json:"weights"`
+			} `json:"best"`
+		}
+		_, out, _ = tune(t, "", "runs", root, "--json")
+		if err := json.Unmarshal([]byte(out), &runs); err != nil || len(runs) != 1 {
+			t.Fatalf("%s: runs: %v %s", stage, err, out)
+		}
+		_, out, _ = tune(t, "", "export", dir, "--format", "json")
+		var file struct {
+			Weights map[string]float64 `json:"weights"`
+		}
+		if err := json.Unmarshal([]byte(out), &file); err != nil {
+			t.Fatal(err)
+		}
+		if runs[0].Best.Label != show.Choice.Label || !reflect.DeepEqual(runs[0].Best.Weights, show.Best) || !reflect.DeepEqual(file.Weights, show.Best) {
+			t.Fatalf("%s: show %s %v, runs %s %v, export %v", stage, show.Choice.Label, show.Best, runs[0].Best.Label, runs[0].Best.Weights, file.Weights)
+		}
+		if code, _, errOut := tune(t, "", "report", dir); code != 0 {
+			t.Fatal(errOut)
+		}
+		page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+		if !strings.Contains(html.UnescapeString(string(page)), "Best: "+show.Choice.Summary) || !strings.Contains(string(page), `id="ladder"`) || !strings.Contains(string(page), `id="plot-ladder"`) {
+			t.Fatalf("%s: the report does not name the best %q or lacks the ladder", stage, show.Choice.Summary)
+		}
+		t.Logf("%s: best %s", stage, show.Choice.Summary)
+	}
+	check("after the run")
+	if code, out, errOut := tune(t, "", "ladder", dir, "--pairs", "6", "--quiet"); code != 0 || !strings.Contains(out, "best: ") {
+		t.Fatalf("ladder: exit %d %s %s", code, out, errOut)
+	}
+	check("after tune ladder --pairs 6")
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -150,6 +151,9 @@ func resolveConfig(o runOptions) (population.Config, error) {
 	}
 	for _, name := range o.set {
 		o.flags.apply[name](&cfg)
+	}
+	if slices.Contains(o.set, "budget-games") && cfg.BudgetGames <= 0 {
+		return cfg, usageError{fmt.Errorf("--budget-games %d: want a positive number of games (leave it out for no budget)", cfg.BudgetGames)}
 	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, usageError{err}

@@ -1,0 +1,245 @@
+package population
+
+import (
+	"context"
+	"errors"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/tournament/stats"
+)
+
+// TestLadderWorkersDoNotMatter: the ladder at the end of a run is the same
+// with 1 and 2 workers, rates the defaults 0 and holds every distinct
+// champion.
+func TestLadderWorkersDoNotMatter(t *testing.T) {
+	cfg := smallGenetic()
+	cfg.Game, cfg.Depth, cfg.Generations = "nim", 3, 5
+	var ladders [2]*Ladder
+	for i, workers := range []int{1, 2} {
+		store := NewMemoryStore()
+		res, err := newTestTuner(t, cfg, workers, store, nil, nil).Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Ladder == nil || !reflect.DeepEqual(res.Ladder, store.Ladder) {
+			t.Fatal("the run's ladder is not in its store")
+		}
+		ladders[i] = res.Ladder
+	}
+	if !reflect.DeepEqual(ladders[0], ladders[1]) {
+		t.Fatal("the ladders of 1 and 2 workers differ")
+	}
+	l := ladders[0]
+	if e := l.Entries[0]; e.Label != "defaults" || e.Elo != 0 || e.Low != 0 || e.High != 0 {
+		t.Fatalf("first entry %+v, want the defaults at 0", e)
+	}
+	if len(l.Entries) < 3 {
+		t.Fatalf("%d entries: want the defaults and at least two champions", len(l.Entries))
+	}
+	for i, e := range l.Entries[1:] {
+		if e.Generation < 0 || e.Spent <= 0 || !(e.Low <= e.Elo && e.Elo <= e.High) {
+			t.Errorf("entry %d: %+v", i+1, e)
+		}
+		if e.Games() != 2*l.Pairs*(len(l.Entries)-1) {
+			t.Errorf("entry %s played %d games, want %d", e.Label, e.Games(), 2*l.Pairs*(len(l.Entries)-1))
+		}
+	}
+}
+
+// TestLadderPlayers: repeated champions are rated once, many are spaced
+// down to MaxLadderChampions keeping the first and the last, and the
+// start comes second when it differs from the defaults.
+func TestLadderPlayers(t *testing.T) {
+	g, _ := all.Find("othello")
+	ev, _ := games.FindEvaluator(g, "report")
+	tu := &Tuner{ev: ev}
+	var hist []Generation
+	for i := 0; i < 30; i++ {
+		w := []float64{float64(i/2) / 10, 1, 1, 1} // each champion twice in a row
+		hist = append(hist, Generation{Index: i, Best: 100 + i, Spent: 10 * (i + 1), Genomes: []Genome{{ID: 100 + i, Weights: w}}})
+	}
+	players := tu.ladderPlayers(hist)
+	if len(players) != 1+MaxLadderChampions {
+		t.Fatalf("%d players, want the defaults and %d champions", len(players), MaxLadderChampions)
+	}
+	if players[1].Label != "g0" || players[len(players)-1].Label != "g28" {
+		t.Errorf("first and last champions %s, %s; want g0 and g28", players[1].Label, players[len(players)-1].Label)
+	}
+	for _, p := range players[1:] {
+		if p.Generation%2 != 0 {
+			t.Errorf("%s repeats the weights of the generation before it", p.Label)
+		}
+	}
+	tu.start = []float64{2, 2, 2, 2}
+	if players = tu.ladderPlayers(hist[:3]); len(players) != 4 || players[1].Label != "start" || players[1].Genome != StartID {
+		t.Fatalf("with a start: %+v", players)
+	}
+	tu.start = ev.Defaults()
+	if players = tu.ladderPlayers(hist[:3]); len(players) != 3 {
+		t.Fatalf("a start equal to the defaults is listed once: %d players", len(players))
+	}
+}
+
+func TestLadderTooShort(t *testing.T) {
+	cfg := smallGenetic()
+	tu := newTestTuner(t, cfg, 1, NewMemoryStore(), nil, nil)
+	if _, err := tu.Ladder(context.Background(), []Generation{{}}, 2); !errors.Is(err, ErrLadderTooShort) {
+		t.Fatalf("one generation: %v, want ErrLadderTooShort", err)
+	}
+}
+
+// TestChooseBest: the ladder decides when there is one, the yardstick
+// before it, and the reference is handed out when nothing beats it with
+// 95% confidence.
+func TestChooseBest(t *testing.T) {
+	g, _ := all.Find("othello")
+	ev, _ := games.FindEvaluator(g, "report")
+	def := ev.Defaults()
+	champ := []float64{0.5, 1.5, 0.5, 1}
+	hist := []Generation{
+		{Index: 0, Best: 1, Genomes: []Genome{{ID: 1, Weights: []float64{1, 1, 1, 2}}}, Yardstick: &Yardstick{Genome: 1, Elo: 80, EloLow: -20, EloHigh: 180}},
+		{Index: 1, Best: 7, Genomes: []Genome{{ID: 7, Weights: champ}}, Yardstick: &Yardstick{Genome: 7, Elo: 120, EloLow: 30, EloHigh: 210}},
+	}
+	ladder := func(bestLow float64, start bool) *Ladder {
+		l := &Ladder{Pairs: 10, Best: 1, BestLow: bestLow, BestHigh: bestLow + 200, Entries: []LadderEntry{
+			{Label: "defaults", Genome: DefaultsID, Generation: -1, Weights: def},
+			{Label: "g1", Genome: 7, Generation: 1, Weights: champ, Elo: bestLow + 100},
+		}}
+		if start {
+			l.Entries = append(l.Entries, LadderEntry{Label: "start", Genome: StartID, Generation: -1, Weights: []float64{2, 2, 2, 2}, Elo: 20})
+			l.Reference = 2
+		}
+		return l
+	}
+	withStart := Config{StartWeights: map[string]float64{}}
+	for _, f := range ev.Features {
+		withStart.StartWeights[f.Name] = 2
+	}
+	cases := []struct {
+		name      string
+		cfg       Config
+		hist      []Generation
+		ladder    *Ladder
+		label     string
+		confident bool
+		source    string
+	}{
+		{"nothing measured", Config{}, nil, nil, "defaults", false, "none"},
+		{"yardstick above 0", Config{}, hist, nil, "g1", true, "yardstick"},
+		{"yardstick not above 0", Config{}, hist[:1], nil, "defaults", false, "yardstick"},
+		{"yardstick with a start", withStart, hist, nil, "start", false, "yardstick"},
+		{"ladder confident", Config{}, hist, ladder(10, false), "g1", true, "ladder"},
+		{"ladder not confident", Config{}, hist, ladder(-10, false), "defaults", false, "ladder"},
+		{"ladder against the start", withStart, hist, ladder(-5, true), "start", false, "ladder"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := ChooseBest(ev, c.cfg, c.hist, c.ladder)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Label != c.label || got.Confident != c.confident || got.Source != c.source {
+				t.Fatalf("got %s (confident %v, by %s), want %s (%v, by %s): %s", got.Label, got.Confident, got.Source, c.label, c.confident, c.source, got.Summary())
+			}
+			switch got.Label {
+			case "defaults":
+				if !reflect.DeepEqual(got.Weights, def) {
+					t.Errorf("weights %v, want the defaults", got.Weights)
+				}
+			case "start":
+				if !reflect.DeepEqual(got.Weights, []float64{2, 2, 2, 2}) {
+					t.Errorf("weights %v, want the start", got.Weights)
+				}
+			case "g1":
+				if !reflect.DeepEqual(got.Weights, champ) {
+					t.Errorf("weights %v, want the champion's", got.Weights)
+				}
+			}
+			if !got.Confident && !strings.Contains(got.Summary(), "the "+got.Reference) {
+				t.Errorf("summary %q does not name the reference", got.Summary())
+			}
+		})
+	}
+}
+
+// TestYardstickCanRise: once a champion beats the defaults every time, a
+// better one still rates higher, through its games against it.
+func TestYardstickCanRise(t *testing.T) {
+	var y yardstickPanel
+	a := Genome{ID: 1, Weights: []float64{1}}
+	b := Genome{ID: 2, Weights: []float64{2}}
+	sweep := stats.WDL{Wins: 20}
+	eloA, _, _, err := y.add(a, sweep, stats.WDL{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eloB, lowB, _, err := y.add(b, sweep, stats.WDL{Wins: 15, Draws: 2, Losses: 3}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.IsInf(eloA, 0) || math.IsInf(eloB, 0) || !(eloB > eloA+100) || lowB <= 0 {
+		t.Fatalf("a sweeps the defaults: %+.0f; b sweeps them and beats a 15-2-3: %+.0f (low %+.0f); want b well above a, finite", eloA, eloB, lowB)
+	}
+	if p, ok := y.previous(); !ok || p.ID != 2 {
+		t.Fatalf("previous champion %+v", p)
+	}
+	// The same weights again under a new id carry on as one player.
+	if _, _, _, err := y.add(Genome{ID: 3, Weights: []float64{2}}, sweep, stats.WDL{}, false); err != nil || len(y.players) != 3 {
+		t.Fatalf("%d players after a repeated champion (%v), want 3", len(y.players), err)
+	}
+}
+
+// TestBudgets: a games budget ends the run at the first boundary past it,
+// whatever the workers; a time budget ends it where it ended the first
+// time, also when resumed with a fresh clock.
+func TestBudgets(t *testing.T) {
+	cfg := smallGenetic()
+	cfg.Generations, cfg.LadderPairs = 10, -1
+	cfg.BudgetGames = 100
+	var stops [2]int
+	for i, workers := range []int{1, 2} {
+		store := NewMemoryStore()
+		res, err := newTestTuner(t, cfg, workers, store, nil, nil).Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := store.Generations[len(store.Generations)-1]
+		if res.Stop != StopBudgetGames || last.Stop != StopBudgetGames || last.Spent < 100 {
+			t.Fatalf("stop %q, last generation %+v", res.Stop, last)
+		}
+		if prev := store.Generations[len(store.Generations)-2]; prev.Spent >= 100 {
+			t.Fatalf("the generation before the stop had spent %d games already", prev.Spent)
+		}
+		stops[i] = res.Generations
+	}
+	if stops[0] != stops[1] || stops[0] >= 10 {
+		t.Fatalf("stopped after %v generations with 1 and 2 workers", stops)
+	}
+
+	cfg.BudgetGames, cfg.BudgetTime = 0, "1h"
+	store := NewMemoryStore()
+	tu := newTestTuner(t, cfg, 1, store, nil, nil)
+	calls := 0
+	tu.Elapsed = func() time.Duration {
+		calls++
+		if calls >= 3 {
+			return 2 * time.Hour
+		}
+		return 0
+	}
+	res, err := tu.Run(context.Background())
+	if err != nil || res.Stop != StopBudgetTime || res.Generations != 3 {
+		t.Fatalf("time budget: stopped after %d generations (%q, %v), want 3 (budget-time)", res.Generations, res.Stop, err)
+	}
+	resumed := newTestTuner(t, cfg, 2, store, nil, nil)
+	resumed.Elapsed = func() time.Duration { return 0 }
+	if res, err := resumed.Run(context.Background()); err != nil || res.Generations != 3 || res.Stop != StopBudgetTime {
+		t.Fatalf("resumed with a fresh clock: %d generations (%q, %v), want the same 3", res.Generations, res.Stop, err)
+	}
+}
