@@ -117,7 +117,7 @@ func Defaults() Config {
 		YardstickPairs: 10, YardstickEvery: 1,
 		Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
 		TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1,
-		Candidates: 8, Rounds: 10, BestOf: 5, Ties: "random", Scale: 0.1, Window: 3, Threshold: 0.02,
+		Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02,
 	}
 }
 

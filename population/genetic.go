@@ -190,18 +190,23 @@ func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
 }
 
 // fitness is strictly positive so that the roulette wheel can spin.
+// It counts every game the genome played, its prior included.
 func (t *Tuner) fitness(g Genome) float64 {
-	n := float64(max(g.Games(), 1))
+	r := g.Total()
+	n := float64(max(r.Games(), 1))
 	if t.cfg.Fitness == "exp" {
-		return math.Exp2(float64(g.Wins)) / n
+		return math.Exp2(float64(r.Wins)) / n
 	}
-	return g.Points()/n + 0.01
+	return r.Points()/n + 0.01
 }
 
+// bestIndex is the generation's champion: the genome with the most
+// evidence (evidence), ties to the fitter, then the first.
 func bestIndex(pop []Genome) int {
 	best := 0
 	for i := range pop {
-		if pop[i].Fitness > pop[best].Fitness {
+		e, b := pop[i].evidence(), pop[best].evidence()
+		if e > b || e == b && pop[i].Fitness > pop[best].Fitness {
 			best = i
 		}
 	}
@@ -240,7 +245,7 @@ func (t *Tuner) breed(ctx context.Context, gen int, pop []Genome) ([]Genome, err
 	sort.SliceStable(order, func(a, b int) bool { return pop[order[a]].Fitness > pop[order[b]].Fitness })
 	for e := 0; e < cfg.Elite; e++ {
 		g := pop[order[e]]
-		next = append(next, Genome{ID: nextID + len(next), Parents: []int{g.ID}, Weights: append([]float64(nil), g.Weights...)})
+		next = append(next, Genome{ID: nextID + len(next), Parents: []int{g.ID}, Weights: append([]float64(nil), g.Weights...), Prior: g.Total()})
 	}
 	children := len(pop) - cfg.Elite
 	parents, err := t.selectParents(ctx, rngFor(cfg.Seed, "select", gen, 0), pop, 2*children)

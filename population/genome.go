@@ -18,6 +18,27 @@ type Genome struct {
 	Weights []float64
 	Fitness float64
 	stats.WDL
+	// Prior is the record an elite carries from the generations it passed
+	// unchanged: its fitness and its claim to be the champion count every
+	// game it played, not only this generation's few.
+	Prior stats.WDL
+}
+
+// Total is the genome's record with its prior: every game it played.
+func (g Genome) Total() stats.WDL {
+	return stats.WDL{Wins: g.Wins + g.Prior.Wins, Draws: g.Draws + g.Prior.Draws, Losses: g.Losses + g.Prior.Losses}
+}
+
+// evidence is a lower confidence bound of the genome's score over every
+// game it played (a normal bound at about 95% on the score with one win
+// and one loss added, so that few games count for little): the champion of
+// a generation is the genome with the most evidence of playing well, not
+// the luckiest of a few games.
+func (g Genome) evidence() float64 {
+	r := g.Total()
+	n := float64(r.Games() + 2)
+	p := (r.Points() + 1) / n
+	return p - 1.96*math.Sqrt(p*(1-p)/n)
 }
 
 // space is the box of weights a tuner explores: each feature's range and step.

@@ -243,3 +243,21 @@ func TestBudgets(t *testing.T) {
 		t.Fatalf("resumed with a fresh clock: %d generations (%q, %v), want the same 3", res.Generations, res.Stop, err)
 	}
 }
+
+// TestChampionByEvidence: an elite with a long good record is the champion
+// over a newcomer that won its few games, and its fitness counts its prior.
+func TestChampionByEvidence(t *testing.T) {
+	veteran := Genome{ID: 1, WDL: stats.WDL{Wins: 4, Draws: 1, Losses: 1}, Prior: stats.WDL{Wins: 30, Draws: 10, Losses: 8}}
+	lucky := Genome{ID: 2, WDL: stats.WDL{Wins: 4}}
+	tu := &Tuner{cfg: Config{Fitness: "score"}}
+	veteran.Fitness, lucky.Fitness = tu.fitness(veteran), tu.fitness(lucky)
+	if lucky.Fitness <= veteran.Fitness {
+		t.Fatalf("fitness: lucky %.3f, veteran %.3f; the lucky one scored more per game", lucky.Fitness, veteran.Fitness)
+	}
+	if got := bestIndex([]Genome{lucky, veteran}); got != 1 {
+		t.Fatalf("champion %d, want the veteran (evidence %.3f against %.3f)", got, veteran.evidence(), lucky.evidence())
+	}
+	if want := (34 + 11.0/2) / 54; math.Abs(veteran.Fitness-0.01-want) > 1e-12 {
+		t.Fatalf("the veteran's fitness %.4f does not count its prior (%.4f)", veteran.Fitness, want+0.01)
+	}
+}

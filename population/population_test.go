@@ -206,7 +206,7 @@ func TestTunerRepairsBadWeights(t *testing.T) {
 // the first three seeds, and four rounds of matches lead to one winner.
 func TestBracketByes(t *testing.T) {
 	cfg := smallGenetic()
-	cfg.Algo, cfg.Candidates, cfg.Rounds, cfg.Scale = Knockout, 5, 1, 1
+	cfg.Algo, cfg.Candidates, cfg.Rounds, cfg.Scale, cfg.Ties = Knockout, 5, 1, 1, "random"
 	store := NewMemoryStore()
 	if _, err := newTestTuner(t, cfg, 2, store, nil, nil).Run(context.Background()); err != nil {
 		t.Fatal(err)

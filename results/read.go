@@ -90,7 +90,11 @@ func (r *Run) Generations() ([]population.Generation, error) {
 	for i, g := range out {
 		index[g.Index] = i
 	}
-	rows, err = r.db.Query(`SELECT generation, id, parents, weights, fitness, wins, draws, losses FROM genomes ORDER BY generation, pos`)
+	extra = "prior_wins, prior_draws, prior_losses"
+	if r.version < 2 {
+		extra = "0, 0, 0"
+	}
+	rows, err = r.db.Query(`SELECT generation, id, parents, weights, fitness, wins, draws, losses, ` + extra + ` FROM genomes ORDER BY generation, pos`)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -98,7 +102,7 @@ func (r *Run) Generations() ([]population.Generation, error) {
 		var gen int
 		var x population.Genome
 		var parents, weights string
-		if err := rows.Scan(&gen, &x.ID, &parents, &weights, &x.Fitness, &x.Wins, &x.Draws, &x.Losses); err != nil {
+		if err := rows.Scan(&gen, &x.ID, &parents, &weights, &x.Fitness, &x.Wins, &x.Draws, &x.Losses, &x.Prior.Wins, &x.Prior.Draws, &x.Prior.Losses); err != nil {
 			rows.Close()
 			return nil, wrap(err)
 		}

@@ -71,6 +71,7 @@ CREATE TABLE genomes (
 	generation INTEGER NOT NULL, pos INTEGER NOT NULL, id INTEGER NOT NULL,
 	parents TEXT NOT NULL, weights TEXT NOT NULL, fitness REAL NOT NULL,
 	wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
+	prior_wins INTEGER NOT NULL DEFAULT 0, prior_draws INTEGER NOT NULL DEFAULT 0, prior_losses INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (generation, pos)
 );
 CREATE TABLE yardstick (
@@ -104,6 +105,9 @@ CREATE TABLE ladder (
 var migrations = map[int]string{
 	1: `
 ALTER TABLE generations ADD COLUMN spent INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE genomes ADD COLUMN prior_wins INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE genomes ADD COLUMN prior_draws INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE genomes ADD COLUMN prior_losses INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE generations ADD COLUMN stop TEXT NOT NULL DEFAULT '';
 ALTER TABLE yardstick ADD COLUMN prev INTEGER NOT NULL DEFAULT -4;
 ALTER TABLE yardstick ADD COLUMN prev_wins INTEGER NOT NULL DEFAULT 0;
@@ -495,8 +499,8 @@ func (r *Run) RecordGeneration(g population.Generation) error {
 		if parents == nil {
 			parents = []int{}
 		}
-		if _, err := tx.Exec(`INSERT INTO genomes (generation, pos, id, parents, weights, fitness, wins, draws, losses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.Index, i, x.ID, jsonText(parents), jsonText(x.Weights), x.Fitness, x.Wins, x.Draws, x.Losses); err != nil {
+		if _, err := tx.Exec(`INSERT INTO genomes (generation, pos, id, parents, weights, fitness, wins, draws, losses, prior_wins, prior_draws, prior_losses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.Index, i, x.ID, jsonText(parents), jsonText(x.Weights), x.Fitness, x.Wins, x.Draws, x.Losses, x.Prior.Wins, x.Prior.Draws, x.Prior.Losses); err != nil {
 			return wrap(err)
 		}
 	}
