@@ -264,7 +264,9 @@ func (e *entry) fail(err error) {
 	}
 	e.damage, e.run, e.cache = err, nil, nil
 	nan := Float(math.NaN())
-	e.sum = Summary{ID: e.id, Damaged: err.Error(), Status: "damaged", GamesPerSecond: nan, Elo: nan, EloLow: nan, EloHigh: nan,
+	// The reason names the run by its id, not by where the server keeps it.
+	reason := strings.ReplaceAll(err.Error(), e.dir, e.id)
+	e.sum = Summary{ID: e.id, Damaged: reason, Status: "damaged", GamesPerSecond: nan, Elo: nan, EloLow: nan, EloHigh: nan,
 		BestGeneration: -1, BestGenome: -1, EloGeneration: -1}
 }
 
