@@ -230,10 +230,17 @@ func ReadToken(path string) (string, error) {
 // shutdown, or the server's error.
 func Serve(ctx context.Context, ln net.Listener, s *Server) error {
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	// Read every run once now, so that the first page is quick.
+	warm := make(chan struct{})
+	go func() {
+		defer close(warm)
+		s.Runs()
+	}()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
+		<-warm
 		s.Close()
 		return err
 	case <-ctx.Done():
@@ -243,6 +250,7 @@ func Serve(ctx context.Context, ln net.Listener, s *Server) error {
 	defer cancel()
 	err := srv.Shutdown(shut)
 	<-done
+	<-warm
 	s.Close()
 	if err != nil {
 		return fmt.Errorf("web: shutting down: %w", err)
