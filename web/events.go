@@ -124,14 +124,17 @@ const liveScript = `"use strict";
         if (fresh && old) { old.replaceWith(document.importNode(fresh, true)); }
         updates++;
         live.dataset.updates = String(updates);
-        set("live-note", "updated " + new Date().toLocaleTimeString());
+        set("live-note", "updated " + new Date().toISOString().slice(11, 19) + " UTC");
         live.classList.remove("fresh");
         void live.offsetWidth;
         live.classList.add("fresh");
       });
   }
   var source = new EventSource(live.dataset.events);
-  source.addEventListener("hello", function (e) { show(JSON.parse(e.data)); set("live-note", "● live"); });
+  source.addEventListener("hello", function (e) {
+    show(JSON.parse(e.data));
+    if (!updates) { set("live-note", "● live"); }
+  });
   source.addEventListener("progress", function (e) { show(JSON.parse(e.data)); });
   source.addEventListener("generation", refresh);
   source.addEventListener("status", refresh);
