@@ -43,6 +43,7 @@ the games it knows.`,
 		newTournamentCommand(&g),
 		newPlotCommand(&g),
 		newReportCommand(&g),
+		newServeCommand(&g),
 	)
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"syscall"
+	"time"
+
+	"github.com/gametune/gametune/web"
+	"github.com/spf13/cobra"
+)
+
+type serveOptions struct {
+	runs      string
+	listen    string
+	tokenFile string
+	insecure  bool
+	poll      time.Duration
+}
+
+func newServeCommand(g *globalOptions) *cobra.Command {
+	var o serveOptions
+	c := &cobra.Command{
+		Use:   "serve [--runs DIR] [--listen 127.0.0.1:8080]",
+		Short: "Serve a live, read-only dashboard of the runs in a folder (web pages and a JSON API)",
+		Long: `serve shows the runs in a folder in a browser, live: the runs list, and for each run
+its report (config, best weights, yardstick, plots) with its last games, updated by
+server-sent events when a generation closes. /api/runs and /api/runs/ID give the same
+data as JSON. Nothing a request does changes a run.
+
+It listens on the loopback address unless told otherwise; any other address needs
+--token-file (a bearer token required on every request; a browser opens
+/?token=TOKEN once) or --insecure.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runServe(c.Context(), c.OutOrStdout(), o, g.quiet)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.runs, "runs", "runs", "folder of run directories")
+	f.StringVar(&o.listen, "listen", "127.0.0.1:8080", "address to listen on, host:port")
+	f.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token every request must bring (not readable by others)")
+	f.BoolVar(&o.insecure, "insecure", false, "allow a non-loopback address without a token")
+	f.DurationVar(&o.poll, "poll", time.Second, "how often a live page's run is checked for a new generation")
+	return c
+}
+
+func runServe(ctx context.Context, stdout io.Writer, o serveOptions, quiet bool) error {
+	loopback, err := web.IsLoopback(o.listen)
+	if err != nil {
+		return usageError{err}
+	}
+	var token string
+	if o.tokenFile != "" {
+		if token, err = web.ReadToken(o.tokenFile); err != nil {
+			return usageError{err}
+		}
+	}
+	if !loopback && token == "" && !o.insecure {
+		return usageError{fmt.Errorf("serve: %s is not a loopback address: give --token-file FILE so that every request needs the token, or --insecure to serve it to anyone who can reach it", o.listen)}
+	}
+	if o.poll < 50*time.Millisecond {
+		return usageError{fmt.Errorf("serve: --poll %v is too short (50ms at least)", o.poll)}
+	}
+	s, err := web.New(o.runs, web.Options{Token: token, Poll: o.poll})
+	if err != nil {
+		return usageError{err}
+	}
+	ln, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		s.Close()
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return usageError{fmt.Errorf("serve: %s is in use by another program: choose another port with --listen", o.listen)}
+		}
+		return usageError{fmt.Errorf("serve: cannot listen on %s: %w", o.listen, err)}
+	}
+	if !quiet {
+		note := ""
+		if token != "" {
+			note = " (open /?token=TOKEN once in a browser; scripts send Authorization: Bearer TOKEN)"
+		}
+		fmt.Fprintf(stdout, "serving the runs in %s at http://%s/%s; Ctrl-C stops\n", o.runs, ln.Addr(), note)
+	}
+	return web.Serve(ctx, ln, s)
+}

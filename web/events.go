@@ -1,0 +1,143 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// keepAlive is how often an idle event stream sends a comment, so that
+// proxies and browsers keep it open.
+const keepAlive = 15 * time.Second
+
+// events streams a run's changes as server-sent events, each carrying the
+// run's Summary as JSON: "hello" at once, then "generation" when a
+// generation (round) closed, "status" when the status changed (or the run
+// became damaged or readable), "progress" when games were added. The
+// stream looks at the run every Options.Poll: a stat of its files, and a
+// read only when they changed. It ends when the client goes or the server
+// closes.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	e, snap := s.run(w, r)
+	if e == nil {
+		return
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "web: this connection cannot stream events", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	send := func(event string, sum Summary) bool {
+		data, err := json.Marshal(sum)
+		if err != nil {
+			return false
+		}
+		if _, err := fmt.Fprintf(w, "event: %s\nid: %d\ndata: %s\n\n", event, sum.Done, data); err != nil {
+			return false
+		}
+		flusher.Flush()
+		return true
+	}
+	if _, err := fmt.Fprintf(w, "retry: %d\n\n", 2000); err != nil {
+		return
+	}
+	if !send("hello", snap.sum) {
+		return
+	}
+	last := snap.sum
+	poll := time.NewTicker(s.opts.Poll)
+	defer poll.Stop()
+	idle := time.NewTicker(keepAlive)
+	defer idle.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.streams.Done():
+			return
+		case <-idle.C:
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+				return
+			}
+			flusher.Flush()
+		case <-poll.C:
+			cur := e.refresh(s.opts.Open, time.Now()).sum
+			event := ""
+			switch {
+			case cur.Done != last.Done:
+				event = "generation"
+			case cur.Status != last.Status || cur.Damaged != last.Damaged:
+				event = "status"
+			case cur.Games != last.Games:
+				event = "progress"
+			}
+			last = cur
+			if event != "" && !send(event, cur) {
+				return
+			}
+		}
+	}
+}
+
+// script is the run page's only script: one EventSource. Progress events
+// update the status line; generation and status events also fetch the page
+// once and swap its report in, so the new generation shows without a
+// reload.
+func (s *Server) script(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	fmt.Fprint(w, liveScript)
+}
+
+const liveScript = `"use strict";
+(function () {
+  var live = document.getElementById("live");
+  if (!live || !window.EventSource) { return; }
+  var note = document.getElementById("live-note");
+  var updates = 0;
+  function set(id, text) {
+    var el = document.getElementById(id);
+    if (el) { el.textContent = text; }
+  }
+  function show(s) {
+    set("live-status", s.status);
+    document.getElementById("live-status").className = "status " + s.status;
+    set("live-done", s.done);
+    set("live-games", s.games);
+    set("live-rate", s.games_per_second == null ? "–" : s.games_per_second.toFixed(1));
+    set("live-eta", s.eta ? s.eta.replace("T", " ").replace(/:\d\d(\.\d+)?(Z|[+-].*)$/, " UTC") : "–");
+    document.getElementById("live-eta-part").hidden = s.status !== "running";
+  }
+  function refresh(e) {
+    show(JSON.parse(e.data));
+    fetch(live.dataset.page, {credentials: "same-origin"})
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("report");
+        var old = document.getElementById("report");
+        if (fresh && old) { old.replaceWith(document.importNode(fresh, true)); }
+        updates++;
+        live.dataset.updates = String(updates);
+        set("live-note", "updated " + new Date().toISOString().slice(11, 19) + " UTC");
+        live.classList.remove("fresh");
+        void live.offsetWidth;
+        live.classList.add("fresh");
+      });
+  }
+  var source = new EventSource(live.dataset.events);
+  source.addEventListener("hello", function (e) {
+    show(JSON.parse(e.data));
+    if (!updates) { set("live-note", "● live"); }
+  });
+  source.addEventListener("progress", function (e) { show(JSON.parse(e.data)); });
+  source.addEventListener("generation", refresh);
+  source.addEventListener("status", refresh);
+  source.onerror = function () { set("live-note", "reconnecting…"); };
+})();
+`
