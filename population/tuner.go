@@ -21,7 +21,7 @@ type Tuner struct {
 	space    space
 	start    []float64 // starting weights; nil for none
 	openings []string
-	pool     *tournament.Pool
+	run      tournament.Runner // plays batches of games: the local pool, or another transport
 	store    Store
 
 	spent    int            // games of the run so far, played or found in the store
@@ -65,7 +65,7 @@ type Result struct {
 // checked: a finished game is refused with its line in the list; start
 // is the starting weights (nil: random for genetic, zeros for knockout),
 // already checked against the evaluator.
-func NewTuner(cfg Config, g games.Game, openings []string, start []float64, pool *tournament.Pool, store Store) (*Tuner, error) {
+func NewTuner(cfg Config, g games.Game, openings []string, start []float64, run tournament.Runner, store Store) (*Tuner, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -91,10 +91,10 @@ func NewTuner(cfg Config, g games.Game, openings []string, start []float64, pool
 			return nil, fmt.Errorf("population: line %d of the opening list: %w", i+1, err)
 		}
 	}
-	if pool == nil || store == nil {
-		return nil, fmt.Errorf("population: a tuner needs a pool and a store")
+	if run == nil || store == nil {
+		return nil, fmt.Errorf("population: a tuner needs a runner (a pool) and a store")
 	}
-	return &Tuner{cfg: cfg, game: g, ev: ev, space: space{ev.Features}, start: start, openings: openings, pool: pool, store: store}, nil
+	return &Tuner{cfg: cfg, game: g, ev: ev, space: space{ev.Features}, start: start, openings: openings, run: run, store: store}, nil
 }
 
 // Evaluator returns the evaluator being tuned.
@@ -248,7 +248,7 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 			Seed:   uint64(i), MaxPlies: t.cfg.MaxPlies,
 		}
 	}
-	err := t.pool.Run(ctx, specs, func(j int, rec tournament.Record) error {
+	err := t.run.Run(ctx, specs, func(j int, rec tournament.Record) error {
 		i := todo[j]
 		recs[i] = withoutMoves(rec)
 		g := batch[i]
