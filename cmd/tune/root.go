@@ -42,6 +42,7 @@ the games it knows.`,
 		newTournamentCommand(&g),
 		newPlotCommand(&g),
 		newReportCommand(&g),
+		newEngineCommand(&g),
 	)
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)
