@@ -2,7 +2,7 @@ package main
 
 import (
 	"bufio"
-		"io"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
