@@ -155,8 +155,8 @@ func TestEngineAgainstRhino(t *testing.T) {
 
 // uciEngine is a UCI engine process set up for a game.
 type uciEngine struct {
-	p  *engineProcess
-	go_ string
+	p         *engineProcess
+	goCommand string
 }
 
 // refereeChess plays one chess game between two UCI engines from an
@@ -188,7 +188,7 @@ func refereeChess(t *testing.T, white, black uciEngine, opening []string, maxPli
 			return games.Draw
 		}
 		e := engines[p.Turn()]
-		e.p.send("position startpos moves "+strings.Join(moves, " "), e.go_)
+		e.p.send("position startpos moves "+strings.Join(moves, " "), e.goCommand)
 		s := bestMove(t, e.p, 120*time.Second)
 		m, err := p.ParseMove(s)
 		if err != nil {
@@ -289,4 +289,3 @@ func TestEngineUnderPolyglot(t *testing.T) {
 	}
 	p.send("quit")
 }
-
