@@ -44,6 +44,7 @@ the games it knows.`,
 		newPlotCommand(&g),
 		newReportCommand(&g),
 		newServeCommand(&g),
+		newEngineCommand(&g),
 	)
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)

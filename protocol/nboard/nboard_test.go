@@ -1,0 +1,114 @@
+package nboard
+
+import (
+	"strings"
+	"testing"
+)
+
+// The game of the protocol's example session, as NBoard sends it.
+const exampleGGF = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]" +
+	"BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)"
+
+func TestParseGGF(t *testing.T) {
+	c, err := ParseCommand("set game " + exampleGGF)
+	if err != nil || c.Name != "set" || c.Args[0] != "game" {
+		t.Fatalf("%+v %v", c, err)
+	}
+	g, err := ParseGGF(strings.TrimSpace(strings.TrimPrefix(c.Rest, "game")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Board != StartBoard || !g.Black || len(g.Moves) != 8 || g.Moves[0].Square != "F5" || !g.Moves[0].Black || g.Moves[7].Black {
+		t.Fatalf("%+v", g)
+	}
+	if g.Notation() != "---------------------------OX------XO--------------------------- X" {
+		t.Errorf("Notation() = %q", g.Notation())
+	}
+	again, err := ParseGGF(g.String())
+	if err != nil || again.String() != g.String() {
+		t.Fatalf("round trip: %q, %v", again.String(), err)
+	}
+	for _, bad := range []string{
+		"",
+		"(;GM[Chess]BO[8 " + StartBoard + " *];)",
+		"(;GM[Othello]B[F5];)",
+		"(;GM[Othello]BO[10 " + StartBoard + " *];)",
+		"(;GM[Othello]BO[8 " + StartBoard[:60] + " *];)",
+		"(;GM[Othello]BO[8 " + StartBoard + " *]B[Z9];)",
+		"(;GM[Othello]BO[8 " + StartBoard + " *]B[F5;)",
+		"(;GM[Othello]BO[8 " + StartBoard + " ?];)",
+	} {
+		if _, err := ParseGGF(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestMoves(t *testing.T) {
+	tests := []struct {
+		in, out string
+	}{
+		{"F5", "F5"}, {"f5/1.5", "F5/1.50"}, {"d6/-1/0.25", "D6/-1.00/0.25"}, {"PA", "PA"}, {"pass//", "PA"},
+	}
+	for _, tt := range tests {
+		m, err := ParseMove(tt.in)
+		if err != nil || m.String() != tt.out {
+			t.Errorf("%q: %q %v, want %q", tt.in, m.String(), err, tt.out)
+		}
+	}
+	for _, bad := range []string{"", "I1", "F9", "F5/x", "F5/1/2/3", "F5/NaN"} {
+		if _, err := ParseMove(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+	if got := BestMove(Move{Square: "d6", Eval: -1, HasEval: true, Seconds: 0.5}); got != "=== D6/-1.00/0.50" {
+		t.Errorf("BestMove: %q", got)
+	}
+	if got := Search([]string{"f5", "d6"}, 2, 7); got != "search F5-D6 2.00 0 7" {
+		t.Errorf("Search: %q", got)
+	}
+}
+
+func TestParseAnswer(t *testing.T) {
+	a, err := ParseAnswer("=== d6 -1.00 0.0")
+	if err != nil || a.Move.Square != "d6" || a.Move.Eval != -1 {
+		t.Fatalf("%+v %v", a, err)
+	}
+	a, err = ParseAnswer("pong 7")
+	if err != nil || a.Pong != 7 {
+		t.Fatalf("%+v %v", a, err)
+	}
+	a, err = ParseAnswer("status Edax is thinking")
+	if err != nil || a.Kind != "status" || a.Text != "Edax is thinking" {
+		t.Fatalf("%+v %v", a, err)
+	}
+	for _, bad := range []string{"===", "pong x", ""} {
+		if _, err := ParseAnswer(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// FuzzParse: no line panics the parsers; what they accept writes back to
+// text they read the same way.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{exampleGGF, "set game " + exampleGGF, "move F5/1.00/0.5", "=== d6 -1.00 0.0", "pong 3", "(;BO[8 " + StartBoard + " O]W[PA];)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if g, err := ParseGGF(line); err == nil {
+			again, err := ParseGGF(g.String())
+			if err != nil || again.String() != g.String() {
+				t.Fatalf("GGF %q -> %q -> %v", line, g.String(), err)
+			}
+		}
+		if m, err := ParseMove(line); err == nil {
+			again, err := ParseMove(m.String())
+			if err != nil || again.String() != m.String() {
+				t.Fatalf("move %q -> %q -> %v", line, m.String(), err)
+			}
+		}
+		_, _ = ParseCommand(line)
+		_, _ = ParseAnswer(line)
+	})
+}
