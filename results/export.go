@@ -10,6 +10,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/protocol/uci"
 )
 
 // Formats lists the export formats.
@@ -104,8 +105,11 @@ func ExportWeights(formatName string, g games.Game, ev *games.Evaluator, best po
 		}
 		fmt.Fprintf(&b, "};\n\n#endif /* %s */\n", guard)
 	case "uci":
+		// The units of 'tune engine's spin options: a feature with a
+		// fractional step is set in steps, one without a step in
+		// hundredths (uci.WeightUnit).
 		for i, f := range ev.Features {
-			fmt.Fprintf(&b, "setoption name %s value %s\n", f.Name, strconv.FormatFloat(best.Weights[i], 'g', -1, 64))
+			fmt.Fprintf(&b, "setoption name %s value %d\n", f.Name, uci.SpinValue(f, best.Weights[i]))
 		}
 	default:
 		return nil, fmt.Errorf("results: unknown export format %q (formats: %s)", formatName, strings.Join(Formats, ", "))

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gametune/gametune/protocol/uci"
 	"go/parser"
 	"go/token"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -217,8 +219,20 @@ func TestExport(t *testing.T) {
 				t.Errorf("C header does not compile: %v\n%s\n%s", err, out, data)
 			}
 		case "uci":
-			if !strings.HasPrefix(string(data), "setoption name open-mine value ") {
-				t.Errorf("uci: %s", data)
+			// Read back as 'tune engine' reads its options: the same weights.
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			if len(lines) != len(ev.Features) {
+				t.Fatalf("uci: %d lines for %d features", len(lines), len(ev.Features))
+			}
+			for i, f := range ev.Features {
+				value, ok := strings.CutPrefix(lines[i], "setoption name "+f.Name+" value ")
+				if !ok {
+					t.Fatalf("uci line %q", lines[i])
+				}
+				w, err := uci.Weight(f, value)
+				if err != nil || math.Abs(w-best.Weights[i]) > 1e-9 {
+					t.Errorf("uci: %s reads back as %g (%v), want %g", f.Name, w, err, best.Weights[i])
+				}
 			}
 		case "csv":
 			r2, _ := recordedRun(t)
