@@ -109,6 +109,17 @@ func runEngine(ctx context.Context, in io.Reader, out io.Writer, gameName string
 // GGF game is a few KiB.
 const maxLine = 1 << 20
 
+// nextLine waits for the next line of input: ok is false at the end of the
+// input, and the error is ctx's when it is cancelled first.
+func nextLine(ctx context.Context, lines <-chan commandLine) (l commandLine, ok bool, err error) {
+	select {
+	case <-ctx.Done():
+		return commandLine{}, false, ctx.Err()
+	case l, ok = <-lines:
+		return l, ok, nil
+	}
+}
+
 // commandLine is one line of standard input, or why it could not be read.
 type commandLine struct {
 	text string

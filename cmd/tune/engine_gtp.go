@@ -29,15 +29,9 @@ type gtpClock struct {
 func serveGTP(ctx context.Context, lines <-chan commandLine, e *enginePlayer) error {
 	var clock gtpClock
 	for {
-		var l commandLine
-		var ok bool
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case l, ok = <-lines:
-		}
-		if !ok {
-			return nil
+		l, ok, err := nextLine(ctx, lines)
+		if err != nil || !ok {
+			return err
 		}
 		if l.err != nil {
 			e.out.write(gtp.Failure(gtp.Command{}, l.err.Error()).String())

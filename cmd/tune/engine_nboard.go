@@ -20,15 +20,9 @@ func serveNBoard(ctx context.Context, lines <-chan commandLine, e *enginePlayer)
 		e.out.println("status error: " + strings.Join(strings.Fields(fmt.Sprintf(format, args...)), " "))
 	}
 	for {
-		var l commandLine
-		var ok bool
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case l, ok = <-lines:
-		}
-		if !ok {
-			return nil
+		l, ok, err := nextLine(ctx, lines)
+		if err != nil || !ok {
+			return err
 		}
 		if l.err != nil {
 			fail("%v", l.err)

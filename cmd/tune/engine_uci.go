@@ -28,15 +28,9 @@ func serveUCI(ctx context.Context, lines <-chan commandLine, e *enginePlayer) er
 		e.out.println(uci.InfoString("error: " + fmt.Sprintf(format, args...)))
 	}
 	for {
-		var l commandLine
-		var ok bool
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case l, ok = <-lines:
-		}
-		if !ok {
-			return nil
+		l, ok, err := nextLine(ctx, lines)
+		if err != nil || !ok {
+			return err
 		}
 		if l.err != nil {
 			fail("%v", l.err)

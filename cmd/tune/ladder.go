@@ -11,7 +11,6 @@ import (
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
-	"github.com/gametune/gametune/tournament"
 	"github.com/spf13/cobra"
 )
 
@@ -103,16 +102,12 @@ func runLadder(ctx context.Context, stdout, stderr io.Writer, dir string, o ladd
 	if err != nil {
 		return err
 	}
-	run, err := results.Open(dir)
+	run, cfg, err := openRun(dir)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	defer run.Close()
-	cfg, err := population.ParseConfig(run.Config())
-	if err != nil {
-		return fmt.Errorf("ladder: the config recorded in %s: %w", dir, err)
-	}
-	t, err := prepareTuning(ctx, cfg)
+	tuner, t, err := newRunTuner(ctx, cfg, run, workers)
 	if err != nil {
 		return err
 	}
@@ -122,14 +117,6 @@ func runLadder(ctx context.Context, stdout, stderr io.Writer, dir string, o ladd
 	}
 	if err := results.CheckWeights(hist, len(t.ev.Features)); err != nil {
 		return err
-	}
-	pool, err := tournament.NewPool(workers, poolTableMiB)
-	if err != nil {
-		return usageError{err}
-	}
-	tuner, err := population.NewTuner(cfg, t.game, t.openings, t.start, pool, run)
-	if err != nil {
-		return usageError{err}
 	}
 	progress := reports.NewProgress(stderr, o.quiet, 0)
 	defer progress.Finish()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -98,7 +97,7 @@ func runPlay(ctx context.Context, in io.Reader, out io.Writer, gameName string, 
 	}
 	se := &session{g: g, start: p.String(), p: p, human: human, ev: ev, w: w, s: s, limits: lim, out: out}
 	fmt.Fprintf(out, "%s: you play %s. %s\n", g.Name(), human, playHelp)
-	lines := readLines(in)
+	lines := readCommands(ctx, in)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -123,19 +122,14 @@ func runPlay(ctx context.Context, in io.Reader, out io.Writer, gameName string, 
 			fmt.Fprintf(out, "game over: %s (%s)\n", outcome, se.verdict(outcome))
 		}
 		fmt.Fprint(out, "> ")
-		var line inputLine
-		select {
-		case <-ctx.Done():
+		line, ok, err := nextLine(ctx, lines)
+		if err != nil || !ok {
 			fmt.Fprintln(out)
-			return ctx.Err()
-		case line = <-lines:
+			return err
 		}
 		if line.err != nil {
-			fmt.Fprintln(out)
-			if errors.Is(line.err, io.EOF) {
-				return nil
-			}
-			return line.err
+			fmt.Fprintln(out, line.err)
+			continue
 		}
 		if quit := se.command(strings.TrimSpace(line.text), outcome); quit {
 			return nil
@@ -336,29 +330,4 @@ func parseSavedGame(g games.Game, data []byte) (string, games.Position, []games.
 		played = append(played, m)
 	}
 	return start, p, played, nil
-}
-
-// inputLine is one line typed, or the error that ended the input.
-type inputLine struct {
-	text string
-	err  error
-}
-
-// readLines reads lines from in on a goroutine of its own, so that a
-// command waiting for input still answers Ctrl-C at once. The goroutine
-// ends with the input (or the process).
-func readLines(in io.Reader) <-chan inputLine {
-	ch := make(chan inputLine)
-	go func() {
-		sc := bufio.NewScanner(in)
-		for sc.Scan() {
-			ch <- inputLine{text: sc.Text()}
-		}
-		err := sc.Err()
-		if err == nil {
-			err = io.EOF
-		}
-		ch <- inputLine{err: err}
-	}()
-	return ch
 }

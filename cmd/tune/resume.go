@@ -43,15 +43,11 @@ func runResume(ctx context.Context, to tuningOutput, dir string, o resumeOptions
 	if err != nil {
 		return err
 	}
-	run, err := results.Open(dir)
+	run, cfg, err := openRun(dir)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	defer run.Close()
-	cfg, err := population.ParseConfig(run.Config())
-	if err != nil {
-		return fmt.Errorf("resume: the config recorded in %s: %w", dir, err)
-	}
 	changed := false
 	if o.config != "" {
 		data, err := readUserFile(o.config)

@@ -279,21 +279,46 @@ type tuningOutput struct {
 	quiet          bool
 }
 
+// openRun opens a run directory to work on it (locked; see results.Open)
+// with its recorded config.
+func openRun(dir string) (*results.Run, population.Config, error) {
+	run, err := results.Open(dir)
+	if err != nil {
+		return nil, population.Config{}, usageError{err}
+	}
+	cfg, err := population.ParseConfig(run.Config())
+	if err != nil {
+		run.Close()
+		return nil, population.Config{}, fmt.Errorf("the config recorded in %s: %w", dir, err)
+	}
+	return run, cfg, nil
+}
+
+// newRunTuner resolves what cfg names and makes the tuner of a run, its
+// games played by a pool of workers.
+func newRunTuner(ctx context.Context, cfg population.Config, run *results.Run, workers int) (*population.Tuner, *tuning, error) {
+	t, err := prepareTuning(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	pool, err := tournament.NewPool(workers, poolTableMiB)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	tuner, err := population.NewTuner(cfg, t.game, t.openings, t.start, pool, run)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	return tuner, t, nil
+}
+
 // runTuning runs (or resumes) the tuning job of a run directory to its end.
 func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run *results.Run, workers int) error {
 	quiet := to.quiet
 	out := to.stdout
-	t, err := prepareTuning(ctx, cfg)
+	tuner, _, err := newRunTuner(ctx, cfg, run, workers)
 	if err != nil {
 		return err
-	}
-	pool, err := tournament.NewPool(workers, poolTableMiB)
-	if err != nil {
-		return usageError{err}
-	}
-	tuner, err := population.NewTuner(cfg, t.game, t.openings, t.start, pool, run)
-	if err != nil {
-		return usageError{err}
 	}
 	total := cfg.Generations
 	if cfg.Algo == population.Knockout {
