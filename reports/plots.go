@@ -189,6 +189,30 @@ func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
+// countTicks marks a count (of games) at round steps (1, 2 or 5 times a
+// power of ten), about six of them, labelled as whole numbers.
+type countTicks struct{}
+
+func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return []plot.Tick{{Value: lo, Label: fmt.Sprint(int64(lo))}}
+	}
+	raw := (hi - lo) / 6
+	step := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*step >= raw {
+			step *= m
+			break
+		}
+	}
+	step = math.Max(step, 1)
+	var ticks []plot.Tick
+	for x := math.Ceil(lo/step) * step; x <= hi; x += step {
+		ticks = append(ticks, plot.Tick{Value: x, Label: fmt.Sprint(int64(math.Round(x)))})
+	}
+	return ticks
+}
+
 func line(p *plot.Plot, xys plotter.XYs, c color.Color, width vg.Length, dashed bool, label string) {
 	l, err := plotter.NewLine(xys)
 	if err != nil {
@@ -336,7 +360,7 @@ func (r *Run) yardstick() Figure {
 // with the defaults and the start as horizontal lines.
 func (r *Run) ladder() Figure {
 	p := newPlot("Elo ladder of the champions", "games spent", "Elo, the defaults = 0 (95% interval)")
-	p.X.Tick.Marker = plot.DefaultTicks{}
+	p.X.Tick.Marker = countTicks{}
 	var pts errPoints
 	maxX := 1.0
 	for _, e := range r.Ladder.Entries {

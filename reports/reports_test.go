@@ -264,3 +264,16 @@ func comparePNG(t *testing.T, golden string, got image.Image) {
 		t.Errorf("%s: %d of %d pixels differ (run with -update after looking at the new image)", golden, diff, b.Dx()*b.Dy())
 	}
 }
+
+func TestCountTicks(t *testing.T) {
+	var labels []string
+	for _, tk := range (countTicks{}).Ticks(0, 28000) {
+		labels = append(labels, tk.Label)
+	}
+	if got := strings.Join(labels, " "); got != "0 5000 10000 15000 20000 25000" {
+		t.Fatalf("ticks of 0-28000: %s", got)
+	}
+	if n := len((countTicks{}).Ticks(0, 7)); n != 4 {
+		t.Fatalf("ticks of 0-7: %d, want 0, 2, 4, 6", n)
+	}
+}
