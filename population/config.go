@@ -21,6 +21,9 @@ type Algo string
 const (
 	Genetic  Algo = "genetic"  // the Othello report's genetic algorithm
 	Knockout Algo = "knockout" // the checkers report's knockout tournaments
+	SPSA     Algo = "spsa"     // simultaneous perturbation stochastic approximation, as fishtest runs it
+	CMAES    Algo = "cmaes"    // covariance matrix adaptation (gonum's CmaEsChol)
+	Texel    Algo = "texel"    // a logistic fit of the evaluation to game results
 )
 
 // Bounds on a config's sizes, checked by Validate, so that a config can
@@ -41,6 +44,8 @@ const (
 	MaxNodes           = 1_000_000_000 // node limit per move
 	MaxLadderPairs     = 10_000        // pairs per pairing of the ladder
 	MaxBudgetGames     = 1_000_000_000 // games of a run's budget
+	MaxSPSAIterations  = 100_000_000   // SPSA iterations (one colour-swapped pair each)
+	MaxSPSABlock       = 100_000       // SPSA iterations per generation
 )
 
 // LadderShare is the share of a run's games its ladder costs when
@@ -57,7 +62,7 @@ const StartDefaults = "default"
 type Config struct {
 	Game      string `yaml:"game"`
 	Evaluator string `yaml:"evaluator"`
-	Algo      Algo   `yaml:"algo"` // Genetic or Knockout
+	Algo      Algo   `yaml:"algo"` // Genetic, Knockout, SPSA, CMAES or Texel
 	Seed      uint64 `yaml:"seed"`
 	Depth     int    `yaml:"depth"` // search depth of every game (or nodes)
 	Nodes     int64  `yaml:"nodes"`
@@ -107,6 +112,25 @@ type Config struct {
 	Scale      float64 `yaml:"scale"` // multiplies the sum of ten uniform draws in [-1, 1]
 	Window     int     `yaml:"window"`
 	Threshold  float64 `yaml:"threshold"` // stop when the last Window distances are all below it
+
+	// SPSA, as fishtest runs it: SPSAIterations iterations of one
+	// colour-swapped pair each, SPSABlock of them per generation (played
+	// in parallel from the generation's theta, as fishtest's workers do);
+	// A = SPSAARatio * SPSAIterations, alpha, gamma. Parameters come from
+	// SPSAParams (lines "name, int|float, start, min, max, c_end, r_end"),
+	// or else every feature is tuned with c_end = SPSACEnd times its range
+	// (at least its step) and r_end = SPSAREnd.
+	SPSAIterations int     `yaml:"spsa-iterations"`
+	SPSABlock      int     `yaml:"spsa-block"`
+	SPSAARatio     float64 `yaml:"spsa-a-ratio"`
+	SPSAAlpha      float64 `yaml:"spsa-alpha"`
+	SPSAGamma      float64 `yaml:"spsa-gamma"`
+	SPSACEnd       float64 `yaml:"spsa-c-end"`
+	SPSAREnd       float64 `yaml:"spsa-r-end"`
+	SPSAParams     string  `yaml:"spsa-params"`
+	// SPSAParamList is internal: the SPSAParams file's lines, filled in
+	// when a run is created (like OpeningList).
+	SPSAParamList []string `yaml:"spsa-param-list,omitempty"`
 }
 
 // Defaults returns the configuration every run starts from before presets,
@@ -118,6 +142,7 @@ func Defaults() Config {
 		Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
 		TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1,
 		Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02,
+		SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101, SPSACEnd: 0.05, SPSAREnd: 0.002,
 	}
 }
 
@@ -166,8 +191,9 @@ func ApplyPreset(c *Config, name string) error {
 
 // internalKeys are filled in when a run is created (see Config).
 var internalKeys = map[string]string{
-	"opening-list":  "openings",
-	"start-weights": "start",
+	"opening-list":    "openings",
+	"start-weights":   "start",
+	"spsa-param-list": "spsa-params",
 }
 
 // ParseConfig reads a recorded YAML config over Defaults, internal keys
@@ -246,7 +272,22 @@ func mergeConfig(c *Config, data []byte, internal bool) error {
 	if len(c.StartWeights) == 0 {
 		c.StartWeights = nil
 	}
+	if len(c.SPSAParamList) == 0 {
+		c.SPSAParamList = nil
+	}
 	return nil
+}
+
+// PlannedGenerations is the number of generations (rounds, iteration
+// blocks, fit steps) the config plans, budgets aside.
+func (c Config) PlannedGenerations() int {
+	switch c.Algo {
+	case Knockout:
+		return c.Rounds
+	case SPSA:
+		return (c.SPSAIterations + max(c.SPSABlock, 1) - 1) / max(c.SPSABlock, 1)
+	}
+	return c.Generations
 }
 
 // TimeBudget is the budget-time key as a duration: 0 when none.
@@ -382,8 +423,30 @@ func (c Config) Validate() error {
 		if c.Window < 1 || math.IsNaN(c.Threshold) || c.Threshold < 0 {
 			return bad("window %d must be >= 1 and threshold %g >= 0", c.Window, c.Threshold)
 		}
+	case SPSA:
+		if c.SPSAIterations < 1 || c.SPSAIterations > MaxSPSAIterations {
+			return bad("spsa-iterations %d: 1 to %d (one colour-swapped pair each)", c.SPSAIterations, MaxSPSAIterations)
+		}
+		if c.SPSABlock < 1 || c.SPSABlock > MaxSPSABlock {
+			return bad("spsa-block %d: 1 to %d iterations per generation", c.SPSABlock, MaxSPSABlock)
+		}
+		if !(c.SPSAARatio >= 0 && c.SPSAARatio <= 10) {
+			return bad("spsa-a-ratio %g: 0 to 10 (A as a fraction of the iterations; fishtest uses 0.1)", c.SPSAARatio)
+		}
+		if !(c.SPSAAlpha > 0 && c.SPSAAlpha <= 2) || !(c.SPSAGamma > 0 && c.SPSAGamma <= 1) {
+			return bad("spsa-alpha %g must be in (0, 2] and spsa-gamma %g in (0, 1] (fishtest: 0.602 and 0.101)", c.SPSAAlpha, c.SPSAGamma)
+		}
+		if !(c.SPSACEnd > 0 && c.SPSACEnd <= 1) {
+			return bad("spsa-c-end %g: a fraction of each range in (0, 1]", c.SPSACEnd)
+		}
+		if !(c.SPSAREnd > 0 && c.SPSAREnd <= 1e6) {
+			return bad("spsa-r-end %g must be > 0 (and at most 1e6)", c.SPSAREnd)
+		}
+		if c.BudgetGames > 0 && c.BudgetGames < 2 {
+			return bad("budget-games %d is too small for one SPSA iteration (a pair of games)", c.BudgetGames)
+		}
 	default:
-		return bad("unknown algo %q (genetic or knockout)", c.Algo)
+		return bad("unknown algo %q (genetic, knockout, spsa, cmaes or texel)", c.Algo)
 	}
 	return nil
 }
