@@ -46,6 +46,8 @@ const (
 	MaxBudgetGames     = 1_000_000_000 // games of a run's budget
 	MaxSPSAIterations  = 100_000_000   // SPSA iterations (one colour-swapped pair each)
 	MaxSPSABlock       = 100_000       // SPSA iterations per generation
+	MaxTexelRounds     = 1000          // Texel generations
+	MaxTexelGames      = 100_000       // Texel self-play games per generation (their positions are held in memory)
 )
 
 // LadderShare is the share of a run's games its ladder costs when
@@ -128,6 +130,26 @@ type Config struct {
 	SPSACEnd       float64 `yaml:"spsa-c-end"`
 	SPSAREnd       float64 `yaml:"spsa-r-end"`
 	SPSAParams     string  `yaml:"spsa-params"`
+	// Texel's method: TexelRounds generations, each playing TexelGames
+	// self-play games of the current weights (each from the start or an
+	// opening of the run, then TexelOpeningPlies random plies), then
+	// fitting the scaling constant K and the weights to the results of
+	// every quiet position of every game so far.
+	TexelRounds       int `yaml:"texel-rounds"`
+	TexelGames        int `yaml:"texel-games"`
+	TexelOpeningPlies int `yaml:"texel-opening-plies"`
+
+	// CMA-ES through gonum's CmaEsChol, in weights scaled by their ranges
+	// and centred on the start: CMAESGenerations generations of
+	// CMAESPopulation candidates (0: gonum's default, 4 + 3 ln n), each
+	// candidate's loss its score against the current mean over CMAESPairs
+	// colour-swapped pairs; CMAESSigma is the initial step, a fraction of
+	// each range.
+	CMAESGenerations int     `yaml:"cmaes-generations"`
+	CMAESPopulation  int     `yaml:"cmaes-population"`
+	CMAESPairs       int     `yaml:"cmaes-pairs"`
+	CMAESSigma       float64 `yaml:"cmaes-sigma"`
+
 	// SPSAParamList is internal: the SPSAParams file's lines, filled in
 	// when a run is created (like OpeningList).
 	SPSAParamList []string `yaml:"spsa-param-list,omitempty"`
@@ -142,6 +164,8 @@ func Defaults() Config {
 		Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
 		TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1,
 		Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02,
+		CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1,
+		TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8,
 		SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101, SPSACEnd: 0.05, SPSAREnd: 0.002,
 	}
 }
@@ -284,6 +308,10 @@ func (c Config) PlannedGenerations() int {
 	switch c.Algo {
 	case Knockout:
 		return c.Rounds
+	case Texel:
+		return c.TexelRounds
+	case CMAES:
+		return c.CMAESGenerations
 	case SPSA:
 		return (c.SPSAIterations + max(c.SPSABlock, 1) - 1) / max(c.SPSABlock, 1)
 	}
@@ -444,6 +472,35 @@ func (c Config) Validate() error {
 		}
 		if c.BudgetGames > 0 && c.BudgetGames < 2 {
 			return bad("budget-games %d is too small for one SPSA iteration (a pair of games)", c.BudgetGames)
+		}
+	case CMAES:
+		if c.CMAESGenerations < 1 || c.CMAESGenerations > MaxGenerations {
+			return bad("cmaes-generations %d: 1 to %d", c.CMAESGenerations, MaxGenerations)
+		}
+		if c.CMAESPopulation != 0 && (c.CMAESPopulation < 2 || c.CMAESPopulation > MaxCandidates) {
+			return bad("cmaes-population %d: 0 (gonum's default, 4 + 3 ln n) or 2 to %d", c.CMAESPopulation, MaxCandidates)
+		}
+		if c.CMAESPairs < 1 || c.CMAESPairs > MaxBestOf {
+			return bad("cmaes-pairs %d: 1 to %d pairs of each candidate against the mean", c.CMAESPairs, MaxBestOf)
+		}
+		if !(c.CMAESSigma > 0 && c.CMAESSigma <= 1) {
+			return bad("cmaes-sigma %g: the initial step as a fraction of each range, in (0, 1]", c.CMAESSigma)
+		}
+		if n := 2 * c.CMAESPairs * max(c.CMAESPopulation, 4); c.BudgetGames > 0 && c.BudgetGames < n {
+			return bad("budget-games %d is too small for one CMA-ES generation (%d games or more)", c.BudgetGames, n)
+		}
+	case Texel:
+		if c.TexelRounds < 1 || c.TexelRounds > MaxTexelRounds {
+			return bad("texel-rounds %d: 1 to %d", c.TexelRounds, MaxTexelRounds)
+		}
+		if c.TexelGames < 1 || c.TexelGames > MaxTexelGames {
+			return bad("texel-games %d: 1 to %d self-play games per round", c.TexelGames, MaxTexelGames)
+		}
+		if c.TexelOpeningPlies < 0 || c.TexelOpeningPlies > 60 {
+			return bad("texel-opening-plies %d: 0 to 60 random plies", c.TexelOpeningPlies)
+		}
+		if c.BudgetGames > 0 && c.BudgetGames < c.TexelGames {
+			return bad("budget-games %d is too small for one Texel round of texel-games %d self-play games", c.BudgetGames, c.TexelGames)
 		}
 	default:
 		return bad("unknown algo %q (genetic, knockout, spsa, cmaes or texel)", c.Algo)

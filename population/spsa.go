@@ -315,3 +315,7 @@ func (t *Tuner) runSPSA(ctx context.Context) (Result, error) {
 	}
 	return res, nil
 }
+
+func errNothingToTune(t *Tuner) error {
+	return fmt.Errorf("population: evaluator %q has no feature with a range to tune", t.ev.Name)
+}

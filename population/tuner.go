@@ -116,6 +116,10 @@ func (t *Tuner) Run(ctx context.Context) (Result, error) {
 		res, err = t.runKnockout(ctx)
 	case SPSA:
 		res, err = t.runSPSA(ctx)
+	case Texel:
+		res, err = t.runTexel(ctx)
+	case CMAES:
+		res, err = t.runCMAES(ctx)
 	default:
 		res, err = t.runGenetic(ctx)
 	}

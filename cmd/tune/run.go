@@ -128,6 +128,13 @@ initialisation).`,
 	configFlag(cf, f.Float64Var, "scale", "knockout: scale of the ten-draw step around the winner", func(c *C) *float64 { return &c.Scale })
 	configFlag(cf, f.IntVar, "window", "knockout: rounds of small moves that mean convergence", func(c *C) *int { return &c.Window })
 	configFlag(cf, f.Float64Var, "threshold", "knockout: distance below which a move is small", func(c *C) *float64 { return &c.Threshold })
+	configFlag(cf, f.IntVar, "cmaes-generations", "cmaes: generations", func(c *C) *int { return &c.CMAESGenerations })
+	configFlag(cf, f.IntVar, "cmaes-population", "cmaes: candidates per generation (0: gonum's default, 4 + 3 ln n)", func(c *C) *int { return &c.CMAESPopulation })
+	configFlag(cf, f.IntVar, "cmaes-pairs", "cmaes: colour-swapped pairs of each candidate against the mean", func(c *C) *int { return &c.CMAESPairs })
+	configFlag(cf, f.Float64Var, "cmaes-sigma", "cmaes: initial step as a fraction of each range", func(c *C) *float64 { return &c.CMAESSigma })
+	configFlag(cf, f.IntVar, "texel-rounds", "texel: rounds of self-play games then a fit", func(c *C) *int { return &c.TexelRounds })
+	configFlag(cf, f.IntVar, "texel-games", "texel: self-play games per round, counted against the budget", func(c *C) *int { return &c.TexelGames })
+	configFlag(cf, f.IntVar, "texel-opening-plies", "texel: random plies after the opening of each self-play game", func(c *C) *int { return &c.TexelOpeningPlies })
 	configFlag(cf, f.IntVar, "spsa-iterations", fmt.Sprintf("spsa: iterations N (one colour-swapped pair each), 1-%d", population.MaxSPSAIterations), func(c *C) *int { return &c.SPSAIterations })
 	configFlag(cf, f.IntVar, "spsa-block", "spsa: iterations per generation, played in parallel from the same theta", func(c *C) *int { return &c.SPSABlock })
 	configFlag(cf, f.Float64Var, "spsa-a-ratio", "spsa: A as a fraction of the iterations (fishtest: 0.1)", func(c *C) *float64 { return &c.SPSAARatio })
@@ -425,6 +432,8 @@ func stageName(cfg population.Config) string {
 		return "round"
 	case population.SPSA:
 		return "block"
+	case population.Texel:
+		return "round"
 	}
 	return "generation"
 }
