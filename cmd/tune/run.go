@@ -188,6 +188,12 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
 	if err != nil {
 		return err
 	}
+	return createAndRun(ctx, tuningOutput{stdout, stderr, o.quiet}, cfg, o.out, workers)
+}
+
+// createAndRun creates the run directory out for the resolved config cfg
+// and runs it to its end.
+func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, out string, workers int) error {
 	// Read the start weights and the openings file now, into the config, so
 	// that the run directory holds everything a resume needs.
 	if cfg.Start != "" {
@@ -235,15 +241,15 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
 	if _, err := prepareTuning(ctx, cfg); err != nil {
 		return err
 	}
-	run, err := results.Create(o.out, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, version)
+	run, err := results.Create(out, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, version)
 	if errors.Is(err, results.ErrExists) {
-		return usageError{fmt.Errorf("%w (choose a new --out, or continue it with 'tune resume %s')", err, o.out)}
+		return usageError{fmt.Errorf("%w (choose a new --out, or continue it with 'tune resume %s')", err, out)}
 	}
 	if err != nil {
 		return err
 	}
 	defer run.Close()
-	return runTuning(ctx, tuningOutput{stdout, stderr, o.quiet}, cfg, run, workers)
+	return runTuning(ctx, to, cfg, run, workers)
 }
 
 // tuning is what a run needs besides its config and store.
