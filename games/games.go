@@ -202,6 +202,12 @@ type Evaluator struct {
 	// but quiescence search may evaluate a position that a noisy move has
 	// just ended (its last piece captured): the score must still be sane.
 	Evaluate func(p Position, w []float64) int
+	// FeatureValues, if set, writes p's feature values into dst (one per
+	// feature, in the order of Features, scale included), so that
+	// sum(w[i] * dst[i]) is Evaluate(p, w) before its rounding to an
+	// integer: the two differ by at most 0.5 (plus float noise). It must
+	// not allocate. Texel's tuning needs it.
+	FeatureValues func(p Position, dst []float64)
 }
 
 // MaxEval bounds the magnitude of static evaluations; the engine's win

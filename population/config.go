@@ -21,6 +21,9 @@ type Algo string
 const (
 	Genetic  Algo = "genetic"  // the Othello report's genetic algorithm
 	Knockout Algo = "knockout" // the checkers report's knockout tournaments
+	SPSA     Algo = "spsa"     // simultaneous perturbation stochastic approximation, as fishtest runs it
+	CMAES    Algo = "cmaes"    // covariance matrix adaptation (gonum's CmaEsChol)
+	Texel    Algo = "texel"    // a logistic fit of the evaluation to game results
 )
 
 // Bounds on a config's sizes, checked by Validate, so that a config can
@@ -41,6 +44,10 @@ const (
 	MaxNodes           = 1_000_000_000 // node limit per move
 	MaxLadderPairs     = 10_000        // pairs per pairing of the ladder
 	MaxBudgetGames     = 1_000_000_000 // games of a run's budget
+	MaxSPSAIterations  = 100_000_000   // SPSA iterations (one colour-swapped pair each)
+	MaxSPSABlock       = 100_000       // SPSA iterations per generation
+	MaxTexelRounds     = 1000          // Texel generations
+	MaxTexelGames      = 100_000       // Texel self-play games per generation (their positions are held in memory)
 )
 
 // LadderShare is the share of a run's games its ladder costs when
@@ -57,7 +64,7 @@ const StartDefaults = "default"
 type Config struct {
 	Game      string `yaml:"game"`
 	Evaluator string `yaml:"evaluator"`
-	Algo      Algo   `yaml:"algo"` // Genetic or Knockout
+	Algo      Algo   `yaml:"algo"` // Genetic, Knockout, SPSA, CMAES or Texel
 	Seed      uint64 `yaml:"seed"`
 	Depth     int    `yaml:"depth"` // search depth of every game (or nodes)
 	Nodes     int64  `yaml:"nodes"`
@@ -107,6 +114,45 @@ type Config struct {
 	Scale      float64 `yaml:"scale"` // multiplies the sum of ten uniform draws in [-1, 1]
 	Window     int     `yaml:"window"`
 	Threshold  float64 `yaml:"threshold"` // stop when the last Window distances are all below it
+
+	// SPSA, as fishtest runs it: SPSAIterations iterations of one
+	// colour-swapped pair each, SPSABlock of them per generation (played
+	// in parallel from the generation's theta, as fishtest's workers do);
+	// A = SPSAARatio * SPSAIterations, alpha, gamma. Parameters come from
+	// SPSAParams (lines "name, int|float, start, min, max, c_end, r_end"),
+	// or else every feature is tuned with c_end = SPSACEnd times its range
+	// (at least its step) and r_end = SPSAREnd.
+	SPSAIterations int     `yaml:"spsa-iterations"`
+	SPSABlock      int     `yaml:"spsa-block"`
+	SPSAARatio     float64 `yaml:"spsa-a-ratio"`
+	SPSAAlpha      float64 `yaml:"spsa-alpha"`
+	SPSAGamma      float64 `yaml:"spsa-gamma"`
+	SPSACEnd       float64 `yaml:"spsa-c-end"`
+	SPSAREnd       float64 `yaml:"spsa-r-end"`
+	SPSAParams     string  `yaml:"spsa-params"`
+	// Texel's method: TexelRounds generations, each playing TexelGames
+	// self-play games of the current weights (each from the start or an
+	// opening of the run, then TexelOpeningPlies random plies), then
+	// fitting the scaling constant K and the weights to the results of
+	// every quiet position of every game so far.
+	TexelRounds       int `yaml:"texel-rounds"`
+	TexelGames        int `yaml:"texel-games"`
+	TexelOpeningPlies int `yaml:"texel-opening-plies"`
+
+	// CMA-ES through gonum's CmaEsChol, in weights scaled by their ranges
+	// and centred on the start: CMAESGenerations generations of
+	// CMAESPopulation candidates (0: gonum's default, 4 + 3 ln n), each
+	// candidate's loss its score against the current mean over CMAESPairs
+	// colour-swapped pairs; CMAESSigma is the initial step, a fraction of
+	// each range.
+	CMAESGenerations int     `yaml:"cmaes-generations"`
+	CMAESPopulation  int     `yaml:"cmaes-population"`
+	CMAESPairs       int     `yaml:"cmaes-pairs"`
+	CMAESSigma       float64 `yaml:"cmaes-sigma"`
+
+	// SPSAParamList is internal: the SPSAParams file's lines, filled in
+	// when a run is created (like OpeningList).
+	SPSAParamList []string `yaml:"spsa-param-list,omitempty"`
 }
 
 // Defaults returns the configuration every run starts from before presets,
@@ -118,6 +164,9 @@ func Defaults() Config {
 		Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
 		TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1,
 		Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02,
+		CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1,
+		TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8,
+		SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101, SPSACEnd: 0.05, SPSAREnd: 0.002,
 	}
 }
 
@@ -166,8 +215,9 @@ func ApplyPreset(c *Config, name string) error {
 
 // internalKeys are filled in when a run is created (see Config).
 var internalKeys = map[string]string{
-	"opening-list":  "openings",
-	"start-weights": "start",
+	"opening-list":    "openings",
+	"start-weights":   "start",
+	"spsa-param-list": "spsa-params",
 }
 
 // ParseConfig reads a recorded YAML config over Defaults, internal keys
@@ -246,7 +296,26 @@ func mergeConfig(c *Config, data []byte, internal bool) error {
 	if len(c.StartWeights) == 0 {
 		c.StartWeights = nil
 	}
+	if len(c.SPSAParamList) == 0 {
+		c.SPSAParamList = nil
+	}
 	return nil
+}
+
+// PlannedGenerations is the number of generations (rounds, iteration
+// blocks, fit steps) the config plans, budgets aside.
+func (c Config) PlannedGenerations() int {
+	switch c.Algo {
+	case Knockout:
+		return c.Rounds
+	case Texel:
+		return c.TexelRounds
+	case CMAES:
+		return c.CMAESGenerations
+	case SPSA:
+		return (c.SPSAIterations + max(c.SPSABlock, 1) - 1) / max(c.SPSABlock, 1)
+	}
+	return c.Generations
 }
 
 // TimeBudget is the budget-time key as a duration: 0 when none.
@@ -382,8 +451,59 @@ func (c Config) Validate() error {
 		if c.Window < 1 || math.IsNaN(c.Threshold) || c.Threshold < 0 {
 			return bad("window %d must be >= 1 and threshold %g >= 0", c.Window, c.Threshold)
 		}
+	case SPSA:
+		if c.SPSAIterations < 1 || c.SPSAIterations > MaxSPSAIterations {
+			return bad("spsa-iterations %d: 1 to %d (one colour-swapped pair each)", c.SPSAIterations, MaxSPSAIterations)
+		}
+		if c.SPSABlock < 1 || c.SPSABlock > MaxSPSABlock {
+			return bad("spsa-block %d: 1 to %d iterations per generation", c.SPSABlock, MaxSPSABlock)
+		}
+		if !(c.SPSAARatio >= 0 && c.SPSAARatio <= 10) {
+			return bad("spsa-a-ratio %g: 0 to 10 (A as a fraction of the iterations; fishtest uses 0.1)", c.SPSAARatio)
+		}
+		if !(c.SPSAAlpha > 0 && c.SPSAAlpha <= 2) || !(c.SPSAGamma > 0 && c.SPSAGamma <= 1) {
+			return bad("spsa-alpha %g must be in (0, 2] and spsa-gamma %g in (0, 1] (fishtest: 0.602 and 0.101)", c.SPSAAlpha, c.SPSAGamma)
+		}
+		if !(c.SPSACEnd > 0 && c.SPSACEnd <= 1) {
+			return bad("spsa-c-end %g: a fraction of each range in (0, 1]", c.SPSACEnd)
+		}
+		if !(c.SPSAREnd > 0 && c.SPSAREnd <= 1e6) {
+			return bad("spsa-r-end %g must be > 0 (and at most 1e6)", c.SPSAREnd)
+		}
+		if c.BudgetGames > 0 && c.BudgetGames < 2 {
+			return bad("budget-games %d is too small for one SPSA iteration (a pair of games)", c.BudgetGames)
+		}
+	case CMAES:
+		if c.CMAESGenerations < 1 || c.CMAESGenerations > MaxGenerations {
+			return bad("cmaes-generations %d: 1 to %d", c.CMAESGenerations, MaxGenerations)
+		}
+		if c.CMAESPopulation != 0 && (c.CMAESPopulation < 2 || c.CMAESPopulation > MaxCandidates) {
+			return bad("cmaes-population %d: 0 (gonum's default, 4 + 3 ln n) or 2 to %d", c.CMAESPopulation, MaxCandidates)
+		}
+		if c.CMAESPairs < 1 || c.CMAESPairs > MaxBestOf {
+			return bad("cmaes-pairs %d: 1 to %d pairs of each candidate against the mean", c.CMAESPairs, MaxBestOf)
+		}
+		if !(c.CMAESSigma > 0 && c.CMAESSigma <= 1) {
+			return bad("cmaes-sigma %g: the initial step as a fraction of each range, in (0, 1]", c.CMAESSigma)
+		}
+		if n := 2 * c.CMAESPairs * max(c.CMAESPopulation, 4); c.BudgetGames > 0 && c.BudgetGames < n {
+			return bad("budget-games %d is too small for one CMA-ES generation (%d games or more)", c.BudgetGames, n)
+		}
+	case Texel:
+		if c.TexelRounds < 1 || c.TexelRounds > MaxTexelRounds {
+			return bad("texel-rounds %d: 1 to %d", c.TexelRounds, MaxTexelRounds)
+		}
+		if c.TexelGames < 1 || c.TexelGames > MaxTexelGames {
+			return bad("texel-games %d: 1 to %d self-play games per round", c.TexelGames, MaxTexelGames)
+		}
+		if c.TexelOpeningPlies < 0 || c.TexelOpeningPlies > 60 {
+			return bad("texel-opening-plies %d: 0 to 60 random plies", c.TexelOpeningPlies)
+		}
+		if c.BudgetGames > 0 && c.BudgetGames < c.TexelGames {
+			return bad("budget-games %d is too small for one Texel round of texel-games %d self-play games", c.BudgetGames, c.TexelGames)
+		}
 	default:
-		return bad("unknown algo %q (genetic or knockout)", c.Algo)
+		return bad("unknown algo %q (genetic, knockout, spsa, cmaes or texel)", c.Algo)
 	}
 	return nil
 }

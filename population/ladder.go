@@ -116,8 +116,21 @@ func (t *Tuner) Ladder(ctx context.Context, hist []Generation, pairs int) (*Ladd
 	if pairs <= 0 {
 		pairs = AutoLadderPairs(len(players), hist[len(hist)-1].Spent)
 	}
-	if pairs > MaxLadderPairs {
-		return nil, fmt.Errorf("population: ladder pairs %d: at most %d", pairs, MaxLadderPairs)
+	return t.RateEntries(ctx, players, pairs)
+}
+
+// RateEntries rates the given players in one pool, as Ladder does (a
+// round robin of pairs colour-swapped pairs per pairing, recorded under
+// StageLadder, on openings the run never used; ratings anchored at
+// players[0]). Each player needs a distinct Genome id; the reference is
+// the player with id StartID, if any, else players[0]. tune compare rates
+// the champions of several runs with it.
+func (t *Tuner) RateEntries(ctx context.Context, players []LadderEntry, pairs int) (*Ladder, error) {
+	if len(players) < 2 {
+		return nil, fmt.Errorf("population: a ladder needs two players or more (got %d)", len(players))
+	}
+	if pairs < 1 || pairs > MaxLadderPairs {
+		return nil, fmt.Errorf("population: ladder pairs %d: 1 to %d", pairs, MaxLadderPairs)
 	}
 	openings, err := t.ladderOpenings(ctx)
 	if err != nil {

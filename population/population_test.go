@@ -44,9 +44,9 @@ func smallGenetic() Config {
 // TestWorkersDoNotMatter: the same seed and config with 1 and 2 workers
 // give the identical sequence of genomes and the same best genome.
 func TestWorkersDoNotMatter(t *testing.T) {
-	for _, algo := range []Algo{Genetic, Knockout} {
+	for _, algo := range []Algo{Genetic, Knockout, SPSA, Texel, CMAES} {
 		t.Run(string(algo), func(t *testing.T) {
-			cfg := smallGenetic()
+			cfg := smallTexel()
 			cfg.Algo, cfg.Rounds, cfg.Candidates, cfg.Ties, cfg.Scale = algo, 3, 5, "extra", 1
 			var runs [2]*MemoryStore
 			var best [2]Genome
@@ -104,8 +104,8 @@ func (s *stopAfter) RecordGame(r GameResult) error {
 // store ends with exactly the generations of an uninterrupted run, and
 // replays no recorded game.
 func TestResume(t *testing.T) {
-	for _, algo := range []Algo{Genetic, Knockout} {
-		cfg := smallGenetic()
+	for _, algo := range []Algo{Genetic, Knockout, SPSA, Texel, CMAES} {
+		cfg := smallTexel()
 		cfg.Algo, cfg.Rounds, cfg.Candidates, cfg.Scale = algo, 3, 5, 1
 		want := NewMemoryStore()
 		if _, err := newTestTuner(t, cfg, 2, want, nil, nil).Run(context.Background()); err != nil {

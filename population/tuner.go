@@ -111,15 +111,24 @@ func (t *Tuner) Run(ctx context.Context) (Result, error) {
 	}
 	var res Result
 	var err error
-	if t.cfg.Algo == Knockout {
+	switch t.cfg.Algo {
+	case Knockout:
 		res, err = t.runKnockout(ctx)
-	} else {
+	case SPSA:
+		res, err = t.runSPSA(ctx)
+	case Texel:
+		res, err = t.runTexel(ctx)
+	case CMAES:
+		res, err = t.runCMAES(ctx)
+	default:
 		res, err = t.runGenetic(ctx)
 	}
 	if err != nil {
 		return res, err
 	}
-	if t.cfg.LadderPairs >= 0 && len(t.champion) >= 2 {
+	// A ladder needs two weight vectors: none when every champion kept
+	// the defaults' weights.
+	if t.cfg.LadderPairs >= 0 && len(t.champion) >= 2 && len(t.ladderPlayers(t.champion)) >= 2 {
 		l, err := t.Ladder(ctx, t.champion, t.cfg.LadderPairs)
 		if err != nil {
 			return res, err

@@ -145,10 +145,7 @@ func HTML(r *Run) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	planned := r.Config.Generations
-	if r.Knockout() {
-		planned = r.Config.Rounds
-	}
+	planned := r.Config.PlannedGenerations()
 	d := reportData{
 		Name: r.Name, Game: r.Config.Game, Evaluator: r.Evaluator.Name, Algo: string(r.Config.Algo), Status: string(r.Info.Status),
 		Stage: r.stage(), Config: string(r.Config.Marshal()), Seed: r.Config.Seed,

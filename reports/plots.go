@@ -506,3 +506,44 @@ func WritePlots(r *Run, dir, format string) ([]string, error) {
 	}
 	return files, nil
 }
+
+// CompareCurve is one tuner's curve in a comparison: the Elo of its
+// champions (with 95% intervals) against the games spent.
+type CompareCurve struct {
+	Name   string
+	Points []population.LadderEntry // Spent, Elo, Low, High
+}
+
+// Comparison draws Elo against games spent, one curve per tuner, with the
+// reference (the start) as a horizontal line at ref.
+func Comparison(curves []CompareCurve, ref float64) Figure {
+	p := newPlot("Tuners compared on one budget", "games spent", "Elo, the defaults = 0 (95% interval)")
+	p.X.Tick.Marker = plot.DefaultTicks{}
+	maxX, lo, hi := 1.0, ref, ref
+	for i, c := range curves {
+		var pts errPoints
+		pts.XYs = append(pts.XYs, plotter.XY{X: 0, Y: clip(ref)})
+		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{0, 0})
+		for _, e := range c.Points {
+			y := clip(e.Elo)
+			pts.XYs = append(pts.XYs, plotter.XY{X: float64(e.Spent), Y: y})
+			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{y - clip(e.Low), clip(e.High) - y})
+			maxX = math.Max(maxX, float64(e.Spent))
+			lo, hi = math.Min(lo, clip(e.Low)), math.Max(hi, clip(e.High))
+		}
+		col := palette[i%len(palette)]
+		if l, err := plotter.NewLine(pts.XYs); err == nil {
+			l.Color = col
+			p.Add(l)
+			p.Legend.Add(c.Name, l)
+		}
+		if bars, err := plotter.NewYErrorBars(pts); err == nil {
+			bars.Color = col
+			p.Add(bars)
+		}
+	}
+	line(p, plotter.XYs{{X: 0, Y: clip(ref)}, {X: maxX, Y: clip(ref)}}, palette[7], vg.Points(1), true, "start")
+	p.Y.Min, p.Y.Max = lo-50, hi+100
+	p.X.Min, p.X.Max = 0, maxX*1.05
+	return Figure{Name: "compare", Title: "Elo of each tuner's champions against the games spent", Width: vg.Points(620), Height: vg.Points(360), draw: single(p)}
+}

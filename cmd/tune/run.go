@@ -93,7 +93,7 @@ initialisation).`,
 	f.StringVar(&o.preset, "preset", "", "start from a preset: "+strings.Join(population.PresetNames(), ", "))
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
 	cf := &o.flags
-	f.Var(algoValue{&cf.values.Algo}, "algo", "genetic or knockout")
+	f.Var(algoValue{&cf.values.Algo}, "algo", "genetic, knockout, spsa, cmaes or texel")
 	cf.apply["algo"] = func(dst *population.Config) { dst.Algo = cf.values.Algo }
 	type C = population.Config
 	configFlag(cf, f.StringVar, "game", "game to tune (see 'tune games')", func(c *C) *string { return &c.Game })
@@ -128,6 +128,21 @@ initialisation).`,
 	configFlag(cf, f.Float64Var, "scale", "knockout: scale of the ten-draw step around the winner", func(c *C) *float64 { return &c.Scale })
 	configFlag(cf, f.IntVar, "window", "knockout: rounds of small moves that mean convergence", func(c *C) *int { return &c.Window })
 	configFlag(cf, f.Float64Var, "threshold", "knockout: distance below which a move is small", func(c *C) *float64 { return &c.Threshold })
+	configFlag(cf, f.IntVar, "cmaes-generations", "cmaes: generations", func(c *C) *int { return &c.CMAESGenerations })
+	configFlag(cf, f.IntVar, "cmaes-population", "cmaes: candidates per generation (0: gonum's default, 4 + 3 ln n)", func(c *C) *int { return &c.CMAESPopulation })
+	configFlag(cf, f.IntVar, "cmaes-pairs", "cmaes: colour-swapped pairs of each candidate against the mean", func(c *C) *int { return &c.CMAESPairs })
+	configFlag(cf, f.Float64Var, "cmaes-sigma", "cmaes: initial step as a fraction of each range", func(c *C) *float64 { return &c.CMAESSigma })
+	configFlag(cf, f.IntVar, "texel-rounds", "texel: rounds of self-play games then a fit", func(c *C) *int { return &c.TexelRounds })
+	configFlag(cf, f.IntVar, "texel-games", "texel: self-play games per round, counted against the budget", func(c *C) *int { return &c.TexelGames })
+	configFlag(cf, f.IntVar, "texel-opening-plies", "texel: random plies after the opening of each self-play game", func(c *C) *int { return &c.TexelOpeningPlies })
+	configFlag(cf, f.IntVar, "spsa-iterations", fmt.Sprintf("spsa: iterations N (one colour-swapped pair each), 1-%d", population.MaxSPSAIterations), func(c *C) *int { return &c.SPSAIterations })
+	configFlag(cf, f.IntVar, "spsa-block", "spsa: iterations per generation, played in parallel from the same theta", func(c *C) *int { return &c.SPSABlock })
+	configFlag(cf, f.Float64Var, "spsa-a-ratio", "spsa: A as a fraction of the iterations (fishtest: 0.1)", func(c *C) *float64 { return &c.SPSAARatio })
+	configFlag(cf, f.Float64Var, "spsa-alpha", "spsa: decay exponent of a_k (fishtest: 0.602)", func(c *C) *float64 { return &c.SPSAAlpha })
+	configFlag(cf, f.Float64Var, "spsa-gamma", "spsa: decay exponent of c_k (fishtest: 0.101)", func(c *C) *float64 { return &c.SPSAGamma })
+	configFlag(cf, f.Float64Var, "spsa-c-end", "spsa: c_end of every feature as a fraction of its range, without --spsa-params", func(c *C) *float64 { return &c.SPSACEnd })
+	configFlag(cf, f.Float64Var, "spsa-r-end", "spsa: r_end of every feature, without --spsa-params", func(c *C) *float64 { return &c.SPSAREnd })
+	configFlag(cf, f.StringVar, "spsa-params", "spsa: file of parameter lines 'name, int|float, start, min, max, c_end, r_end' (the features to tune)", func(c *C) *string { return &c.SPSAParams })
 	return c
 }
 
@@ -173,6 +188,12 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
 	if err != nil {
 		return err
 	}
+	return createAndRun(ctx, tuningOutput{stdout, stderr, o.quiet}, cfg, o.out, workers)
+}
+
+// createAndRun creates the run directory out for the resolved config cfg
+// and runs it to its end.
+func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, out string, workers int) error {
 	// Read the start weights and the openings file now, into the config, so
 	// that the run directory holds everything a resume needs.
 	if cfg.Start != "" {
@@ -210,18 +231,25 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
 		}
 		cfg.OpeningList = list
 	}
+	if cfg.SPSAParams != "" {
+		data, err := readUserFile(cfg.SPSAParams)
+		if err != nil {
+			return usageError{fmt.Errorf("--spsa-params: %w", err)}
+		}
+		cfg.SPSAParamList = strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	}
 	if _, err := prepareTuning(ctx, cfg); err != nil {
 		return err
 	}
-	run, err := results.Create(o.out, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, version)
+	run, err := results.Create(out, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, version)
 	if errors.Is(err, results.ErrExists) {
-		return usageError{fmt.Errorf("%w (choose a new --out, or continue it with 'tune resume %s')", err, o.out)}
+		return usageError{fmt.Errorf("%w (choose a new --out, or continue it with 'tune resume %s')", err, out)}
 	}
 	if err != nil {
 		return err
 	}
 	defer run.Close()
-	return runTuning(ctx, tuningOutput{stdout, stderr, o.quiet}, cfg, run, workers)
+	return runTuning(ctx, to, cfg, run, workers)
 }
 
 // tuning is what a run needs besides its config and store.
@@ -247,6 +275,14 @@ func prepareTuning(ctx context.Context, cfg population.Config) (*tuning, error) 
 		return nil, usageError{err}
 	}
 	t := &tuning{game: game, ev: ev}
+	if len(cfg.SPSAParamList) > 0 {
+		if _, err := population.ParseSPSAParams(cfg.SPSAParamList, ev); err != nil {
+			if cfg.SPSAParams != "" {
+				err = fmt.Errorf("%s: %w", cfg.SPSAParams, err)
+			}
+			return nil, usageError{err}
+		}
+	}
 	if cfg.StartWeights != nil {
 		t.start = make([]float64, len(ev.Features))
 		for i, f := range ev.Features {
@@ -320,10 +356,7 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 	if err != nil {
 		return err
 	}
-	total := cfg.Generations
-	if cfg.Algo == population.Knockout {
-		total = cfg.Rounds
-	}
+	total := cfg.PlannedGenerations()
 	info, err := run.Info()
 	if err != nil {
 		return err
@@ -425,7 +458,12 @@ func refreshReports(dir string) error {
 }
 
 func stageName(cfg population.Config) string {
-	if cfg.Algo == population.Knockout {
+	switch cfg.Algo {
+	case population.Knockout:
+		return "round"
+	case population.SPSA:
+		return "block"
+	case population.Texel:
 		return "round"
 	}
 	return "generation"

@@ -35,11 +35,7 @@ func progressOf(r *results.Run, in results.Info) string {
 	if err != nil {
 		return fmt.Sprint(in.Generations)
 	}
-	total := cfg.Generations
-	if cfg.Algo == population.Knockout {
-		total = cfg.Rounds
-	}
-	return fmt.Sprintf("%d/%d", in.Generations, total)
+	return fmt.Sprintf("%d/%d", in.Generations, cfg.PlannedGenerations())
 }
 
 type showJSON struct {

@@ -1,6 +1,8 @@
 package all_test
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gametune/gametune/games"
@@ -52,5 +54,56 @@ func TestFind(t *testing.T) {
 	}
 	if _, err := all.Find("go"); err == nil {
 		t.Fatal("Find(\"go\") found a game")
+	}
+}
+
+// TestFeatureValuesDotWeights: every evaluator of every game has
+// FeatureValues, and its values dotted with random weights in the ranges
+// give Evaluate to its rounding (within 0.5, plus float noise) on random
+// positions of random games; FeatureValues does not allocate.
+func TestFeatureValuesDotWeights(t *testing.T) {
+	for _, g := range all.Games() {
+		for _, ev := range g.Evaluators() {
+			t.Run(g.Name()+"/"+ev.Name, func(t *testing.T) {
+				if ev.FeatureValues == nil {
+					t.Fatal("no FeatureValues")
+				}
+				rng := rand.New(rand.NewPCG(1, 2))
+				f := make([]float64, len(ev.Features))
+				w := make([]float64, len(ev.Features))
+				var moves []games.Move
+				checked := 0
+				for game := 0; game < 40; game++ {
+					p := g.Start()
+					for ply := 0; ply < 200; ply++ {
+						var out games.Outcome
+						moves, out = p.Moves(moves[:0])
+						if out != games.Ongoing || len(moves) == 0 {
+							break
+						}
+						for i, ft := range ev.Features {
+							w[i] = ft.Min + rng.Float64()*(ft.Max-ft.Min)
+						}
+						ev.FeatureValues(p, f)
+						dot := 0.0
+						for i := range f {
+							dot += w[i] * f[i]
+						}
+						if e := ev.Evaluate(p, w); math.Abs(dot-float64(e)) > 0.5+1e-6 {
+							t.Fatalf("%s: features·weights %v, Evaluate %d", p, dot, e)
+						}
+						checked++
+						p.Play(moves[rng.IntN(len(moves))])
+					}
+				}
+				if checked < 40 {
+					t.Fatalf("only %d positions checked", checked)
+				}
+				p := g.Start()
+				if n := testing.AllocsPerRun(10, func() { ev.FeatureValues(p, f) }); n != 0 {
+					t.Errorf("FeatureValues allocates %v times", n)
+				}
+			})
+		}
 	}
 }

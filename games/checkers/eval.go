@@ -18,13 +18,25 @@ var paperEvaluator = &games.Evaluator{
 		{Name: "opponent-kings", Doc: "kings of the opponent", Default: -0.5, Min: -10, Max: 10, Step: 0.01},
 	},
 	Evaluate: evaluatePaper,
+	FeatureValues: func(gp games.Position, dst []float64) {
+		var f [4]float64
+		paperFeatures(gp.(*Position), &f)
+		for i, x := range f {
+			dst[i] = 100 * x
+		}
+	},
+}
+
+func paperFeatures(p *Position, f *[4]float64) {
+	me, them := p.turn, p.turn.Other()
+	f[0], f[1] = float64(popcount(p.pieces(me))), float64(popcount(p.pieces(them)))
+	f[2], f[3] = float64(popcount(p.kings[me])), float64(popcount(p.kings[them]))
 }
 
 func evaluatePaper(gp games.Position, w []float64) int {
-	p := gp.(*Position)
-	me, them := p.turn, p.turn.Other()
-	v := w[0]*float64(popcount(p.pieces(me))) + w[1]*float64(popcount(p.pieces(them))) +
-		w[2]*float64(popcount(p.kings[me])) + w[3]*float64(popcount(p.kings[them]))
+	var f [4]float64
+	paperFeatures(gp.(*Position), &f)
+	v := w[0]*f[0] + w[1]*f[1] + w[2]*f[2] + w[3]*f[3]
 	return int(math.Round(100 * v))
 }
 
@@ -49,6 +61,13 @@ var fullEvaluator = &games.Evaluator{
 		{Name: "trade-down", Doc: "piece difference times the share of pieces already off the board (trade when ahead)", Default: 1, Min: -2, Max: 5, Step: 0.05},
 	},
 	Evaluate: evaluateFull,
+	FeatureValues: func(gp games.Position, dst []float64) {
+		var f [10]float64
+		gp.(*Position).fullFeatures(&f)
+		for i, x := range f {
+			dst[i] = 100 * x
+		}
+	},
 }
 
 // rows advanced by a man of each side on each row index.
@@ -99,14 +118,17 @@ func (p *Position) sideFeatures(side games.Side, empty Bitboard, f *[10]float64,
 	f[7] += sign * float64(trapped)
 }
 
-func evaluateFull(gp games.Position, w []float64) int {
-	p := gp.(*Position)
+func (p *Position) fullFeatures(f *[10]float64) {
 	empty := ^p.occupied()
-	var f [10]float64
-	p.sideFeatures(p.turn, empty, &f, 1)
-	p.sideFeatures(p.turn.Other(), empty, &f, -1)
+	p.sideFeatures(p.turn, empty, f, 1)
+	p.sideFeatures(p.turn.Other(), empty, f, -1)
 	all := popcount(p.occupied())
 	f[9] = float64(popcount(p.pieces(p.turn))-popcount(p.pieces(p.turn.Other()))) * float64(24-all) / 24
+}
+
+func evaluateFull(gp games.Position, w []float64) int {
+	var f [10]float64
+	gp.(*Position).fullFeatures(&f)
 	v := 0.0
 	for i, x := range f {
 		v += w[i] * x

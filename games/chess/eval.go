@@ -47,13 +47,26 @@ var articleEvaluator = &games.Evaluator{
 		{Name: "mobility", Doc: "moves of rooks, knights, bishops and queen, difference (the article gives 30 each)", Default: 30, Min: 0, Max: 60, Step: 1},
 	},
 	Evaluate: evaluateArticle,
+	FeatureValues: func(gp games.Position, dst []float64) {
+		var f [7]float64
+		articleFeatures(gp.(*Position), &f)
+		copy(dst, f[:])
+	},
 }
 
 var articleKinds = [4]int{Rook, Knight, Bishop, Queen}
 
 func evaluateArticle(gp games.Position, w []float64) int {
-	p := gp.(*Position)
 	var f [7]float64
+	articleFeatures(gp.(*Position), &f)
+	v := 0.0
+	for i, x := range f {
+		v += w[i] * x
+	}
+	return int(math.Round(v))
+}
+
+func articleFeatures(p *Position, f *[7]float64) {
 	materialFeatures(p, f[:5])
 	occ := p.occupied()
 	for c, sign := range [2]float64{1, -1} {
@@ -69,11 +82,6 @@ func evaluateArticle(gp games.Position, w []float64) int {
 		f[5] += sign * float64(bonus)
 		f[6] += sign * float64(moves)
 	}
-	v := 0.0
-	for i, x := range f {
-		v += w[i] * x
-	}
-	return int(math.Round(v))
 }
 
 func attacks(k, s int, occ Bitboard) Bitboard {
@@ -128,6 +136,11 @@ var textbookEvaluator = &games.Evaluator{
 		{Name: "king-activity", Doc: "closeness of the king to the centre (endgame)", Default: 10, Min: 0, Max: 40, Step: 1},
 	},
 	Evaluate: evaluateTextbook,
+	FeatureValues: func(gp games.Position, dst []float64) {
+		var f [23]float64
+		gp.(*Position).textbookFeatures(&f)
+		copy(dst, f[:])
+	},
 }
 
 var passedBonus = [8]float64{0, 5, 10, 20, 35, 60, 100, 0}
@@ -282,13 +295,16 @@ func (p *Position) sideTextbook(c int, mg float64, f *[23]float64, sign float64)
 	f[22] += sign * (3.5 - dist) * eg
 }
 
-func evaluateTextbook(gp games.Position, w []float64) int {
-	p := gp.(*Position)
-	var f [23]float64
+func (p *Position) textbookFeatures(f *[23]float64) {
 	materialFeatures(p, f[:5])
 	mg := p.phase()
-	p.sideTextbook(p.turn, mg, &f, 1)
-	p.sideTextbook(p.turn^1, mg, &f, -1)
+	p.sideTextbook(p.turn, mg, f, 1)
+	p.sideTextbook(p.turn^1, mg, f, -1)
+}
+
+func evaluateTextbook(gp games.Position, w []float64) int {
+	var f [23]float64
+	gp.(*Position).textbookFeatures(&f)
 	v := 0.0
 	for i, x := range f {
 		v += w[i] * x

@@ -304,12 +304,18 @@ var mobilityEvaluator = &games.Evaluator{
 		{Name: "moves-theirs", Doc: "moves the opponent would have with the same empty point", Default: -1, Min: -5, Max: 5, Step: 0.1},
 	},
 	Evaluate: func(gp games.Position, w []float64) int {
-		p := gp.(*Position)
-		adj := adjacent[p.empty()]
-		mine := bits.OnesCount8(adj & p.pieces[p.turn])
-		theirs := bits.OnesCount8(adj & p.pieces[p.turn.Other()])
-		return int(math.Round(100 * (w[0]*float64(mine) + w[1]*float64(theirs))))
+		mine, theirs := mobilityFeatures(gp.(*Position))
+		return int(math.Round(100 * (w[0]*mine + w[1]*theirs)))
 	},
+	FeatureValues: func(gp games.Position, dst []float64) {
+		mine, theirs := mobilityFeatures(gp.(*Position))
+		dst[0], dst[1] = 100*mine, 100*theirs
+	},
+}
+
+func mobilityFeatures(p *Position) (mine, theirs float64) {
+	adj := adjacent[p.empty()]
+	return float64(bits.OnesCount8(adj & p.pieces[p.turn])), float64(bits.OnesCount8(adj & p.pieces[p.turn.Other()]))
 }
 
 type game struct{}

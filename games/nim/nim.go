@@ -240,15 +240,23 @@ var basicEvaluator = &games.Evaluator{
 		{Name: "matches", Doc: "matches left on the heap", Default: 0, Min: -1, Max: 1, Step: 0.1},
 	},
 	Evaluate: evaluate,
+	FeatureValues: func(gp games.Position, dst []float64) {
+		safe, matches := basicFeatures(gp.(*Position))
+		dst[0], dst[1] = 100*safe, 100*matches
+	},
 }
 
-func evaluate(gp games.Position, w []float64) int {
-	p := gp.(*Position)
-	safe := 1.0
+func basicFeatures(p *Position) (safe, matches float64) {
+	safe = 1
 	if p.matches%4 == 1 {
 		safe = -1
 	}
-	return int(math.Round(100 * (w[0]*safe + w[1]*float64(p.matches))))
+	return safe, float64(p.matches)
+}
+
+func evaluate(gp games.Position, w []float64) int {
+	safe, matches := basicFeatures(gp.(*Position))
+	return int(math.Round(100 * (w[0]*safe + w[1]*matches)))
 }
 
 type game struct{}

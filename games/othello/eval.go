@@ -80,16 +80,27 @@ var reportEvaluator = &games.Evaluator{
 		{Name: "corner-pattern", Doc: "difference of discs in same-colour runs growing from owned corners along the edges", Default: 1, Min: 0, Max: 2.5, Step: 0.1},
 	},
 	Evaluate: evaluateReport,
+	FeatureValues: func(gp games.Position, dst []float64) {
+		var f [4]float64
+		reportFeatures(gp.(*Position), &f)
+		for i, x := range f {
+			dst[i] = 10 * x
+		}
+	},
+}
+
+func reportFeatures(p *Position, f *[4]float64) {
+	me, them := p.mine(), p.theirs()
+	f[0] = float64(popcount(me) - popcount(them))
+	f[1] = float64(popcount(legalMoves(me, them)) - popcount(legalMoves(them, me)))
+	f[2] = float64(positional(me) - positional(them))
+	f[3] = float64(anchored(me) - anchored(them))
 }
 
 func evaluateReport(gp games.Position, w []float64) int {
-	p := gp.(*Position)
-	me, them := p.mine(), p.theirs()
-	f0 := float64(popcount(me) - popcount(them))
-	f1 := float64(popcount(legalMoves(me, them)) - popcount(legalMoves(them, me)))
-	f2 := float64(positional(me) - positional(them))
-	f3 := float64(anchored(me) - anchored(them))
-	return int(math.Round(10 * (w[0]*f0 + w[1]*f1 + w[2]*f2 + w[3]*f3)))
+	var f [4]float64
+	reportFeatures(gp.(*Position), &f)
+	return int(math.Round(10 * (w[0]*f[0] + w[1]*f[1] + w[2]*f[2] + w[3]*f[3])))
 }
 
 // fullEvaluator is a stronger evaluation: corners, X- and C-squares next to empty
@@ -111,13 +122,28 @@ var fullEvaluator = &games.Evaluator{
 		{Name: "discs-endgame", Doc: "disc difference scaled by the share of filled squares", Default: 1, Min: -5, Max: 5, Step: 0.25},
 	},
 	Evaluate: evaluateFull,
+	FeatureValues: func(gp games.Position, dst []float64) {
+		var f [10]float64
+		fullFeatures(gp.(*Position), &f)
+		for i, x := range f {
+			dst[i] = 10 * x
+		}
+	},
 }
 
 func evaluateFull(gp games.Position, w []float64) int {
-	p := gp.(*Position)
+	var f [10]float64
+	fullFeatures(gp.(*Position), &f)
+	v := 0.0
+	for i, x := range f {
+		v += w[i] * x
+	}
+	return int(math.Round(10 * v))
+}
+
+func fullFeatures(p *Position, f *[10]float64) {
 	me, them := p.mine(), p.theirs()
 	empty := ^(me | them)
-	var f [10]float64
 	f[0] = float64(popcount(me&cornerMask) - popcount(them&cornerMask))
 	x, c := 0, 0
 	for _, k := range corners {
@@ -142,11 +168,6 @@ func evaluateFull(gp games.Position, w []float64) int {
 	discs := float64(popcount(me) - popcount(them))
 	f[8] = discs * float64(empties) / 60
 	f[9] = discs * float64(60-empties) / 60
-	v := 0.0
-	for i, x := range f {
-		v += w[i] * x
-	}
-	return int(math.Round(10 * v))
 }
 
 func bit(b Bitboard, s int) int { return int(b >> s & 1) }

@@ -233,10 +233,24 @@ var linesEvaluator = &games.Evaluator{
 		{Name: "threats-theirs", Doc: "lines with two opponent marks and an empty cell", Default: -2, Min: -5, Max: 5, Step: 0.1},
 	},
 	Evaluate: evaluate,
+	FeatureValues: func(gp games.Position, dst []float64) {
+		f := lineFeatures(gp.(*Position))
+		for i, x := range f {
+			dst[i] = 100 * float64(x)
+		}
+	},
 }
 
 func evaluate(gp games.Position, w []float64) int {
-	p := gp.(*Position)
+	f := lineFeatures(gp.(*Position))
+	v := 0.0
+	for i, x := range f {
+		v += w[i] * float64(x)
+	}
+	return int(math.Round(100 * v))
+}
+
+func lineFeatures(p *Position) [4]int {
 	me, them := p.cells[p.turn], p.cells[p.turn.Other()]
 	var f [4]int
 	for _, l := range lines {
@@ -254,11 +268,7 @@ func evaluate(gp games.Position, w []float64) int {
 			}
 		}
 	}
-	v := 0.0
-	for i, x := range f {
-		v += w[i] * float64(x)
-	}
-	return int(math.Round(100 * v))
+	return f
 }
 
 type game struct{}

@@ -1,0 +1,321 @@
+package population
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/gametune/gametune/games"
+)
+
+// StageSPSA names the games of SPSA iterations.
+const StageSPSA = "spsa"
+
+// SPSAParam is one parameter SPSA tunes: a feature of the evaluator, its
+// start, its range, and its c and r at the last iteration (fishtest's
+// c_end and r_end; r = a / c^2).
+type SPSAParam struct {
+	Name       string
+	Feature    int  // index in the evaluator's features
+	Int        bool // rounded to whole steps of at least 1
+	Start      float64
+	Min, Max   float64
+	CEnd, REnd float64
+}
+
+// ErrSPSAParams is wrapped by every error of ParseSPSAParams.
+var ErrSPSAParams = errors.New("population: spsa-params")
+
+// ParseSPSAParams reads SPSA parameter lines in fishtest's form
+// "name, int|float, start, min, max, c_end, r_end" (blank lines and lines
+// starting with # are skipped) for evaluator ev. A name that is not one
+// of ev's features or appears twice, min > max, a start outside [min,
+// max], a range outside the feature's, c_end <= 0 or r_end <= 0 is an
+// error naming the line. No line at all is an error too.
+func ParseSPSAParams(lines []string, ev *games.Evaluator) ([]SPSAParam, error) {
+	var params []SPSAParam
+	seen := map[string]int{}
+	for n, line := range lines {
+		n++
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("%w: line %d: %s", ErrSPSAParams, n, fmt.Sprintf(format, args...))
+		}
+		fields := strings.Split(line, ",")
+		if len(fields) != 7 {
+			return nil, bad("%d fields; want 7: name, int|float, start, min, max, c_end, r_end", len(fields))
+		}
+		for i := range fields {
+			fields[i] = strings.TrimSpace(fields[i])
+		}
+		p := SPSAParam{Name: fields[0], Feature: ev.Index(fields[0])}
+		if p.Feature < 0 {
+			names := make([]string, len(ev.Features))
+			for i, f := range ev.Features {
+				names[i] = f.Name
+			}
+			return nil, bad("unknown parameter %q (evaluator %s has %s)", p.Name, ev.Name, strings.Join(names, ", "))
+		}
+		if first, ok := seen[p.Name]; ok {
+			return nil, bad("parameter %q appears twice (first on line %d)", p.Name, first)
+		}
+		seen[p.Name] = n
+		switch fields[1] {
+		case "int":
+			p.Int = true
+		case "float":
+		default:
+			return nil, bad("type %q: want int or float", fields[1])
+		}
+		var vals [5]float64
+		for i, name := range []string{"start", "min", "max", "c_end", "r_end"} {
+			v, err := strconv.ParseFloat(fields[2+i], 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, bad("%s %q is not a finite number", name, fields[2+i])
+			}
+			vals[i] = v
+		}
+		p.Start, p.Min, p.Max, p.CEnd, p.REnd = vals[0], vals[1], vals[2], vals[3], vals[4]
+		f := ev.Features[p.Feature]
+		switch {
+		case p.Min > p.Max:
+			return nil, bad("%s: min %g > max %g", p.Name, p.Min, p.Max)
+		case p.Min < f.Min || p.Max > f.Max:
+			return nil, bad("%s: range [%g, %g] goes beyond the feature's [%g, %g]", p.Name, p.Min, p.Max, f.Min, f.Max)
+		case p.Start < p.Min || p.Start > p.Max:
+			return nil, bad("%s: start %g is outside [%g, %g]", p.Name, p.Start, p.Min, p.Max)
+		case p.CEnd <= 0:
+			return nil, bad("%s: c_end %g must be > 0", p.Name, p.CEnd)
+		case p.REnd <= 0:
+			return nil, bad("%s: r_end %g must be > 0", p.Name, p.REnd)
+		}
+		params = append(params, p)
+	}
+	if len(params) == 0 {
+		return nil, fmt.Errorf("%w: no parameter lines (want name, int|float, start, min, max, c_end, r_end)", ErrSPSAParams)
+	}
+	return params, nil
+}
+
+// defaultSPSAParams tunes every feature of ev with a range: from start, in
+// the feature's range, c_end = cEnd times the range (at least the step),
+// r_end = rEnd; integer when the step is a whole number.
+func defaultSPSAParams(ev *games.Evaluator, start []float64, cEnd, rEnd float64) []SPSAParam {
+	var params []SPSAParam
+	for i, f := range ev.Features {
+		if f.Max <= f.Min {
+			continue
+		}
+		c := max(cEnd*(f.Max-f.Min), f.Step)
+		params = append(params, SPSAParam{Name: f.Name, Feature: i, Int: f.Step >= 1 && f.Step == math.Trunc(f.Step),
+			Start: start[i], Min: f.Min, Max: f.Max, CEnd: c, REnd: rEnd})
+	}
+	return params
+}
+
+// spsaSchedule is fishtest's SPSA schedule for a run of Iterations
+// iterations: with k counted from 1,
+//
+//	c   = c_end * N^gamma                 c_k = c / k^gamma
+//	a   = r_end * c_end^2 * (A + N)^alpha a_k = a / (A + k)^alpha
+//	R_k = a_k / c_k^2
+//
+// so that c_N = c_end and a_N / c_N^2 = r_end; an iteration plays theta +
+// c_k*delta against theta - c_k*delta (delta of random signs) and moves
+// theta by R_k * c_k * result * delta, result being the plus side's wins
+// minus losses.
+type spsaSchedule struct {
+	Iterations      int
+	A, Alpha, Gamma float64
+}
+
+// at returns c_k and R_k of iteration k (1 to Iterations) for p.
+func (s spsaSchedule) at(p SPSAParam, k int) (ck, rk float64) {
+	n := float64(s.Iterations)
+	c := p.CEnd * math.Pow(n, s.Gamma)
+	a := p.REnd * p.CEnd * p.CEnd * math.Pow(s.A+n, s.Alpha)
+	ck = c / math.Pow(float64(k), s.Gamma)
+	ak := a / math.Pow(s.A+float64(k), s.Alpha)
+	return ck, ak / (ck * ck)
+}
+
+// spsaState is SPSA's theta over every feature (those not tuned stay at
+// their start) and its parameters.
+type spsaState struct {
+	sched  spsaSchedule
+	params []SPSAParam
+	theta  []float64
+	space  space
+}
+
+// perturb draws iteration k's signs and returns the weights of its plus
+// and minus sides: theta ± c_k*delta, clamped to each parameter's range,
+// then rounded stochastically to the feature's step (or to 1 for an int
+// parameter), as fishtest's workers round.
+func (s *spsaState) perturb(rng *rand.Rand, k int) (delta, plus, minus []float64) {
+	delta = make([]float64, len(s.params))
+	plus = s.space.snapAll(s.theta)
+	minus = append([]float64(nil), plus...)
+	for j, p := range s.params {
+		delta[j] = 1
+		if rng.IntN(2) == 0 {
+			delta[j] = -1
+		}
+		ck, _ := s.sched.at(p, k)
+		i := p.Feature
+		plus[i] = s.round(rng, p, min(max(s.theta[i]+ck*delta[j], p.Min), p.Max))
+		minus[i] = s.round(rng, p, min(max(s.theta[i]-ck*delta[j], p.Min), p.Max))
+	}
+	return delta, plus, minus
+}
+
+// round rounds v stochastically to p's grid: the feature's step (at least
+// 1 for an int parameter) counted from the feature's minimum, up with the
+// probability of its distance from the grid point below; the draw is made
+// even when there is no step, so that the sequence of draws is fixed.
+func (s *spsaState) round(rng *rand.Rand, p SPSAParam, v float64) float64 {
+	u := rng.Float64()
+	f := s.space.features[p.Feature]
+	step := f.Step
+	if p.Int {
+		step = max(step, 1)
+	}
+	if step <= 0 {
+		return v
+	}
+	r := f.Min + math.Floor((v-f.Min)/step+u)*step
+	r = math.Round(r*1e9) / 1e9
+	return min(max(r, p.Min), p.Max)
+}
+
+// update moves theta by iteration k's result (the plus side's wins minus
+// losses), clamped to each parameter's range.
+func (s *spsaState) update(k int, delta []float64, result float64) {
+	for j, p := range s.params {
+		ck, rk := s.sched.at(p, k)
+		i := p.Feature
+		s.theta[i] = min(max(s.theta[i]+rk*ck*result*delta[j], p.Min), p.Max)
+	}
+}
+
+// snapAll snaps every weight of w to its feature's range and step.
+func (s space) snapAll(w []float64) []float64 {
+	out := make([]float64, len(w))
+	for i, v := range w {
+		out[i] = s.snap(i, v)
+	}
+	return out
+}
+
+// spsaParams returns the run's SPSA parameters: the spsa-params lines, or
+// every feature with the default c_end and r_end.
+func (t *Tuner) spsaParams(start []float64) ([]SPSAParam, error) {
+	if len(t.cfg.SPSAParamList) > 0 {
+		return ParseSPSAParams(t.cfg.SPSAParamList, t.ev)
+	}
+	params := defaultSPSAParams(t.ev, start, t.cfg.SPSACEnd, t.cfg.SPSAREnd)
+	if len(params) == 0 {
+		return nil, fmt.Errorf("population: evaluator %q has no feature with a range to tune", t.ev.Name)
+	}
+	return params, nil
+}
+
+// startOrDefaults is the start weights, or the evaluator's defaults.
+func (t *Tuner) startOrDefaults() []float64 {
+	if t.start != nil {
+		return append([]float64(nil), t.start...)
+	}
+	return t.ev.Defaults()
+}
+
+// runSPSA runs SPSA as fishtest does (spsaSchedule), SPSABlock iterations
+// per generation: the block's iterations all perturb the theta the block
+// starts from (as fishtest's workers play from the theta they were sent),
+// are played in one batch on every worker, and update theta one after the
+// other in iteration order. A generation's champion is theta at its end,
+// snapped to the features' steps; its Mean is theta itself and its Std each
+// parameter's c_k (zero for the features not tuned).
+func (t *Tuner) runSPSA(ctx context.Context) (Result, error) {
+	cfg := t.cfg
+	start := t.startOrDefaults()
+	params, err := t.spsaParams(start)
+	if err != nil {
+		return Result{}, err
+	}
+	s := &spsaState{sched: spsaSchedule{Iterations: cfg.SPSAIterations, A: cfg.SPSAARatio * float64(cfg.SPSAIterations),
+		Alpha: cfg.SPSAAlpha, Gamma: cfg.SPSAGamma}, params: params, theta: start, space: t.space}
+	for _, p := range params {
+		s.theta[p.Feature] = p.Start
+	}
+	blocks := (cfg.SPSAIterations + cfg.SPSABlock - 1) / cfg.SPSABlock
+	var res Result
+	for g := 0; g < blocks; g++ {
+		first := g * cfg.SPSABlock
+		n := min(cfg.SPSABlock, cfg.SPSAIterations-first)
+		id := g * (2*cfg.SPSABlock + 1) // theta's id; the sides of iteration i are id+1+2i and id+2+2i
+		deltas := make([][]float64, n)
+		batch := make([]game, 0, 2*n)
+		for i := 0; i < n; i++ {
+			delta, plus, minus := s.perturb(rngFor(cfg.Seed, StageSPSA, g, i), first+i+1)
+			deltas[i] = delta
+			op := t.opening(StageSPSA, g, i)
+			p, m := id+1+2*i, id+2+2*i
+			batch = append(batch,
+				game{key: GameKey{StageSPSA, g, 2 * i}, first: p, second: m, wFirst: plus, wSecond: minus, opening: op},
+				game{key: GameKey{StageSPSA, g, 2*i + 1}, first: m, second: p, wFirst: minus, wSecond: plus, opening: op})
+		}
+		recs, err := t.play(ctx, batch)
+		if err != nil {
+			return res, err
+		}
+		before := s.space.snapAll(s.theta)
+		var plusRecord Genome
+		for i := 0; i < n; i++ {
+			result := 0.0
+			for j, r := range recs[2*i : 2*i+2] {
+				sc := r.Score()
+				if j == 1 {
+					sc = 1 - sc
+				}
+				plusRecord.Add(sc)
+				result += 2*sc - 1 // +1 a win, 0 a draw, -1 a loss
+			}
+			s.update(first+i+1, deltas[i], result)
+		}
+		champ := Genome{ID: id, Weights: s.space.snapAll(s.theta)}
+		if g > 0 {
+			champ.Parents = []int{id - (2*cfg.SPSABlock + 1)}
+		}
+		champ.WDL = plusRecord.WDL
+		champ.Fitness = 0.5
+		summary := Generation{Index: g, Genomes: []Genome{champ}, Mean: append([]float64(nil), s.theta...),
+			Std: make([]float64, len(s.theta)), Best: id, BestFitness: 0.5, MeanFitness: 0.5, WorstFitness: 0.5}
+		for _, p := range params {
+			summary.Std[p.Feature], _ = s.sched.at(p, min(first+n+1, cfg.SPSAIterations))
+		}
+		summary.Distance = t.space.distance(before, champ.Weights)
+		stop, err := t.closeGeneration(ctx, &summary, champ, blocks-1)
+		if err != nil {
+			return res, err
+		}
+		res.Best, res.Generations, res.Stop = champ, g+1, summary.Stop
+		if summary.Yardstick != nil {
+			res.Yardstick = summary.Yardstick
+		}
+		if stop {
+			break
+		}
+	}
+	return res, nil
+}
+
+func errNothingToTune(t *Tuner) error {
+	return fmt.Errorf("population: evaluator %q has no feature with a range to tune", t.ev.Name)
+}

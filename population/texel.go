@@ -1,0 +1,382 @@
+package population
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament"
+	"gonum.org/v1/gonum/optimize"
+)
+
+// StageTexel names Texel's self-play games.
+const StageTexel = "texel"
+
+// Positions are positions reduced to what Texel's fit needs: each
+// position's feature values (FeatureValues, from the side to move's point
+// of view) and the game's result for the side to move (1, 0.5, 0).
+type Positions struct {
+	Dim      int       // features per position
+	Values   []float64 // Dim values per position, one position after another
+	Results  []float64
+	Resolved int // positions replaced by their quiescence leaf
+	Games    int // games the positions come from
+}
+
+// Len is the number of positions.
+func (p *Positions) Len() int { return len(p.Results) }
+
+// ErrNoFeatureValues is returned for an evaluator without FeatureValues.
+var ErrNoFeatureValues = errors.New("population: the evaluator has no FeatureValues, which Texel's fit needs")
+
+// AddGame replays a finished game's record (its opening and moves) and adds
+// each ongoing position with the game's result, as Texel's method wants it
+// quiet: a position with noisy moves (captures, promotions) is replaced by
+// the leaf of a quiescence search from it (the position whose static
+// evaluation the search backs up), with the result seen from that leaf's
+// side to move. A record whose moves do not replay is an error.
+func (p *Positions) AddGame(g games.Game, ev *games.Evaluator, w []float64, rec tournament.Record) error {
+	if ev.FeatureValues == nil {
+		return ErrNoFeatureValues
+	}
+	p.Dim = len(ev.Features)
+	first := rec.Score()
+	var pos games.Position
+	if rec.Opening == "" {
+		pos = g.Start()
+	} else {
+		var err error
+		if pos, err = g.ParsePosition(rec.Opening); err != nil {
+			return fmt.Errorf("population: a recorded opening: %w", err)
+		}
+	}
+	q := quiescer{ev: ev, w: w}
+	add := func() {
+		if _, out := pos.Moves(q.buf(0)); out != games.Ongoing {
+			return
+		}
+		leaf := q.leaf(pos)
+		for _, m := range leaf {
+			pos.Play(m)
+		}
+		n := len(p.Values)
+		p.Values = append(p.Values, make([]float64, p.Dim)...)
+		ev.FeatureValues(pos, p.Values[n:])
+		r := first
+		if pos.Turn() == games.Second {
+			r = 1 - first
+		}
+		p.Results = append(p.Results, r)
+		if len(leaf) > 0 {
+			p.Resolved++
+		}
+		for range leaf {
+			pos.Undo()
+		}
+	}
+	for i, s := range rec.Moves {
+		add()
+		m, err := pos.ParseMove(s)
+		if err != nil {
+			return fmt.Errorf("population: move %d of a recorded game: %w", i+1, err)
+		}
+		pos.Play(m)
+	}
+	p.Games++
+	return nil
+}
+
+// maxQuiescence bounds the quiescence search's plies.
+const maxQuiescence = 12
+
+// quiescer finds the leaf of a quiescence search: alpha-beta over noisy
+// moves with stand-pat, the evaluator's static scores, and its principal
+// variation.
+type quiescer struct {
+	ev    *games.Evaluator
+	w     []float64
+	moves [maxQuiescence + 1][]games.Move
+	pv    [maxQuiescence + 1][]games.Move
+}
+
+func (q *quiescer) buf(ply int) []games.Move { return q.moves[ply][:0] }
+
+// leaf returns the moves from pos to its quiescence leaf (none when pos is
+// quiet or standing pat is best).
+func (q *quiescer) leaf(pos games.Position) []games.Move {
+	q.search(pos, 0, -math.MaxInt32, math.MaxInt32)
+	return q.pv[0]
+}
+
+func (q *quiescer) search(pos games.Position, ply, alpha, beta int) int {
+	q.pv[ply] = q.pv[ply][:0]
+	stand := q.ev.Evaluate(pos, q.w)
+	if stand >= beta || ply == maxQuiescence {
+		return stand
+	}
+	alpha = max(alpha, stand)
+	if _, out := pos.Moves(q.buf(ply)); out != games.Ongoing {
+		return stand
+	}
+	q.moves[ply] = pos.Noisy(q.buf(ply))
+	for i := 0; i < len(q.moves[ply]); i++ {
+		m := q.moves[ply][i]
+		pos.Play(m)
+		v := -q.search(pos, ply+1, -beta, -alpha)
+		pos.Undo()
+		if v > alpha {
+			alpha = v
+			q.pv[ply] = append(append(q.pv[ply][:0], m), q.pv[ply+1]...)
+			if v >= beta {
+				break
+			}
+		}
+	}
+	return alpha
+}
+
+// texelLoss is the mean squared error between the results and the
+// sigmoid of K times the evaluation, w dotted with each position's values:
+// E = 1/n sum (R - s)^2, s = 1/(1+exp(-K q)). With grad non-nil it also
+// writes dE/dw. It costs O(n*Dim).
+func texelLoss(p *Positions, k float64, w, grad []float64) float64 {
+	for j := range grad {
+		grad[j] = 0
+	}
+	sum := 0.0
+	d := p.Dim
+	for i, r := range p.Results {
+		x := p.Values[i*d : i*d+d]
+		q := 0.0
+		for j, v := range x {
+			q += w[j] * v
+		}
+		s := 1 / (1 + math.Exp(-k*q))
+		e := r - s
+		sum += e * e
+		if grad != nil {
+			c := -2 * e * s * (1 - s) * k
+			for j, v := range x {
+				grad[j] += c * v
+			}
+		}
+	}
+	n := float64(max(len(p.Results), 1))
+	for j := range grad {
+		grad[j] /= n
+	}
+	return sum / n
+}
+
+// FitK returns the scaling constant K that minimises the loss of weights
+// w: a golden-section search of log K over [1e-7, 10], to a relative
+// precision of about 1e-6.
+func FitK(p *Positions, w []float64) float64 {
+	lo, hi := math.Log(1e-7), math.Log(10)
+	f := func(x float64) float64 { return texelLoss(p, math.Exp(x), w, nil) }
+	phi := (math.Sqrt(5) - 1) / 2
+	a, b := hi-phi*(hi-lo), lo+phi*(hi-lo)
+	fa, fb := f(a), f(b)
+	for hi-lo > 1e-6 {
+		if fa < fb {
+			hi, b, fb = b, a, fa
+			a = hi - phi*(hi-lo)
+			fa = f(a)
+		} else {
+			lo, a, fa = a, b, fb
+			b = lo + phi*(hi-lo)
+			fb = f(b)
+		}
+	}
+	return math.Exp((lo + hi) / 2)
+}
+
+// TexelFit is the result of FitWeights.
+type TexelFit struct {
+	K          float64
+	Weights    []float64 // in the ranges and on the steps of the features
+	Raw        []float64 // the optimum found, before snapping
+	Loss       float64   // of Raw; LossStart of the start weights with the same K
+	LossStart  float64
+	Iterations int
+}
+
+// FitWeights fits the scaling constant K to the start weights, then the
+// weights to the positions' results with K fixed: L-BFGS (gonum) on the
+// mean squared error, the weights scaled by their ranges, with a steep
+// quadratic penalty outside each range; the optimum is then clamped to the
+// ranges and snapped to the steps. Features with an empty range stay at
+// their start. The result depends on the positions and start alone.
+func FitWeights(ctx context.Context, p *Positions, ev *games.Evaluator, start []float64) (TexelFit, error) {
+	if p.Len() == 0 {
+		return TexelFit{}, fmt.Errorf("population: Texel's fit has no quiet positions to fit")
+	}
+	if p.Dim != len(ev.Features) || len(start) != p.Dim {
+		return TexelFit{}, fmt.Errorf("population: positions of %d features, evaluator %q has %d", p.Dim, ev.Name, len(ev.Features))
+	}
+	k := FitK(p, start)
+	fit := TexelFit{K: k, LossStart: texelLoss(p, k, start, nil)}
+	scale := make([]float64, p.Dim)
+	for j, f := range ev.Features {
+		scale[j] = f.Max - f.Min // 0 for a fixed feature
+	}
+	w := make([]float64, p.Dim)
+	grad := make([]float64, p.Dim)
+	toW := func(x []float64) {
+		for j := range w {
+			w[j] = start[j] + x[j]*scale[j]
+		}
+	}
+	const penalty = 10.0
+	problem := optimize.Problem{
+		Func: func(x []float64) float64 {
+			toW(x)
+			v := texelLoss(p, k, w, nil)
+			for j, f := range ev.Features {
+				if scale[j] > 0 {
+					o := max(w[j]-f.Max, f.Min-w[j], 0) / scale[j]
+					v += penalty * o * o
+				}
+			}
+			return v
+		},
+		Grad: func(g, x []float64) {
+			toW(x)
+			texelLoss(p, k, w, grad)
+			for j, f := range ev.Features {
+				g[j] = grad[j] * scale[j]
+				if scale[j] > 0 {
+					switch {
+					case w[j] > f.Max:
+						g[j] += 2 * penalty * (w[j] - f.Max) / scale[j]
+					case w[j] < f.Min:
+						g[j] -= 2 * penalty * (f.Min - w[j]) / scale[j]
+					}
+				}
+			}
+		},
+	}
+	// Stop when the loss has gained less than 1e-8 in 10 iterations: the
+	// loss is a mean squared error of about 0.1, so that is far below
+	// what the noise of the results can tell apart.
+	settings := &optimize.Settings{MajorIterations: 500, GradientThreshold: 1e-10,
+		Converger: &optimize.FunctionConverge{Absolute: 1e-8, Iterations: 10}}
+	if ctx.Err() != nil {
+		return TexelFit{}, ctx.Err()
+	}
+	res, err := optimize.Minimize(problem, make([]float64, p.Dim), settings, &optimize.LBFGS{})
+	if err != nil && res == nil {
+		return TexelFit{}, fmt.Errorf("population: Texel's fit: %w", err)
+	}
+	toW(res.X)
+	fit.Raw = append([]float64(nil), w...)
+	fit.Loss = texelLoss(p, k, fit.Raw, nil)
+	fit.Iterations = res.Stats.MajorIterations
+	sp := space{ev.Features}
+	fit.Weights = sp.snapAll(fit.Raw)
+	return fit, nil
+}
+
+// runTexel runs Texel's method round after round (a round is a
+// generation): TexelGames self-play games of the current weights, each
+// from an opening of the run (or the start) followed by TexelOpeningPlies
+// random plies drawn from the game's place, recorded like every game; their
+// quiet positions join those of the earlier rounds; then FitWeights from
+// the current weights. The round's champion (id round+1; 0 is the start)
+// is the fit's weights, which the next round plays. A generation's Mean is
+// the unsnapped optimum, BestFitness the fit's loss.
+func (t *Tuner) runTexel(ctx context.Context) (Result, error) {
+	cfg := t.cfg
+	if t.ev.FeatureValues == nil {
+		return Result{}, ErrNoFeatureValues
+	}
+	current := t.space.snapAll(t.startOrDefaults())
+	currentID := 0
+	pos := &Positions{Dim: len(t.ev.Features)}
+	var res Result
+	for round := 0; round < cfg.TexelRounds; round++ {
+		batch := make([]game, cfg.TexelGames)
+		for i := range batch {
+			op, err := t.texelOpening(round, i)
+			if err != nil {
+				return res, err
+			}
+			batch[i] = game{key: GameKey{StageTexel, round, i}, first: currentID, second: currentID, wFirst: current, wSecond: current, opening: op}
+		}
+		if _, err := t.play(ctx, batch); err != nil {
+			return res, err
+		}
+		for i, g := range batch {
+			if i%ctxEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return res, err
+				}
+			}
+			r, ok, err := t.store.Game(g.key)
+			if err != nil {
+				return res, err
+			}
+			if !ok {
+				return res, fmt.Errorf("population: game %s is not in the store after it was played", g.key)
+			}
+			if err := pos.AddGame(t.game, t.ev, current, r.Record); err != nil {
+				return res, fmt.Errorf("population: game %s: %w", g.key, err)
+			}
+		}
+		fit, err := FitWeights(ctx, pos, t.ev, current)
+		if err != nil {
+			return res, err
+		}
+		champ := Genome{ID: round + 1, Parents: []int{currentID}, Weights: fit.Weights, Fitness: -fit.Loss}
+		summary := Generation{Index: round, Genomes: []Genome{champ}, Mean: fit.Raw, Std: make([]float64, len(fit.Raw)),
+			Best: champ.ID, BestFitness: -fit.Loss, MeanFitness: -fit.LossStart, WorstFitness: -fit.LossStart,
+			Distance: t.space.distance(current, fit.Weights)}
+		stop, err := t.closeGeneration(ctx, &summary, champ, cfg.TexelRounds-1)
+		if err != nil {
+			return res, err
+		}
+		res.Best, res.Generations, res.Stop = champ, round+1, summary.Stop
+		if summary.Yardstick != nil {
+			res.Yardstick = summary.Yardstick
+		}
+		if stop {
+			break
+		}
+		current, currentID = fit.Weights, champ.ID
+	}
+	return res, nil
+}
+
+// texelOpening is the opening of a self-play game: an opening of the run
+// (or the start), then TexelOpeningPlies random legal plies, fewer when the
+// game would end.
+func (t *Tuner) texelOpening(round, i int) (string, error) {
+	base := t.opening(StageTexel, round, i)
+	var p games.Position
+	if base == "" {
+		p = t.game.Start()
+	} else {
+		var err error
+		if p, err = t.game.ParsePosition(base); err != nil {
+			return "", err
+		}
+	}
+	rng := rngFor(t.cfg.Seed, StageTexel+"-plies", round, i)
+	var buf []games.Move
+	for ply := 0; ply < t.cfg.TexelOpeningPlies; ply++ {
+		moves, out := p.Moves(buf[:0])
+		buf = moves
+		if out != games.Ongoing {
+			break
+		}
+		m := moves[rng.IntN(len(moves))]
+		p.Play(m)
+		if _, out := p.Moves(buf[:0]); out != games.Ongoing {
+			p.Undo()
+			break
+		}
+	}
+	return p.String(), nil
+}

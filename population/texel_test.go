@@ -1,0 +1,129 @@
+package population
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
+)
+
+func smallTexel() Config {
+	c := smallSPSA()
+	c.Algo, c.TexelRounds, c.TexelGames, c.TexelOpeningPlies = Texel, 3, 6, 3
+	c.CMAESGenerations, c.CMAESPopulation, c.CMAESPairs, c.CMAESSigma = 3, 4, 1, 0.3
+	return c
+}
+
+// TestTexelLossGradient: the loss's gradient is the derivative of the
+// loss (central differences).
+func TestTexelLossGradient(t *testing.T) {
+	p := &Positions{Dim: 3, Values: []float64{1, 2, -1, 0, 3, 1, -2, 1, 0.5, 4, -1, 2}, Results: []float64{1, 0.5, 0, 1}}
+	w := []float64{0.3, -0.2, 0.7}
+	g := make([]float64, 3)
+	texelLoss(p, 0.8, w, g)
+	for j := range w {
+		h := 1e-6
+		a, b := append([]float64(nil), w...), append([]float64(nil), w...)
+		a[j] += h
+		b[j] -= h
+		num := (texelLoss(p, 0.8, a, nil) - texelLoss(p, 0.8, b, nil)) / (2 * h)
+		if math.Abs(num-g[j]) > 1e-7 {
+			t.Errorf("d/dw%d: %v, numeric %v", j, g[j], num)
+		}
+	}
+}
+
+// TestTexelRun: a short Texel run on tic-tac-toe records its self-play
+// games, fits, and ends with weights in the ranges.
+func TestTexelRun(t *testing.T) {
+	store := NewMemoryStore()
+	res, err := newTestTuner(t, smallTexel(), 2, store, nil, nil).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(store.Generations) != 3 {
+		t.Fatalf("%d generations, want 3", len(store.Generations))
+	}
+	if _, ok, _ := store.Game(GameKey{StageTexel, 2, 5}); !ok {
+		t.Fatal("the last round's games are not recorded under the texel stage")
+	}
+	ev, _ := games.FindEvaluator(mustFind(t, "tictactoe"), "")
+	if err := ev.Check(res.Best.Weights); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTexelChessMaterial: on chess textbook, Texel's fit on more than
+// 100,000 quiet positions of self-play games (of random weights in the
+// ranges), started from equal material values (every piece 300, the
+// material ranges widened to [0, 2000] so that equal values are allowed),
+// recovers pawn < knight ≈ bishop < rook < queen. The games take a few
+// minutes on two cores: not under -short.
+func TestTexelChessMaterial(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays about 1,500 chess games")
+	}
+	g := mustFind(t, "chess")
+	ev, err := games.FindEvaluator(g, "textbook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := space{ev.Features}.random(rngFor(5, "test", 0, 0))
+	cfg := Defaults()
+	cfg.Game, cfg.Evaluator, cfg.Algo, cfg.Depth, cfg.Openings, cfg.MaxPlies = "chess", "textbook", Texel, 1, "", 200
+	cfg.TexelRounds, cfg.TexelGames, cfg.TexelOpeningPlies, cfg.YardstickPairs, cfg.LadderPairs, cfg.Seed = 1, 1600, 8, 0, -1, 5
+	store := NewMemoryStore()
+	tu := newTestTuner(t, cfg, 2, store, start, nil)
+	began := time.Now()
+	if _, err := tu.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	played := time.Since(began)
+	pos := &Positions{}
+	for i := 0; i < cfg.TexelGames; i++ {
+		r, _, _ := store.Game(GameKey{StageTexel, 0, i})
+		if err := pos.AddGame(g, ev, start, r.Record); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pos.Len() < 100_000 {
+		t.Fatalf("only %d quiet positions from %d games", pos.Len(), pos.Games)
+	}
+	began = time.Now()
+	wide := ev.Clone()
+	equal := ev.Defaults()
+	for i := 0; i < 5; i++ {
+		wide.Features[i].Min, wide.Features[i].Max = 0, 2000
+		equal[i] = 300
+	}
+	fit, err := FitWeights(context.Background(), pos, wide, equal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(began)
+	m := fit.Raw[:5]
+	t.Logf("%d games in %v; %d quiet positions (%d resolved by quiescence); fit in %v (%d iterations), K %.5f, loss %.5f -> %.5f",
+		pos.Games, played.Round(time.Second), pos.Len(), pos.Resolved, took.Round(time.Millisecond), fit.Iterations, fit.K, fit.LossStart, fit.Loss)
+	t.Logf("pawn %.0f knight %.0f bishop %.0f rook %.0f queen %.0f (snapped %v)", m[0], m[1], m[2], m[3], m[4], fit.Weights[:5])
+	if !(m[0] < m[1] && m[0] < m[2] && m[1] < m[3] && m[2] < m[3] && m[3] < m[4]) {
+		t.Errorf("material values out of order: %v", m)
+	}
+	if math.Abs(m[1]-m[2]) > 0.25*(m[1]+m[2])/2 {
+		t.Errorf("knight %.0f and bishop %.0f differ by more than 25%%", m[1], m[2])
+	}
+	if took > time.Minute {
+		t.Errorf("the fit took %v, more than a minute", took)
+	}
+}
+
+func mustFind(t *testing.T, name string) games.Game {
+	t.Helper()
+	g, err := all.Find(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
