@@ -44,6 +44,8 @@ the games it knows.`,
 		newPlotCommand(&g),
 		newReportCommand(&g),
 		newServeCommand(&g),
+		newBrokerCommand(&g),
+		newWorkerCommand(&g),
 	)
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)

@@ -29,6 +29,7 @@ type runOptions struct {
 	preset  string
 	workers int
 	quiet   bool
+	cluster clusterOptions
 	// flags are the config flags, by name; applied to the resolved config
 	// for the names the user set (set).
 	flags configFlags
@@ -92,6 +93,7 @@ initialisation).`,
 	f.StringVar(&o.config, "config", "", "YAML config file (keys are the flag names)")
 	f.StringVar(&o.preset, "preset", "", "start from a preset: "+strings.Join(population.PresetNames(), ", "))
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
+	o.cluster.bind(f)
 	cf := &o.flags
 	f.Var(algoValue{&cf.values.Algo}, "algo", "genetic or knockout")
 	cf.apply["algo"] = func(dst *population.Config) { dst.Algo = cf.values.Algo }
@@ -165,9 +167,10 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
 	if o.out == "" {
 		return usageError{fmt.Errorf("run: --out DIR is required (a new directory for the run's results)")}
 	}
-	workers, err := checkWorkers(o.workers)
-	if err != nil {
-		return err
+	if !o.cluster.enabled() {
+		if _, err := checkWorkers(o.workers); err != nil {
+			return err
+		}
 	}
 	cfg, err := resolveConfig(o)
 	if err != nil {
@@ -221,7 +224,10 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
 		return err
 	}
 	defer run.Close()
-	return runTuning(ctx, tuningOutput{stdout, stderr, o.quiet}, cfg, run, workers)
+	if err := saveClusterOptions(run.Dir(), o.cluster); err != nil {
+		return err
+	}
+	return runTuning(ctx, tuningOutput{stdout, stderr, o.quiet}, cfg, run, o.workers, o.cluster)
 }
 
 // tuning is what a run needs besides its config and store.
@@ -280,18 +286,24 @@ type tuningOutput struct {
 }
 
 // runTuning runs (or resumes) the tuning job of a run directory to its end.
-func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run *results.Run, workers int) error {
+// workers and co choose where the games are played (see openRunner).
+func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run *results.Run, workers int, co clusterOptions) error {
 	quiet := to.quiet
 	out := to.stdout
 	t, err := prepareTuning(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	pool, err := tournament.NewPool(workers, poolTableMiB)
+	name, err := runName(run)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
-	tuner, err := population.NewTuner(cfg, t.game, t.openings, t.start, pool, run)
+	games, err := openRunner(ctx, co, workers, name, false, filepath.Join(run.Dir(), "broker"), to.stderr)
+	if err != nil {
+		return err
+	}
+	defer games.Close()
+	tuner, err := population.NewTuner(cfg, t.game, t.openings, t.start, games, run)
 	if err != nil {
 		return usageError{err}
 	}
@@ -349,6 +361,10 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 		return err
 	}
 	res, err := tuner.Run(ctx)
+	if !quiet {
+		games.report(to.stderr)
+	}
+	err = brokerHint(err)
 	if err != nil {
 		status := results.StatusFailed
 		if ctx.Err() != nil {
