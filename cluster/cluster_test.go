@@ -12,6 +12,7 @@ import (
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games/othello"
+	"github.com/gametune/gametune/games/tictactoe"
 	"github.com/gametune/gametune/tournament"
 )
 
@@ -206,4 +207,36 @@ func TestReadToken(t *testing.T) {
 	if _, err := ReadToken(""); err == nil {
 		t.Error("no token file accepted")
 	}
+}
+
+// TestMessagingOverhead measures the time a game spends in messages: one
+// worker plays tic-tac-toe games at depth 1, which take microseconds, so
+// the time per game is the broker's round trips (publish the job, fetch
+// it, publish the result, acknowledge it, consume the result).
+func TestMessagingOverhead(t *testing.T) {
+	b := startBroker(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := connect(t, b.URL(), ConnectOptions{})
+	r, err := NewRunner(ctx, c, RunnerOptions{Run: "overhead", Workers: 1, Ephemeral: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	g := tictactoe.Game()
+	ev := g.Evaluators()[0]
+	p := tournament.Player{Name: "p", Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 1}}
+	specs := make([]tournament.GameSpec, 200)
+	for i := range specs {
+		specs[i] = tournament.GameSpec{Game: g, First: p, Second: p, Seed: uint64(i)}
+	}
+	pool, _ := tournament.NewPool(1, 2)
+	startLocal := time.Now()
+	collect(t, pool, specs)
+	local := time.Since(startLocal)
+	start := time.Now()
+	collect(t, r, specs)
+	remote := time.Since(start)
+	t.Logf("%d games of %v each: %.2f ms of messaging per game, one worker", len(specs),
+		(local / time.Duration(len(specs))).Round(time.Microsecond), float64((remote-local).Microseconds())/1000/float64(len(specs)))
 }

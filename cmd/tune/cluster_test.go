@@ -179,15 +179,19 @@ func TestClusterThroughput(t *testing.T) {
 		}
 		return time.Since(start), string(out)
 	}
-	local, lout := timed("--workers", "2")
-	remote, rout := timed("--workers", "0", "--nats", url, "--token-file", tok)
-	if lout != rout {
-		t.Fatalf("the match through the broker differs from the local one:\n%s\nwant:\n%s", rout, lout)
+	// Alternate, and keep each side's best time: the machine is shared.
+	local, remote := time.Hour, time.Hour
+	for range 2 {
+		l, lout := timed("--workers", "2")
+		r, rout := timed("--workers", "0", "--nats", url, "--token-file", tok)
+		if lout != rout {
+			t.Fatalf("the match through the broker differs from the local one:\n%s\nwant:\n%s", rout, lout)
+		}
+		local, remote = min(local, l), min(remote, r)
 	}
 	ratio := local.Seconds() / remote.Seconds()
-	overhead := (remote - local).Seconds() * 2 / (2 * pairs) * 1000
-	t.Logf("%d games: local pool (2 workers) %v, 2 remote workers %v: throughput ratio %.2f, messaging overhead %.1f ms per game",
-		2*pairs, local.Round(time.Millisecond), remote.Round(time.Millisecond), ratio, overhead)
+	t.Logf("%d games: local pool (2 workers) %v, 2 remote workers %v: throughput ratio %.2f",
+		2*pairs, local.Round(time.Millisecond), remote.Round(time.Millisecond), ratio)
 	if ratio < 0.5 {
 		t.Errorf("the cluster plays at %.2f of the local pool's speed", ratio)
 	}
