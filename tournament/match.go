@@ -41,15 +41,16 @@ type MatchResult struct {
 // errSPRTStop stops a match whose SPRT crossed a bound.
 var errSPRTStop = errors.New("tournament: SPRT bound crossed")
 
-// RunMatch plays the match's specs (from MatchSpecs) on the pool. After
+// RunMatch plays the match's specs (from MatchSpecs) on run (the local
+// pool or another transport). After
 // each finished pair it updates the tally, calls progress (if not nil),
 // and stops early when the SPRT (if not nil) crosses a bound. An error
 // from progress stops the match and is returned. When ctx is cancelled it
 // returns the tally of the games finished so far with ctx's error.
-func RunMatch(ctx context.Context, pool *Pool, specs []GameSpec, sprt *stats.SPRT, progress func(*MatchResult) error) (*MatchResult, error) {
+func RunMatch(ctx context.Context, run Runner, specs []GameSpec, sprt *stats.SPRT, progress func(*MatchResult) error) (*MatchResult, error) {
 	res := &MatchResult{SPRT: sprt}
 	var pending float64
-	err := pool.Run(ctx, specs, func(i int, r Record) error {
+	err := run.Run(ctx, specs, func(i int, r Record) error {
 		s := r.Score()
 		if i%2 == 1 {
 			s = 1 - s

@@ -25,6 +25,7 @@ type compareOptions struct {
 	budget, workers, depth, pairs, champions     int
 	seed                                         uint64
 	json, quiet                                  bool
+	cluster                                      clusterOptions
 }
 
 // allAlgos are the tuners tune compare knows, in its default order.
@@ -49,6 +50,7 @@ over the start and draws Elo against games spent, one curve per tuner
 		},
 	}
 	f := c.Flags()
+	o.cluster.bind(f)
 	f.StringVar(&o.game, "game", "", "game to tune")
 	f.StringVar(&o.evaluator, "evaluator", "", "evaluator to tune (default: the game's first)")
 	f.StringVar(&o.start, "start", "default", "weights file to start from, or 'default'")
@@ -110,9 +112,11 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, o compareOptions)
 		}
 		algos = append(algos, a)
 	}
-	workers, err := checkWorkers(o.workers)
-	if err != nil {
-		return err
+	workers := o.workers
+	if !o.cluster.enabled() {
+		if _, err := checkWorkers(workers); err != nil {
+			return err
+		}
 	}
 	for _, a := range algos {
 		if err := compareConfig(o, a).Validate(); err != nil {
@@ -136,7 +140,7 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, o compareOptions)
 		if !o.quiet {
 			fmt.Fprintf(stderr, "compare: %s (%s)\n", a, dir)
 		}
-		if err := createAndRun(ctx, to, cfg, dir, workers); err != nil {
+		if err := createAndRun(ctx, to, cfg, dir, workers, o.cluster); err != nil {
 			return fmt.Errorf("compare: %s: %w", a, err)
 		}
 		run, err := results.OpenReadOnly(dir)

@@ -98,8 +98,8 @@ func runLadder(ctx context.Context, stdout, stderr io.Writer, dir string, o ladd
 	if o.pairs < 0 || o.pairs > population.MaxLadderPairs {
 		return usageError{fmt.Errorf("ladder: --pairs %d: want 1 to %d, or 0 for the run's own", o.pairs, population.MaxLadderPairs)}
 	}
-	workers, err := checkWorkers(o.workers)
-	if err != nil {
+	workers := o.workers
+	if _, err := checkWorkers(workers); err != nil {
 		return err
 	}
 	run, cfg, err := openRun(dir)
@@ -107,10 +107,11 @@ func runLadder(ctx context.Context, stdout, stderr io.Writer, dir string, o ladd
 		return err
 	}
 	defer run.Close()
-	tuner, t, err := newRunTuner(ctx, cfg, run, workers)
+	tuner, t, games, err := newRunTuner(ctx, cfg, run, workers, clusterOptions{}, stderr)
 	if err != nil {
 		return err
 	}
+	defer games.Close()
 	hist, err := run.Generations()
 	if err != nil {
 		return err

@@ -30,6 +30,7 @@ type contestOptions struct {
 	gamesOut   string
 	json       bool
 	adjudicate tournament.Adjudication
+	cluster    clusterOptions
 }
 
 func (o *contestOptions) bind(c *cobra.Command) {
@@ -50,6 +51,7 @@ func (o *contestOptions) bind(c *cobra.Command) {
 	f.IntVar(&a.ResignPlies, "resign-plies", 0, "adjudication: a side loses when the scores agree it is behind by more than --resign-margin for this many plies (0: off)")
 	f.IntVar(&a.ResignMargin, "resign-margin", 0, "adjudication: the resign margin, in the evaluator's units")
 	f.BoolVar(&o.json, "json", false, "print JSON")
+	o.cluster.bind(f)
 }
 
 // contest is what a match or a tournament needs, checked before any game.
@@ -57,7 +59,7 @@ type contest struct {
 	game     games.Game
 	openings []string
 	limits   engine.Limits
-	pool     *tournament.Pool
+	runner   *gameRunner
 	records  tournament.RecordWriter
 	closeOut func() error
 }
@@ -77,9 +79,10 @@ func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
 	if err != nil {
 		return nil, err
 	}
-	workers, err := checkWorkers(o.workers)
-	if err != nil {
-		return nil, err
+	if !o.cluster.enabled() {
+		if _, err := checkWorkers(o.workers); err != nil {
+			return nil, err
+		}
 	}
 	if o.maxPlies < 0 || o.maxPlies > population.MaxPlyCap {
 		return nil, usageError{fmt.Errorf("--max-plies %d: want 1 to %d, or 0 for 400", o.maxPlies, population.MaxPlyCap)}
@@ -100,8 +103,8 @@ func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
 			return nil, usageError{err}
 		}
 	}
-	if ct.pool, err = tournament.NewPool(workers, poolTableMiB); err != nil {
-		return nil, usageError{err}
+	if ct.runner, err = o.openRunner(c); err != nil {
+		return nil, err
 	}
 	if o.gamesOut != "" {
 		f, err := os.OpenFile(o.gamesOut, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -224,6 +227,7 @@ func runMatch(c *cobra.Command, g *globalOptions, o *matchOptions) error {
 		return err
 	}
 	defer ct.closeOut()
+	defer ct.runner.Close()
 	a, err := contestant(ct.game, o.evaluator, o.a, ct.limits)
 	if err != nil {
 		return err
@@ -249,7 +253,7 @@ func runMatch(c *cobra.Command, g *globalOptions, o *matchOptions) error {
 		}
 		return nil
 	}
-	res, runErr := tournament.RunMatch(c.Context(), ct.pool, specs, test, func(res *tournament.MatchResult) error {
+	res, runErr := tournament.RunMatch(c.Context(), ct.runner, specs, test, func(res *tournament.MatchResult) error {
 		if err := writeRecords(res); err != nil {
 			return err
 		}
@@ -321,4 +325,29 @@ func printMatch(w io.Writer, s matchJSON, res *tournament.MatchResult) {
 		fmt.Fprintf(tw, "SPRT [%g, %g]\tLLR %.2f (bounds %.2f, %.2f): %s\n", t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Status)
 	}
 	tw.Flush()
+}
+
+// openRunner returns where the games of a match or a tournament are
+// played: the local pool, or the broker (a broker started here keeps its
+// data in a temporary directory, removed at the end).
+func (o *contestOptions) openRunner(c *cobra.Command) (*gameRunner, error) {
+	store := ""
+	if o.cluster.BrokerListen != "" {
+		dir, err := os.MkdirTemp("", "tune-broker-*")
+		if err != nil {
+			return nil, err
+		}
+		store = dir
+	}
+	r, err := openRunner(c.Context(), o.cluster, o.workers, ephemeralName(), true, store, c.ErrOrStderr())
+	if store == "" {
+		return r, err
+	}
+	if err != nil {
+		os.RemoveAll(store)
+		return nil, err
+	}
+	closeRunner := r.close
+	r.close = func() { closeRunner(); os.RemoveAll(store) }
+	return r, nil
 }

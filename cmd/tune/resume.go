@@ -15,6 +15,7 @@ type resumeOptions struct {
 	workers int
 	config  string
 	force   bool
+	cluster clusterOptions
 }
 
 func newResumeCommand(g *globalOptions) *cobra.Command {
@@ -33,15 +34,30 @@ the number of workers.`,
 		},
 	}
 	c.Flags().IntVar(&o.workers, "workers", 0, workersHelp)
+	o.cluster.bind(c.Flags())
 	c.Flags().StringVar(&o.config, "config", "", "check the run against this YAML config; a different config is refused unless --force")
 	c.Flags().BoolVar(&o.force, "force", false, "go on with the --config given although it differs from the recorded one")
 	return c
 }
 
 func runResume(ctx context.Context, to tuningOutput, dir string, o resumeOptions) error {
-	workers, err := checkWorkers(o.workers)
-	if err != nil {
-		return err
+	co := o.cluster
+	if !co.enabled() {
+		recorded, err := loadClusterOptions(dir)
+		if err != nil {
+			return err
+		}
+		if co.TokenFile == "" || !recorded.enabled() {
+			co.NATS, co.BrokerListen = recorded.NATS, recorded.BrokerListen
+			if co.TokenFile == "" {
+				co.TokenFile = recorded.TokenFile
+			}
+		}
+	}
+	if !co.enabled() {
+		if _, err := checkWorkers(o.workers); err != nil {
+			return err
+		}
 	}
 	run, cfg, err := openRun(dir)
 	if err != nil {
@@ -95,5 +111,5 @@ func runResume(ctx context.Context, to tuningOutput, dir string, o resumeOptions
 	if !o.quiet {
 		fmt.Fprintf(to.stdout, "resuming %s: %s %s, %d games recorded\n", dir, cfg.Game, strings.TrimSpace(string(cfg.Algo)), info.Games)
 	}
-	return runTuning(ctx, to, cfg, run, workers)
+	return runTuning(ctx, to, cfg, run, o.workers, co)
 }

@@ -46,6 +46,8 @@ the games it knows.`,
 		newReportCommand(&g),
 		newServeCommand(&g),
 		newEngineCommand(&g),
+		newBrokerCommand(&g),
+		newWorkerCommand(&g),
 	)
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)

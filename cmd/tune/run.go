@@ -29,6 +29,7 @@ type runOptions struct {
 	preset  string
 	workers int
 	quiet   bool
+	cluster clusterOptions
 	// flags are the config flags, by name; applied to the resolved config
 	// for the names the user set (set).
 	flags configFlags
@@ -92,6 +93,7 @@ initialisation).`,
 	f.StringVar(&o.config, "config", "", "YAML config file (keys are the flag names)")
 	f.StringVar(&o.preset, "preset", "", "start from a preset: "+strings.Join(population.PresetNames(), ", "))
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
+	o.cluster.bind(f)
 	cf := &o.flags
 	f.Var(algoValue{&cf.values.Algo}, "algo", "genetic, knockout, spsa, cmaes or texel")
 	cf.apply["algo"] = func(dst *population.Config) { dst.Algo = cf.values.Algo }
@@ -180,20 +182,22 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
 	if o.out == "" {
 		return usageError{fmt.Errorf("run: --out DIR is required (a new directory for the run's results)")}
 	}
-	workers, err := checkWorkers(o.workers)
-	if err != nil {
-		return err
+	if !o.cluster.enabled() {
+		if _, err := checkWorkers(o.workers); err != nil {
+			return err
+		}
 	}
 	cfg, err := resolveConfig(o)
 	if err != nil {
 		return err
 	}
-	return createAndRun(ctx, tuningOutput{stdout, stderr, o.quiet}, cfg, o.out, workers)
+	return createAndRun(ctx, tuningOutput{stdout, stderr, o.quiet}, cfg, o.out, o.workers, o.cluster)
 }
 
 // createAndRun creates the run directory out for the resolved config cfg
-// and runs it to its end.
-func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, out string, workers int) error {
+// and runs it to its end, its games played by workers here and, with co,
+// through a broker.
+func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, out string, workers int, co clusterOptions) error {
 	// Read the start weights and the openings file now, into the config, so
 	// that the run directory holds everything a resume needs.
 	if cfg.Start != "" {
@@ -249,7 +253,10 @@ func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, o
 		return err
 	}
 	defer run.Close()
-	return runTuning(ctx, to, cfg, run, workers)
+	if err := saveClusterOptions(run.Dir(), co); err != nil {
+		return err
+	}
+	return runTuning(ctx, to, cfg, run, workers, co)
 }
 
 // tuning is what a run needs besides its config and store.
@@ -331,31 +338,39 @@ func openRun(dir string) (*results.Run, population.Config, error) {
 }
 
 // newRunTuner resolves what cfg names and makes the tuner of a run, its
-// games played by a pool of workers.
-func newRunTuner(ctx context.Context, cfg population.Config, run *results.Run, workers int) (*population.Tuner, *tuning, error) {
+// games played by workers here and, with co, through a broker (see
+// openRunner). Close the runner it returns when done.
+func newRunTuner(ctx context.Context, cfg population.Config, run *results.Run, workers int, co clusterOptions, stderr io.Writer) (*population.Tuner, *tuning, *gameRunner, error) {
 	t, err := prepareTuning(ctx, cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	pool, err := tournament.NewPool(workers, poolTableMiB)
+	name, err := runName(run)
 	if err != nil {
-		return nil, nil, usageError{err}
+		return nil, nil, nil, err
 	}
-	tuner, err := population.NewTuner(cfg, t.game, t.openings, t.start, pool, run)
+	games, err := openRunner(ctx, co, workers, name, false, filepath.Join(run.Dir(), "broker"), stderr)
 	if err != nil {
-		return nil, nil, usageError{err}
+		return nil, nil, nil, err
 	}
-	return tuner, t, nil
+	tuner, err := population.NewTuner(cfg, t.game, t.openings, t.start, games, run)
+	if err != nil {
+		games.Close()
+		return nil, nil, nil, usageError{err}
+	}
+	return tuner, t, games, nil
 }
 
 // runTuning runs (or resumes) the tuning job of a run directory to its end.
-func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run *results.Run, workers int) error {
+// workers and co choose where the games are played (see openRunner).
+func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run *results.Run, workers int, co clusterOptions) error {
 	quiet := to.quiet
 	out := to.stdout
-	tuner, _, err := newRunTuner(ctx, cfg, run, workers)
+	tuner, _, games, err := newRunTuner(ctx, cfg, run, workers, co, to.stderr)
 	if err != nil {
 		return err
 	}
+	defer games.Close()
 	total := cfg.PlannedGenerations()
 	info, err := run.Info()
 	if err != nil {
@@ -407,6 +422,10 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 		return err
 	}
 	res, err := tuner.Run(ctx)
+	if !quiet {
+		games.report(to.stderr)
+	}
+	err = brokerHint(err)
 	if err != nil {
 		status := results.StatusFailed
 		if ctx.Err() != nil {

@@ -98,6 +98,7 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 		return err
 	}
 	defer ct.closeOut()
+	defer ct.runner.Close()
 	var players []tournament.Player
 	for i, s := range specs {
 		p, err := contestant(ct.game, o.evaluator, strings.TrimSpace(s), ct.limits)
@@ -129,13 +130,13 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 	var runErr error
 	switch o.format {
 	case "roundrobin":
-		standings, runErr = tournament.RoundRobin(c.Context(), ct.pool, players, opts)
+		standings, runErr = tournament.RoundRobin(c.Context(), ct.runner, players, opts)
 	case "gauntlet":
-		standings, runErr = tournament.Gauntlet(c.Context(), ct.pool, players, opts)
+		standings, runErr = tournament.Gauntlet(c.Context(), ct.runner, players, opts)
 	case "knockout":
 		var res tournament.BracketResult
 		bracket := tournament.BracketOptions{BestOf: o.bestOf, Ties: o.ties, Seed: o.seed}
-		res, standings, runErr = tournament.KnockoutTournament(c.Context(), ct.pool, players, bracket, opts)
+		res, standings, runErr = tournament.KnockoutTournament(c.Context(), ct.runner, players, bracket, opts)
 		if runErr == nil {
 			out.Winner = players[res.Winner].Name
 			for _, m := range res.Matches {

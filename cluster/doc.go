@@ -1,0 +1,21 @@
+// Package cluster plays games on workers elsewhere, through NATS JetStream.
+//
+// A Runner is a tournament.Runner: it publishes each game of a batch as a
+// job (the JSON form of a tournament.GameSpec, keyed by a hash of its
+// content) on the work-queue stream of jobs, under the subject of its run,
+// and consumes the results that workers publish on the work-queue stream of
+// results, under the same run. A Worker pulls jobs of every run from one
+// shared durable consumer, plays them with its own searchers, publishes the
+// result and only then acknowledges the job; during a long game it tells the
+// server the job is still in progress. A job a worker crashed on goes back
+// to the queue after the consumer's ack wait; one that fails MaxDeliver
+// times is reported to its run by the server's advisory, not retried.
+//
+// Results do not depend on where games are played: a game depends on its
+// spec alone (the searcher's table size travels with it), and the runner
+// hands results over in spec order, once per game, whatever the order and
+// the number of times they arrive.
+//
+// Broker starts an embedded NATS server with JetStream on disk, for users
+// who run none of their own. Access always needs a token.
+package cluster

@@ -1,0 +1,306 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/gametune/gametune/tournament"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Runner is a tournament.Runner that has the games played by workers
+// through the broker: the games of a batch are published as jobs under the
+// run's subject, and their results handed over in spec order, each once.
+type Runner struct {
+	conn     *Conn
+	run      string
+	tableMiB int
+	log      io.Writer
+	results  chan jetstream.Msg
+	maxDel   chan uint64
+	consume  jetstream.ConsumeContext
+	advisory *nats.Subscription
+	local    *Worker
+	stopLoc  context.CancelFunc
+	locDone  chan struct{}
+	ephem    bool
+	closed   chan struct{}
+
+	mu      sync.Mutex
+	workers map[string]int // games handed over, by worker name
+}
+
+// RunnerOptions configure a runner.
+type RunnerOptions struct {
+	// Run names the run: its jobs and results travel under it. A resumed
+	// run must use the same name to find the results its workers finished
+	// meanwhile. Letters, digits, '-' and '_', at most 64.
+	Run string
+	// TableMiB is the transposition table of the searchers that play the
+	// games (it travels with each job; 0 means 2, the local pool's size).
+	TableMiB int
+	// Workers is the number of games played in this process too (0: none).
+	Workers int
+	// Name of this process's worker in results.
+	Name string
+	// Ephemeral runs (a match) remove their jobs and results at Close.
+	Ephemeral bool
+	// Log receives notes: results that did not parse, refusals (nil: none).
+	Log io.Writer
+}
+
+// NewRunner returns a runner of the run named in o. Jobs of the run left
+// by an earlier coordinator are removed (the tuner publishes again the
+// games not recorded); their results that workers published meanwhile stay
+// and are used.
+func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error) {
+	if !validToken(o.Run) {
+		return nil, fmt.Errorf("cluster: run name %q: want 1 to 64 letters, digits, '-' or '_'", o.Run)
+	}
+	if o.TableMiB == 0 {
+		o.TableMiB = 2
+	}
+	r := &Runner{conn: conn, run: o.Run, tableMiB: o.TableMiB, log: o.Log, ephem: o.Ephemeral,
+		results: make(chan jetstream.Msg, 1024), closed: make(chan struct{}), maxDel: make(chan uint64, 64), workers: map[string]int{}}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := conn.jobs.Purge(cctx, jetstream.WithPurgeSubject(jobsPrefix+r.run)); err != nil {
+		return nil, conn.apiError("removing the run's old jobs", err)
+	}
+	name := "run-" + r.run
+	if err := conn.results.DeleteConsumer(cctx, name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return nil, conn.apiError("the run's results consumer", err)
+	}
+	cons, err := conn.results.CreateConsumer(cctx, jetstream.ConsumerConfig{
+		Durable: name, AckPolicy: jetstream.AckExplicitPolicy, AckWait: time.Minute,
+		MaxAckPending: 100_000, FilterSubject: resultsPrefix + r.run, DeliverPolicy: jetstream.DeliverAllPolicy,
+	})
+	if err != nil {
+		return nil, conn.apiError("the run's results consumer", err)
+	}
+	r.advisory, err = conn.NC.Subscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+JobsStream+"."+WorkersConsumer, func(m *nats.Msg) {
+		var a struct {
+			StreamSeq uint64 `json:"stream_seq"`
+		}
+		if json.Unmarshal(m.Data, &a) == nil {
+			select {
+			case r.maxDel <- a.StreamSeq:
+			default:
+			}
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	r.consume, err = cons.Consume(func(m jetstream.Msg) {
+		select {
+		case r.results <- m:
+		case <-r.closed:
+		}
+	})
+	if err != nil {
+		r.advisory.Unsubscribe()
+		return nil, conn.apiError("consuming results", err)
+	}
+	if o.Workers > 0 {
+		if r.local, err = NewWorker(ctx, conn, WorkerOptions{Workers: o.Workers, Name: o.Name, Log: o.Log}); err != nil {
+			r.Close()
+			return nil, err
+		}
+		lctx, stop := context.WithCancel(context.Background())
+		r.stopLoc, r.locDone = stop, make(chan struct{})
+		go func() {
+			defer close(r.locDone)
+			r.local.Run(lctx)
+		}()
+	}
+	return r, nil
+}
+
+// Close stops the local worker (its games in flight go back to the queue)
+// and the consumption of results. Jobs stay for the workers unless the run
+// is ephemeral.
+func (r *Runner) Close() error {
+	if r.stopLoc != nil {
+		r.stopLoc()
+		<-r.locDone
+	}
+	close(r.closed)
+	if r.consume != nil {
+		r.consume.Stop()
+	}
+	if r.advisory != nil {
+		r.advisory.Unsubscribe()
+	}
+	if r.ephem {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = r.conn.jobs.Purge(ctx, jetstream.WithPurgeSubject(jobsPrefix+r.run))
+		_ = r.conn.results.DeleteConsumer(ctx, "run-"+r.run)
+		_ = r.conn.results.Purge(ctx, jetstream.WithPurgeSubject(resultsPrefix+r.run))
+	}
+	return nil
+}
+
+// GamesByWorker returns how many games each worker played for this runner
+// (handed over, duplicates not counted).
+func (r *Runner) GamesByWorker() map[string]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string]int, len(r.workers))
+	for k, v := range r.workers {
+		out[k] = v
+	}
+	return out
+}
+
+// JobFailedError is the error of a game whose job a worker could not play,
+// or that was handed out MaxDeliver times without a result.
+type JobFailedError struct {
+	Index  int    // the game's index in the batch
+	Key    string // its job's key
+	Worker string // the worker that failed it ("" when it ran out of deliveries)
+	Reason string
+}
+
+func (e *JobFailedError) Error() string {
+	if e.Worker != "" {
+		return fmt.Sprintf("cluster: game %d (job %s) failed on worker %s: %s", e.Index, e.Key, e.Worker, e.Reason)
+	}
+	return fmt.Sprintf("cluster: game %d (job %s) %s", e.Index, e.Key, e.Reason)
+}
+
+// Run publishes every spec as a job and calls done for each game in spec
+// order as results come back. A result that arrives twice (a redelivered
+// job) is handed over once. A job that fails, or runs out of deliveries,
+// ends Run with a *JobFailedError.
+func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func(i int, rec tournament.Record) error) error {
+	if len(specs) == 0 {
+		return ctx.Err()
+	}
+	byKey := map[string][]int{}
+	subject := jobsPrefix + r.run
+	var futures []jetstream.PubAckFuture
+	for i, s := range specs {
+		job, err := NewJob(s, r.tableMiB)
+		if err != nil {
+			return err
+		}
+		first := len(byKey[job.Key]) == 0
+		byKey[job.Key] = append(byKey[job.Key], i)
+		if !first {
+			continue // the same game: one result serves both
+		}
+		data, err := job.Encode()
+		if err != nil {
+			return err
+		}
+		f, err := r.conn.JS.PublishAsync(subject, data)
+		if err != nil {
+			return r.conn.apiError("publishing a job", err)
+		}
+		futures = append(futures, f)
+	}
+	select {
+	case <-r.conn.JS.PublishAsyncComplete():
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(time.Minute):
+		return fmt.Errorf("cluster: the broker at %s did not take the jobs within a minute", r.conn.url)
+	}
+	for _, f := range futures {
+		select {
+		case err := <-f.Err():
+			return r.conn.apiError("publishing a job", err)
+		default:
+		}
+	}
+	return r.collect(ctx, byKey, len(specs), done)
+}
+
+// collect hands over the results of the n games of byKey (job keys to
+// the games' indices) in order.
+func (r *Runner) collect(ctx context.Context, byKey map[string][]int, n int, done func(i int, rec tournament.Record) error) error {
+	recs := make([]*tournament.Record, n)
+	refusals := map[string]string{}
+	next := 0
+	for next < n {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case seq := <-r.maxDel:
+			if err := r.outOfDeliveries(ctx, seq, byKey, recs, refusals); err != nil {
+				return err
+			}
+		case m := <-r.results:
+			res, err := DecodeResult(m.Data())
+			_ = m.Ack()
+			if err != nil {
+				r.logf("a result on %s: %v (ignored)", m.Subject(), err)
+				continue
+			}
+			idx, ours := byKey[res.Key]
+			if !ours || recs[idx[0]] != nil {
+				continue // from an earlier batch, or a duplicate
+			}
+			if res.Error != "" {
+				if res.Refused {
+					refusals[res.Key] = fmt.Sprintf("%s: %s", res.Worker, res.Error)
+					continue
+				}
+				return &JobFailedError{Index: idx[0], Key: res.Key, Worker: res.Worker, Reason: res.Error}
+			}
+			rec := res.Record()
+			for _, i := range idx {
+				recs[i] = &rec
+			}
+			r.mu.Lock()
+			r.workers[res.Worker]++
+			r.mu.Unlock()
+			for next < n && recs[next] != nil {
+				if err := done(next, *recs[next]); err != nil {
+					return err
+				}
+				next++
+			}
+		}
+	}
+	return nil
+}
+
+// outOfDeliveries reports a job of this batch that the server stopped
+// handing out, and removes it from the stream.
+func (r *Runner) outOfDeliveries(ctx context.Context, seq uint64, byKey map[string][]int, recs []*tournament.Record, refusals map[string]string) error {
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	m, err := r.conn.jobs.GetMsg(cctx, seq)
+	if err != nil || m.Subject != jobsPrefix+r.run {
+		return nil // gone already, or another run's
+	}
+	var job struct {
+		Key string `json:"key"`
+	}
+	_ = json.Unmarshal(m.Data, &job)
+	idx, ours := byKey[job.Key]
+	if !ours || recs[idx[0]] != nil {
+		return nil
+	}
+	_ = r.conn.jobs.DeleteMsg(cctx, seq)
+	reason := "was handed out the consumer's max_deliver times without a result (workers crashed on it or refused it)"
+	if last := refusals[job.Key]; last != "" {
+		reason += "; last refusal: " + last
+	}
+	return &JobFailedError{Index: idx[0], Key: job.Key, Reason: reason}
+}
+
+func (r *Runner) logf(format string, args ...any) {
+	if r.log != nil {
+		fmt.Fprintf(r.log, "cluster: %s\n", fmt.Sprintf(format, args...))
+	}
+}

@@ -1,0 +1,273 @@
+package cluster
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/tournament"
+)
+
+// WireVersion is the version of the job and result messages. A worker
+// refuses a job of another version (another worker may know it).
+const WireVersion = 1
+
+// Bounds a worker enforces on a job, as on any user input.
+const (
+	MaxMessage  = 1 << 20       // bytes of a job or result message
+	maxDepth    = 64            // plies of search per move
+	maxNodes    = 1 << 40       // node limit per move
+	maxPlies    = 100_000       // ply cap of a game
+	maxTableMiB = 4096          // transposition table of a searcher
+	maxName     = 200           // bytes of a player's name
+	maxOpening  = 4096          // bytes of an opening position
+	maxMoves    = maxPlies + 16 // moves of a result
+)
+
+// Job is the wire form of one game (a tournament.GameSpec), as JSON. The
+// game and the evaluators travel by name and are resolved through the game
+// registry by the worker; the searcher's table size travels too, so that a
+// game played anywhere is the game played at home.
+type Job struct {
+	V            int                     `json:"v"`
+	Key          string                  `json:"key"` // hex SHA-256 of the job with an empty key
+	Game         string                  `json:"game"`
+	Opening      string                  `json:"opening,omitempty"`
+	First        WirePlayer              `json:"first"`
+	Second       WirePlayer              `json:"second"`
+	Seed         uint64                  `json:"seed"`
+	MaxPlies     int                     `json:"max_plies,omitempty"`
+	Adjudication tournament.Adjudication `json:"adjudication"`
+	TableMiB     int                     `json:"table_mib"`
+}
+
+// WirePlayer is a player of a job.
+type WirePlayer struct {
+	Name      string    `json:"name"`
+	Evaluator string    `json:"evaluator"`
+	Weights   []float64 `json:"weights"`
+	Depth     int       `json:"depth,omitempty"`
+	Nodes     int64     `json:"nodes,omitempty"`
+}
+
+// NewJob returns the job of spec, its key set. The key is a function of the
+// spec (and table size) alone: the same game always has the same key, and
+// since a game's result depends on its spec alone, one result serves every
+// job of that key.
+func NewJob(spec tournament.GameSpec, tableMiB int) (Job, error) {
+	if spec.Game == nil {
+		return Job{}, errors.New("cluster: a game spec without a game")
+	}
+	j := Job{
+		V: WireVersion, Game: spec.Game.Name(), Opening: spec.Opening,
+		Seed: spec.Seed, MaxPlies: spec.MaxPlies, Adjudication: spec.Adjudication, TableMiB: tableMiB,
+	}
+	var err error
+	if j.First, err = wirePlayer(spec.First); err != nil {
+		return Job{}, err
+	}
+	if j.Second, err = wirePlayer(spec.Second); err != nil {
+		return Job{}, err
+	}
+	data, err := json.Marshal(j)
+	if err != nil {
+		return Job{}, fmt.Errorf("cluster: encoding a job: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	j.Key = hex.EncodeToString(sum[:16])
+	return j, nil
+}
+
+func wirePlayer(p tournament.Player) (WirePlayer, error) {
+	if p.Evaluator == nil {
+		return WirePlayer{}, fmt.Errorf("cluster: player %q has no evaluator", p.Name)
+	}
+	return WirePlayer{Name: p.Name, Evaluator: p.Evaluator.Name, Weights: p.Weights, Depth: p.Limits.Depth, Nodes: p.Limits.Nodes}, nil
+}
+
+// Encode returns the job's message.
+func (j Job) Encode() ([]byte, error) {
+	data, err := json.Marshal(j)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: encoding job %s: %w", j.Key, err)
+	}
+	return data, nil
+}
+
+// ErrRefused wraps the errors of jobs a worker cannot play although another
+// worker may (another wire version, a game or an evaluator it does not
+// know): the job goes back to the queue.
+var ErrRefused = errors.New("cluster: job refused")
+
+// DecodeJob reads a job message and turns it into the game it describes,
+// checking everything as user input: the version, the game and evaluators
+// (through the registry), the weights (count and ranges), the limits, the
+// opening. It never panics. A job this worker cannot play but another might
+// gives an error wrapping ErrRefused; any other error means the job is bad.
+// The job is returned as far as it was read (its key, when there is one).
+func DecodeJob(data []byte) (Job, tournament.GameSpec, error) {
+	var j Job
+	if len(data) > MaxMessage {
+		return j, tournament.GameSpec{}, fmt.Errorf("cluster: job of %d bytes (at most %d)", len(data), MaxMessage)
+	}
+	if err := strictUnmarshal(data, &j); err != nil {
+		return j, tournament.GameSpec{}, fmt.Errorf("cluster: job does not parse: %w", err)
+	}
+	if j.V != WireVersion {
+		return j, tournament.GameSpec{}, fmt.Errorf("%w: wire version %d (this worker speaks %d)", ErrRefused, j.V, WireVersion)
+	}
+	if len(j.Key) == 0 || len(j.Key) > 64 {
+		return j, tournament.GameSpec{}, fmt.Errorf("cluster: job key %q: want 1 to 64 characters", j.Key)
+	}
+	g, err := all.Find(j.Game)
+	if err != nil {
+		return j, tournament.GameSpec{}, fmt.Errorf("%w: %w", ErrRefused, err)
+	}
+	spec := tournament.GameSpec{Game: g, Opening: j.Opening, Seed: j.Seed, MaxPlies: j.MaxPlies, Adjudication: j.Adjudication}
+	if len(j.Opening) > maxOpening {
+		return j, spec, fmt.Errorf("cluster: job %s: opening of %d bytes (at most %d)", j.Key, len(j.Opening), maxOpening)
+	}
+	if j.Opening != "" {
+		if _, err := g.ParsePosition(j.Opening); err != nil {
+			return j, spec, fmt.Errorf("cluster: job %s: opening: %w", j.Key, err)
+		}
+	}
+	if j.MaxPlies < 0 || j.MaxPlies > maxPlies {
+		return j, spec, fmt.Errorf("cluster: job %s: max_plies %d: want 0 to %d", j.Key, j.MaxPlies, maxPlies)
+	}
+	a := j.Adjudication
+	for _, v := range []int{a.DrawAfter, a.DrawMargin, a.DrawPlies, a.ResignMargin, a.ResignPlies} {
+		if v < 0 || v > games.MaxEval*4 {
+			return j, spec, fmt.Errorf("cluster: job %s: adjudication setting %d out of range", j.Key, v)
+		}
+	}
+	if j.TableMiB < 1 || j.TableMiB > maxTableMiB {
+		return j, spec, fmt.Errorf("cluster: job %s: table_mib %d: want 1 to %d", j.Key, j.TableMiB, maxTableMiB)
+	}
+	if spec.First, err = readPlayer(g, j.First); err != nil {
+		return j, spec, fmt.Errorf("cluster: job %s: first player: %w", j.Key, err)
+	}
+	if spec.Second, err = readPlayer(g, j.Second); err != nil {
+		return j, spec, fmt.Errorf("cluster: job %s: second player: %w", j.Key, err)
+	}
+	return j, spec, nil
+}
+
+func readPlayer(g games.Game, w WirePlayer) (tournament.Player, error) {
+	if len(w.Name) > maxName {
+		return tournament.Player{}, fmt.Errorf("name of %d bytes (at most %d)", len(w.Name), maxName)
+	}
+	var ev *games.Evaluator
+	for _, e := range g.Evaluators() {
+		if e.Name == w.Evaluator {
+			ev = e
+		}
+	}
+	if ev == nil {
+		return tournament.Player{}, fmt.Errorf("%w: %s has no evaluator %q", ErrRefused, g.Name(), w.Evaluator)
+	}
+	if len(w.Weights) != len(ev.Features) {
+		return tournament.Player{}, fmt.Errorf("%d weights for the %d features of %s", len(w.Weights), len(ev.Features), ev.Name)
+	}
+	for i, x := range w.Weights {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return tournament.Player{}, fmt.Errorf("weight %s is not a number", ev.Features[i].Name)
+		}
+	}
+	if err := ev.Check(w.Weights); err != nil {
+		return tournament.Player{}, err
+	}
+	if w.Depth < 0 || w.Depth > maxDepth {
+		return tournament.Player{}, fmt.Errorf("depth %d: want 0 to %d", w.Depth, maxDepth)
+	}
+	if w.Nodes < 0 || w.Nodes > maxNodes {
+		return tournament.Player{}, fmt.Errorf("nodes %d: want 0 to %d", w.Nodes, int64(maxNodes))
+	}
+	if w.Depth == 0 && w.Nodes == 0 {
+		return tournament.Player{}, errors.New("neither a depth nor a node limit: the search would not end")
+	}
+	return tournament.Player{Name: w.Name, Evaluator: ev, Weights: w.Weights, Limits: engine.Limits{Depth: w.Depth, Nodes: w.Nodes}}, nil
+}
+
+// Result is the wire form of a finished game (or of a job a worker could
+// not play: Error set).
+type Result struct {
+	V        int      `json:"v"`
+	Key      string   `json:"key"`
+	Worker   string   `json:"worker"`
+	Error    string   `json:"error,omitempty"`   // the job could not be played
+	Refused  bool     `json:"refused,omitempty"` // with Error: another worker may play it
+	Outcome  int      `json:"outcome"`
+	Reason   string   `json:"reason"`
+	Opening  string   `json:"opening"`
+	Moves    []string `json:"moves"`
+	Plies    int      `json:"plies"`
+	Nodes    int64    `json:"nodes"`
+	Duration int64    `json:"duration_ns"`
+}
+
+// NewResult returns the result message of a finished game.
+func NewResult(key, worker string, r tournament.Record) Result {
+	return Result{V: WireVersion, Key: key, Worker: worker, Outcome: int(r.Outcome), Reason: string(r.Reason),
+		Opening: r.Opening, Moves: r.Moves, Plies: r.Plies, Nodes: r.Nodes, Duration: int64(r.Duration)}
+}
+
+// DecodeResult reads a result message, checking its fields.
+func DecodeResult(data []byte) (Result, error) {
+	var r Result
+	if len(data) > MaxMessage {
+		return r, fmt.Errorf("cluster: result of %d bytes (at most %d)", len(data), MaxMessage)
+	}
+	if err := strictUnmarshal(data, &r); err != nil {
+		return r, fmt.Errorf("cluster: result does not parse: %w", err)
+	}
+	if r.V != WireVersion {
+		return r, fmt.Errorf("cluster: result of wire version %d (want %d)", r.V, WireVersion)
+	}
+	if r.Error != "" {
+		return r, nil
+	}
+	switch tournament.Reason(r.Reason) {
+	case tournament.ByRule, tournament.ByAdjudication, tournament.ByResignation, tournament.ByPlyCap:
+	default:
+		return r, fmt.Errorf("cluster: result %s: reason %q", r.Key, r.Reason)
+	}
+	if o := games.Outcome(r.Outcome); o != games.FirstWins && o != games.SecondWins && o != games.Draw {
+		return r, fmt.Errorf("cluster: result %s: outcome %d", r.Key, r.Outcome)
+	}
+	if r.Plies != len(r.Moves) || len(r.Moves) > maxMoves || r.Nodes < 0 || r.Duration < 0 {
+		return r, fmt.Errorf("cluster: result %s: %d plies, %d moves, %d nodes", r.Key, r.Plies, len(r.Moves), r.Nodes)
+	}
+	return r, nil
+}
+
+// Record returns the game record the result carries.
+func (r Result) Record() tournament.Record {
+	return tournament.Record{Outcome: games.Outcome(r.Outcome), Reason: tournament.Reason(r.Reason), Opening: r.Opening,
+		Moves: r.Moves, Plies: r.Plies, Nodes: r.Nodes, Duration: time.Duration(r.Duration)}
+}
+
+// strictUnmarshal decodes one JSON value with no unknown field and nothing
+// after it.
+func strictUnmarshal(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after the message")
+	}
+	return nil
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

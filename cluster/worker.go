@@ -1,0 +1,213 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/tournament"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Worker plays the jobs of every run from the workers' consumer.
+type Worker struct {
+	conn    *Conn
+	cons    jetstream.Consumer
+	name    string
+	n       int
+	ackWait time.Duration
+	log     io.Writer
+	played  atomic.Int64
+	logMu   sync.Mutex
+}
+
+// WorkerOptions configure a worker. Workers is the number of games played
+// at once (0 means 1); Name identifies the worker in results (0: "worker");
+// Log receives one line per job that failed (nil: none).
+type WorkerOptions struct {
+	Workers int
+	Name    string
+	Log     io.Writer
+}
+
+// NewWorker returns a worker on conn.
+func NewWorker(ctx context.Context, conn *Conn, o WorkerOptions) (*Worker, error) {
+	cons, err := conn.jobs.Consumer(ctx, WorkersConsumer)
+	if err != nil {
+		return nil, conn.apiError("the workers' consumer", err)
+	}
+	w := &Worker{conn: conn, cons: cons, name: o.Name, n: max(o.Workers, 1), log: o.Log}
+	if w.name == "" {
+		w.name = "worker"
+	}
+	w.ackWait = cons.CachedInfo().Config.AckWait
+	if w.ackWait <= 0 {
+		w.ackWait = DefaultAckWait
+	}
+	return w, nil
+}
+
+// Played is the number of games this worker played and published.
+func (w *Worker) Played() int64 { return w.played.Load() }
+
+// Run pulls and plays jobs until ctx is cancelled. Then it stops the games
+// in flight and hands their jobs back (a negative acknowledgement), so that
+// another worker takes them at once, and returns nil.
+func (w *Worker) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	errs := make([]error, w.n)
+	for i := 0; i < w.n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			errs[i] = w.loop(ctx)
+		}(i)
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func (w *Worker) loop(ctx context.Context) error {
+	searchers := map[int]*engine.Searcher{} // by table size
+	for ctx.Err() == nil {
+		batch, err := w.cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			w.logf("fetching a job: %v", err)
+			sleep(ctx, time.Second)
+			continue
+		}
+		for msg := range batch.Messages() {
+			w.handle(ctx, searchers, msg)
+		}
+		if err := batch.Error(); err != nil && ctx.Err() == nil && !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, context.DeadlineExceeded) {
+			w.logf("fetching a job: %v", err)
+			sleep(ctx, time.Second)
+		}
+	}
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// resultsSubject returns the subject of results for a job's subject.
+func resultsSubject(jobSubject string) (string, bool) {
+	run, ok := strings.CutPrefix(jobSubject, jobsPrefix)
+	if !ok || !validToken(run) {
+		return "", false
+	}
+	return resultsPrefix + run, true
+}
+
+// handle plays one job. It never panics on a bad job: a job that does not
+// parse or does not check is answered with an error result and terminated;
+// one this worker cannot play but another may is handed back.
+func (w *Worker) handle(ctx context.Context, searchers map[int]*engine.Searcher, msg jetstream.Msg) {
+	subject, ok := resultsSubject(msg.Subject())
+	if !ok {
+		w.logf("job on subject %q: not a run's subject; dropped", msg.Subject())
+		_ = msg.Term()
+		return
+	}
+	job, spec, err := DecodeJob(msg.Data())
+	if err != nil {
+		refused := errors.Is(err, ErrRefused)
+		w.logf("job %s: %v", job.Key, err)
+		if job.Key != "" && len(job.Key) <= 64 {
+			w.publish(subject, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error(), Refused: refused})
+		}
+		if refused {
+			_ = msg.NakWithDelay(time.Second)
+		} else {
+			_ = msg.TermWithReason("bad job")
+		}
+		return
+	}
+	s, ok := searchers[job.TableMiB]
+	if !ok {
+		if s, err = engine.New(engine.Options{TableMiB: job.TableMiB}); err != nil {
+			w.logf("job %s: %v", job.Key, err)
+			_ = msg.NakWithDelay(time.Second)
+			return
+		}
+		clear(searchers) // one table at a time: they can be large
+		searchers[job.TableMiB] = s
+	}
+	rec, err := w.play(ctx, s, spec, msg)
+	if err != nil {
+		if ctx.Err() != nil {
+			_ = msg.Nak() // interrupted: another worker takes it now
+			return
+		}
+		w.logf("job %s: %v", job.Key, err)
+		w.publish(subject, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error()})
+		_ = msg.TermWithReason("game failed")
+		return
+	}
+	if err := w.publish(subject, NewResult(job.Key, w.name, rec)); err != nil {
+		_ = msg.Nak()
+		return
+	}
+	w.played.Add(1)
+	_ = msg.Ack()
+}
+
+// play plays a game, telling the server the job is in progress every third
+// of the ack wait so that it is not handed to another worker meanwhile.
+func (w *Worker) play(ctx context.Context, s *engine.Searcher, spec tournament.GameSpec, msg jetstream.Msg) (tournament.Record, error) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(max(w.ackWait/3, 100*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				_ = msg.InProgress()
+			}
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	return tournament.Play(ctx, s, spec)
+}
+
+// publish publishes a result and waits for the stream to have it.
+func (w *Worker) publish(subject string, r Result) error {
+	data, err := jsonMarshal(r)
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, err = w.conn.JS.Publish(ctx, subject, data)
+	}
+	if err != nil {
+		w.logf("publishing the result of %s: %v", r.Key, err)
+	}
+	return err
+}
+
+func (w *Worker) logf(format string, args ...any) {
+	if w.log == nil {
+		return
+	}
+	w.logMu.Lock()
+	defer w.logMu.Unlock()
+	fmt.Fprintf(w.log, "worker %s: %s\n", w.name, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/gametune/gametune/cluster"
+	"github.com/spf13/cobra"
+)
+
+type brokerOptions struct {
+	listen, store, tokenFile string
+}
+
+func newBrokerCommand(g *globalOptions) *cobra.Command {
+	var o brokerOptions
+	c := &cobra.Command{
+		Use:   "broker --listen HOST:PORT --store DIR --token-file F",
+		Short: "Run a NATS broker with JetStream for workers and coordinators",
+		Long: `broker runs an embedded NATS server with JetStream, its data in DIR, for users
+who run none of their own. Coordinators ('tune run --nats') publish games there;
+workers ('tune worker') play them. Every client needs the token in F. It runs
+until interrupted; finished results and queued jobs stay in DIR.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runBroker(c.Context(), c.OutOrStdout(), o)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.listen, "listen", "127.0.0.1:4222", "address to listen on, HOST:PORT")
+	f.StringVar(&o.store, "store", "", "directory of the broker's data (created if missing)")
+	f.StringVar(&o.tokenFile, "token-file", "", "file holding the token every client must give")
+	return c
+}
+
+func runBroker(ctx context.Context, out io.Writer, o brokerOptions) error {
+	token, err := cluster.ReadToken(o.tokenFile)
+	if err != nil {
+		return usageError{err}
+	}
+	b, err := cluster.StartBroker(cluster.BrokerOptions{Listen: o.listen, Store: o.store, Token: token})
+	if err != nil {
+		return usageError{err}
+	}
+	defer b.Close()
+	fmt.Fprintf(out, "broker listening at %s (data in %s)\n", b.URL(), o.store)
+	<-ctx.Done()
+	return ctx.Err()
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/gametune/gametune/cluster"
+	"github.com/spf13/cobra"
+)
+
+type workerOptions struct {
+	cluster clusterOptions
+	workers int
+	name    string
+}
+
+func newWorkerCommand(g *globalOptions) *cobra.Command {
+	var o workerOptions
+	c := &cobra.Command{
+		Use:   "worker --nats URL --token-file F [--workers N]",
+		Short: "Play the games of every run queued on a NATS broker",
+		Long: `worker pulls games from the broker (of every run whose coordinator uses it),
+plays them with its own engines and publishes the results. A game's result depends
+on the game alone, so it does not matter which worker plays it. On Ctrl-C the games
+in flight go back to the queue for other workers.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runWorker(c.Context(), c.ErrOrStderr(), g.quiet, o)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.cluster.NATS, "nats", "", "the broker's URL, nats://HOST:PORT")
+	f.StringVar(&o.cluster.TokenFile, "token-file", "", "file holding the broker's token")
+	f.IntVar(&o.workers, "workers", 0, workersHelp)
+	f.StringVar(&o.name, "name", "", "this worker's name in results (default: host and process id)")
+	f.DurationVar(&o.cluster.AckWait, "ack-wait", 0, "see 'tune run'")
+	f.IntVar(&o.cluster.MaxDeliver, "max-deliver", 0, "see 'tune run'")
+	f.MarkHidden("ack-wait")
+	f.MarkHidden("max-deliver")
+	return c
+}
+
+func runWorker(ctx context.Context, stderr io.Writer, quiet bool, o workerOptions) error {
+	if o.cluster.NATS == "" {
+		return usageError{fmt.Errorf("worker: --nats URL is required (a broker: 'tune broker' starts one)")}
+	}
+	n, err := checkWorkers(o.workers)
+	if err != nil {
+		return err
+	}
+	token, err := cluster.ReadToken(o.cluster.TokenFile)
+	if err != nil {
+		return usageError{err}
+	}
+	if o.name == "" {
+		o.name = workerName()
+	}
+	conn, err := cluster.Connect(ctx, o.cluster.NATS, token, o.cluster.connectOptions("tune worker "+o.name))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	w, err := cluster.NewWorker(ctx, conn, cluster.WorkerOptions{Workers: n, Name: o.name, Log: stderr})
+	if err != nil {
+		return err
+	}
+	if !quiet {
+		fmt.Fprintf(stderr, "worker %s: playing %d games at once from %s\n", o.name, n, o.cluster.NATS)
+	}
+	if err := w.Run(ctx); err != nil {
+		return err
+	}
+	if !quiet {
+		fmt.Fprintf(stderr, "worker %s: %d games played; stopped\n", o.name, w.Played())
+	}
+	return ctx.Err()
+}
