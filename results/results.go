@@ -396,6 +396,21 @@ func (r *Run) SetStatus(status Status) error {
 	return fmt.Errorf("results: unknown status %q", status)
 }
 
+// RecordTime adds the running time since the session began (or since the
+// last RecordTime) to the run's seconds, so that a run's time is known
+// while it runs (and survives a crash up to the last call). It does
+// nothing outside a running session.
+func (r *Run) RecordTime() error {
+	if r.started.IsZero() {
+		return nil
+	}
+	t := time.Now()
+	secs := t.Sub(r.started).Seconds()
+	r.started = t
+	_, err := r.db.Exec(`UPDATE run SET seconds = seconds + ? WHERE id = 1`, secs)
+	return wrap(err)
+}
+
 func wrap(err error) error {
 	if err != nil {
 		return fmt.Errorf("results: %w", err)

@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
@@ -374,4 +375,31 @@ func TestOpenLocks(t *testing.T) {
 		t.Fatalf("Open after Close: %v", err)
 	}
 	r2.Close()
+}
+
+// TestRecordTime: a running run's time grows at each RecordTime, and the
+// end of the session adds only what came after the last one.
+func TestRecordTime(t *testing.T) {
+	r, err := Create(filepath.Join(t.TempDir(), "run"), []byte("game: nim\n"), "nim", "genetic", 1, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.RecordTime(); err != nil {
+		t.Fatal(err) // not running: nothing to add
+	}
+	r.SetStatus(StatusRunning)
+	time.Sleep(30 * time.Millisecond)
+	if err := r.RecordTime(); err != nil {
+		t.Fatal(err)
+	}
+	in, _ := r.Info()
+	if in.Seconds < 0.03 || in.Seconds > 5 {
+		t.Fatalf("after 30 ms running: %g s recorded", in.Seconds)
+	}
+	r.SetStatus(StatusDone)
+	end, _ := r.Info()
+	if end.Seconds < in.Seconds || end.Seconds > in.Seconds+1 {
+		t.Fatalf("the end added %g s to %g s", end.Seconds-in.Seconds, in.Seconds)
+	}
 }

@@ -414,6 +414,9 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 		}
 		line += fmt.Sprintf(", %.1f games/s", float64(played)/max(since(start), 1e-9))
 		progress.Line(line)
+		if err := run.RecordTime(); err != nil && !quiet {
+			progress.Line("could not record the running time: " + err.Error())
+		}
 		if err := refreshReports(run.Dir()); err != nil && !quiet {
 			progress.Line("could not refresh the plots: " + err.Error())
 		}
