@@ -105,7 +105,7 @@ type gameRecorder struct {
 
 func (g gameRecorder) WriteGame(game games.Game, first, second string, r Record) error {
 	*g.count++
-	tags := [][2]string{{"Event", "gametune"}, {"Round", fmt.Sprint(*g.count)}, {"White", first}, {"Black", second}, {"Termination", string(r.Reason)}}
+	tags := [][2]string{{"Event", "gametune"}, {"Round", fmt.Sprint(*g.count)}, {games.TagFirst, first}, {games.TagSecond, second}, {"Termination", string(r.Reason)}}
 	if err := g.r.WriteGame(g.w, tags, r.Opening, r.Moves, r.Outcome); err != nil {
 		return fmt.Errorf("tournament: writing game %d: %w", *g.count, err)
 	}

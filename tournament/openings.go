@@ -109,11 +109,18 @@ const MaxOpeningsFile = 64 << 20
 // notation (EPD/FEN for chess), or "moves: m1 m2 ..." for a move sequence
 // from the start; blank lines and lines starting with # are skipped. Every
 // line is checked, and an error names the line and what is wrong. A file
+// of game records in the game's format (PGN, PDN or GGF; it starts with a
+// tag "[" or a GGF "(;") gives the position each game reaches. A file
 // larger than MaxOpeningsFile is refused.
 func ReadOpenings(path string, g games.Game) ([]string, error) {
 	data, err := games.ReadFileLimited(path, MaxOpeningsFile)
 	if err != nil {
 		return nil, fmt.Errorf("tournament: openings: %w", err)
+	}
+	if t := bytes.TrimSpace(data); bytes.HasPrefix(t, []byte("[")) || bytes.HasPrefix(t, []byte("(;")) {
+		if reader, ok := g.(games.RecordReader); ok {
+			return recordOpenings(path, g, reader, data)
+		}
 	}
 	var out []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -135,6 +142,27 @@ func ReadOpenings(path string, g games.Game) ([]string, error) {
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("tournament: %s holds no opening (one position a line, or moves: ...)", path)
+	}
+	return out, nil
+}
+
+// recordOpenings reads the games of a record file (PGN, PDN, GGF) as
+// openings: the position each game reaches, which must not be over.
+func recordOpenings(path string, g games.Game, reader games.RecordReader, data []byte) ([]string, error) {
+	recs, err := reader.ReadGames(data)
+	if err != nil {
+		return nil, fmt.Errorf("tournament: %s: %w", path, err)
+	}
+	out := make([]string, 0, len(recs))
+	for i, r := range recs {
+		p, _, err := r.Replay(g)
+		if err != nil {
+			return nil, fmt.Errorf("tournament: %s: game %d: %w", path, i+1, err)
+		}
+		if _, o := p.Moves(nil); o != games.Ongoing {
+			return nil, fmt.Errorf("tournament: %s: game %d ends the game (%s): an opening must leave a game to play", path, i+1, o)
+		}
+		out = append(out, p.String())
 	}
 	return out, nil
 }

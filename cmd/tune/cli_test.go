@@ -352,3 +352,46 @@ func TestJSONFloat(t *testing.T) {
 		t.Fatalf("%s %v", data, err)
 	}
 }
+
+// TestRecordsSaveLoadOpenings: play saves in the game's record format (PGN,
+// PDN, GGF), load reads it back, and a record file serves as openings.
+func TestRecordsSaveLoadOpenings(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ game, move, mark string }{
+		{"chess", "e4", `[White "you"]`},
+		{"checkers", "11-15", `[GameType "21"]`},
+		{"othello", "d3", "(;GM[Othello]PB[you]PW[gametune]"},
+	} {
+		file := filepath.Join(dir, c.game+".rec")
+		code, out, errOut := tune(t, c.move+"\nsave "+file+"\nposition\nquit\n", "play", c.game, "--depth", "1")
+		if code != 0 {
+			t.Fatalf("%s: exit %d %s", c.game, code, errOut)
+		}
+		data, _ := os.ReadFile(file)
+		if !strings.Contains(string(data), c.mark) {
+			t.Fatalf("%s: saved %q, want %s", c.game, data, c.mark)
+		}
+		g, _ := findGame(c.game)
+		recs, err := g.(games.RecordReader).ReadGames(data)
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("%s: %d games read back (%v)", c.game, len(recs), err)
+		}
+		p, played, err := recs[0].Replay(g)
+		if err != nil || len(played) != 2 || !strings.Contains(out, p.String()) {
+			t.Fatalf("%s: the record replays %d moves to %v (%v); the session was at another position:\n%s", c.game, len(played), p, err, out)
+		}
+		code, out, _ = tune(t, "load "+file+"\nposition\nquit\n", "play", c.game, "--depth", "1")
+		if code != 0 || !strings.Contains(out, p.String()) {
+			t.Fatalf("%s: load did not restore %s:\n%s", c.game, p, out)
+		}
+		if code, _, errOut := tune(t, "", "match", "--game", c.game, "--openings", file, "--pairs", "1", "--depth", "1", "--quiet"); code != 0 {
+			t.Fatalf("%s: the record as openings: exit %d %s", c.game, code, errOut)
+		}
+	}
+	over := filepath.Join(dir, "over.pgn")
+	os.WriteFile(over, []byte("[Event \"mate\"]\n1. f3 e5 2. g4 Qh4# 0-1\n"), 0o644)
+	code, _, errOut := tune(t, "", "match", "--game", "chess", "--openings", over, "--pairs", "1")
+	if code != exitUsage || !strings.Contains(errOut, "game 1 ends the game") {
+		t.Fatalf("a finished game as an opening: exit %d %q", code, errOut)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/othello"
 	"github.com/gametune/gametune/protocol/nboard"
 )
 
@@ -136,7 +137,7 @@ func nboardEval(score int) float64 {
 
 // ggfPosition plays a GGF game from its board, checking every move.
 func ggfPosition(g games.Game, text string) (games.Position, error) {
-	gg, err := nboard.ParseGGF(text)
+	gg, err := othello.ParseGGF(text)
 	if err != nil {
 		return nil, err
 	}
@@ -149,8 +150,12 @@ func ggfPosition(g games.Game, text string) (games.Position, error) {
 		if m.Black {
 			side = games.First
 		}
-		if p, err = playFor(p, side, nboardSquare(m.Move)); err != nil {
-			return nil, fmt.Errorf("move %d (%s): %v", i+1, m.Move.Square, err)
+		mv, err := nboard.ParseMove(m.Text)
+		if err != nil {
+			return nil, fmt.Errorf("move %d: %w", i+1, err)
+		}
+		if p, err = playFor(p, side, nboardSquare(mv)); err != nil {
+			return nil, fmt.Errorf("move %d (%s): %w", i+1, mv.Square, err)
 		}
 	}
 	if p == nil {

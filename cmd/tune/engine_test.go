@@ -185,7 +185,7 @@ func TestEngineGTPGame(t *testing.T) {
 // go, then the move it chose, with a ping after each move and bad input.
 func TestEngineNBoardGame(t *testing.T) {
 	p := startTuneEngine(t, false, "othello", "--protocol", "nboard", "--evaluator", "full")
-	p.send("nboard 2", "set depth 3", "set game (;GM[Othello]BO[8 "+nboard.StartBoard+" *];)", "ping 1")
+	p.send("nboard 2", "set depth 3", "set game (;GM[Othello]BO[8 "+othello.StartGGFBoard+" *];)", "ping 1")
 	p.expect("pong 1", 5*time.Second)
 	pos := othello.Start()
 	var buf []games.Move
@@ -196,7 +196,7 @@ func TestEngineNBoardGame(t *testing.T) {
 			break
 		}
 		if ply == 10 {
-			p.send("move a1", "set game (;GM[Othello]BO[8 "+nboard.StartBoard+" *]B[A1];)", "jump", "set depth -3", "ping 2")
+			p.send("move a1", "set game (;GM[Othello]BO[8 "+othello.StartGGFBoard+" *]B[A1];)", "jump", "set depth -3", "ping 2")
 			_, seen := p.expect("pong 2", 5*time.Second)
 			errors := 0
 			for _, l := range seen {

@@ -127,7 +127,7 @@ func TestMatchAdjudication(t *testing.T) {
 	var m matchJSON
 	json.Unmarshal([]byte(out), &m)
 	data, _ := os.ReadFile(games)
-	if m.Draws != 4 || strings.Count(string(data), "| adjudication") != 4 {
+	if m.Draws != 4 || strings.Count(string(data), "RE[+0.000]") != 4 || strings.Count(string(data), "(;GM[Othello]") != 4 {
 		t.Fatalf("%+v\n%s", m, data)
 	}
 	if code, _, errOut := tune(t, "", "match", "--game", "othello", "--draw-plies", "-1"); code != exitUsage || !strings.Contains(errOut, "must not be negative") {

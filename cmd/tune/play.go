@@ -251,13 +251,27 @@ func (se *session) save(path string) error {
 		return errors.New("save FILE: a file name is needed")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "game %s\nstart %s\n", se.g.Name(), se.start)
 	q, err := se.g.ParsePosition(se.start)
 	if err != nil {
 		return err
 	}
-	for _, line := range formatLine(q, se.played) {
-		fmt.Fprintln(&b, line)
+	moves := formatLine(q, se.played)
+	if rec, ok := se.g.(games.Recorder); ok {
+		// The game's own record format (PGN, PDN, GGF), which other
+		// programs read and load reads back.
+		_, outcome := se.p.Moves(nil)
+		you, engine := "you", "gametune"
+		if se.human == games.Second {
+			you, engine = engine, you
+		}
+		if err := rec.WriteGame(&b, [][2]string{{games.TagFirst, you}, {games.TagSecond, engine}}, se.start, moves, outcome); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(&b, "game %s\nstart %s\n", se.g.Name(), se.start)
+		for _, line := range moves {
+			fmt.Fprintln(&b, line)
+		}
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
@@ -296,9 +310,24 @@ func (se *session) load(path string) error {
 // gametune plays (their ply cap is at most 10000).
 const maxSavedPlies = 10000
 
-// parseSavedGame reads a game written by save: "game NAME", "start
-// POSITION", then one move a line, each checked against the position.
+// parseSavedGame reads a game written by save: the game's record format
+// where it has one (PGN, PDN, GGF: the first game of the file), else "game
+// NAME", "start POSITION", then one move a line; every move is checked.
 func parseSavedGame(g games.Game, data []byte) (string, games.Position, []games.Move, error) {
+	if reader, ok := g.(games.RecordReader); ok && !strings.HasPrefix(strings.TrimSpace(string(data)), "game ") {
+		recs, err := reader.ReadGames(data)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		if len(recs[0].Moves) > maxSavedPlies {
+			return "", nil, nil, fmt.Errorf("%d moves: a saved game holds at most %d", len(recs[0].Moves), maxSavedPlies)
+		}
+		p, played, err := recs[0].Replay(g)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		return recs[0].Start, p, played, nil
+	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if len(lines) < 2 || !strings.HasPrefix(lines[0], "game ") || !strings.HasPrefix(lines[1], "start ") {
 		return "", nil, nil, errors.New(`not a saved game (want lines "game NAME", "start POSITION", then one move a line)`)

@@ -53,5 +53,5 @@ func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []strin
 		ms = append(ms, m)
 		p.Play(m)
 	}
-	return WritePGN(w, tags, first, ms, result)
+	return WritePGN(w, games.RenameTags(tags, map[string]string{games.TagFirst: "White", games.TagSecond: "Black"}), first, ms, result)
 }

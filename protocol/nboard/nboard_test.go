@@ -1,48 +1,10 @@
 package nboard
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/gametune/gametune/games/othello"
 )
-
-// The game of the protocol's example session, as NBoard sends it.
-const exampleGGF = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]" +
-	"BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)"
-
-func TestParseGGF(t *testing.T) {
-	c, err := ParseCommand("set game " + exampleGGF)
-	if err != nil || c.Name != "set" || c.Args[0] != "game" {
-		t.Fatalf("%+v %v", c, err)
-	}
-	g, err := ParseGGF(strings.TrimSpace(strings.TrimPrefix(c.Rest, "game")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g.Board != StartBoard || !g.Black || len(g.Moves) != 8 || g.Moves[0].Square != "F5" || !g.Moves[0].Black || g.Moves[7].Black {
-		t.Fatalf("%+v", g)
-	}
-	if g.Notation() != "---------------------------OX------XO--------------------------- X" {
-		t.Errorf("Notation() = %q", g.Notation())
-	}
-	again, err := ParseGGF(g.String())
-	if err != nil || again.String() != g.String() {
-		t.Fatalf("round trip: %q, %v", again.String(), err)
-	}
-	for _, bad := range []string{
-		"",
-		"(;GM[Chess]BO[8 " + StartBoard + " *];)",
-		"(;GM[Othello]B[F5];)",
-		"(;GM[Othello]BO[10 " + StartBoard + " *];)",
-		"(;GM[Othello]BO[8 " + StartBoard[:60] + " *];)",
-		"(;GM[Othello]BO[8 " + StartBoard + " *]B[Z9];)",
-		"(;GM[Othello]BO[8 " + StartBoard + " *]B[F5;)",
-		"(;GM[Othello]BO[8 " + StartBoard + " ?];)",
-	} {
-		if _, err := ParseGGF(bad); err == nil {
-			t.Errorf("%q: no error", bad)
-		}
-	}
-}
 
 func TestMoves(t *testing.T) {
 	tests := []struct {
@@ -92,16 +54,10 @@ func TestParseAnswer(t *testing.T) {
 // FuzzParse: no line panics the parsers; what they accept writes back to
 // text they read the same way.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{exampleGGF, "set game " + exampleGGF, "move F5/1.00/0.5", "=== d6 -1.00 0.0", "pong 3", "(;BO[8 " + StartBoard + " O]W[PA];)"} {
+	for _, s := range []string{"set game (;GM[Othello]BO[8 " + othello.StartGGFBoard + " *]B[F5];)", "move F5/1.00/0.5", "=== d6 -1.00 0.0", "pong 3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		if g, err := ParseGGF(line); err == nil {
-			again, err := ParseGGF(g.String())
-			if err != nil || again.String() != g.String() {
-				t.Fatalf("GGF %q -> %q -> %v", line, g.String(), err)
-			}
-		}
 		if m, err := ParseMove(line); err == nil {
 			again, err := ParseMove(m.String())
 			if err != nil || again.String() != m.String() {

@@ -1,0 +1,88 @@
+package checkers
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gametune/gametune/games"
+)
+
+// pdnResults are the result tokens of PDN movetext: English draughts uses
+// 1-0 and 0-1 (Black, who moves first, is the first player), and PDN's
+// 2-0, 0-2 and 1-1 are read too.
+var pdnResults = []string{"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*"}
+
+// WriteGame writes a game given in PDN FEN and move notation as PDN: the
+// tags given, GameType 21 (English draughts), the FEN tag when the start
+// is not the standard one, the moves numbered by Black's moves, and the
+// result.
+func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []string, result games.Outcome) error {
+	p, err := Parse(start)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, t := range games.RenameTags(tags, map[string]string{games.TagFirst: "Black", games.TagSecond: "White"}) {
+		fmt.Fprintf(&b, "[%s %q]\n", t[0], t[1])
+	}
+	b.WriteString("[GameType \"21\"]\n")
+	if fen := p.String(); fen != StartNotation {
+		fmt.Fprintf(&b, "[FEN %q]\n", fen)
+	}
+	fmt.Fprintf(&b, "[Result %q]\n", result.String())
+	line, number := 0, 1
+	emit := func(tok string) {
+		if line+len(tok)+1 > 79 {
+			b.WriteByte('\n')
+			line = 0
+		} else if line > 0 {
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(tok)
+		line += len(tok)
+	}
+	for i, text := range moves {
+		m, err := p.ParseMove(text)
+		if err != nil {
+			return fmt.Errorf("checkers: PDN: move %d: %w", i+1, err)
+		}
+		switch {
+		case p.turn == games.First:
+			emit(fmt.Sprintf("%d.", number))
+		case i == 0:
+			emit(fmt.Sprintf("%d...", number))
+		}
+		emit(p.FormatMove(m))
+		if p.turn == games.Second {
+			number++
+		}
+		p.Play(m)
+	}
+	emit(result.String())
+	b.WriteString("\n\n")
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// ReadGames reads the PDN games of data: each game's FEN tag (or the
+// standard start) and its moves.
+func (game) ReadGames(data []byte) ([]games.GameRecord, error) {
+	tagged, err := games.ParseTagged(string(data), pdnResults)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]games.GameRecord, 0, len(tagged))
+	for i, t := range tagged {
+		r := games.GameRecord{Tags: t.Tags, Start: StartNotation, Moves: t.Moves}
+		if gt := r.Tag("GameType"); gt != "" && !strings.HasPrefix(gt, "21") {
+			return nil, fmt.Errorf("checkers: PDN game %d: GameType %q is not English draughts (21)", i+1, gt)
+		}
+		if fen := r.Tag("FEN"); fen != "" {
+			r.Start = fen
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
