@@ -62,49 +62,100 @@ func (r *Run) Info() (Info, error) {
 // Generations reads every closed generation, in order, with its genomes,
 // yardstick and bracket.
 func (r *Run) Generations() ([]population.Generation, error) {
+	out, index, err := r.generationRecords()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.readGenomes(out, index, `SELECT generation, id, parents, weights, fitness, wins, draws, losses, `+r.priorColumns("")+` FROM genomes ORDER BY generation, pos`); err != nil {
+		return nil, err
+	}
+	if err := r.readMatches(out, index); err != nil {
+		return nil, err
+	}
+	if err := r.readYardsticks(out, index); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Champions reads every closed generation, in order, as Generations does,
+// but of its genomes only the one its yardstick measured (none when it
+// played no yardstick match) and without its bracket: what naming a run's
+// best needs (population.ChooseBest chooses the same genome from it as from
+// Generations). It reads one genome per generation instead of every one,
+// for lists of many runs.
+func (r *Run) Champions() ([]population.Generation, error) {
+	out, index, err := r.generationRecords()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.readYardsticks(out, index); err != nil {
+		return nil, err
+	}
+	if err := r.readGenomes(out, index, `SELECT g.generation, g.id, g.parents, g.weights, g.fitness, g.wins, g.draws, g.losses, `+r.priorColumns("g.")+`
+		FROM yardstick y JOIN genomes g ON g.generation = y.generation AND g.id = y.genome ORDER BY g.generation, g.pos`); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// generationRecords reads the generations table, in order, and returns the
+// position in it of each generation index.
+func (r *Run) generationRecords() ([]population.Generation, map[int]int, error) {
 	extra := "spent, stop"
 	if r.version < 2 {
 		extra = "0, ''"
 	}
 	rows, err := r.db.Query(`SELECT idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged, ` + extra + ` FROM generations ORDER BY idx`)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, nil, wrap(err)
 	}
+	defer rows.Close()
 	var out []population.Generation
 	for rows.Next() {
 		var g population.Generation
 		var mean, std string
 		if err := rows.Scan(&g.Index, &mean, &std, &g.Diversity, &g.Best, &g.BestFitness, &g.MeanFitness, &g.WorstFitness, &g.Distance, &g.Converged, &g.Spent, &g.Stop); err != nil {
-			rows.Close()
-			return nil, wrap(err)
+			return nil, nil, wrap(err)
 		}
 		json.Unmarshal([]byte(mean), &g.Mean)
 		json.Unmarshal([]byte(std), &g.Std)
 		out = append(out, g)
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, wrap(err)
+		return nil, nil, wrap(err)
 	}
 	index := map[int]int{}
 	for i, g := range out {
 		index[g.Index] = i
 	}
-	extra = "prior_wins, prior_draws, prior_losses"
+	return out, index, nil
+}
+
+// priorColumns selects a genome's prior record from the genomes table
+// (named with prefix in the query), or zeros in a store older than them.
+func (r *Run) priorColumns(prefix string) string {
 	if r.version < 2 {
-		extra = "0, 0, 0"
+		return "0, 0, 0"
 	}
-	rows, err = r.db.Query(`SELECT generation, id, parents, weights, fitness, wins, draws, losses, ` + extra + ` FROM genomes ORDER BY generation, pos`)
+	return prefix + "prior_wins, " + prefix + "prior_draws, " + prefix + "prior_losses"
+}
+
+// readGenomes adds to out the genomes that query selects: its columns are
+// generation, id, parents, weights, fitness, wins, draws, losses and the
+// prior record's three (priorColumns).
+func (r *Run) readGenomes(out []population.Generation, index map[int]int, query string) error {
+	rows, err := r.db.Query(query)
 	if err != nil {
-		return nil, wrap(err)
+		return wrap(err)
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var gen int
 		var x population.Genome
 		var parents, weights string
 		if err := rows.Scan(&gen, &x.ID, &parents, &weights, &x.Fitness, &x.Wins, &x.Draws, &x.Losses, &x.Prior.Wins, &x.Prior.Draws, &x.Prior.Losses); err != nil {
-			rows.Close()
-			return nil, wrap(err)
+			return wrap(err)
 		}
 		json.Unmarshal([]byte(parents), &x.Parents)
 		if len(x.Parents) == 0 {
@@ -115,46 +166,65 @@ func (r *Run) Generations() ([]population.Generation, error) {
 			out[i].Genomes = append(out[i].Genomes, x)
 		}
 	}
-	rows.Close()
-	rows, err = r.db.Query(`SELECT generation, round, a, b, score_a, score_b, games, winner, tie_break FROM matches ORDER BY generation, pos`)
+	return wrap(rows.Err())
+}
+
+// readMatches adds their knockout brackets to the generations of out.
+func (r *Run) readMatches(out []population.Generation, index map[int]int) error {
+	rows, err := r.db.Query(`SELECT generation, round, a, b, score_a, score_b, games, winner, tie_break FROM matches ORDER BY generation, pos`)
 	if err != nil {
-		return nil, wrap(err)
+		return wrap(err)
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var gen int
 		var m tournament.BracketMatch
 		if err := rows.Scan(&gen, &m.Round, &m.A, &m.B, &m.ScoreA, &m.ScoreB, &m.Games, &m.Winner, &m.TieBreak); err != nil {
-			rows.Close()
-			return nil, wrap(err)
+			return wrap(err)
 		}
 		if i, ok := index[gen]; ok {
 			out[i].Matches = append(out[i].Matches, m)
 		}
 	}
-	rows.Close()
-	extra = "prev, prev_wins, prev_draws, prev_losses"
+	return wrap(rows.Err())
+}
+
+// readYardsticks adds their yardstick matches to the generations of out.
+func (r *Run) readYardsticks(out []population.Generation, index map[int]int) error {
+	extra := "prev, prev_wins, prev_draws, prev_losses"
 	if r.version < 2 {
 		extra = "-4, 0, 0, 0"
 	}
-	rows, err = r.db.Query(`SELECT generation, genome, wins, draws, losses, score, elo, elo_low, elo_high, ` + extra + ` FROM yardstick`)
+	rows, err := r.db.Query(`SELECT generation, genome, wins, draws, losses, score, elo, elo_low, elo_high, ` + extra + ` FROM yardstick`)
 	if err != nil {
-		return nil, wrap(err)
+		return wrap(err)
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var gen int
 		var y population.Yardstick
 		var elo, lo, hi string
 		if err := rows.Scan(&gen, &y.Genome, &y.Wins, &y.Draws, &y.Losses, &y.Score, &elo, &lo, &hi, &y.Previous, &y.VsPrevious.Wins, &y.VsPrevious.Draws, &y.VsPrevious.Losses); err != nil {
-			rows.Close()
-			return nil, wrap(err)
+			return wrap(err)
 		}
 		y.Elo, y.EloLow, y.EloHigh = parseFloatText(elo), parseFloatText(lo), parseFloatText(hi)
 		if i, ok := index[gen]; ok {
 			out[i].Yardstick = &y
 		}
 	}
-	rows.Close()
-	return out, nil
+	return wrap(rows.Err())
+}
+
+// DataVersion returns a number that changes whenever a commit to the run
+// by another connection (another process's included) becomes visible to
+// this one (SQLite's PRAGMA data_version): a reader compares it with the
+// one it saw to learn, for the cost of one statement, whether the run
+// changed. Its value means nothing else, and differs between two opens of
+// the same run.
+func (r *Run) DataVersion() (int64, error) {
+	var v int64
+	err := r.db.QueryRow(`PRAGMA data_version`).Scan(&v)
+	return v, wrap(err)
 }
 
 // List finds the runs in the directories directly below root (and root
