@@ -267,8 +267,23 @@ func List(root string) ([]Info, []error) {
 }
 
 // OpenReadOnly opens a run for reading only: for listing, showing and
-// exporting, including runs in directories that cannot be written.
+// exporting, including runs in directories that cannot be written. It
+// checks every page of the database (PRAGMA quick_check), which costs a
+// read of the whole file.
 func OpenReadOnly(dir string) (*Run, error) {
+	return openReadOnly(dir, true)
+}
+
+// OpenReadOnlyUnchecked opens a run for reading only, as OpenReadOnly does,
+// but without reading the whole database to check its pages: for readers
+// of many runs that read a few rows of each (the dashboard's runs list),
+// whose cost must not grow with the runs' games. Damaged pages are
+// reported by the reads that meet them.
+func OpenReadOnlyUnchecked(dir string) (*Run, error) {
+	return openReadOnly(dir, false)
+}
+
+func openReadOnly(dir string, checkPages bool) (*Run, error) {
 	path := filepath.Join(dir, DBName)
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("results: no run directory %s", dir)
@@ -290,7 +305,7 @@ func OpenReadOnly(dir string) (*Run, error) {
 		}
 		db.SetMaxOpenConns(1)
 		r := &Run{dir: dir, db: db}
-		err = r.check()
+		err = r.check(checkPages)
 		if err == nil {
 			return r, nil
 		}
