@@ -203,11 +203,12 @@ func (e *entry) close() {
 	e.closeStore()
 }
 
+// closeStore closes the run's store and drops what was read from it.
 func (e *entry) closeStore() {
 	if e.store != nil {
 		e.store.Close()
-		e.store, e.db, e.config = nil, nil, nil
 	}
+	e.store, e.db, e.config, e.list, e.full, e.cache = nil, nil, nil, nil, nil, nil
 }
 
 // snapshot is an entry's state at one moment.
@@ -246,7 +247,7 @@ func (e *entry) refreshLocked(open Opener, now time.Time) error {
 	}
 	if e.store != nil && !os.SameFile(e.db, db) { // the run was replaced
 		e.closeStore()
-		e.list, e.full, e.seen = nil, nil, observation{}
+		e.seen = observation{}
 	}
 	if e.store == nil {
 		if e.damage != nil {
@@ -263,7 +264,7 @@ func (e *entry) refreshLocked(open Opener, now time.Time) error {
 			s.Close()
 			return fmt.Errorf("web: the run's config: %w", err)
 		}
-		e.store, e.db, e.config, e.damage, e.list, e.full = s, db, &cfg, nil, nil, nil
+		e.store, e.db, e.config, e.damage = s, db, &cfg, nil
 	}
 	version, err := e.store.DataVersion()
 	if err != nil {
@@ -315,7 +316,7 @@ func (e *entry) refreshLocked(open Opener, now time.Time) error {
 // when its files change.
 func (e *entry) fail(err error) {
 	e.closeStore()
-	e.damage, e.list, e.full, e.cache = err, nil, nil, nil
+	e.damage = err
 	e.failed, _ = stampOf(e.dir)
 	nan := Float(math.NaN())
 	// The reason names the run by its id, not by where the server keeps it.
@@ -326,12 +327,12 @@ func (e *entry) fail(err error) {
 func (e *entry) snapshotLocked() snapshot { return snapshot{e.sum, e.list, e.view} }
 
 // whole returns the whole run (every genome of every generation) as of
-// the snapshot's view or later, reading it once per view; nil, and the
-// run's new summary, when it turned out damaged.
-func (e *entry) whole(snap snapshot) (*reports.Run, snapshot) {
+// its last refresh, reading it once per view, with the run's snapshot;
+// nil when the run is damaged (or turned out to be) or closed.
+func (e *entry) whole() (*reports.Run, snapshot) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.list == nil {
+	if e.list == nil || e.store == nil {
 		return nil, e.snapshotLocked()
 	}
 	if e.full == nil || e.fullView != e.view {

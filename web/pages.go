@@ -333,7 +333,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	if e == nil {
 		return
 	}
-	run, snap := e.whole(snap)
+	run, snap := e.whole()
 	if run == nil {
 		render(w, listTemplate, struct {
 			Root    string
@@ -397,7 +397,7 @@ func (s *Server) plot(w http.ResponseWriter, r *http.Request) {
 	if e == nil {
 		return
 	}
-	run, snap := e.whole(snap)
+	run, snap := e.whole()
 	if run == nil {
 		http.Error(w, "409: the run is damaged: "+snap.sum.Damaged, http.StatusConflict)
 		return
@@ -601,8 +601,8 @@ type YardLine struct {
 	PrevLosses int     `json:"previous_losses"`
 }
 
-func (s *Server) detail(e *entry, snap snapshot) Detail {
-	run, snap := e.whole(snap)
+func (s *Server) detail(e *entry) Detail {
+	run, snap := e.whole()
 	d := Detail{Summary: snap.sum}
 	if run == nil {
 		return d

@@ -193,11 +193,9 @@ func (s *Server) apiRuns(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) {
-	e, snap := s.run(w, r)
-	if e == nil {
-		return
+	if e, _ := s.run(w, r); e != nil {
+		writeJSON(w, s.detail(e))
 	}
-	writeJSON(w, s.detail(e, snap))
 }
 
 // IsLoopback reports whether the listen address addr (host:port) accepts
