@@ -81,7 +81,7 @@ th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }
 th { background: #f4f4f4; }
 th a { color: inherit; text-decoration: none; }
 td.name, th.name { text-align: left; }
-td.best { white-space: nowrap; }
+td.best { text-align: left; white-space: nowrap; }
 .status { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em; background: #e8f0fe; }
 .status.running { background: #e6f4ea; }
 .status.damaged { background: #fce8e6; }
@@ -131,7 +131,7 @@ var columns = []struct {
 	left       bool
 }{
 	{"id", "run", true}, {"game", "game · evaluator", true}, {"algo", "algorithm", true}, {"status", "status", true},
-	{"progress", "progress", false}, {"games", "games", false}, {"rate", "games/s", false}, {"elo", "best, Elo [95%]", false},
+	{"progress", "progress", false}, {"games", "games", false}, {"rate", "games/s", false}, {"elo", "best, Elo [95%]", true},
 	{"started", "started", false}, {"eta", "ETA", false},
 }
 
