@@ -13,6 +13,7 @@ import (
 
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Info is a run's record.
@@ -85,18 +86,65 @@ func (r *Run) Generations() ([]population.Generation, error) {
 // Generations). It reads one genome per generation instead of every one,
 // for lists of many runs.
 func (r *Run) Champions() ([]population.Generation, error) {
-	out, index, err := r.generationRecords()
+	// One statement: on the dashboard's first list of a folder, the cost
+	// of a run is mostly the statements run on it.
+	generation, yard, genome := "spent, stop", "y.prev, y.prev_wins, y.prev_draws, y.prev_losses", r.priorColumns("x.")
+	if r.version < 2 {
+		generation, yard = "0, ''", "-4, 0, 0, 0"
+	}
+	rows, err := r.db.Query(`SELECT idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged, ` + generation + `,
+		y.genome, y.wins, y.draws, y.losses, y.score, y.elo, y.elo_low, y.elo_high, ` + yard + `,
+		x.id, x.parents, x.weights, x.fitness, x.wins, x.draws, x.losses, ` + genome + `
+		FROM generations LEFT JOIN yardstick y ON y.generation = idx LEFT JOIN genomes x ON x.generation = idx AND x.id = y.genome
+		ORDER BY idx, x.pos`)
 	if err != nil {
-		return nil, err
+		return nil, wrap(err)
 	}
-	if err := r.readYardsticks(out, index); err != nil {
-		return nil, err
+	defer rows.Close()
+	var out []population.Generation
+	for rows.Next() {
+		var g population.Generation
+		var mean, std string
+		var y struct {
+			genome, wins, draws, losses, prev, prevWins, prevDraws, prevLosses sql.NullInt64
+			score                                                              sql.NullFloat64
+			elo, low, high                                                     sql.NullString
+		}
+		var x struct {
+			id, wins, draws, losses, priorWins, priorDraws, priorLosses sql.NullInt64
+			fitness                                                     sql.NullFloat64
+			parents, weights                                            sql.NullString
+		}
+		if err := rows.Scan(&g.Index, &mean, &std, &g.Diversity, &g.Best, &g.BestFitness, &g.MeanFitness, &g.WorstFitness, &g.Distance, &g.Converged, &g.Spent, &g.Stop,
+			&y.genome, &y.wins, &y.draws, &y.losses, &y.score, &y.elo, &y.low, &y.high, &y.prev, &y.prevWins, &y.prevDraws, &y.prevLosses,
+			&x.id, &x.parents, &x.weights, &x.fitness, &x.wins, &x.draws, &x.losses, &x.priorWins, &x.priorDraws, &x.priorLosses); err != nil {
+			return nil, wrap(err)
+		}
+		if n := len(out); n > 0 && out[n-1].Index == g.Index {
+			return nil, fmt.Errorf("%w: generation %d's yardstick names genome %d twice", ErrDamaged, g.Index, y.genome.Int64)
+		}
+		json.Unmarshal([]byte(mean), &g.Mean)
+		json.Unmarshal([]byte(std), &g.Std)
+		if y.genome.Valid {
+			g.Yardstick = &population.Yardstick{Genome: int(y.genome.Int64),
+				WDL: stats.WDL{Wins: int(y.wins.Int64), Draws: int(y.draws.Int64), Losses: int(y.losses.Int64)}, Score: y.score.Float64,
+				Elo: parseFloatText(y.elo.String), EloLow: parseFloatText(y.low.String), EloHigh: parseFloatText(y.high.String),
+				Previous: int(y.prev.Int64), VsPrevious: stats.WDL{Wins: int(y.prevWins.Int64), Draws: int(y.prevDraws.Int64), Losses: int(y.prevLosses.Int64)}}
+		}
+		if x.id.Valid {
+			c := population.Genome{ID: int(x.id.Int64), Fitness: x.fitness.Float64,
+				WDL:   stats.WDL{Wins: int(x.wins.Int64), Draws: int(x.draws.Int64), Losses: int(x.losses.Int64)},
+				Prior: stats.WDL{Wins: int(x.priorWins.Int64), Draws: int(x.priorDraws.Int64), Losses: int(x.priorLosses.Int64)}}
+			json.Unmarshal([]byte(x.parents.String), &c.Parents)
+			if len(c.Parents) == 0 {
+				c.Parents = nil
+			}
+			json.Unmarshal([]byte(x.weights.String), &c.Weights)
+			g.Genomes = []population.Genome{c}
+		}
+		out = append(out, g)
 	}
-	if err := r.readGenomes(out, index, `SELECT g.generation, g.id, g.parents, g.weights, g.fitness, g.wins, g.draws, g.losses, `+r.priorColumns("g.")+`
-		FROM yardstick y JOIN genomes g ON g.generation = y.generation AND g.id = y.genome ORDER BY g.generation, g.pos`); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return out, wrap(rows.Err())
 }
 
 // generationRecords reads the generations table, in order, and returns the

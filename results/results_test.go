@@ -372,6 +372,16 @@ func TestChampions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A generation without a yardstick match has no champion.
+	extra := full[len(full)-1]
+	extra.Index, extra.Yardstick = extra.Index+1, nil
+	if err := r.RecordGeneration(extra); err != nil {
+		t.Fatal(err)
+	}
+	full, err = r.Generations()
+	if err != nil {
+		t.Fatal(err)
+	}
 	light, err := r.Champions()
 	if err != nil {
 		t.Fatal(err)
@@ -387,8 +397,8 @@ func TestChampions(t *testing.T) {
 				want.Genomes = append(want.Genomes, x)
 			}
 		}
-		if g.Yardstick == nil || len(want.Genomes) != 1 {
-			t.Fatalf("generation %d: no yardstick or its genome: %+v", g.Index, g.Yardstick)
+		if (g.Yardstick == nil) != (i == len(full)-1) || len(want.Genomes) != len(light[i].Genomes) {
+			t.Fatalf("generation %d: yardstick %+v, %d genomes", g.Index, g.Yardstick, len(light[i].Genomes))
 		}
 		if !reflect.DeepEqual(light[i], want) {
 			t.Errorf("generation %d reads\n%+v\nwant\n%+v", g.Index, light[i], want)
