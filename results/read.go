@@ -13,6 +13,7 @@ import (
 
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Info is a run's record.
@@ -62,49 +63,147 @@ func (r *Run) Info() (Info, error) {
 // Generations reads every closed generation, in order, with its genomes,
 // yardstick and bracket.
 func (r *Run) Generations() ([]population.Generation, error) {
+	out, index, err := r.generationRecords()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.readGenomes(out, index, `SELECT generation, id, parents, weights, fitness, wins, draws, losses, `+r.priorColumns("")+` FROM genomes ORDER BY generation, pos`); err != nil {
+		return nil, err
+	}
+	if err := r.readMatches(out, index); err != nil {
+		return nil, err
+	}
+	if err := r.readYardsticks(out, index); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Champions reads every closed generation, in order, as Generations does,
+// but of its genomes only the one its yardstick measured (none when it
+// played no yardstick match) and without its bracket: what naming a run's
+// best needs (population.ChooseBest chooses the same genome from it as from
+// Generations). It reads one genome per generation instead of every one,
+// for lists of many runs.
+func (r *Run) Champions() ([]population.Generation, error) {
+	// One statement: on the dashboard's first list of a folder, the cost
+	// of a run is mostly the statements run on it.
+	generation, yard, genome := "spent, stop", "y.prev, y.prev_wins, y.prev_draws, y.prev_losses", r.priorColumns("x.")
+	if r.version < 2 {
+		generation, yard = "0, ''", "-4, 0, 0, 0"
+	}
+	rows, err := r.db.Query(`SELECT idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged, ` + generation + `,
+		y.genome, y.wins, y.draws, y.losses, y.score, y.elo, y.elo_low, y.elo_high, ` + yard + `,
+		x.id, x.parents, x.weights, x.fitness, x.wins, x.draws, x.losses, ` + genome + `
+		FROM generations LEFT JOIN yardstick y ON y.generation = idx LEFT JOIN genomes x ON x.generation = idx AND x.id = y.genome
+		ORDER BY idx, x.pos`)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer rows.Close()
+	var out []population.Generation
+	for rows.Next() {
+		var g population.Generation
+		var mean, std string
+		var y struct {
+			genome, wins, draws, losses, prev, prevWins, prevDraws, prevLosses sql.NullInt64
+			score                                                              sql.NullFloat64
+			elo, low, high                                                     sql.NullString
+		}
+		var x struct {
+			id, wins, draws, losses, priorWins, priorDraws, priorLosses sql.NullInt64
+			fitness                                                     sql.NullFloat64
+			parents, weights                                            sql.NullString
+		}
+		if err := rows.Scan(&g.Index, &mean, &std, &g.Diversity, &g.Best, &g.BestFitness, &g.MeanFitness, &g.WorstFitness, &g.Distance, &g.Converged, &g.Spent, &g.Stop,
+			&y.genome, &y.wins, &y.draws, &y.losses, &y.score, &y.elo, &y.low, &y.high, &y.prev, &y.prevWins, &y.prevDraws, &y.prevLosses,
+			&x.id, &x.parents, &x.weights, &x.fitness, &x.wins, &x.draws, &x.losses, &x.priorWins, &x.priorDraws, &x.priorLosses); err != nil {
+			return nil, wrap(err)
+		}
+		if n := len(out); n > 0 && out[n-1].Index == g.Index {
+			return nil, fmt.Errorf("%w: generation %d's yardstick names genome %d twice", ErrDamaged, g.Index, y.genome.Int64)
+		}
+		json.Unmarshal([]byte(mean), &g.Mean)
+		json.Unmarshal([]byte(std), &g.Std)
+		if y.genome.Valid {
+			g.Yardstick = &population.Yardstick{Genome: int(y.genome.Int64),
+				WDL: stats.WDL{Wins: int(y.wins.Int64), Draws: int(y.draws.Int64), Losses: int(y.losses.Int64)}, Score: y.score.Float64,
+				Elo: parseFloatText(y.elo.String), EloLow: parseFloatText(y.low.String), EloHigh: parseFloatText(y.high.String),
+				Previous: int(y.prev.Int64), VsPrevious: stats.WDL{Wins: int(y.prevWins.Int64), Draws: int(y.prevDraws.Int64), Losses: int(y.prevLosses.Int64)}}
+		}
+		if x.id.Valid {
+			c := population.Genome{ID: int(x.id.Int64), Fitness: x.fitness.Float64,
+				WDL:   stats.WDL{Wins: int(x.wins.Int64), Draws: int(x.draws.Int64), Losses: int(x.losses.Int64)},
+				Prior: stats.WDL{Wins: int(x.priorWins.Int64), Draws: int(x.priorDraws.Int64), Losses: int(x.priorLosses.Int64)}}
+			json.Unmarshal([]byte(x.parents.String), &c.Parents)
+			if len(c.Parents) == 0 {
+				c.Parents = nil
+			}
+			json.Unmarshal([]byte(x.weights.String), &c.Weights)
+			g.Genomes = []population.Genome{c}
+		}
+		out = append(out, g)
+	}
+	return out, wrap(rows.Err())
+}
+
+// generationRecords reads the generations table, in order, and returns the
+// position in it of each generation index.
+func (r *Run) generationRecords() ([]population.Generation, map[int]int, error) {
 	extra := "spent, stop"
 	if r.version < 2 {
 		extra = "0, ''"
 	}
 	rows, err := r.db.Query(`SELECT idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged, ` + extra + ` FROM generations ORDER BY idx`)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, nil, wrap(err)
 	}
+	defer rows.Close()
 	var out []population.Generation
 	for rows.Next() {
 		var g population.Generation
 		var mean, std string
 		if err := rows.Scan(&g.Index, &mean, &std, &g.Diversity, &g.Best, &g.BestFitness, &g.MeanFitness, &g.WorstFitness, &g.Distance, &g.Converged, &g.Spent, &g.Stop); err != nil {
-			rows.Close()
-			return nil, wrap(err)
+			return nil, nil, wrap(err)
 		}
 		json.Unmarshal([]byte(mean), &g.Mean)
 		json.Unmarshal([]byte(std), &g.Std)
 		out = append(out, g)
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, wrap(err)
+		return nil, nil, wrap(err)
 	}
 	index := map[int]int{}
 	for i, g := range out {
 		index[g.Index] = i
 	}
-	extra = "prior_wins, prior_draws, prior_losses"
+	return out, index, nil
+}
+
+// priorColumns selects a genome's prior record from the genomes table
+// (named with prefix in the query), or zeros in a store older than them.
+func (r *Run) priorColumns(prefix string) string {
 	if r.version < 2 {
-		extra = "0, 0, 0"
+		return "0, 0, 0"
 	}
-	rows, err = r.db.Query(`SELECT generation, id, parents, weights, fitness, wins, draws, losses, ` + extra + ` FROM genomes ORDER BY generation, pos`)
+	return prefix + "prior_wins, " + prefix + "prior_draws, " + prefix + "prior_losses"
+}
+
+// readGenomes adds to out the genomes that query selects: its columns are
+// generation, id, parents, weights, fitness, wins, draws, losses and the
+// prior record's three (priorColumns).
+func (r *Run) readGenomes(out []population.Generation, index map[int]int, query string) error {
+	rows, err := r.db.Query(query)
 	if err != nil {
-		return nil, wrap(err)
+		return wrap(err)
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var gen int
 		var x population.Genome
 		var parents, weights string
 		if err := rows.Scan(&gen, &x.ID, &parents, &weights, &x.Fitness, &x.Wins, &x.Draws, &x.Losses, &x.Prior.Wins, &x.Prior.Draws, &x.Prior.Losses); err != nil {
-			rows.Close()
-			return nil, wrap(err)
+			return wrap(err)
 		}
 		json.Unmarshal([]byte(parents), &x.Parents)
 		if len(x.Parents) == 0 {
@@ -115,46 +214,65 @@ func (r *Run) Generations() ([]population.Generation, error) {
 			out[i].Genomes = append(out[i].Genomes, x)
 		}
 	}
-	rows.Close()
-	rows, err = r.db.Query(`SELECT generation, round, a, b, score_a, score_b, games, winner, tie_break FROM matches ORDER BY generation, pos`)
+	return wrap(rows.Err())
+}
+
+// readMatches adds their knockout brackets to the generations of out.
+func (r *Run) readMatches(out []population.Generation, index map[int]int) error {
+	rows, err := r.db.Query(`SELECT generation, round, a, b, score_a, score_b, games, winner, tie_break FROM matches ORDER BY generation, pos`)
 	if err != nil {
-		return nil, wrap(err)
+		return wrap(err)
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var gen int
 		var m tournament.BracketMatch
 		if err := rows.Scan(&gen, &m.Round, &m.A, &m.B, &m.ScoreA, &m.ScoreB, &m.Games, &m.Winner, &m.TieBreak); err != nil {
-			rows.Close()
-			return nil, wrap(err)
+			return wrap(err)
 		}
 		if i, ok := index[gen]; ok {
 			out[i].Matches = append(out[i].Matches, m)
 		}
 	}
-	rows.Close()
-	extra = "prev, prev_wins, prev_draws, prev_losses"
+	return wrap(rows.Err())
+}
+
+// readYardsticks adds their yardstick matches to the generations of out.
+func (r *Run) readYardsticks(out []population.Generation, index map[int]int) error {
+	extra := "prev, prev_wins, prev_draws, prev_losses"
 	if r.version < 2 {
 		extra = "-4, 0, 0, 0"
 	}
-	rows, err = r.db.Query(`SELECT generation, genome, wins, draws, losses, score, elo, elo_low, elo_high, ` + extra + ` FROM yardstick`)
+	rows, err := r.db.Query(`SELECT generation, genome, wins, draws, losses, score, elo, elo_low, elo_high, ` + extra + ` FROM yardstick`)
 	if err != nil {
-		return nil, wrap(err)
+		return wrap(err)
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var gen int
 		var y population.Yardstick
 		var elo, lo, hi string
 		if err := rows.Scan(&gen, &y.Genome, &y.Wins, &y.Draws, &y.Losses, &y.Score, &elo, &lo, &hi, &y.Previous, &y.VsPrevious.Wins, &y.VsPrevious.Draws, &y.VsPrevious.Losses); err != nil {
-			rows.Close()
-			return nil, wrap(err)
+			return wrap(err)
 		}
 		y.Elo, y.EloLow, y.EloHigh = parseFloatText(elo), parseFloatText(lo), parseFloatText(hi)
 		if i, ok := index[gen]; ok {
 			out[i].Yardstick = &y
 		}
 	}
-	rows.Close()
-	return out, nil
+	return wrap(rows.Err())
+}
+
+// DataVersion returns a number that changes whenever a commit to the run
+// by another connection (another process's included) becomes visible to
+// this one (SQLite's PRAGMA data_version): a reader compares it with the
+// one it saw to learn, for the cost of one statement, whether the run
+// changed. Its value means nothing else, and differs between two opens of
+// the same run.
+func (r *Run) DataVersion() (int64, error) {
+	var v int64
+	err := r.db.QueryRow(`PRAGMA data_version`).Scan(&v)
+	return v, wrap(err)
 }
 
 // List finds the runs in the directories directly below root (and root
@@ -197,8 +315,23 @@ func List(root string) ([]Info, []error) {
 }
 
 // OpenReadOnly opens a run for reading only: for listing, showing and
-// exporting, including runs in directories that cannot be written.
+// exporting, including runs in directories that cannot be written. It
+// checks every page of the database (PRAGMA quick_check), which costs a
+// read of the whole file.
 func OpenReadOnly(dir string) (*Run, error) {
+	return openReadOnly(dir, true)
+}
+
+// OpenReadOnlyUnchecked opens a run for reading only, as OpenReadOnly does,
+// but without reading the whole database to check its pages: for readers
+// of many runs that read a few rows of each (the dashboard's runs list),
+// whose cost must not grow with the runs' games. Damaged pages are
+// reported by the reads that meet them.
+func OpenReadOnlyUnchecked(dir string) (*Run, error) {
+	return openReadOnly(dir, false)
+}
+
+func openReadOnly(dir string, checkPages bool) (*Run, error) {
 	path := filepath.Join(dir, DBName)
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("results: no run directory %s", dir)
@@ -220,7 +353,7 @@ func OpenReadOnly(dir string) (*Run, error) {
 		}
 		db.SetMaxOpenConns(1)
 		r := &Run{dir: dir, db: db}
-		err = r.check()
+		err = r.check(checkPages)
 		if err == nil {
 			return r, nil
 		}

@@ -277,7 +277,7 @@ func Open(dir string) (*Run, error) {
 	}
 	db.SetMaxOpenConns(1)
 	r := &Run{dir: dir, db: db, lock: lock}
-	if err := r.check(); err != nil {
+	if err := r.check(true); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -315,7 +315,9 @@ func checkWritable(dir string) error {
 	return os.Remove(name)
 }
 
-func (r *Run) check() error {
+// check reads the schema version and config, and with checkPages checks
+// every page of the database.
+func (r *Run) check(checkPages bool) error {
 	path := filepath.Join(r.dir, DBName)
 	var version int
 	defer func() { r.version = version }()
@@ -328,12 +330,14 @@ func (r *Run) check() error {
 	if version < 1 {
 		return fmt.Errorf("%w: %s has no gametune schema", ErrNotRun, path)
 	}
-	var ok string
-	if err := r.db.QueryRow("PRAGMA quick_check").Scan(&ok); err != nil || ok != "ok" {
-		if err == nil {
-			err = errors.New(ok)
+	if checkPages {
+		var ok string
+		if err := r.db.QueryRow("PRAGMA quick_check").Scan(&ok); err != nil || ok != "ok" {
+			if err == nil {
+				err = errors.New(ok)
+			}
+			return fmt.Errorf("results: %s is damaged: %w", path, err)
 		}
-		return fmt.Errorf("results: %s is damaged: %w", path, err)
 	}
 	var config string
 	if err := r.db.QueryRow("SELECT config FROM run WHERE id = 1").Scan(&config); err != nil {

@@ -403,3 +403,87 @@ func TestRecordTime(t *testing.T) {
 		t.Fatalf("the end added %g s to %g s", end.Seconds-in.Seconds, in.Seconds)
 	}
 }
+
+// TestChampions: the cheap read holds every generation's record and
+// yardstick, and of its genomes the yardstick's only, identical to what
+// Generations reads; ChooseBest names the same best from either.
+func TestChampions(t *testing.T) {
+	r, cfg := recordedRun(t)
+	defer r.Close()
+	full, err := r.Generations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A generation without a yardstick match has no champion.
+	extra := full[len(full)-1]
+	extra.Index, extra.Yardstick = extra.Index+1, nil
+	if err := r.RecordGeneration(extra); err != nil {
+		t.Fatal(err)
+	}
+	full, err = r.Generations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	light, err := r.Champions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(light) != len(full) {
+		t.Fatalf("%d generations, want %d", len(light), len(full))
+	}
+	for i, g := range full {
+		want := g
+		want.Matches, want.Genomes = nil, nil
+		for _, x := range g.Genomes {
+			if g.Yardstick != nil && x.ID == g.Yardstick.Genome {
+				want.Genomes = append(want.Genomes, x)
+			}
+		}
+		if (g.Yardstick == nil) != (i == len(full)-1) || len(want.Genomes) != len(light[i].Genomes) {
+			t.Fatalf("generation %d: yardstick %+v, %d genomes", g.Index, g.Yardstick, len(light[i].Genomes))
+		}
+		if !reflect.DeepEqual(light[i], want) {
+			t.Errorf("generation %d reads\n%+v\nwant\n%+v", g.Index, light[i], want)
+		}
+	}
+	g, _ := all.Find(cfg.Game)
+	ev, err := games.FindEvaluator(g, cfg.Evaluator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, errA := population.ChooseBest(ev, cfg, full, nil)
+	b, errB := population.ChooseBest(ev, cfg, light, nil)
+	if errA != nil || errB != nil || !reflect.DeepEqual(fmt.Sprint(a), fmt.Sprint(b)) {
+		t.Errorf("ChooseBest: %+v (%v) from Generations, %+v (%v) from Champions", a, errA, b, errB)
+	}
+}
+
+// TestDataVersion: a reader's DataVersion changes when a writer commits a
+// change (the run is done: each status below is a change), and not
+// without one.
+func TestDataVersion(t *testing.T) {
+	r, _ := recordedRun(t)
+	defer r.Close()
+	ro, err := OpenReadOnly(r.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	v0, err := ro.DataVersion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := ro.DataVersion(); v != v0 {
+		t.Errorf("DataVersion changed from %d to %d with no commit", v0, v)
+	}
+	for i, status := range []Status{StatusRunning, StatusInterrupted, StatusDone} {
+		if err := r.SetStatus(status); err != nil {
+			t.Fatal(err)
+		}
+		v, err := ro.DataVersion()
+		if err != nil || v == v0 {
+			t.Fatalf("commit %d: DataVersion %d, was %d (%v)", i, v, v0, err)
+		}
+		v0 = v
+	}
+}

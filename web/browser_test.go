@@ -41,48 +41,56 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	// Once a page subscribes, the run closes a generation half a second
-	// later. chromium dumps the DOM (or takes its screenshot) when the page
-	// has loaded, so the test holds the page's load back with one image,
-	// answered a second after the generation closed: whatever the page did
-	// meanwhile, through its event stream, is in the DOM then.
+	// Once a page's event stream has sent its first event, the run closes a
+	// generation. chromium dumps the DOM (or takes its screenshot) when the
+	// page has loaded, so the test holds the page's load back with one
+	// image, answered when the page reports (through a test script added
+	// to it) that its event stream brought the update and the page swapped
+	// it in: the DOM is dumped after that, however slow the machine. No
+	// step waits for a set time.
 	var mu sync.Mutex
 	var once *sync.Once
 	written := make(chan time.Time, 1)
 	hold := make(chan struct{})
+	var release func()
 	// expect arms the next subscription to close a generation (update) or
 	// leaves the run alone and the page's load free.
 	expect := func(update bool) {
 		mu.Lock()
 		defer mu.Unlock()
-		once, hold = new(sync.Once), make(chan struct{})
+		h := make(chan struct{})
+		once, hold, release = new(sync.Once), h, sync.OnceFunc(func() { close(h) })
 		if !update {
 			once.Do(func() {})
-			close(hold)
+			release()
 		}
 	}
 	expect(false)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		mu.Lock()
-		o, h := once, hold
+		o, h, done := once, hold, release
 		mu.Unlock()
 		switch req.URL.Path {
 		case "/runs/live/events":
-			o.Do(func() {
-				go func() {
-					time.Sleep(500 * time.Millisecond)
+			w = &flushHook{ResponseWriter: w, first: func() {
+				o.Do(func() {
 					r.RecordGame(fixtureGame(9, 0))
 					gen, _ := r.Info()
 					r.RecordGeneration(fixtureGeneration(gen.Generations, 8, 4))
 					written <- time.Now()
-					time.Sleep(time.Second)
-					close(h)
-				}()
-			})
+				})
+			}}
+		case "/updated": // the page swapped the new report in
+			done()
+			return
+		case "/test-hook.js":
+			w.Header().Set("Content-Type", "text/javascript")
+			w.Write([]byte(testHook))
+			return
 		case "/hold":
 			select {
 			case <-h:
-			case <-time.After(15 * time.Second):
+			case <-time.After(30 * time.Second):
 			}
 			w.Header().Set("Content-Type", "image/svg+xml")
 			w.Write([]byte(`<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>`))
@@ -94,7 +102,7 @@ func TestBrowser(t *testing.T) {
 				w.Header()[k] = v
 			}
 			w.WriteHeader(rec.Code)
-			w.Write([]byte(strings.Replace(rec.Body.String(), "</body>", `<img src="/hold" alt="" width="1" height="1"></body>`, 1)))
+			w.Write([]byte(strings.Replace(rec.Body.String(), "</body>", `<script src="/test-hook.js"></script><img src="/hold" alt="" width="1" height="1"></body>`, 1)))
 			return
 		}
 		s.ServeHTTP(w, req)
@@ -163,4 +171,29 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("%s is %v", name, img.Bounds())
 		}
 	}
+}
+
+// testHook, added to the run page by TestBrowser, tells the server when the
+// page's own script has swapped an updated report in (#live's
+// data-updates leaves 0).
+const testHook = `"use strict";
+(function () {
+  var live = document.getElementById("live");
+  new MutationObserver(function () {
+    if (live.dataset.updates !== "0") { fetch("/updated"); }
+  }).observe(live, {attributes: true, attributeFilter: ["data-updates"]});
+})();
+`
+
+// flushHook is a ResponseWriter that calls first after its first flush:
+// when an event stream has sent its first event.
+type flushHook struct {
+	http.ResponseWriter
+	first func()
+	once  sync.Once
+}
+
+func (f *flushHook) Flush() {
+	f.ResponseWriter.(http.Flusher).Flush()
+	f.once.Do(f.first)
 }

@@ -21,7 +21,14 @@ import (
 type Store interface {
 	Info() (results.Info, error)
 	Config() []byte
+	// DataVersion changes when another connection commits to the run: the
+	// dashboard rereads a run only when it changed.
+	DataVersion() (int64, error)
+	// Champions is Generations with only the yardstick's genome of each
+	// generation: enough for the runs list to name the run's best.
+	Champions() ([]population.Generation, error)
 	Generations() ([]population.Generation, error)
+	Ladder() (*population.Ladder, error)
 	LastGames(n int) ([]population.GameResult, error)
 	Game(key population.GameKey) (population.GameResult, bool, error)
 	Close() error
@@ -30,9 +37,11 @@ type Store interface {
 // Opener opens one run directory for reading.
 type Opener func(dir string) (Store, error)
 
-// OpenReadOnly is the default Opener: results.OpenReadOnly.
+// OpenReadOnly is the default Opener: results.OpenReadOnlyUnchecked, as
+// checking every page of every run would make the first list of a folder
+// cost a read of all its runs' games.
 func OpenReadOnly(dir string) (Store, error) {
-	r, err := results.OpenReadOnly(dir)
+	r, err := results.OpenReadOnlyUnchecked(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -48,8 +57,8 @@ type catalog struct {
 	runs map[string]*entry // by id
 }
 
-// stamp is what a run's files looked like when last read: any change
-// (a game committed to the WAL, a checkpoint, a new file) means reread.
+// stamp is what a damaged run's files looked like when it was last read:
+// it is read again only when they change.
 type stamp struct {
 	db, wal       os.FileInfo
 	dbSize, walSz int64
@@ -74,20 +83,37 @@ func (s stamp) same(t stamp) bool {
 		(s.wal == nil) == (t.wal == nil)
 }
 
-// entry is one run directory: its open store, its last summary and the
-// reports.Run of its last generation count.
+// view is what a run's pages and plots show: they are read and rendered
+// again only when it changes (a generation closed, the status changed, a
+// ladder was played); the counts of games change more often and are
+// updated apart.
+type view struct {
+	generations int
+	status      results.Status
+	ladder      string // the ladder, printed
+}
+
+// entry is one run directory: its open store and what was read of it.
 type entry struct {
 	id, dir string
 
-	mu     sync.Mutex
-	stamp  stamp
-	store  Store
-	damage error // why the run cannot be read; nil when it can
-	info   results.Info
-	run    *reports.Run // immutable snapshot; nil until read or when damaged
-	sum    Summary
-	cache  map[string][]byte // rendered plots and page of run, by name
-	seen   observation       // the first state this server saw, for rates
+	mu      sync.Mutex
+	store   Store
+	db      os.FileInfo        // the database file the store has open
+	config  *population.Config // the store's config, parsed once per open
+	version int64              // the store's DataVersion when last read
+	damage  error              // why the run cannot be read; nil when it can
+	failed  stamp              // the files when the run was found damaged
+	info    results.Info
+	view    view
+	// list is the run as the runs list needs it (its champions only, its
+	// ladder and best), full the whole run for its page (nil until asked;
+	// of fullView). Both are immutable snapshots, nil when damaged.
+	list, full *reports.Run
+	fullView   view
+	sum        Summary
+	cache      map[string][]byte // rendered plots and page of view
+	seen       observation       // the first state this server saw, for rates
 }
 
 // observation is a run's counts at a moment.
@@ -174,109 +200,184 @@ func (c *catalog) close() {
 func (e *entry) close() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.closeStore()
+}
+
+// closeStore closes the run's store and drops what was read from it.
+func (e *entry) closeStore() {
 	if e.store != nil {
 		e.store.Close()
-		e.store = nil
 	}
-	e.stamp = stamp{}
+	e.store, e.db, e.config, e.list, e.full, e.cache = nil, nil, nil, nil, nil, nil
 }
 
 // snapshot is an entry's state at one moment.
 type snapshot struct {
-	sum Summary
-	run *reports.Run // nil when damaged
+	sum  Summary
+	run  *reports.Run // the run as listed: its champions only; nil when damaged
+	view view
 }
 
-// refresh rereads the run if its files changed and returns its state. The
-// work is a stat of two files when nothing changed; Info when games were
-// added; Generations when a generation closed or the status changed.
+// refresh rereads the run if it changed and returns its state. When
+// nothing changed, the work is a stat of its database file and one
+// statement (its DataVersion); when games were added, Info and the
+// ladder; when a generation closed or the status changed, also the
+// champions of each generation (Champions), never every genome.
+//
+// Whether the run changed is asked of SQLite, not read from the files'
+// sizes and times: a writer appends a commit to the WAL file before the
+// commit becomes visible to readers (after its fsync), so a reader that
+// stats the file in between and reads the run sees the old data under the
+// new stamp, and would miss the commit until the next one, which for the
+// last commit of a run never comes.
 func (e *entry) refresh(open Opener, now time.Time) snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st, err := stampOf(e.dir)
-	if err != nil {
-		e.fail(fmt.Errorf("web: %w", err))
-		return e.snapshotLocked()
-	}
-	if e.stamp.same(st) {
-		return e.snapshotLocked()
-	}
-	if e.store != nil && !os.SameFile(e.stamp.db, st.db) { // the run was replaced
-		e.store.Close()
-		e.store, e.run, e.seen = nil, nil, observation{}
-	}
-	e.stamp = st
-	if e.store == nil {
-		s, err := open(e.dir)
-		if err != nil {
-			e.fail(err)
-			return e.snapshotLocked()
-		}
-		e.store, e.damage = s, nil
-	}
-	info, err := e.store.Info()
-	if err != nil {
+	if err := e.refreshLocked(open, now); err != nil {
 		e.fail(err)
-		return e.snapshotLocked()
 	}
-	if e.run == nil || info.Generations != e.info.Generations || info.Status != e.info.Status {
-		hist, err := e.store.Generations()
-		if err != nil {
-			e.fail(err)
-			return e.snapshotLocked()
-		}
-		cfg, err := population.ParseConfig(e.store.Config())
-		if err != nil {
-			e.fail(fmt.Errorf("web: the run's config: %w", err))
-			return e.snapshotLocked()
-		}
-		run, err := reports.NewRun(e.id, cfg, hist, info)
-		if err != nil {
-			e.fail(err)
-			return e.snapshotLocked()
-		}
-		if len(hist) > 0 {
-			if _, _, err := results.Best(hist, -1); err != nil {
-				e.fail(fmt.Errorf("%w: %v", results.ErrDamaged, err))
-				return e.snapshotLocked()
-			}
-		}
-		e.run, e.cache = run, map[string][]byte{}
-	} else {
-		run := *e.run // the same generations, newer counts
-		run.Info = info
-		e.run = &run
-	}
-	e.info, e.damage = info, nil
-	if e.seen.at.IsZero() {
-		e.seen = observation{now, info.Games, info.Generations}
-	}
-	e.sum = summarize(e.id, e.run, e.seen, now)
 	return e.snapshotLocked()
 }
 
-// fail marks the run damaged (its stamp stays, so it is retried only when
-// its files change) and drops what was read.
-func (e *entry) fail(err error) {
-	if e.store != nil {
-		e.store.Close()
-		e.store = nil
+func (e *entry) refreshLocked(open Opener, now time.Time) error {
+	db, err := os.Stat(filepath.Join(e.dir, results.DBName))
+	if err != nil {
+		e.closeStore()
+		return fmt.Errorf("web: %w", err)
 	}
-	e.damage, e.run, e.cache = err, nil, nil
+	if e.store != nil && !os.SameFile(e.db, db) { // the run was replaced
+		e.closeStore()
+		e.seen = observation{}
+	}
+	if e.store == nil {
+		if e.damage != nil {
+			if st, err := stampOf(e.dir); err == nil && st.same(e.failed) {
+				return e.damage // as damaged as it was
+			}
+		}
+		s, err := open(e.dir)
+		if err != nil {
+			return err
+		}
+		cfg, err := population.ParseConfig(s.Config())
+		if err != nil {
+			s.Close()
+			return fmt.Errorf("web: the run's config: %w", err)
+		}
+		e.store, e.db, e.config, e.damage = s, db, &cfg, nil
+	}
+	version, err := e.store.DataVersion()
+	if err != nil {
+		return err
+	}
+	if e.list != nil && version == e.version {
+		return nil
+	}
+	e.version = version
+	info, err := e.store.Info()
+	if err != nil {
+		return err
+	}
+	ladder, err := e.store.Ladder()
+	if err != nil {
+		return err
+	}
+	v := view{generations: info.Generations, status: info.Status}
+	if ladder != nil {
+		v.ladder = fmt.Sprint(*ladder)
+	}
+	var run reports.Run
+	if e.list == nil || v.generations != e.view.generations || v.status != e.view.status {
+		champions, err := e.store.Champions()
+		if err != nil {
+			return err
+		}
+		r, err := reports.NewRun(e.id, *e.config, champions, info)
+		if err != nil {
+			return err
+		}
+		run = *r
+	} else {
+		run = *e.list // the same champions, newer counts
+	}
+	run.Info = info
+	if err := run.SetLadder(ladder); err != nil {
+		return err
+	}
+	e.list, e.info, e.view = &run, info, v
+	if e.seen.at.IsZero() {
+		e.seen = observation{now, info.Games, info.Generations}
+	}
+	e.sum = summarize(e.id, e.list, e.seen, now)
+	return nil
+}
+
+// fail marks the run damaged and drops what was read: it is read again
+// when its files change.
+func (e *entry) fail(err error) {
+	e.closeStore()
+	e.damage = err
+	e.failed, _ = stampOf(e.dir)
 	nan := Float(math.NaN())
 	// The reason names the run by its id, not by where the server keeps it.
 	reason := strings.ReplaceAll(err.Error(), e.dir, e.id)
-	e.sum = Summary{ID: e.id, Damaged: reason, Status: "damaged", GamesPerSecond: nan, Elo: nan, EloLow: nan, EloHigh: nan,
-		BestGeneration: -1, BestGenome: -1, EloGeneration: -1}
+	e.sum = Summary{ID: e.id, Damaged: reason, Status: "damaged", GamesPerSecond: nan, Elo: nan, EloLow: nan, EloHigh: nan}
 }
 
-func (e *entry) snapshotLocked() snapshot { return snapshot{e.sum, e.run} }
+func (e *entry) snapshotLocked() snapshot { return snapshot{e.sum, e.list, e.view} }
 
-// cached returns the bytes rendered under key for run, rendering them once
-// per snapshot of the run (a generation count and status).
-func (e *entry) cached(run *reports.Run, key string, render func() ([]byte, error)) ([]byte, error) {
+// whole returns the whole run (every genome of every generation) as of
+// its last refresh, reading it once per view, with the run's snapshot;
+// nil when the run is damaged (or turned out to be) or closed.
+func (e *entry) whole() (*reports.Run, snapshot) {
 	e.mu.Lock()
-	if e.run != nil && e.run.Info.Generations == run.Info.Generations && e.run.Info.Status == run.Info.Status {
+	defer e.mu.Unlock()
+	if e.list == nil || e.store == nil {
+		return nil, e.snapshotLocked()
+	}
+	if e.full == nil || e.fullView != e.view {
+		run, err := e.readWhole()
+		if err != nil {
+			e.fail(err)
+			return nil, e.snapshotLocked()
+		}
+		e.full, e.fullView, e.cache = run, e.view, map[string][]byte{}
+	}
+	if e.full.Info != e.info {
+		run := *e.full // the same generations, newer counts
+		run.Info = e.info
+		e.full = &run
+	}
+	return e.full, e.snapshotLocked()
+}
+
+// readWhole reads every generation of the run, with the ladder and config
+// already read for its list.
+func (e *entry) readWhole() (*reports.Run, error) {
+	hist, err := e.store.Generations()
+	if err != nil {
+		return nil, err
+	}
+	run, err := reports.NewRun(e.id, e.list.Config, hist, e.info)
+	if err != nil {
+		return nil, err
+	}
+	if err := run.SetLadder(e.list.Ladder); err != nil {
+		return nil, err
+	}
+	if len(hist) > 0 {
+		if _, _, err := results.Best(hist, -1); err != nil {
+			return nil, fmt.Errorf("%w: %v", results.ErrDamaged, err)
+		}
+	}
+	return run, nil
+}
+
+// cached returns the bytes rendered under key for the run's view v,
+// rendering them once per view.
+func (e *entry) cached(v view, key string, render func() ([]byte, error)) ([]byte, error) {
+	e.mu.Lock()
+	if e.fullView == v && e.cache != nil {
 		if b, ok := e.cache[key]; ok {
 			e.mu.Unlock()
 			return b, nil
@@ -288,7 +389,7 @@ func (e *entry) cached(run *reports.Run, key string, render func() ([]byte, erro
 		return nil, err
 	}
 	e.mu.Lock()
-	if e.run != nil && e.run.Info.Generations == run.Info.Generations && e.run.Info.Status == run.Info.Status && e.cache != nil {
+	if e.fullView == v && e.cache != nil {
 		e.cache[key] = b
 	}
 	e.mu.Unlock()
@@ -323,19 +424,19 @@ type Summary struct {
 	// GamesPerSecond is measured by this server while it watches a running
 	// run, and over the run's recorded time otherwise.
 	GamesPerSecond Float `json:"games_per_second"`
-	// The best genome (results.Best: the last generation's) and its
-	// yardstick Elo against the default weights, with its 95% interval,
-	// from the last yardstick match; null when none was played.
-	BestGeneration int       `json:"best_generation"`
-	BestGenome     int       `json:"best_genome"`
-	Elo            Float     `json:"elo"`
-	EloLow         Float     `json:"elo_low"`
-	EloHigh        Float     `json:"elo_high"`
-	EloGeneration  int       `json:"elo_generation"`
-	Started        time.Time `json:"started,omitzero"`
-	Ended          time.Time `json:"ended,omitzero"`
-	ETA            time.Time `json:"eta,omitzero"` // running runs: when the last generation should close
-	Seconds        float64   `json:"seconds"`      // recorded running time
+	// Best is the run's best genome as every command names it (tune runs,
+	// show, export, the report: population.ChooseBest), in the shape of
+	// tune show --json's "best"; null until a generation has closed. Elo,
+	// EloLow and EloHigh are its rating over the reference with the 95%
+	// interval (null when not measured), the list's sort key.
+	Best    *Best     `json:"best"`
+	Elo     Float     `json:"elo"`
+	EloLow  Float     `json:"elo_low"`
+	EloHigh Float     `json:"elo_high"`
+	Started time.Time `json:"started,omitzero"`
+	Ended   time.Time `json:"ended,omitzero"`
+	ETA     time.Time `json:"eta,omitzero"` // running runs: when the last generation should close
+	Seconds float64   `json:"seconds"`      // recorded running time
 }
 
 func summarize(id string, r *reports.Run, seen observation, now time.Time) Summary {
@@ -345,18 +446,13 @@ func summarize(id string, r *reports.Run, seen observation, now time.Time) Summa
 		Stage: "generation", Done: len(r.Generations), Planned: r.Config.Generations, Games: in.Games,
 		Started: in.Started, Ended: in.Ended, Seconds: in.Seconds,
 		Elo: Float(math.NaN()), EloLow: Float(math.NaN()), EloHigh: Float(math.NaN()), GamesPerSecond: Float(math.NaN()),
-		BestGeneration: -1, BestGenome: -1, EloGeneration: -1,
 	}
 	if r.Knockout() {
 		s.Stage, s.Planned = "round", r.Config.Rounds
 	}
-	if best, gen, err := results.Best(r.Generations, -1); err == nil {
-		s.BestGeneration, s.BestGenome = gen, best.ID
-	}
-	for _, g := range r.Generations {
-		if y := g.Yardstick; y != nil {
-			s.Elo, s.EloLow, s.EloHigh, s.EloGeneration = Float(y.Elo), Float(y.EloLow), Float(y.EloHigh), g.Index
-		}
+	if s.Done > 0 {
+		s.Best = bestOf(r)
+		s.Elo, s.EloLow, s.EloHigh = s.Best.Elo, s.Best.Low, s.Best.High
 	}
 	// Rates: what this server saw the run do, when it saw a generation
 	// close; else the run's own record (for a running run that was never
@@ -381,6 +477,35 @@ func summarize(id string, r *reports.Run, seen observation, now time.Time) Summa
 		s.ETA = now.UTC().Add(time.Duration(perGen * float64(s.Planned-s.Done) * float64(time.Second))).Truncate(time.Second)
 	}
 	return s
+}
+
+// Best is a run's best genome: a population.Choice with its weights by
+// feature name.
+type Best struct {
+	Label      string `json:"label"` // "g12", "start" or "defaults"
+	Genome     int    `json:"genome"`
+	Generation int    `json:"generation"` // -1 for the start and the defaults
+	Reference  string `json:"reference"`  // what tuning had to beat: "start" or "defaults"
+	Source     string `json:"source"`     // "ladder", "yardstick" or "none"
+	Candidate  string `json:"candidate,omitempty"`
+	Elo        Float  `json:"elo_over_reference"`
+	Low        Float  `json:"elo_over_reference_low"`
+	High       Float  `json:"elo_over_reference_high"`
+	// Confident: the candidate beats the reference with 95% confidence,
+	// and is the best; else the best is the reference.
+	Confident bool               `json:"confident"`
+	Summary   string             `json:"summary"`
+	Weights   map[string]float64 `json:"weights"`
+}
+
+func bestOf(r *reports.Run) *Best {
+	c := r.Best
+	w := map[string]float64{}
+	for i, f := range r.Evaluator.Features {
+		w[f.Name] = c.Weights[i]
+	}
+	return &Best{c.Label, c.Genome, c.Generation, c.Reference, c.Source, c.Candidate,
+		Float(c.Elo), Float(c.Low), Float(c.High), c.Confident, c.Summary(), w}
 }
 
 // errNoRun is returned for an id that is not a run of the folder.

@@ -9,13 +9,18 @@
 //	/runs/{id}/plots/{name}.svg|.png    a plot, drawn from the store, cached per generation
 //	/runs/{id}/games                    the last games, in the game's record format
 //	/runs/{id}/games/{stage}/{gen}/{i}  one game
-//	/runs/{id}/events                   server-sent events: progress, generation, status
+//	/runs/{id}/events                   server-sent events: progress, generation, status, ladder
 //	/api/runs, /api/runs/{id}           the same data as JSON, for scripts
 //
 // A run's id is its directory's name below the runs folder. Stores are
-// opened read-only (results.OpenReadOnly) and kept open; a list request
-// only stats each run's database files and rereads a run when they changed,
-// and its generations only when their count changed. The event streams
-// poll the same cache at Options.Poll. Runs that cannot be read are listed
-// as damaged, with the reason, and never stop the others from being served.
+// opened read-only (results.OpenReadOnlyUnchecked) and kept open. A list
+// request asks each run whether another connection committed to it
+// (results.Run.DataVersion) and rereads only the runs that changed, and of
+// those only what the list shows: the counts, the ladder and each
+// generation's champion (results.Run.Champions), from which the run's best
+// is chosen as every command chooses it (population.ChooseBest, through
+// reports.Run.Best). A run's page reads the whole run, once per generation,
+// status and ladder. The event streams poll the same cache at
+// Options.Poll. Runs that cannot be read are listed as damaged, with the
+// reason, and never stop the others from being served.
 package web

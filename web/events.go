@@ -14,10 +14,11 @@ const keepAlive = 15 * time.Second
 // events streams a run's changes as server-sent events, each carrying the
 // run's Summary as JSON: "hello" at once, then "generation" when a
 // generation (round) closed, "status" when the status changed (or the run
-// became damaged or readable), "progress" when games were added. The
-// stream looks at the run every Options.Poll: a stat of its files, and a
-// read only when they changed. It ends when the client goes or the server
-// closes.
+// became damaged or readable), "ladder" when a ladder was recorded (the
+// best may have changed), "progress" when games were added. The stream
+// looks at the run every Options.Poll: a stat of its database and one
+// statement, and a read only when another connection committed. It ends
+// when the client goes or the server closes.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	e, snap := s.run(w, r)
 	if e == nil {
@@ -50,7 +51,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if !send("hello", snap.sum) {
 		return
 	}
-	last := snap.sum
+	last := snap
 	poll := time.NewTicker(s.opts.Poll)
 	defer poll.Stop()
 	idle := time.NewTicker(keepAlive)
@@ -67,18 +68,20 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			}
 			flusher.Flush()
 		case <-poll.C:
-			cur := e.refresh(s.opts.Open, time.Now()).sum
+			cur := e.refresh(s.opts.Open, time.Now())
 			event := ""
 			switch {
-			case cur.Done != last.Done:
+			case cur.sum.Done != last.sum.Done:
 				event = "generation"
-			case cur.Status != last.Status || cur.Damaged != last.Damaged:
+			case cur.sum.Status != last.sum.Status || cur.sum.Damaged != last.sum.Damaged:
 				event = "status"
-			case cur.Games != last.Games:
+			case cur.view.ladder != last.view.ladder:
+				event = "ladder"
+			case cur.sum.Games != last.sum.Games:
 				event = "progress"
 			}
 			last = cur
-			if event != "" && !send(event, cur) {
+			if event != "" && !send(event, cur.sum) {
 				return
 			}
 		}
@@ -86,8 +89,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 }
 
 // script is the run page's only script: one EventSource. Progress events
-// update the status line; generation and status events also fetch the page
-// once and swap its report in, so the new generation shows without a
+// update the status line; generation, status and ladder events also fetch
+// the page once and swap its report in, so the new generation shows without a
 // reload.
 func (s *Server) script(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
@@ -138,6 +141,7 @@ const liveScript = `"use strict";
   source.addEventListener("progress", function (e) { show(JSON.parse(e.data)); });
   source.addEventListener("generation", refresh);
   source.addEventListener("status", refresh);
+  source.addEventListener("ladder", refresh);
   source.onerror = function () { set("live-note", "reconnecting…"); };
 })();
 `

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -72,4 +73,22 @@ func makeRun(t testing.TB, root, name string, planned, gens, pop, gamesPer int) 
 		}
 	}
 	return r
+}
+
+// fixtureLadder is a made-up ladder of the run made by makeRun with gens
+// generations of pop genomes: the defaults and the champions of its first
+// and last generations, the last one rated best by strong, clear of the
+// defaults when strong is large.
+func fixtureLadder(gens, pop int, strong float64) population.Ladder {
+	last := fixtureGeneration(gens-1, pop, 4)
+	first := fixtureGeneration(0, pop, 4)
+	return population.Ladder{
+		Pairs: 4, Reference: 0, Best: 2, BestLow: strong - 60, BestHigh: strong + 60,
+		Entries: []population.LadderEntry{
+			{Label: "defaults", Genome: population.DefaultsID, Generation: -1, Weights: []float64{1, 1, 1, 1}, WDL: stats.WDL{Wins: 3, Losses: 13}},
+			{Label: "g0", Genome: first.Genomes[0].ID, Generation: 0, Spent: 2, Weights: first.Genomes[0].Weights, WDL: stats.WDL{Wins: 8, Losses: 8}, Elo: 40, Low: -40, High: 120},
+			{Label: fmt.Sprintf("g%d", gens-1), Genome: last.Genomes[0].ID, Generation: gens - 1, Spent: 2 * gens, Weights: last.Genomes[0].Weights,
+				WDL: stats.WDL{Wins: 13, Losses: 3}, Elo: strong, Low: strong - 60, High: strong + 60},
+		},
+	}
 }

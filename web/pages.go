@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"html/template"
 	"math"
 	"net/http"
@@ -16,17 +17,25 @@ import (
 	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
-	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
 )
 
 var funcs = template.FuncMap{
 	"elo": eloText,
-	"interval": func(s Summary) string {
-		if math.IsNaN(float64(s.Elo)) {
+	// best is the runs list's line for a run's best: the genome handed out,
+	// and when it is the reference (no gain shown), the strongest genome
+	// measured against it.
+	"best": func(s Summary) string {
+		b := s.Best
+		switch {
+		case b == nil:
 			return "–"
+		case b.Confident:
+			return fmt.Sprintf("%s %s [%s, %s] over the %s", b.Label, eloText(b.Elo), eloText(b.Low), eloText(b.High), b.Reference)
+		case b.Candidate == "" || math.IsNaN(float64(b.Elo)):
+			return b.Label + " (nothing measured beats them)"
 		}
-		return fmt.Sprintf("%s [%s, %s]", eloText(s.Elo), eloText(s.EloLow), eloText(s.EloHigh))
+		return fmt.Sprintf("%s (strongest %s %s [%s, %s]: no gain shown)", b.Label, b.Candidate, eloText(b.Elo), eloText(b.Low), eloText(b.High))
 	},
 	"rate": func(f Float) string {
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
@@ -72,6 +81,7 @@ th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }
 th { background: #f4f4f4; }
 th a { color: inherit; text-decoration: none; }
 td.name, th.name { text-align: left; }
+td.best { text-align: left; white-space: nowrap; }
 .status { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em; background: #e8f0fe; }
 .status.running { background: #e6f4ea; }
 .status.damaged { background: #fce8e6; }
@@ -104,7 +114,7 @@ var listTemplate = template.Must(template.New("list").Funcs(funcs).Parse(`<!DOCT
 {{if .Runs}}<table id="runs">
 <tr>{{range .Columns}}<th{{if .Left}} class="name"{{end}}><a href="?sort={{.Key}}{{if .Next}}&amp;desc=1{{end}}">{{.Title}}{{.Arrow}}</a></th>{{end}}</tr>
 {{range .Runs}}{{if .Damaged}}<tr class="damaged" id="run-{{.ID}}"><td class="name">{{.ID}}</td><td class="damage" colspan="10"><span class="status damaged">damaged</span> {{.Damaged}}</td></tr>
-{{else}}<tr id="run-{{.ID}}"><td class="name"><a href="/runs/{{.ID}}">{{.ID}}</a></td><td class="name">{{.Game}} · {{.Eval}}</td><td class="name">{{.Algo}}</td><td class="name"><span class="status {{.Status}}">{{.Status}}</span></td><td><progress max="100" value="{{percent .}}"></progress> {{.Done}}/{{.Planned}}</td><td>{{.Games}}</td><td>{{rate .GamesPerSecond}}</td><td>{{interval .}}</td><td>{{when .Started}}</td><td>{{if eq .Status "running"}}{{when .ETA}}{{else}}–{{end}}</td></tr>
+{{else}}<tr id="run-{{.ID}}"><td class="name"><a href="/runs/{{.ID}}">{{.ID}}</a></td><td class="name">{{.Game}} · {{.Eval}}</td><td class="name">{{.Algo}}</td><td class="name"><span class="status {{.Status}}">{{.Status}}</span></td><td><progress max="100" value="{{percent .}}"></progress> {{.Done}}/{{.Planned}}</td><td>{{.Games}}</td><td>{{rate .GamesPerSecond}}</td><td class="best"{{with .Best}} title="{{.Summary}}"{{end}}>{{best .}}</td><td>{{when .Started}}</td><td>{{if eq .Status "running"}}{{when .ETA}}{{else}}–{{end}}</td></tr>
 {{end}}{{end}}</table>{{else}}<p>No runs yet: start one with <code>tune run --out {{.Root}}/NAME</code>.</p>{{end}}
 </body>
 </html>
@@ -121,7 +131,7 @@ var columns = []struct {
 	left       bool
 }{
 	{"id", "run", true}, {"game", "game · evaluator", true}, {"algo", "algorithm", true}, {"status", "status", true},
-	{"progress", "progress", false}, {"games", "games", false}, {"rate", "games/s", false}, {"elo", "best Elo [95%]", false},
+	{"progress", "progress", false}, {"games", "games", false}, {"rate", "games/s", false}, {"elo", "best, Elo [95%]", true},
 	{"started", "started", false}, {"eta", "ETA", false},
 }
 
@@ -323,7 +333,8 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	if e == nil {
 		return
 	}
-	if snap.run == nil {
+	run, snap := e.whole()
+	if run == nil {
 		render(w, listTemplate, struct {
 			Root    string
 			Now     time.Time
@@ -353,12 +364,12 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	}
 	// The report is rendered once per generation and status; the head and
 	// tail (counts, last games) every time.
-	page, err := e.cached(snap.run, "page", func() ([]byte, error) {
-		return reports.LivePage(snap.run, headMark, tailMark)
+	page, err := e.cached(snap.view, "page", func() ([]byte, error) {
+		return reports.LivePage(run, headMark, tailMark)
 	})
 	if errors.Is(err, reports.ErrNoData) {
 		render(w, waitTemplate, map[string]any{
-			"Name": e.id, "Stage": snap.sum.Stage, "Config": string(snap.run.Config.Marshal()),
+			"Name": e.id, "Stage": snap.sum.Stage, "Config": string(run.Config.Marshal()),
 			"Head": template.HTML(head.String()), "Tail": template.HTML(tail.String()),
 		})
 		return
@@ -386,7 +397,8 @@ func (s *Server) plot(w http.ResponseWriter, r *http.Request) {
 	if e == nil {
 		return
 	}
-	if snap.run == nil {
+	run, snap := e.whole()
+	if run == nil {
 		http.Error(w, "409: the run is damaged: "+snap.sum.Damaged, http.StatusConflict)
 		return
 	}
@@ -396,7 +408,7 @@ func (s *Server) plot(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404: plots are NAME.svg or NAME.png", http.StatusNotFound)
 		return
 	}
-	figs, err := snap.run.Figures()
+	figs, err := run.Figures()
 	if errors.Is(err, reports.ErrNoData) {
 		http.Error(w, "404: "+err.Error(), http.StatusNotFound)
 		return
@@ -413,7 +425,7 @@ func (s *Server) plot(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("404: no plot %q (this run has %s)", name, strings.Join(names, ", ")), http.StatusNotFound)
 		return
 	}
-	data, err := e.cached(snap.run, "plot/"+file, func() ([]byte, error) {
+	data, err := e.cached(snap.view, "plot/"+file, func() ([]byte, error) {
 		if ext == "svg" {
 			return fig.SVG()
 		}
@@ -429,7 +441,9 @@ func (s *Server) plot(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
 	}
 	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("ETag", fmt.Sprintf(`"%s-%d"`, file, snap.sum.Done))
+	tag := fnv.New64a()
+	fmt.Fprint(tag, snap.view)
+	w.Header().Set("ETag", fmt.Sprintf(`"%s-%d-%x"`, file, snap.sum.Done, tag.Sum64()))
 	if r.Header.Get("If-None-Match") == w.Header().Get("ETag") {
 		w.WriteHeader(http.StatusNotModified)
 		return
@@ -520,12 +534,14 @@ func (s *Server) oneGame(w http.ResponseWriter, r *http.Request) {
 	writeGames(w, e.id, snap.sum.Game, fmt.Sprintf("%s-%d-%d", key.Stage, key.Generation, key.Index), []population.GameResult{g})
 }
 
-// Detail is one run in the API: its summary, best weights, yardstick
-// history, plots and last games.
+// Detail is one run in the API: its summary (with its best genome), the
+// best's weights with their defaults and ranges, the ladder, the
+// yardstick history, plots and last games.
 type Detail struct {
 	Summary
 	Config    string       `json:"config,omitempty"`
 	Weights   []WeightLine `json:"best_weights,omitempty"`
+	Ladder    *LadderTable `json:"ladder,omitempty"`
 	Yardstick []YardLine   `json:"yardstick,omitempty"`
 	Plots     []string     `json:"plots,omitempty"` // addresses of the SVG plots (.png also)
 	LastGames []GameLine   `json:"last_games,omitempty"`
@@ -541,7 +557,34 @@ type WeightLine struct {
 	Doc     string  `json:"doc"`
 }
 
-// YardLine is one yardstick match: a generation's best against the defaults.
+// LadderTable is the run's ladder (population.Ladder): ratings of its
+// champions, start and defaults in one pool, the defaults = 0.
+type LadderTable struct {
+	Pairs     int          `json:"pairs"` // per pairing
+	Reference string       `json:"reference"`
+	Best      string       `json:"strongest"`
+	BestLow   Float        `json:"strongest_over_reference_low"`
+	BestHigh  Float        `json:"strongest_over_reference_high"`
+	Entries   []LadderLine `json:"entries"`
+}
+
+// LadderLine is one player of the ladder.
+type LadderLine struct {
+	Label      string    `json:"label"`
+	Genome     int       `json:"genome"`
+	Generation int       `json:"generation"`
+	Spent      int       `json:"games_spent"`
+	Wins       int       `json:"wins"`
+	Draws      int       `json:"draws"`
+	Losses     int       `json:"losses"`
+	Elo        Float     `json:"elo"`
+	EloLow     Float     `json:"elo_low"`
+	EloHigh    Float     `json:"elo_high"`
+	Weights    []float64 `json:"weights"`
+}
+
+// YardLine is one yardstick match: a generation's champion against the
+// defaults and against the previous champion.
 type YardLine struct {
 	Generation int     `json:"generation"`
 	Genome     int     `json:"genome"`
@@ -552,23 +595,35 @@ type YardLine struct {
 	Elo        Float   `json:"elo"`
 	EloLow     Float   `json:"elo_low"`
 	EloHigh    Float   `json:"elo_high"`
+	Previous   int     `json:"previous_champion"` // population.NoGenome for none
+	PrevWins   int     `json:"previous_wins"`
+	PrevDraws  int     `json:"previous_draws"`
+	PrevLosses int     `json:"previous_losses"`
 }
 
-func (s *Server) detail(e *entry, snap snapshot) Detail {
+func (s *Server) detail(e *entry) Detail {
+	run, snap := e.whole()
 	d := Detail{Summary: snap.sum}
-	run := snap.run
 	if run == nil {
 		return d
 	}
 	d.Config = string(run.Config.Marshal())
-	if best, _, err := results.Best(run.Generations, -1); err == nil {
+	if len(run.Generations) > 0 {
 		for i, f := range run.Evaluator.Features {
-			d.Weights = append(d.Weights, WeightLine{f.Name, best.Weights[i], f.Default, f.Min, f.Max, f.Doc})
+			d.Weights = append(d.Weights, WeightLine{f.Name, run.Best.Weights[i], f.Default, f.Min, f.Max, f.Doc})
 		}
+	}
+	if l := run.Ladder; l != nil {
+		t := &LadderTable{Pairs: l.Pairs, Reference: l.Entries[l.Reference].Label, Best: l.Entries[l.Best].Label, BestLow: Float(l.BestLow), BestHigh: Float(l.BestHigh)}
+		for _, x := range l.Entries {
+			t.Entries = append(t.Entries, LadderLine{x.Label, x.Genome, x.Generation, x.Spent, x.Wins, x.Draws, x.Losses, Float(x.Elo), Float(x.Low), Float(x.High), x.Weights})
+		}
+		d.Ladder = t
 	}
 	for _, g := range run.Generations {
 		if y := g.Yardstick; y != nil {
-			d.Yardstick = append(d.Yardstick, YardLine{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, y.Score, Float(y.Elo), Float(y.EloLow), Float(y.EloHigh)})
+			d.Yardstick = append(d.Yardstick, YardLine{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, y.Score, Float(y.Elo), Float(y.EloLow), Float(y.EloHigh),
+				y.Previous, y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses})
 		}
 	}
 	if figs, err := run.Figures(); err == nil {

@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -145,7 +147,9 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) (*entry, snapshot) 
 }
 
 // Runs returns the summaries of every run in the folder, damaged ones
-// included, in the order of their ids.
+// included, in the order of their ids. The runs are refreshed by one
+// worker per CPU (GOMAXPROCS): opening and reading the runs of a folder
+// the first time is most of the work of a new server's first list.
 func (s *Server) Runs() ([]Summary, error) {
 	runs, err := s.catalog.scan()
 	if err != nil {
@@ -153,9 +157,20 @@ func (s *Server) Runs() ([]Summary, error) {
 	}
 	now := time.Now()
 	out := make([]Summary, len(runs))
-	for i, e := range runs {
-		out[i] = e.refresh(s.opts.Open, now).sum
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(runs)) {
+		wg.Go(func() {
+			for i := range jobs {
+				out[i] = runs[i].refresh(s.opts.Open, now).sum
+			}
+		})
 	}
+	for i := range runs {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
 	return out, nil
 }
 
@@ -178,11 +193,9 @@ func (s *Server) apiRuns(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) {
-	e, snap := s.run(w, r)
-	if e == nil {
-		return
+	if e, _ := s.run(w, r); e != nil {
+		writeJSON(w, s.detail(e))
 	}
-	writeJSON(w, s.detail(e, snap))
 }
 
 // IsLoopback reports whether the listen address addr (host:port) accepts

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -84,7 +85,7 @@ func TestRoutes(t *testing.T) {
 		want      []string
 	}{
 		{"/", "text/html", 200, []string{`id="run-alpha"`, `href="/runs/alpha"`, "damaged", "garbage", "short-weights", "3/5", "&#43;20 [-60, &#43;100]"}},
-		{"/?sort=elo&desc=1", "text/html", 200, []string{"best Elo [95%] ▼"}},
+		{"/?sort=elo&desc=1", "text/html", 200, []string{"best, Elo [95%] ▼"}},
 		{"/runs/alpha", "text/html", 200, []string{`id="live"`, `data-events="/runs/alpha/events"`, `id="report"`, `id="best-weights"`, `id="plot-fitness"`, `id="last-games"`, `src="/live.js"`, "gen/2/3"}},
 		{"/runs/alpha/", "text/html", 200, []string{`id="report"`}},
 		{"/runs/empty", "text/html", 200, []string{`id="live"`, "No generation has finished yet", "game: tictactoe"}},
@@ -223,7 +224,7 @@ func TestToken(t *testing.T) {
 		t.Errorf("with the cookie: %d", resp.StatusCode)
 	}
 	stream := openEvents(t, ts.URL+"/runs/alpha/events", "Authorization", "Bearer s3cret-token")
-	if ev := stream.next(t, time.Second); ev.name != "hello" {
+	if ev := stream.next(t, 10*time.Second); ev.name != "hello" {
 		t.Errorf("the stream with a token begins with %q", ev.name)
 	}
 }
@@ -313,14 +314,14 @@ func TestEventsWhileWriting(t *testing.T) {
 	const poll = 50 * time.Millisecond
 	_, ts := newServer(t, root, Options{Poll: poll})
 	stream := openEvents(t, ts.URL+"/runs/live/events")
-	hello := stream.next(t, time.Second)
+	hello := stream.next(t, 10*time.Second)
 	if hello.name != "hello" || hello.sum.Done != 2 || hello.sum.Status != "running" {
 		t.Fatalf("first event %q %+v", hello.name, hello.sum)
 	}
 	if err := r.RecordGame(fixtureGame(2, 0)); err != nil {
 		t.Fatal(err)
 	}
-	if ev := stream.until(t, "progress", 2*time.Second); ev.sum.Games != 5 {
+	if ev := stream.until(t, "progress", 10*time.Second); ev.sum.Games != 5 {
 		t.Errorf("progress event has %d games, want 5", ev.sum.Games)
 	}
 	var worst time.Duration
@@ -329,7 +330,7 @@ func TestEventsWhileWriting(t *testing.T) {
 		if err := r.RecordGeneration(fixtureGeneration(gen, 6, 4)); err != nil {
 			t.Fatal(err)
 		}
-		ev := stream.until(t, "generation", 2*time.Second)
+		ev := stream.until(t, "generation", 10*time.Second)
 		if ev.sum.Done != gen+1 {
 			t.Errorf("generation event says %d done, want %d", ev.sum.Done, gen+1)
 		}
@@ -346,7 +347,7 @@ func TestEventsWhileWriting(t *testing.T) {
 	if err := r.SetStatus("done"); err != nil {
 		t.Fatal(err)
 	}
-	if ev := stream.until(t, "status", 2*time.Second); ev.sum.Status != "done" {
+	if ev := stream.until(t, "status", 10*time.Second); ev.sum.Status != "done" {
 		t.Errorf("status event says %q", ev.sum.Status)
 	}
 }
@@ -396,5 +397,64 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := IsLoopback("8080"); err == nil {
 		t.Error("IsLoopback accepted a port alone")
+	}
+}
+
+// committedLater is a run store whose commits become visible when the test
+// says: as a writer's do, after its WAL file has already changed.
+type committedLater struct {
+	Store
+	mu      sync.Mutex
+	version int64
+	games   int
+}
+
+func (c *committedLater) DataVersion() (int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.version, nil
+}
+
+func (c *committedLater) Info() (results.Info, error) {
+	in, err := c.Store.Info()
+	c.mu.Lock()
+	in.Games += c.games
+	c.mu.Unlock()
+	return in, err
+}
+
+// TestCommitSeenAfterStamp: a commit that becomes visible to readers after
+// the run's files stopped changing (a writer appends to the WAL, then
+// fsyncs, then publishes the commit) is seen at the next look, and only
+// then is the run read again. A dashboard that went by the files' sizes
+// and times missed such commits until the next one, and the last commit
+// of a run for good.
+func TestCommitSeenAfterStamp(t *testing.T) {
+	root := t.TempDir()
+	makeRun(t, root, "live", 6, 2, 6, 2)
+	var late *committedLater
+	s, _ := newServer(t, root, Options{Open: func(dir string) (Store, error) {
+		st, err := OpenReadOnly(dir)
+		if err != nil {
+			return nil, err
+		}
+		late = &committedLater{Store: st, version: 1}
+		return late, nil
+	}})
+	runs, err := s.Runs()
+	if err != nil || runs[0].Games != 4 {
+		t.Fatalf("%+v %v", runs, err)
+	}
+	late.mu.Lock()
+	late.games = 1 // a commit, not yet visible: the files do not change again
+	late.mu.Unlock()
+	if runs, _ := s.Runs(); runs[0].Games != 4 {
+		t.Errorf("the run was read again with no new commit: %d games", runs[0].Games)
+	}
+	late.mu.Lock()
+	late.version++ // now it is
+	late.mu.Unlock()
+	if runs, _ := s.Runs(); runs[0].Games != 5 {
+		t.Errorf("a commit visible after the files changed was missed: %d games, want 5", runs[0].Games)
 	}
 }

@@ -27,9 +27,10 @@ func newServeCommand(g *globalOptions) *cobra.Command {
 		Use:   "serve [--runs DIR] [--listen 127.0.0.1:8080]",
 		Short: "Serve a live, read-only dashboard of the runs in a folder (web pages and a JSON API)",
 		Long: `serve shows the runs in a folder in a browser, live: the runs list, and for each run
-its report (config, best weights, yardstick, plots) with its last games, updated by
-server-sent events when a generation closes. /api/runs and /api/runs/ID give the same
-data as JSON. Nothing a request does changes a run.
+its report (config, best weights, ladder, yardstick, plots) with its last games, updated
+by server-sent events when a generation closes or a ladder is recorded. The best genome
+is the one runs, show, export and the report name. /api/runs and /api/runs/ID give the
+same data as JSON. Nothing a request does changes a run.
 
 It listens on the loopback address unless told otherwise; any other address needs
 --token-file (a bearer token required on every request; a browser opens
