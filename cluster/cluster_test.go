@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"github.com/nats-io/nats.go"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -139,6 +140,16 @@ func TestWrongToken(t *testing.T) {
 	_, err = Connect(context.Background(), "nats://127.0.0.1:1", testToken, ConnectOptions{})
 	if err == nil || !strings.Contains(err.Error(), "cannot reach the broker") {
 		t.Fatalf("unreachable broker: got %v", err)
+	}
+	// A client without credentials gets nowhere: no anonymous access, so
+	// it can neither publish a result nor read a job.
+	if nc, err := nats.Connect(b.URL(), nats.NoReconnect(), nats.Timeout(2*time.Second)); err == nil {
+		nc.Close()
+		t.Fatal("a client without a token was let in")
+	}
+	_, err = Connect(context.Background(), b.URL(), "", ConnectOptions{})
+	if !errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("an empty token: got %v, want ErrUnauthorized", err)
 	}
 }
 
