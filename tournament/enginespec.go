@@ -48,7 +48,9 @@ type EngineSpec struct {
 	Protocol string   // ProtocolUCI or ProtocolGTP
 	Options  []EngineOption
 
-	// One limit per move: Depth, Nodes, MoveTime, or a clock (TC).
+	// At most one limit: Depth, Nodes, MoveTime, or a clock (TC). A UCI
+	// engine needs one; a GTP engine knows only clocks, or plays at its
+	// own level with none.
 	Depth    int
 	Nodes    int64
 	MoveTime time.Duration
@@ -185,8 +187,14 @@ func ParseEngineSpec(s string) (EngineSpec, error) {
 	if e.Protocol == "" {
 		return bad("proto= is missing (uci or gtp)")
 	}
-	if limits != 1 {
-		return bad("give exactly one of depth=, nodes=, movetime= or tc= (%d given)", limits)
+	if limits > 1 {
+		return bad("give one of depth=, nodes=, movetime= or tc=, not %d", limits)
+	}
+	switch {
+	case e.Protocol == ProtocolUCI && limits == 0:
+		return bad("a UCI engine needs depth=, nodes=, movetime= or tc=")
+	case e.Protocol == ProtocolGTP && (e.Depth > 0 || e.Nodes > 0 || e.MoveTime > 0):
+		return bad("GTP has no depth, node or movetime limit: use tc=, or the engine's own level through arg=")
 	}
 	if e.Name == "" {
 		e.Name = filepath.Base(e.Command)

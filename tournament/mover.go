@@ -99,34 +99,30 @@ func Play(ctx context.Context, s *engine.Searcher, spec GameSpec) (Record, error
 
 // startPosition reads the spec's opening: a position in the game's
 // notation, or "moves: m1 m2 ..." from the start (the form protocols that
-// cannot set up a position, GTP, need). It returns the position to start
-// from, its notation ("" for the start) and the opening moves.
-func startPosition(spec GameSpec) (games.Position, string, []games.Move, error) {
-	p := spec.Game.Start()
-	if spec.Opening == "" {
-		return p, "", nil, nil
-	}
+// cannot set up a position, GTP, need). It returns the position the game
+// starts from, its notation ("" for the game's start), the opening moves
+// played from it (moves form only) and the position after them.
+func startPosition(spec GameSpec) (initial games.Position, text string, opening []games.Move, p games.Position, err error) {
 	if text, ok := cutMovesPrefix(spec.Opening); ok {
-		var moves []games.Move
+		p := spec.Game.Start()
 		for _, s := range text {
 			m, err := parseLegal(p, s)
 			if err != nil {
-				return nil, "", nil, fmt.Errorf("tournament: opening %q: %w", spec.Opening, err)
+				return nil, "", nil, nil, fmt.Errorf("tournament: opening %q: %w", spec.Opening, err)
 			}
 			p.Play(m)
-			moves = append(moves, m)
+			opening = append(opening, m)
 		}
-		start := spec.Game.Start()
-		for _, m := range moves {
-			start.Play(m)
-		}
-		return start, "", moves, nil
+		return spec.Game.Start(), "", opening, p, nil
 	}
-	p, err := spec.Game.ParsePosition(spec.Opening)
+	if spec.Opening == "" {
+		return spec.Game.Start(), "", nil, spec.Game.Start(), nil
+	}
+	p, err = spec.Game.ParsePosition(spec.Opening)
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("tournament: opening %q: %w", spec.Opening, err)
+		return nil, "", nil, nil, fmt.Errorf("tournament: opening %q: %w", spec.Opening, err)
 	}
-	return p, spec.Opening, nil, nil
+	return p.Clone(), spec.Opening, nil, p, nil
 }
 
 // parseLegal reads a move in the game's notation and checks it is legal.
@@ -196,7 +192,7 @@ func (c *sideClock) spend(elapsed time.Duration) (lost bool, detail string) {
 // ByInterruption.
 func PlayMovers(ctx context.Context, spec GameSpec, movers [2]Mover) (Record, error) {
 	start := time.Now()
-	p, startText, history, err := startPosition(spec)
+	initial, startText, history, p, err := startPosition(spec)
 	if err != nil {
 		return Record{}, err
 	}
@@ -232,7 +228,7 @@ func PlayMovers(ctx context.Context, spec GameSpec, movers [2]Mover) (Record, er
 		return rec, nil
 	}
 	for side, m := range movers {
-		if err := m.NewGame(ctx, spec.Game, p.Clone(), startText); err != nil {
+		if err := m.NewGame(ctx, spec.Game, initial.Clone(), startText); err != nil {
 			return forfeit(games.Side(side), err)
 		}
 	}
