@@ -97,7 +97,7 @@ func FuzzParseEngineSpec(f *testing.F) {
 }
 
 // buildTestEngine builds the misbehaving engine of internal/testengine.
-func buildTestEngine(t *testing.T) string {
+func buildTestEngine(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds an engine program: skipped with -short")
@@ -429,4 +429,30 @@ func TestAgainstRhino(t *testing.T) {
 		t.Fatal(err)
 	}
 	externalMatch(t, g, ours, rhino, pairsFromEnv(t, "GAMETUNE_RHINO_PAIRS", 1), 1, openings)
+}
+
+// BenchmarkExternalGame measures the runner's own cost of a game between
+// two external engines that answer at once (the test engine plays its
+// first legal move): process I/O, move parsing and legality checks,
+// clocks; 40 plies a game, processes kept between games.
+func BenchmarkExternalGame(b *testing.B) {
+	bin := buildTestEngine(b)
+	g, _ := all.Find("chess")
+	pool, _ := NewPool(1, 1)
+	defer pool.Close()
+	spec := func(name string) Player {
+		e, err := ParseEngineSpec("cmd=" + bin + ",proto=uci,tc=60+1,name=" + name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return Player{Name: name, Engine: &e}
+	}
+	specs := []GameSpec{{Game: g, First: spec("a"), Second: spec("b"), MaxPlies: 40}}
+	plies := 0
+	for b.Loop() {
+		if err := pool.Run(context.Background(), specs, func(_ int, r Record) error { plies += r.Plies; return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(plies), "µs/ply")
 }
