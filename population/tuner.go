@@ -23,6 +23,9 @@ type Tuner struct {
 	openings []string
 	run      tournament.Runner // plays batches of games: the local pool, or another transport
 	store    Store
+	// makePlayer, if set, makes the players of genomes (an external
+	// engine's); nil means built-in players of ev.
+	makePlayer func(name string, w []float64) tournament.Player
 
 	spent    int            // games of the run so far, played or found in the store
 	yard     yardstickPanel // every yardstick game so far
@@ -75,6 +78,16 @@ func NewTuner(cfg Config, g games.Game, openings []string, start []float64, run 
 	ev, err := games.FindEvaluator(g, cfg.Evaluator)
 	if err != nil {
 		return nil, fmt.Errorf("population: %w", err)
+	}
+	return newTuner(cfg, g, ev, openings, start, run, store)
+}
+
+func newTuner(cfg Config, g games.Game, ev *games.Evaluator, openings []string, start []float64, run tournament.Runner, store Store) (*Tuner, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if g.Name() != cfg.Game {
+		return nil, fmt.Errorf("population: config is for game %q, not %q", cfg.Game, g.Name())
 	}
 	for _, f := range ev.Features {
 		if !(f.Min <= f.Max) {
@@ -190,6 +203,9 @@ func (t *Tuner) limits() engine.Limits {
 }
 
 func (t *Tuner) player(name string, w []float64) tournament.Player {
+	if t.makePlayer != nil {
+		return t.makePlayer(name, w)
+	}
 	return tournament.Player{Name: name, Evaluator: t.ev, Weights: w, Limits: t.limits()}
 }
 

@@ -1,8 +1,7 @@
 package tournament
 
 import (
-	"context"
-	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gametune/gametune/engine"
@@ -10,12 +9,14 @@ import (
 )
 
 // Player is one side of a game: an evaluator with its weights and the
-// search limits it plays with.
+// search limits it plays with, or an external engine (Engine not nil, the
+// other fields but Name unused).
 type Player struct {
 	Name      string
 	Evaluator *games.Evaluator
 	Weights   []float64
 	Limits    engine.Limits
+	Engine    *EngineSpec
 }
 
 // Adjudication ends games early when both engines agree. The zero value
@@ -47,8 +48,10 @@ const (
 // GameSpec describes one game completely: the same spec always gives the
 // same game, whatever worker plays it.
 type GameSpec struct {
-	Game    games.Game
-	Opening string // position in the game's notation; "" is the start
+	Game games.Game
+	// Opening is a position in the game's notation, or "moves: m1 m2 ..."
+	// played from the start (the form GTP engines need); "" is the start.
+	Opening string
 	First   Player // plays games.First (black in Othello and checkers, white in chess)
 	Second  Player // plays games.Second
 	Seed    uint64 // reserved for random choices inside a game; engines are deterministic
@@ -64,7 +67,8 @@ type Record struct {
 	Opening  string   // the opening position, in the game's notation
 	Moves    []string // the moves played from the opening, in the game's notation
 	Plies    int
-	Nodes    int64 // nodes searched by both engines
+	Nodes    int64  // nodes searched by both engines
+	Detail   string // why a player lost by a fault or on time: "sf: crashed (exit status 1)"
 	Duration time.Duration
 }
 
@@ -79,92 +83,6 @@ func (r Record) Score() float64 {
 	return 0.5
 }
 
-// Play plays one game with searcher s (cleared first, so the game depends on
-// spec alone). When ctx is cancelled it returns ctx's error and a record
-// marked ByInterruption.
-func Play(ctx context.Context, s *engine.Searcher, spec GameSpec) (Record, error) {
-	start := time.Now()
-	p := spec.Game.Start()
-	if spec.Opening != "" {
-		var err error
-		if p, err = spec.Game.ParsePosition(spec.Opening); err != nil {
-			return Record{}, fmt.Errorf("tournament: opening %q: %w", spec.Opening, err)
-		}
-	}
-	for _, pl := range []Player{spec.First, spec.Second} {
-		if pl.Evaluator == nil {
-			return Record{}, fmt.Errorf("tournament: player %q has no evaluator", pl.Name)
-		}
-		if len(pl.Weights) != len(pl.Evaluator.Features) {
-			return Record{}, fmt.Errorf("tournament: player %q: %d weights for %d features", pl.Name, len(pl.Weights), len(pl.Evaluator.Features))
-		}
-	}
-	maxPlies := spec.MaxPlies
-	if maxPlies <= 0 {
-		maxPlies = defaultMaxPlies
-	}
-	rec := Record{Opening: p.String()}
-	s.NewGame()
-	adj := spec.Adjudication
-	drawRun, resignRun, resignSign := 0, 0, 0
-	var buf []games.Move
-	for {
-		moves, outcome := p.Moves(buf[:0])
-		buf = moves
-		if outcome != games.Ongoing {
-			rec.Outcome, rec.Reason = outcome, ByRule
-			break
-		}
-		if rec.Plies >= maxPlies {
-			rec.Outcome, rec.Reason = games.Draw, ByPlyCap
-			break
-		}
-		pl := spec.First
-		if p.Turn() == games.Second {
-			pl = spec.Second
-		}
-		res, err := s.Search(ctx, p, pl.Evaluator, pl.Weights, pl.Limits)
-		rec.Nodes += res.Stats.Nodes
-		if err != nil {
-			rec.Reason, rec.Duration = ByInterruption, time.Since(start)
-			return rec, err
-		}
-		// Scores from the first side's point of view, for adjudication.
-		score := res.Score
-		if p.Turn() != games.First {
-			score = -score
-		}
-		rec.Moves = append(rec.Moves, p.FormatMove(res.Move))
-		p.Play(res.Move)
-		rec.Plies++
-
-		if adj.DrawPlies > 0 && rec.Plies > adj.DrawAfter && abs(score) <= adj.DrawMargin {
-			drawRun++
-		} else {
-			drawRun = 0
-		}
-		if adj.ResignPlies > 0 && abs(score) > adj.ResignMargin && (resignRun == 0 || sign(score) == resignSign) {
-			resignRun++
-			resignSign = sign(score)
-		} else {
-			resignRun = 0
-		}
-		if adj.DrawPlies > 0 && drawRun >= adj.DrawPlies {
-			rec.Outcome, rec.Reason = games.Draw, ByAdjudication
-			break
-		}
-		if adj.ResignPlies > 0 && resignRun >= adj.ResignPlies {
-			rec.Outcome, rec.Reason = games.SecondWins, ByResignation
-			if resignSign > 0 {
-				rec.Outcome = games.FirstWins
-			}
-			break
-		}
-	}
-	rec.Duration = time.Since(start)
-	return rec, nil
-}
-
 func abs(x int) int {
 	if x < 0 {
 		return -x
@@ -177,4 +95,13 @@ func sign(x int) int {
 		return -1
 	}
 	return 1
+}
+
+// cutMovesPrefix splits an opening of the form "moves: m1 m2 ...".
+func cutMovesPrefix(opening string) ([]string, bool) {
+	rest, ok := strings.CutPrefix(opening, "moves:")
+	if !ok {
+		return nil, false
+	}
+	return strings.Fields(rest), true
 }

@@ -28,11 +28,25 @@ func IsRandomOpenings(spec string) bool { return strings.HasPrefix(spec, "random
 // absolute score), in the order they were drawn. The result depends on
 // the game, N and seed alone.
 func RandomOpenings(ctx context.Context, g games.Game, spec string, seed uint64) ([]string, error) {
+	return randomOpenings(ctx, g, spec, seed, false)
+}
+
+// RandomOpeningMoves returns RandomOpenings' openings as the moves that
+// lead to them, "moves: m1 m2 ...", the form external engines that cannot
+// set up a position (GTP) need.
+func RandomOpeningMoves(ctx context.Context, g games.Game, spec string, seed uint64) ([]string, error) {
+	return randomOpenings(ctx, g, spec, seed, true)
+}
+
+func randomOpenings(ctx context.Context, g games.Game, spec string, seed uint64, asMoves bool) ([]string, error) {
 	n, err := strconv.Atoi(strings.TrimPrefix(spec, "random:"))
 	if !IsRandomOpenings(spec) || err != nil || n < 0 || n > 60 {
 		return nil, fmt.Errorf("tournament: openings %q: want random:N with N from 0 to 60 plies", spec)
 	}
 	if n == 0 {
+		if asMoves {
+			return []string{"moves:"}, nil
+		}
 		return []string{g.Start().String()}, nil
 	}
 	s, err := engine.New(engine.Options{TableMiB: 1, NoExact: true})
@@ -43,6 +57,7 @@ func RandomOpenings(ctx context.Context, g games.Game, spec string, seed uint64)
 	w := ev.Defaults()
 	type candidate struct {
 		pos   string
+		path  string
 		score int
 	}
 	var cands []candidate
@@ -52,6 +67,7 @@ func RandomOpenings(ctx context.Context, g games.Game, spec string, seed uint64)
 		rng := rand.New(rand.NewPCG(seed, uint64(i)^0x6f70656e696e67))
 		p := g.Start()
 		ok := true
+		var path []string
 		for ply := 0; ply < n; ply++ {
 			moves, outcome := p.Moves(buf)
 			buf = moves
@@ -59,7 +75,11 @@ func RandomOpenings(ctx context.Context, g games.Game, spec string, seed uint64)
 				ok = false
 				break
 			}
-			p.Play(moves[rng.IntN(len(moves))])
+			m := moves[rng.IntN(len(moves))]
+			if asMoves {
+				path = append(path, p.FormatMove(m))
+			}
+			p.Play(m)
 		}
 		if !ok {
 			continue
@@ -81,7 +101,7 @@ func RandomOpenings(ctx context.Context, g games.Game, spec string, seed uint64)
 		if err != nil {
 			return nil, err
 		}
-		cands = append(cands, candidate{key, abs(res.Score)})
+		cands = append(cands, candidate{key, "moves: " + strings.Join(path, " "), abs(res.Score)})
 	}
 	if len(cands) == 0 {
 		return nil, fmt.Errorf("tournament: no game of %s lasts %d plies: choose fewer", g.Name(), n)
@@ -95,6 +115,9 @@ func RandomOpenings(ctx context.Context, g games.Game, spec string, seed uint64)
 	var out []string
 	for _, c := range cands {
 		if c.score <= margin && len(out) < RandomOpeningCount {
+			if asMoves {
+				c.pos = c.path
+			}
 			out = append(out, c.pos)
 		}
 	}

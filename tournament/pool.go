@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 
@@ -13,9 +14,13 @@ import (
 // Pool plays games on a fixed number of workers, each with its own
 // searcher. Results never depend on the number of workers: every game
 // depends on its spec alone, and results are handed over in spec order.
+//
+// A worker owns its players: external engine processes are started at
+// their first game, kept between games, restarted after a crash or a
+// stall, and all killed by Close.
 type Pool struct {
-	workers   int
-	searchers []*engine.Searcher
+	workers int
+	rosters []*roster
 }
 
 // NewPool returns a pool of workers goroutines (0 means one per core), each
@@ -33,9 +38,27 @@ func NewPool(workers, tableMiB int) (*Pool, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.searchers = append(p.searchers, s)
+		p.rosters = append(p.rosters, newRoster(s, nil))
 	}
 	return p, nil
+}
+
+// SetEngineLog sends the stderr of the external engines started from now
+// on to w, each line prefixed by the engine's name. Without it their
+// stderr is dropped.
+func (p *Pool) SetEngineLog(w io.Writer) {
+	for _, r := range p.rosters {
+		r.log = w
+	}
+}
+
+// Close ends the external engine processes of every worker. It must not
+// be called while Run runs; Run may be called again afterwards.
+func (p *Pool) Close() error {
+	for _, r := range p.rosters {
+		r.close()
+	}
+	return nil
 }
 
 // Workers is the number of workers.
@@ -60,13 +83,21 @@ func (p *Pool) Run(ctx context.Context, specs []GameSpec, done func(i int, r Rec
 	var wg sync.WaitGroup
 	for w := 0; w < p.workers; w++ {
 		wg.Add(1)
-		go func(s *engine.Searcher) {
+		go func(r *roster) {
 			defer wg.Done()
 			for i := range jobs {
-				rec, err := Play(ctx, s, specs[i])
+				var rec Record
+				var err error
+				if specs[i].First.Engine == nil && specs[i].Second.Engine == nil {
+					rec, err = Play(ctx, r.searcher, specs[i])
+				} else {
+					movers, release := r.movers(specs[i])
+					rec, err = PlayMovers(ctx, specs[i], movers)
+					release()
+				}
 				results <- result{i, rec, err}
 			}
-		}(p.searchers[w])
+		}(p.rosters[w])
 	}
 	go func() {
 		defer close(jobs)

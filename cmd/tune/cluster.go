@@ -53,7 +53,25 @@ func (o clusterOptions) connectOptions(name string) cluster.ConnectOptions {
 type gameRunner struct {
 	tournament.Runner
 	close   func()
-	cluster *cluster.Runner // nil for the local pool
+	cluster *cluster.Runner  // nil for the local pool
+	pool    *tournament.Pool // nil for the cluster
+}
+
+// useEngines readies the runner for external engine players: their
+// stderr goes to the log at logPath (a new temporary file when empty),
+// closed with the runner. The cluster does not play them.
+func (g *gameRunner) useEngines(logPath string, stderr io.Writer) error {
+	if g.pool == nil {
+		return usageError{errors.New("external engines play on the local pool only: drop --nats and --broker-listen")}
+	}
+	f, err := engineLog(logPath, stderr)
+	if err != nil {
+		return err
+	}
+	g.pool.SetEngineLog(f)
+	closeRunner := g.close
+	g.close = func() { closeRunner(); f.Close() }
+	return nil
 }
 
 // Close releases the runner (and the broker it started, if any).
@@ -95,7 +113,7 @@ func openRunner(ctx context.Context, co clusterOptions, workers int, run string,
 		if err != nil {
 			return nil, usageError{err}
 		}
-		return &gameRunner{Runner: pool, close: func() {}}, nil
+		return &gameRunner{Runner: pool, close: func() { pool.Close() }, pool: pool}, nil
 	}
 	if workers < 0 || workers > maxWorkers {
 		return nil, usageError{fmt.Errorf("--workers %d: want 0 (none here) to %d", workers, maxWorkers)}

@@ -31,6 +31,11 @@ type contestOptions struct {
 	json       bool
 	adjudicate tournament.Adjudication
 	cluster    clusterOptions
+	// playersNameEngine is set by the command when a player spec is an
+	// external engine's.
+	playersNameEngine bool
+	engines           string // --engines FILE.yaml
+	engineLog         string
 }
 
 func (o *contestOptions) bind(c *cobra.Command) {
@@ -51,6 +56,8 @@ func (o *contestOptions) bind(c *cobra.Command) {
 	f.IntVar(&a.ResignPlies, "resign-plies", 0, "adjudication: a side loses when the scores agree it is behind by more than --resign-margin for this many plies (0: off)")
 	f.IntVar(&a.ResignMargin, "resign-margin", 0, "adjudication: the resign margin, in the evaluator's units")
 	f.BoolVar(&o.json, "json", false, "print JSON")
+	f.StringVar(&o.engines, "engines", "", "a YAML list of external engines (name, cmd, proto, args, dir, options, depth|nodes|movetime|tc, ...), named as players by their names")
+	f.StringVar(&o.engineLog, "engine-log", "", "append the external engines' stderr to this file (default: a new file in the temporary directory)")
 	o.cluster.bind(f)
 }
 
@@ -60,6 +67,8 @@ type contest struct {
 	openings []string
 	limits   engine.Limits
 	runner   *gameRunner
+	engines  map[string]string // --engines: specs by name
+	external bool              // an external engine plays
 	records  tournament.RecordWriter
 	closeOut func() error
 }
@@ -92,10 +101,19 @@ func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
 		return nil, usageError{errors.New("the adjudication settings (--draw-after, --draw-plies, --draw-margin, --resign-plies, --resign-margin) must not be negative")}
 	}
 	ct := &contest{game: g, limits: limits, closeOut: func() error { return nil }}
+	if ct.engines, err = readEngines(o.engines); err != nil {
+		return nil, err
+	}
 	switch {
 	case o.openings == "" || o.openings == "start":
 	case tournament.IsRandomOpenings(o.openings):
-		if ct.openings, err = tournament.RandomOpenings(c.Context(), g, o.openings, o.seed); err != nil {
+		// As moves, which every protocol can replay (GTP cannot set up a
+		// position), when an external engine may play.
+		draw := tournament.RandomOpenings
+		if len(ct.engines) > 0 || o.namesEngine() {
+			draw = tournament.RandomOpeningMoves
+		}
+		if ct.openings, err = draw(c.Context(), g, o.openings, o.seed); err != nil {
 			return nil, usageError{err}
 		}
 	default:
@@ -134,8 +152,32 @@ func (o *contestOptions) prepare(c *cobra.Command) (*contest, error) {
 	return ct, nil
 }
 
-// contestant resolves a player SPEC: "default", "default:EVALUATOR" or a
-// weights file.
+// contestant resolves a player SPEC: an external engine (cmd=..., or a
+// name from --engines; checked, its runner readied), "default",
+// "default:EVALUATOR" or a weights file.
+func (ct *contest) contestant(c *cobra.Command, o *contestOptions, spec string) (tournament.Player, error) {
+	pl, ok, err := externalPlayer(c.Context(), ct.game, spec, ct.engines)
+	if !ok {
+		return contestant(ct.game, o.evaluator, spec, ct.limits)
+	}
+	if err != nil {
+		return tournament.Player{}, err
+	}
+	if !ct.external {
+		if err := ct.runner.useEngines(o.engineLog, c.ErrOrStderr()); err != nil {
+			return tournament.Player{}, err
+		}
+		ct.external = true
+	}
+	return pl, nil
+}
+
+// namesEngine reports whether the command line names an external engine
+// as a player.
+func (o *contestOptions) namesEngine() bool { return o.playersNameEngine }
+
+// contestant resolves a built-in player SPEC: "default",
+// "default:EVALUATOR" or a weights file.
 func contestant(g games.Game, evaluator, spec string, lim engine.Limits) (tournament.Player, error) {
 	name := spec
 	if e, ok := strings.CutPrefix(spec, "default:"); ok {
@@ -164,7 +206,17 @@ func newMatchCommand(g *globalOptions) *cobra.Command {
 		Short: "Play A against B over colour-swapped pairs: W-D-L, Elo with its interval, SPRT",
 		Long: `match plays --pairs pairs of games between A and B, each pair from one opening with
 colours swapped, on all cores. A SPEC is "default" (the evaluator's default weights),
-"default:EVALUATOR", or a weights file (JSON, as 'tune export' writes).
+"default:EVALUATOR", a weights file (JSON, as 'tune export' writes), an external
+engine, or the name of one in the --engines file. An external engine is
+
+  cmd=PATH,proto=uci|gtp[,name=N][,arg=A]...[,dir=D][,option.NAME=VALUE]...
+      [,depth=D|nodes=N|movetime=MS|tc=[MOVES/]SECONDS[+INC]]
+      [,restart=on|off][,timemargin=MS][,stall=MS]
+
+(UCI for chess, GTP for Othello). The runner keeps the clocks of tc= and
+movetime=; an engine over its time by more than timemargin (100ms), that crashes,
+stops answering for stall (60s) or plays an illegal move loses the game, and is
+restarted for the next. Its stderr goes to --engine-log.
 
 With --sprt elo0,elo1[,alpha,beta] the match stops as soon as the sequential test
 (pentanomial, over pairs) accepts a hypothesis.`,
@@ -222,17 +274,18 @@ func runMatch(c *cobra.Command, g *globalOptions, o *matchOptions) error {
 		}
 		test = &t
 	}
+	o.playersNameEngine = tournament.IsEngineSpec(o.a) || tournament.IsEngineSpec(o.b)
 	ct, err := o.prepare(c)
 	if err != nil {
 		return err
 	}
 	defer ct.closeOut()
 	defer ct.runner.Close()
-	a, err := contestant(ct.game, o.evaluator, o.a, ct.limits)
+	a, err := ct.contestant(c, &o.contestOptions, o.a)
 	if err != nil {
 		return err
 	}
-	b, err := contestant(ct.game, o.evaluator, o.b, ct.limits)
+	b, err := ct.contestant(c, &o.contestOptions, o.b)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ type tournamentOptions struct {
 	contestOptions
 	format  string
 	players string
+	player  []string
 	bestOf  int
 	ties    string
 }
@@ -37,7 +38,8 @@ ties broken by --ties random (a seeded coin) or extra (extra pairs).`,
 	o.bind(c)
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "roundrobin", "roundrobin, gauntlet or knockout")
-	f.StringVar(&o.players, "players", "", "comma-separated player SPECs")
+	f.StringVar(&o.players, "players", "", "comma-separated player SPECs (built-in ones; external engines with --player)")
+	f.StringArrayVar(&o.player, "player", nil, "one player SPEC, repeatable: built-in, an external engine (cmd=...,proto=...) or a name from --engines")
 	f.IntVar(&o.bestOf, "best-of", 5, "knockout: games per match")
 	f.StringVar(&o.ties, "ties", "random", "knockout: random or extra")
 	return c
@@ -81,9 +83,19 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 	default:
 		return usageError{fmt.Errorf("--format %q: want roundrobin, gauntlet or knockout", o.format)}
 	}
-	specs := strings.Split(o.players, ",")
-	if o.players == "" || len(specs) < 2 {
-		return usageError{fmt.Errorf("--players: give at least two player SPECs, separated by commas")}
+	var specs []string
+	if o.players != "" {
+		if tournament.IsEngineSpec(o.players) {
+			return usageError{fmt.Errorf("--players splits at commas, which engine specs hold: give each engine with its own --player")}
+		}
+		specs = strings.Split(o.players, ",")
+	}
+	specs = append(specs, o.player...)
+	if len(specs) < 2 {
+		return usageError{fmt.Errorf("give at least two players: --players SPEC,SPEC or --player SPEC repeated")}
+	}
+	for _, s := range specs {
+		o.playersNameEngine = o.playersNameEngine || tournament.IsEngineSpec(s)
 	}
 	if o.format == "knockout" {
 		if o.ties != "random" && o.ties != "extra" {
@@ -101,7 +113,7 @@ func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) err
 	defer ct.runner.Close()
 	var players []tournament.Player
 	for i, s := range specs {
-		p, err := contestant(ct.game, o.evaluator, strings.TrimSpace(s), ct.limits)
+		p, err := ct.contestant(c, &o.contestOptions, strings.TrimSpace(s))
 		if err != nil {
 			return err
 		}

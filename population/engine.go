@@ -1,0 +1,93 @@
+package population
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament"
+)
+
+// EngineEvaluator reads the parameter lines of an external engine, in
+// SPSA's form "name, int|float, start, min, max, c_end, r_end", and
+// returns the evaluator that stands for them: one feature per engine
+// option, in the option's own units (an int option steps by 1, a float
+// one is continuous), its start the default. The lines are checked as
+// ParseSPSAParams checks them, and its params are returned too.
+func EngineEvaluator(lines []string) (*games.Evaluator, []SPSAParam, error) {
+	ev := &games.Evaluator{Name: "engine", Doc: "the options of an external engine"}
+	for n, line := range lines {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, ",")
+		if len(f) != 7 {
+			return nil, nil, fmt.Errorf("%w: line %d: %d fields; want 7: name, int|float, start, min, max, c_end, r_end", ErrSPSAParams, n+1, len(f))
+		}
+		var v [3]float64
+		for i := range v {
+			x, err := strconv.ParseFloat(strings.TrimSpace(f[2+i]), 64)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: line %d: %q is not a number", ErrSPSAParams, n+1, strings.TrimSpace(f[2+i]))
+			}
+			v[i] = x
+		}
+		feat := games.Feature{Name: strings.TrimSpace(f[0]), Doc: "engine option", Default: v[0], Min: v[1], Max: v[2]}
+		if strings.TrimSpace(f[1]) == "int" {
+			feat.Step = 1
+		}
+		ev.Features = append(ev.Features, feat)
+	}
+	params, err := ParseSPSAParams(lines, ev)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ev, params, nil
+}
+
+// EngineOptions are the options that set weights w of ev (from
+// EngineEvaluator) on the engine: an int option's value rounded to the
+// nearest whole number.
+func EngineOptions(ev *games.Evaluator, w []float64) []tournament.EngineOption {
+	out := make([]tournament.EngineOption, len(ev.Features))
+	for i, f := range ev.Features {
+		v := strconv.FormatFloat(w[i], 'g', -1, 64)
+		if f.Step == 1 {
+			v = strconv.FormatInt(int64(math.Round(w[i])), 10)
+		}
+		out[i] = tournament.EngineOption{Name: f.Name, Value: v}
+	}
+	return out
+}
+
+// SetOptionLines writes weights w of ev as the UCI setoption lines an
+// engine reads.
+func SetOptionLines(ev *games.Evaluator, w []float64) []string {
+	var out []string
+	for _, o := range EngineOptions(ev, w) {
+		out = append(out, "setoption name "+o.Name+" value "+o.Value)
+	}
+	return out
+}
+
+// NewEngineTuner is NewTuner for an external engine's own parameters: the
+// genome is the values of the options ev describes (EngineEvaluator),
+// set on engine by setoption before each game; engine's own limits
+// (depth=, nodes=, tc=...) apply, cfg's depth and nodes do not. Every
+// tuner works on it unchanged; the yardstick is ev's defaults (the
+// params' starts).
+func NewEngineTuner(cfg Config, g games.Game, engine tournament.EngineSpec, ev *games.Evaluator, openings []string, start []float64, run tournament.Runner, store Store) (*Tuner, error) {
+	cfg.Evaluator = ev.Name
+	t, err := newTuner(cfg, g, ev, openings, start, run, store)
+	if err != nil {
+		return nil, err
+	}
+	t.makePlayer = func(name string, w []float64) tournament.Player {
+		e := engine.WithOptions(EngineOptions(ev, w)...)
+		return tournament.Player{Name: name, Engine: &e}
+	}
+	return t, nil
+}

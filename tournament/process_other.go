@@ -1,0 +1,11 @@
+//go:build unix && !linux
+
+package tournament
+
+import "syscall"
+
+// processAttributes puts an engine in its own process group, killed whole
+// on close. Only Linux has a parent-death signal.
+func processAttributes() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
