@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament"
 	"gopkg.in/yaml.v3"
 )
 
@@ -153,6 +155,30 @@ type Config struct {
 	// SPSAParamList is internal: the SPSAParams file's lines, filled in
 	// when a run is created (like OpeningList).
 	SPSAParamList []string `yaml:"spsa-param-list,omitempty"`
+
+	// TuneEngine tunes an external engine's own options instead of an
+	// evaluator: its spec (cmd=...,proto=uci,...) and EngineParams, a file
+	// of lines "name, int|float, start, min, max, c_end, r_end", one per
+	// option to tune (the genome); EngineParamList is internal, the file's
+	// lines filled in when the run is created.
+	TuneEngine      string   `yaml:"tune-engine,omitempty"`
+	EngineParams    string   `yaml:"engine-params,omitempty"`
+	EngineParamList []string `yaml:"engine-param-list,omitempty"`
+}
+
+// TunedEvaluator returns what c tunes in game g: the named evaluator, or, for a
+// run tuning an external engine, the evaluator that stands for the
+// engine's options (EngineEvaluator of EngineParamList).
+func (c Config) TunedEvaluator(g games.Game) (*games.Evaluator, error) {
+	if c.TuneEngine != "" {
+		ev, _, err := EngineEvaluator(c.EngineParamList)
+		return ev, err
+	}
+	ev, err := games.FindEvaluator(g, c.Evaluator)
+	if err != nil {
+		return nil, fmt.Errorf("population: %w", err)
+	}
+	return ev, nil
 }
 
 // Defaults returns the configuration every run starts from before presets,
@@ -215,9 +241,10 @@ func ApplyPreset(c *Config, name string) error {
 
 // internalKeys are filled in when a run is created (see Config).
 var internalKeys = map[string]string{
-	"opening-list":    "openings",
-	"start-weights":   "start",
-	"spsa-param-list": "spsa-params",
+	"opening-list":      "openings",
+	"start-weights":     "start",
+	"spsa-param-list":   "spsa-params",
+	"engine-param-list": "engine-params",
 }
 
 // ParseConfig reads a recorded YAML config over Defaults, internal keys
@@ -296,6 +323,9 @@ func mergeConfig(c *Config, data []byte, internal bool) error {
 	if len(c.StartWeights) == 0 {
 		c.StartWeights = nil
 	}
+	if len(c.EngineParamList) == 0 {
+		c.EngineParamList = nil
+	}
 	if len(c.SPSAParamList) == 0 {
 		c.SPSAParamList = nil
 	}
@@ -352,6 +382,16 @@ func (c Config) Validate() error {
 	}
 	if c.Game == "" {
 		return bad("no game (the config's game)")
+	}
+	if c.TuneEngine != "" {
+		if _, err := tournament.ParseEngineSpec(c.TuneEngine); err != nil {
+			return bad("tune-engine: %w", err)
+		}
+		if c.EngineParams == "" && len(c.EngineParamList) == 0 {
+			return bad("tune-engine needs engine-params: a file of lines 'name, int|float, start, min, max, c_end, r_end', one per option to tune")
+		}
+	} else if c.EngineParams != "" || len(c.EngineParamList) > 0 {
+		return bad("engine-params without tune-engine: name the engine whose options they are")
 	}
 	if c.Depth < 0 || c.Nodes < 0 || (c.Depth == 0 && c.Nodes == 0) {
 		return bad("a search needs depth >= 1 or nodes >= 1 (depth %d, nodes %d)", c.Depth, c.Nodes)

@@ -75,9 +75,12 @@ func NewTuner(cfg Config, g games.Game, openings []string, start []float64, run 
 	if g.Name() != cfg.Game {
 		return nil, fmt.Errorf("population: config is for game %q, not %q", cfg.Game, g.Name())
 	}
-	ev, err := games.FindEvaluator(g, cfg.Evaluator)
+	if cfg.TuneEngine != "" {
+		return nil, fmt.Errorf("population: a run tuning an engine's options is made by NewEngineTuner")
+	}
+	ev, err := cfg.TunedEvaluator(g)
 	if err != nil {
-		return nil, fmt.Errorf("population: %w", err)
+		return nil, err
 	}
 	return newTuner(cfg, g, ev, openings, start, run, store)
 }

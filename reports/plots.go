@@ -93,7 +93,7 @@ func NewRun(name string, cfg population.Config, hist []population.Generation, in
 	var ev *games.Evaluator
 	for _, g := range all.Games() {
 		if g.Name() == cfg.Game {
-			e, err := games.FindEvaluator(g, cfg.Evaluator)
+			e, err := cfg.TunedEvaluator(g)
 			if err != nil {
 				return nil, fmt.Errorf("reports: %w", err)
 			}

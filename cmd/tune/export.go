@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 	"github.com/spf13/cobra"
@@ -65,7 +64,7 @@ func runExport(c *cobra.Command, dir string, o exportOptions) error {
 	if err != nil {
 		return err
 	}
-	ev, err := games.FindEvaluator(g, cfg.Evaluator)
+	ev, err := cfg.TunedEvaluator(g)
 	if err != nil {
 		return err
 	}
@@ -86,7 +85,12 @@ func runExport(c *cobra.Command, dir string, o exportOptions) error {
 			return err
 		}
 		source["best"] = choice.Summary()
-		data, err = results.ExportWeights(o.format, g, ev, choice, source)
+		if cfg.TuneEngine != "" && o.format == "uci" {
+			// The engine's own options, in its own units.
+			data = []byte(strings.Join(population.SetOptionLines(ev, choice.Weights), "\n") + "\n")
+		} else {
+			data, err = results.ExportWeights(o.format, g, ev, choice, source)
+		}
 	}
 	if err != nil {
 		return usageError{err}

@@ -144,6 +144,8 @@ initialisation).`,
 	configFlag(cf, f.Float64Var, "spsa-gamma", "spsa: decay exponent of c_k (fishtest: 0.101)", func(c *C) *float64 { return &c.SPSAGamma })
 	configFlag(cf, f.Float64Var, "spsa-c-end", "spsa: c_end of every feature as a fraction of its range, without --spsa-params", func(c *C) *float64 { return &c.SPSACEnd })
 	configFlag(cf, f.Float64Var, "spsa-r-end", "spsa: r_end of every feature, without --spsa-params", func(c *C) *float64 { return &c.SPSAREnd })
+	configFlag(cf, f.StringVar, "tune-engine", "tune this external engine's own options instead of an evaluator: cmd=PATH,proto=uci,... (see 'tune match --help'); needs --params", func(c *C) *string { return &c.TuneEngine })
+	configFlag(cf, f.StringVar, "params", "with --tune-engine: file of lines 'name, int|float, start, min, max, c_end, r_end', one per engine option to tune", func(c *C) *string { return &c.EngineParams })
 	configFlag(cf, f.StringVar, "spsa-params", "spsa: file of parameter lines 'name, int|float, start, min, max, c_end, r_end' (the features to tune)", func(c *C) *string { return &c.SPSAParams })
 	return c
 }
@@ -198,6 +200,37 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
 // and runs it to its end, its games played by workers here and, with co,
 // through a broker.
 func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, out string, workers int, co clusterOptions) error {
+	if cfg.TuneEngine != "" {
+		// The engine's options are the genome: read their lines into the
+		// config, and check the engine answers and lists them before
+		// anything is created.
+		data, err := readUserFile(cfg.EngineParams)
+		if err != nil {
+			return usageError{fmt.Errorf("--params: %w", err)}
+		}
+		cfg.EngineParamList = strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		game, err := findGame(cfg.Game)
+		if err != nil {
+			return err
+		}
+		ev, _, err := population.EngineEvaluator(cfg.EngineParamList)
+		if err != nil {
+			return usageError{fmt.Errorf("%s: %w", cfg.EngineParams, err)}
+		}
+		cfg.Evaluator = ev.Name
+		spec, err := tournament.ParseEngineSpec(cfg.TuneEngine)
+		if err != nil {
+			return usageError{err}
+		}
+		// With the options at their starts: an option the engine does
+		// not list is refused here.
+		if err := tournament.CheckEngine(ctx, game, spec.WithOptions(population.EngineOptions(ev, ev.Defaults())...), nil); err != nil {
+			if errors.Is(err, tournament.ErrEngineSpec) {
+				return usageError{err}
+			}
+			return err
+		}
+	}
 	// Read the start weights and the openings file now, into the config, so
 	// that the run directory holds everything a resume needs.
 	if cfg.Start != "" {
@@ -208,7 +241,7 @@ func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, o
 		var ev *games.Evaluator
 		var w []float64
 		if cfg.Start == population.StartDefaults {
-			if ev, err = games.FindEvaluator(game, cfg.Evaluator); err != nil {
+			if ev, err = cfg.TunedEvaluator(game); err != nil {
 				return usageError{err}
 			}
 			w = ev.Defaults()
@@ -265,6 +298,7 @@ type tuning struct {
 	ev       *games.Evaluator
 	start    []float64
 	openings []string
+	engine   *tournament.EngineSpec // the engine whose options are tuned; nil for an evaluator
 }
 
 // prepareTuning resolves and checks everything a config names: the game,
@@ -277,11 +311,18 @@ func prepareTuning(ctx context.Context, cfg population.Config) (*tuning, error) 
 	if err != nil {
 		return nil, err
 	}
-	ev, err := games.FindEvaluator(game, cfg.Evaluator)
+	ev, err := cfg.TunedEvaluator(game)
 	if err != nil {
 		return nil, usageError{err}
 	}
 	t := &tuning{game: game, ev: ev}
+	if cfg.TuneEngine != "" {
+		spec, err := tournament.ParseEngineSpec(cfg.TuneEngine)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		t.engine = &spec
+	}
 	if len(cfg.SPSAParamList) > 0 {
 		if _, err := population.ParseSPSAParams(cfg.SPSAParamList, ev); err != nil {
 			if cfg.SPSAParams != "" {
@@ -353,7 +394,12 @@ func newRunTuner(ctx context.Context, cfg population.Config, run *results.Run, w
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tuner, err := population.NewTuner(cfg, t.game, t.openings, t.start, games, run)
+	var tuner *population.Tuner
+	if t.engine != nil {
+		tuner, err = population.NewEngineTuner(cfg, t.game, *t.engine, t.ev, t.openings, t.start, games, run)
+	} else {
+		tuner, err = population.NewTuner(cfg, t.game, t.openings, t.start, games, run)
+	}
 	if err != nil {
 		games.Close()
 		return nil, nil, nil, usageError{err}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"math"
 	"text/tabwriter"
@@ -101,7 +100,7 @@ func bestOfRun(r *results.Run) (*choiceJSON, error) {
 	if err != nil {
 		return nil, err
 	}
-	ev, err := games.FindEvaluator(g, cfg.Evaluator)
+	ev, err := cfg.TunedEvaluator(g)
 	if err != nil {
 		return nil, err
 	}

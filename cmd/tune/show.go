@@ -90,7 +90,7 @@ func runShow(c *cobra.Command, dir string, o showOptions) error {
 	s := showJSON{Info: in, Progress: progressOf(r, in), BestGenome: -1}
 	var ev *games.Evaluator
 	if g, err := findGame(cfg.Game); err == nil {
-		if ev, err = games.FindEvaluator(g, cfg.Evaluator); err == nil {
+		if ev, err = cfg.TunedEvaluator(g); err == nil {
 			s.Evaluator = ev.Name
 		}
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -121,4 +123,44 @@ func (r *recordingRunner) Run(ctx context.Context, specs []tournament.GameSpec, 
 		r.records = append(r.records, rec)
 		return done(i, rec)
 	})
+}
+
+// TestRunTuneEngine: tune run --tune-engine tunes an external engine's own
+// options (here 'tune engine chess' as a separate process, its material
+// weights as UCI options): the run finishes, show names the options, export
+// writes setoption lines, and an option the engine does not list is refused
+// before anything is created.
+func TestRunTuneEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a tuning run against engine processes")
+	}
+	bin := buildTune(t)
+	dir := t.TempDir()
+	params := filepath.Join(dir, "params.txt")
+	os.WriteFile(params, []byte("pawn, int, 100, 50, 200, 10, 0.002\nknight, int, 300, 150, 600, 20, 0.002\n"), 0o644)
+	spec := "cmd=" + bin + ",proto=uci,arg=engine,arg=chess,depth=1"
+	run := filepath.Join(dir, "run")
+	code, out, errOut := tune(t, "", "run", "--game", "chess", "--tune-engine", spec, "--params", params,
+		"--population", "4", "--generations", "2", "--games", "1", "--yardstick-pairs", "1", "--ladder-pairs", "-1",
+		"--openings", "random:4", "--depth", "1", "--workers", "2", "--out", run, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	code, out, errOut = tune(t, "", "show", run, "--json")
+	if code != 0 || !strings.Contains(out, `"pawn"`) || !strings.Contains(out, `"knight"`) {
+		t.Fatalf("show: exit %d %s %s", code, out, errOut)
+	}
+	code, out, _ = tune(t, "", "export", run, "--format", "uci")
+	if code != 0 || !strings.HasPrefix(out, "setoption name pawn value ") || !strings.Contains(out, "setoption name knight value ") {
+		t.Fatalf("export uci: exit %d %q", code, out)
+	}
+	os.WriteFile(params, []byte("nosuch, int, 1, 0, 2, 1, 0.002\n"), 0o644)
+	bad := filepath.Join(dir, "bad")
+	code, _, errOut = tune(t, "", "run", "--game", "chess", "--tune-engine", spec, "--params", params, "--out", bad)
+	if code != exitUsage || !strings.Contains(errOut, "nosuch") {
+		t.Fatalf("an option the engine does not list: exit %d %q", code, errOut)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Fatal("the refused run left its directory")
+	}
 }
