@@ -331,13 +331,18 @@ func (e *enginePlayer) newSearcher(mib int) error {
 }
 
 // clockOverhead is kept back from every move's time for the process's
-// reading, writing and the search's check of its deadline.
-const clockOverhead = 5 * time.Millisecond
+// reading, writing, the operating system's scheduling (a loaded machine
+// can hold a process back for tens of milliseconds) and the search's check
+// of its deadline.
+const clockOverhead = 10 * time.Millisecond
 
 // moveBudget is the time for one move with left on the clock, inc added
 // after each move and movesToGo moves to the next time control (0: sudden
-// death, planned as 30 more moves). It never plans more than half of what
-// is left, so that the clock cannot run out whatever the increment.
+// death, planned as 30 more moves). It spends half of the increment and
+// never plans more than a third of what is left, so that at 1 s + 10 ms
+// per move the clock settles near 30 x (inc/2 + clockOverhead - o) =
+// 300 ms for an overhead o of 5 ms per move: a reserve against a slow
+// moment, where spending three quarters of the increment left 75 ms.
 func moveBudget(left, inc time.Duration, movesToGo int) time.Duration {
 	if left <= 0 {
 		return time.Millisecond
@@ -345,8 +350,8 @@ func moveBudget(left, inc time.Duration, movesToGo int) time.Duration {
 	if movesToGo <= 0 || movesToGo > 30 {
 		movesToGo = 30
 	}
-	b := left/time.Duration(movesToGo) + inc*3/4
-	b = min(b, left/2) - clockOverhead
+	b := left/time.Duration(movesToGo) + inc/2
+	b = min(b, left/3) - clockOverhead
 	return max(b, time.Millisecond)
 }
 
