@@ -51,10 +51,12 @@ func init() {
 	zobristSide = rng.Uint64()
 }
 
+// undo is what Undo needs to take a move back.
 type undo struct {
-	move       games.Move
+	from, to   Bitboard // the moving piece's square before and after
 	capMen     Bitboard
 	capKings   Bitboard
+	king       bool // the moving piece was a king before the move
 	crowned    bool
 	reversible int // plies since the last capture or man's move, before the move
 	hash       uint64
@@ -132,46 +134,47 @@ func (p *Position) Noisy(dst []games.Move) []games.Move {
 	return p.captures(dst[:0])
 }
 
-// Play makes move m.
+// Play makes move m: the path is followed on bitboards (shift), and the
+// squares Undo needs are kept in the history.
 func (p *Position) Play(m games.Move) {
 	me, them := p.turn, p.turn.Other()
-	from := moveFrom(m)
+	from := Bitboard(1) << moveFrom(m)
 	n := moveJumps(m)
-	u := undo{move: m, reversible: p.reversible, hash: p.hash}
-	king := p.kings[me]&(1<<from) != 0
-	s := from
+	to := from
+	var captured Bitboard
 	if n == 0 {
-		s = int(step[moveDir(m, 0)][from])
+		to = shift(from, moveDir(m, 0))
 	} else {
 		for i := 0; i < n; i++ {
 			d := moveDir(m, i)
-			over := int(step[d][s])
-			s = int(jump[d][s])
-			if p.kings[them]&(1<<over) != 0 {
-				u.capKings |= 1 << over
-			} else {
-				u.capMen |= 1 << over
-			}
+			over := shift(to, d)
+			captured |= over
+			to = shift(over, d)
 		}
 	}
+	u := undo{from: from, to: to, reversible: p.reversible, hash: p.hash}
 	kind := 2 * int(me)
-	if king {
+	fromSq, toSq := lowest(from), lowest(to)
+	if p.kings[me]&from != 0 {
+		u.king = true
 		// A king's capture may end where it started (a loop): clear, then set.
-		p.kings[me] = p.kings[me]&^(1<<from) | 1<<s
-		p.hash ^= zobrist[kind+1][from] ^ zobrist[kind+1][s]
+		p.kings[me] = p.kings[me]&^from | to
+		p.hash ^= zobrist[kind+1][fromSq] ^ zobrist[kind+1][toSq]
 	} else {
-		p.men[me] &^= 1 << from
-		p.hash ^= zobrist[kind][from]
-		if lastRow[me]&(1<<s) != 0 {
-			p.kings[me] |= 1 << s
-			p.hash ^= zobrist[kind+1][s]
+		p.men[me] &^= from
+		p.hash ^= zobrist[kind][fromSq]
+		if lastRow[me]&to != 0 {
+			p.kings[me] |= to
+			p.hash ^= zobrist[kind+1][toSq]
 			u.crowned = true
 		} else {
-			p.men[me] |= 1 << s
-			p.hash ^= zobrist[kind][s]
+			p.men[me] |= to
+			p.hash ^= zobrist[kind][toSq]
 		}
 	}
-	if u.capMen|u.capKings != 0 {
+	if captured != 0 {
+		u.capKings = captured & p.kings[them]
+		u.capMen = captured &^ u.capKings
 		p.men[them] &^= u.capMen
 		p.kings[them] &^= u.capKings
 		okind := 2 * int(them)
@@ -182,7 +185,7 @@ func (p *Position) Play(m games.Move) {
 			p.hash ^= zobrist[okind+1][lowest(b)]
 		}
 	}
-	if king && n == 0 {
+	if u.king && n == 0 {
 		p.reversible++
 	} else {
 		p.reversible = 0
@@ -194,33 +197,23 @@ func (p *Position) Play(m games.Move) {
 
 // Undo takes back the last move.
 func (p *Position) Undo() {
-	u := p.history[len(p.history)-1]
-	p.history = p.history[:len(p.history)-1]
+	u := &p.history[len(p.history)-1]
 	p.turn = p.turn.Other()
 	me, them := p.turn, p.turn.Other()
-	m := u.move
-	from := moveFrom(m)
-	s := from
-	if n := moveJumps(m); n == 0 {
-		s = int(step[moveDir(m, 0)][from])
-	} else {
-		for i := 0; i < n; i++ {
-			s = int(jump[moveDir(m, i)][s])
-		}
-	}
 	switch {
 	case u.crowned:
-		p.kings[me] &^= 1 << s
-		p.men[me] |= 1 << from
-	case p.kings[me]&(1<<s) != 0:
-		p.kings[me] = p.kings[me]&^(1<<s) | 1<<from
+		p.kings[me] &^= u.to
+		p.men[me] |= u.from
+	case u.king:
+		p.kings[me] = p.kings[me]&^u.to | u.from
 	default:
-		p.men[me] = p.men[me]&^(1<<s) | 1<<from
+		p.men[me] = p.men[me]&^u.to | u.from
 	}
 	p.men[them] |= u.capMen
 	p.kings[them] |= u.capKings
 	p.reversible = u.reversible
 	p.hash = u.hash
+	p.history = p.history[:len(p.history)-1]
 }
 
 func (p *Position) Hash() uint64     { return p.hash }
