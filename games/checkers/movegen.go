@@ -186,22 +186,73 @@ func jumps(dst []games.Move, m games.Move, at Bitboard, lo, hi int, crown, them,
 	return dst
 }
 
-// countCaptures is len(captures).
+// countCaptures is len(captures). The men's sequences are counted on
+// whole bitboards: a man only jumps forward, so the pieces it has taken
+// and the square it left are behind it and a continuation depends only on
+// the square it has reached; the men whose first jump lands where no
+// further jump starts (most of them) count one each without a walk.
 func (p *Position) countCaptures() int {
-	men, kings, them, empty := p.captureSources()
-	if men|kings == 0 {
-		return 0
-	}
+	me := p.turn
+	them := p.pieces(me.Other())
+	empty := ^p.occupied()
 	n := 0
-	lo := firstForward(p.turn)
-	crown := lastRow[p.turn]
-	for b := men; b != 0; b &= b - 1 {
-		at := b & -b
-		n += countJumps(at, lo, lo+1, crown, them, empty|at)
+	if men := p.men[me]; men != 0 {
+		d0 := firstForward(me)
+		d1 := d0 + 1
+		// from0 (from1) holds every square from which a jump in d0 (d1)
+		// takes a piece and lands on an empty square.
+		from0 := shift(shift(empty, opposite(d0))&them, opposite(d0))
+		from1 := shift(shift(empty, opposite(d1))&them, opposite(d1))
+		if j0, j1 := men&from0, men&from1; j0|j1 != 0 {
+			crown := lastRow[me]
+			goOn := (from0 | from1) &^ crown
+			land0 := shift(shift(j0, d0), d0)
+			land1 := shift(shift(j1, d1), d1)
+			n = popcount(land0&^goOn) + popcount(land1&^goOn)
+			for b := (land0 | land1) & goOn; b != 0; b &= b - 1 {
+				at := b & -b
+				c := countManJumps(at, d0, from0, from1, goOn)
+				if land0&land1&at != 0 {
+					c *= 2 // two men land here
+				}
+				n += c
+			}
+		}
 	}
-	for b := kings; b != 0; b &= b - 1 {
-		at := b & -b
-		n += countJumps(at, 0, 3, 0, them, empty|at)
+	if kings := p.kings[me]; kings != 0 {
+		var from Bitboard
+		for d := 0; d < 4; d++ {
+			from |= shift(shift(empty, opposite(d))&them, opposite(d))
+		}
+		for b := kings & from; b != 0; b &= b - 1 {
+			at := b & -b
+			n += countJumps(at, 0, 3, 0, them, empty|at)
+		}
+	}
+	return n
+}
+
+// countManJumps counts the sequences of a man that has jumped to at, from
+// which a further jump starts: from0 and from1 are the squares a jump in
+// direction d0 and the next one starts from, goOn those of them off the
+// crowning row.
+func countManJumps(at Bitboard, d0 int, from0, from1, goOn Bitboard) int {
+	n := 0
+	if at&from0 != 0 {
+		to := shift(shift(at, d0), d0)
+		if to&goOn != 0 {
+			n += countManJumps(to, d0, from0, from1, goOn)
+		} else {
+			n++
+		}
+	}
+	if at&from1 != 0 {
+		to := shift(shift(at, d0+1), d0+1)
+		if to&goOn != 0 {
+			n += countManJumps(to, d0, from0, from1, goOn)
+		} else {
+			n++
+		}
 	}
 	return n
 }
