@@ -59,13 +59,6 @@ func movers(b, empty Bitboard, d int) Bitboard {
 	return b & shift(empty, opposite(d))
 }
 
-// jumpers returns the squares of b from which a jump in direction d takes
-// a piece of them and lands on a square of empty.
-func jumpers(b, them, empty Bitboard, d int) Bitboard {
-	back := opposite(d)
-	return b & shift(shift(empty, back)&them, back)
-}
-
 // firstForward is the first of the two directions a man of side moves in
 // (the second is the next one): down for Black, up for White.
 func firstForward(side games.Side) int { return 2 * int(side) }
@@ -121,17 +114,21 @@ func (p *Position) countSimpleMoves() int {
 }
 
 // captureSources returns the men and the kings of the side to move that
-// can capture, and the opponent's pieces and the empty squares.
+// can capture, and the opponent's pieces and the empty squares. The
+// squares a jump in direction d starts from are shift(shift(empty, back)&
+// them, back), back the opposite direction: written out, since as a
+// function it is too large for the compiler to inline.
 func (p *Position) captureSources() (men, kings, them, empty Bitboard) {
 	me := p.turn
 	them = p.pieces(me.Other())
 	empty = ^p.occupied()
 	lo := firstForward(me)
-	men = jumpers(p.men[me], them, empty, lo) | jumpers(p.men[me], them, empty, lo+1)
+	b0, b1 := opposite(lo), opposite(lo+1) // the men's backward directions
+	from := shift(shift(empty, b0)&them, b0) | shift(shift(empty, b1)&them, b1)
+	men = p.men[me] & from
 	if k := p.kings[me]; k != 0 {
-		for d := 0; d < 4; d++ {
-			kings |= jumpers(k, them, empty, d)
-		}
+		f0, f1 := opposite(b0), opposite(b1) // the men's forward directions
+		kings = k & (from | shift(shift(empty, f0)&them, f0) | shift(shift(empty, f1)&them, f1))
 	}
 	return men, kings, them, empty
 }
@@ -201,8 +198,9 @@ func (p *Position) countCaptures() int {
 		d1 := d0 + 1
 		// from0 (from1) holds every square from which a jump in d0 (d1)
 		// takes a piece and lands on an empty square.
-		from0 := shift(shift(empty, opposite(d0))&them, opposite(d0))
-		from1 := shift(shift(empty, opposite(d1))&them, opposite(d1))
+		b0, b1 := opposite(d0), opposite(d1)
+		from0 := shift(shift(empty, b0)&them, b0)
+		from1 := shift(shift(empty, b1)&them, b1)
 		if j0, j1 := men&from0, men&from1; j0|j1 != 0 {
 			crown := lastRow[me]
 			goOn := (from0 | from1) &^ crown
@@ -220,10 +218,8 @@ func (p *Position) countCaptures() int {
 		}
 	}
 	if kings := p.kings[me]; kings != 0 {
-		var from Bitboard
-		for d := 0; d < 4; d++ {
-			from |= shift(shift(empty, opposite(d))&them, opposite(d))
-		}
+		from := shift(shift(empty, 3)&them, 3) | shift(shift(empty, 2)&them, 2) |
+			shift(shift(empty, 1)&them, 1) | shift(shift(empty, 0)&them, 0)
 		for b := kings & from; b != 0; b &= b - 1 {
 			at := b & -b
 			n += countJumps(at, 0, 3, 0, them, empty|at)
