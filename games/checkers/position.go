@@ -2,6 +2,7 @@ package checkers
 
 import (
 	"math/rand/v2"
+	"sync"
 
 	"github.com/gametune/gametune/games"
 )
@@ -245,16 +246,28 @@ func (p *Position) OrderHint(m games.Move, depth int) int32 {
 // Perft counts the leaves depth plies ahead, the last ply in bulk: the
 // count of games.PerftGeneric, through concrete calls, with the moves of
 // the last ply counted on whole bitboards (countMoves) rather than listed.
+//
+// The move lists, one a ply, are borrowed from a pool: games.PerftContext
+// calls Perft for every subtree below its walk, often at depth 1 or 2, and
+// those calls then allocate nothing.
 func (p *Position) Perft(depth int) uint64 {
-	if depth == 0 {
+	switch depth {
+	case 0:
 		return 1
+	case 1:
+		return uint64(p.countMoves())
 	}
-	bufs := make([][]games.Move, depth+1)
-	for i := range bufs {
-		bufs[i] = make([]games.Move, 0, 64)
+	lists := perftLists.Get().(*[][]games.Move)
+	for len(*lists) <= depth {
+		*lists = append(*lists, make([]games.Move, 0, 64))
 	}
-	return p.perft(depth, bufs)
+	n := p.perft(depth, *lists)
+	perftLists.Put(lists)
+	return n
 }
+
+// perftLists holds the move lists Perft borrows.
+var perftLists = sync.Pool{New: func() any { return new([][]games.Move) }}
 
 // perft counts for depth >= 1.
 func (p *Position) perft(depth int, bufs [][]games.Move) uint64 {
