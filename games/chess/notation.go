@@ -534,11 +534,11 @@ func (p *Position) perft(depth int, bufs [][]games.Move) uint64 {
 	if depth == 0 {
 		return 1
 	}
+	if depth == 1 {
+		return uint64(p.countMoves())
+	}
 	moves := p.generate(bufs[depth][:0], false)
 	bufs[depth] = moves[:0]
-	if depth == 1 {
-		return uint64(len(moves))
-	}
 	var n uint64
 	for _, m := range moves {
 		p.Play(m)

@@ -1,6 +1,7 @@
 package chess
 
 import (
+	"github.com/gametune/gametune/games"
 	"math/rand/v2"
 	"testing"
 )
@@ -40,5 +41,36 @@ func TestSliderAttacks(t *testing.T) {
 		if got, want := bishopAttacks(s, occ), walkAttacks(s, occ, bishopDirs); got != want {
 			t.Fatalf("bishop on %d, occupied %#x: %#x, want %#x", s, occ, got, want)
 		}
+	}
+}
+
+// TestCountMoves: perft's leaf count equals the length of the move list in
+// the standard perft positions and along random games from each, which
+// pass through checks, pins, promotions, en passant and castling.
+func TestCountMoves(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	var buf []games.Move
+	checked := 0
+	for _, c := range perftSuite {
+		for game := 0; game < 40; game++ {
+			p, err := Parse(c.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ply := 0; ply < 200; ply++ {
+				buf = p.generate(buf[:0], false)
+				if n := p.countMoves(); n != len(buf) {
+					t.Fatalf("%s: countMoves %d, want %d", p, n, len(buf))
+				}
+				checked++
+				if len(buf) == 0 {
+					break
+				}
+				p.Play(buf[rng.IntN(len(buf))])
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d positions", checked)
 	}
 }
