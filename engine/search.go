@@ -110,7 +110,7 @@ type Searcher struct {
 	w        []float64
 
 	killers [MaxPly + 1][2]games.Move
-	history [2][historySize]int32
+	history [2][historySize]uint32 // at most 1<<24: halving is a shift
 	moves   [MaxPly + 1][]games.Move
 	keys    [MaxPly + 1][]int32
 	pv      [MaxPly + 1][MaxPly + 1]games.Move
@@ -150,7 +150,7 @@ func New(opts Options) (*Searcher, error) {
 func (s *Searcher) NewGame() {
 	s.table.Clear()
 	s.killers = [MaxPly + 1][2]games.Move{}
-	s.history = [2][historySize]int32{}
+	s.history = [2][historySize]uint32{}
 }
 
 // Search finds the best move for the side to move in p within the limits,
@@ -353,7 +353,7 @@ func (s *Searcher) orderKey(m, ttMove games.Move, depth, ply int, turn games.Sid
 	}
 	k := max(h, -(1 << 26))
 	if !s.opts.NoHistory {
-		k += s.history[turn][s.historySlot(m)]
+		k += int32(s.history[turn][s.historySlot(m)])
 	}
 	return k
 }
@@ -456,7 +456,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 				}
 				if !s.opts.NoHistory {
 					h := &s.history[turn][s.historySlot(m)]
-					*h = min(*h+int32(depth*depth), 1<<24)
+					*h = min(*h+uint32(depth*depth), 1<<24)
 				}
 			}
 			break
