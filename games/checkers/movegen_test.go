@@ -143,3 +143,26 @@ func TestPerftPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestPerftDrawRules: with kings only, the bulk counter stops at draws by
+// repetition and by the no-progress rule as the generic one does, from
+// fresh positions and from ones already deep into their reversible plies.
+func TestPerftDrawRules(t *testing.T) {
+	for _, c := range []struct {
+		fen   string
+		depth int
+	}{{"B:WK32:BK1", 10}, {"W:WK32,K27:BK1,K6", 7}} {
+		for _, reversible := range []int{0, 5, 6, 7, 74, 79} {
+			p, err := Parse(c.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.reversible = reversible
+			for d := 1; d <= c.depth; d++ {
+				if got, want := p.Perft(d), games.PerftGeneric(p, d); got != want {
+					t.Errorf("%s after %d reversible plies: perft(%d) = %d, generic %d", c.fen, reversible, d, got, want)
+				}
+			}
+		}
+	}
+}

@@ -135,24 +135,31 @@ func (p *Position) Noisy(dst []games.Move) []games.Move {
 	return p.captures(dst[:0])
 }
 
+// moveSquares returns the square move m starts from, the one it ends on
+// (the same for a king's capture round a loop) and the squares of the
+// pieces it captures.
+func moveSquares(m games.Move) (from, to, captured Bitboard) {
+	from = Bitboard(1) << moveFrom(m)
+	n := moveJumps(m)
+	if n == 0 {
+		return from, shift(from, moveDir(m, 0)), 0
+	}
+	to = from
+	for i := 0; i < n; i++ {
+		d := moveDir(m, i)
+		over := shift(to, d)
+		captured |= over
+		to = shift(over, d)
+	}
+	return from, to, captured
+}
+
 // Play makes move m: the path is followed on bitboards (shift), and the
 // squares Undo needs are kept in the history.
 func (p *Position) Play(m games.Move) {
 	me, them := p.turn, p.turn.Other()
-	from := Bitboard(1) << moveFrom(m)
+	from, to, captured := moveSquares(m)
 	n := moveJumps(m)
-	to := from
-	var captured Bitboard
-	if n == 0 {
-		to = shift(from, moveDir(m, 0))
-	} else {
-		for i := 0; i < n; i++ {
-			d := moveDir(m, i)
-			over := shift(to, d)
-			captured |= over
-			to = shift(over, d)
-		}
-	}
 	u := undo{from: from, to: to, reversible: p.reversible, hash: p.hash}
 	kind := 2 * int(me)
 	fromSq, toSq := lowest(from), lowest(to)
@@ -278,11 +285,40 @@ func (p *Position) perft(depth int, bufs [][]games.Move) uint64 {
 	bufs[depth] = moves[:0]
 	var n uint64
 	for _, m := range moves {
+		// Below a move that cannot draw by the rules (the plies since the
+		// last capture or man's move stay under 8, so neither repetition
+		// nor the no-progress rule), the last ply is counted on the
+		// pieces alone, without Play's hash and history.
+		if depth == 2 && (p.reversible < 7 || moveJumps(m) > 0 || p.kings[p.turn]&(1<<moveFrom(m)) == 0) {
+			n += uint64(p.countAfter(m))
+			continue
+		}
 		p.Play(m)
 		n += p.perft(depth-1, bufs)
 		p.Undo()
 	}
 	return n
+}
+
+// countAfter is the countMoves of the position after move m, for a move
+// after which the game cannot be drawn by the rules.
+func (p *Position) countAfter(m games.Move) int {
+	me, them := p.turn, p.turn.Other()
+	from, to, captured := moveSquares(m)
+	c := Position{men: p.men, kings: p.kings, turn: them}
+	if c.kings[me]&from != 0 {
+		c.kings[me] = c.kings[me]&^from | to
+	} else if c.men[me] &^= from; lastRow[me]&to != 0 {
+		c.kings[me] |= to
+	} else {
+		c.men[me] |= to
+	}
+	c.men[them] &^= captured
+	c.kings[them] &^= captured
+	if n := c.countCaptures(); n > 0 {
+		return n
+	}
+	return c.countSimpleMoves()
 }
 
 // countMoves is len(Moves(...)): 0 when the game has ended.
