@@ -117,17 +117,22 @@ func init() {
 	for s := 0; s < 64; s++ {
 		sliderRays[s] = [8]Bitboard{rays[0][s], rays[2][s], rays[1][s], rays[3][s], rays[4][s], rays[5][s], rays[6][s], rays[7][s]}
 	}
+	initMagics()
 }
 
-func rookAttacks(s int, occ Bitboard) Bitboard {
+// rookRays and bishopRays compute the sliders' attacks ray by ray: they
+// fill the magic tables (magic.go), which answer rookAttacks and
+// bishopAttacks.
+func rookRays(s int, occ Bitboard) Bitboard {
 	r := &sliderRays[s]
 	return upRay(r[0], occ) | upRay(r[1], occ) | downRay(r[2], occ) | downRay(r[3], occ)
 }
 
-func bishopAttacks(s int, occ Bitboard) Bitboard {
+func bishopRays(s int, occ Bitboard) Bitboard {
 	r := &sliderRays[s]
 	return upRay(r[4], occ) | upRay(r[5], occ) | downRay(r[6], occ) | downRay(r[7], occ)
 }
+
 func popcount(b Bitboard) int { return bits.OnesCount64(b) }
 
 func lsb(b Bitboard) int { return bits.TrailingZeros64(b) }
