@@ -110,12 +110,16 @@ type Searcher struct {
 	w        []float64
 
 	killers [MaxPly + 1][2]games.Move
-	history [2][historySize]int32
-	moves   [MaxPly + 1][]games.Move
-	keys    [MaxPly + 1][]int32
-	pv      [MaxPly + 1][MaxPly + 1]games.Move
-	pvLen   [MaxPly + 1]int
-	rootPV  []games.Move
+	history [2][historySize]uint32 // at most 1<<24: halving is a shift
+	// used[side] lists the slots of history[side] that are not 0, each
+	// once, so that the halving before a search visits only those (an
+	// Othello side uses at most 65 of the 4,096).
+	used   [2][]uint16
+	moves  [MaxPly + 1][]games.Move
+	keys   [MaxPly + 1][]int32
+	pv     [MaxPly + 1][MaxPly + 1]games.Move
+	pvLen  [MaxPly + 1]int
+	rootPV []games.Move
 
 	stats     Stats
 	nodeLimit int64
@@ -143,6 +147,9 @@ func New(opts Options) (*Searcher, error) {
 		s.moves[i] = make([]games.Move, 0, 256)
 		s.keys[i] = make([]int32, 256)
 	}
+	for side := range s.used {
+		s.used[side] = make([]uint16, 0, historySize)
+	}
 	return s, nil
 }
 
@@ -150,7 +157,12 @@ func New(opts Options) (*Searcher, error) {
 func (s *Searcher) NewGame() {
 	s.table.Clear()
 	s.killers = [MaxPly + 1][2]games.Move{}
-	s.history = [2][historySize]int32{}
+	for side := range s.used {
+		for _, i := range s.used[side] {
+			s.history[side][i] = 0
+		}
+		s.used[side] = s.used[side][:0]
+	}
 }
 
 // Search finds the best move for the side to move in p within the limits,
@@ -188,10 +200,14 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 	s.stop = false
 	s.done = ctx.Done()
 	s.killers = [MaxPly + 1][2]games.Move{}
-	for side := range s.history {
-		for i := range s.history[side] {
-			s.history[side][i] /= 2
+	for side := range s.used {
+		kept := s.used[side][:0]
+		for _, i := range s.used[side] {
+			if s.history[side][i] /= 2; s.history[side][i] != 0 {
+				kept = append(kept, i)
+			}
 		}
+		s.used[side] = kept
 	}
 
 	maxDepth := lim.Depth
@@ -353,7 +369,7 @@ func (s *Searcher) orderKey(m, ttMove games.Move, depth, ply int, turn games.Sid
 	}
 	k := max(h, -(1 << 26))
 	if !s.opts.NoHistory {
-		k += s.history[turn][s.historySlot(m)]
+		k += int32(s.history[turn][s.historySlot(m)])
 	}
 	return k
 }
@@ -455,8 +471,12 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 					s.killers[ply][0] = m
 				}
 				if !s.opts.NoHistory {
-					h := &s.history[turn][s.historySlot(m)]
-					*h = min(*h+int32(depth*depth), 1<<24)
+					slot := s.historySlot(m)
+					h := &s.history[turn][slot]
+					if *h == 0 {
+						s.used[turn] = append(s.used[turn], uint16(slot))
+					}
+					*h = min(*h+uint32(depth*depth), 1<<24)
 				}
 			}
 			break

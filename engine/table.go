@@ -23,7 +23,7 @@ type entry struct {
 	score int32
 	depth int16
 	bound bound
-	_     uint8
+	age   uint8 // the table's age when stored: an older slot is empty
 }
 
 // bucket holds two slots: slot 0 keeps the deepest result seen, slot 1 the
@@ -34,9 +34,15 @@ type bucket [2]entry
 // a depth-preferred slot, replaced only by a result of at least the same
 // depth, and an always-replace slot that takes everything else. Its memory
 // is allocated once, by NewTable; Store and Probe never allocate.
+//
+// Clear costs nothing most of the time: every slot records the table's age
+// when it was written, and Clear starts a new age, so that the older slots
+// read as empty. Only when the 255 ages are used up does Clear wipe the
+// memory (and go back to the first age).
 type Table struct {
 	buckets []bucket
 	mask    uint64
+	age     uint8 // 1-255; slots of another age are empty
 }
 
 // bucketSize is the size of one bucket in bytes.
@@ -53,11 +59,18 @@ func NewTable(mib int) (*Table, error) {
 	for size*2 <= n {
 		size *= 2
 	}
-	return &Table{buckets: make([]bucket, size), mask: size - 1}, nil
+	return &Table{buckets: make([]bucket, size), mask: size - 1, age: 1}, nil
 }
 
-// Clear empties the table.
-func (t *Table) Clear() { clear(t.buckets) }
+// Clear empties the table: in constant time but once every 255 calls,
+// which wipe its memory.
+func (t *Table) Clear() {
+	if t.age == 255 {
+		clear(t.buckets)
+		t.age = 0
+	}
+	t.age++
+}
 
 // Len is the number of slots.
 func (t *Table) Len() int { return 2 * len(t.buckets) }
@@ -65,10 +78,10 @@ func (t *Table) Len() int { return 2 * len(t.buckets) }
 // probe returns the slot holding key, if any.
 func (t *Table) probe(key uint64) (entry, bool) {
 	b := &t.buckets[key&t.mask]
-	if b[0].bound != boundNone && b[0].key == key {
+	if b[0].age == t.age && b[0].key == key {
 		return b[0], true
 	}
-	if b[1].bound != boundNone && b[1].key == key {
+	if b[1].age == t.age && b[1].key == key {
 		return b[1], true
 	}
 	return entry{}, false
@@ -77,9 +90,10 @@ func (t *Table) probe(key uint64) (entry, bool) {
 // store records a result for key.
 func (t *Table) store(key uint64, move games.Move, score int32, depth int, b bound) {
 	bk := &t.buckets[key&t.mask]
-	e := entry{key: key, move: move, score: score, depth: int16(depth), bound: b}
-	if bk[0].bound == boundNone || bk[0].key == key || depth >= int(bk[0].depth) {
-		if bk[0].key != key && bk[0].bound != boundNone {
+	e := entry{key: key, move: move, score: score, depth: int16(depth), bound: b, age: t.age}
+	empty := bk[0].age != t.age
+	if empty || bk[0].key == key || depth >= int(bk[0].depth) {
+		if !empty && bk[0].key != key {
 			bk[1] = bk[0] // the older deep result moves to the second slot
 		}
 		bk[0] = e

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/checkers"
 	"github.com/gametune/gametune/games/chess"
 	"github.com/gametune/gametune/games/nim"
 	"github.com/gametune/gametune/games/othello"
@@ -101,6 +102,33 @@ func TestPerftContextCancel(t *testing.T) {
 				t.Fatalf("PerftContext returned %v after the cancellation, want well under 100ms", late)
 			}
 			t.Logf("returned %v after the cancellation", late)
+		})
+	}
+}
+
+// BenchmarkPerftContext counts through PerftContext (tune perft), whose
+// walk hands the subtrees below its leaf depth to the games' counters in
+// many short calls: chess from the start at 4 and 5 plies, checkers at 8.
+func BenchmarkPerftContext(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		start games.Position
+		depth int
+	}{
+		{"chess/depth=4", chess.Game().Start(), 4},
+		{"chess/depth=5", chess.Game().Start(), 5},
+		{"checkers/depth=8", checkers.Game().Start(), 8},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var n uint64
+			for b.Loop() {
+				k, err := games.PerftContext(context.Background(), c.start, c.depth)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n += k
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
 		})
 	}
 }

@@ -2,6 +2,7 @@ package checkers
 
 import (
 	"math/rand/v2"
+	"sync"
 
 	"github.com/gametune/gametune/games"
 )
@@ -51,10 +52,12 @@ func init() {
 	zobristSide = rng.Uint64()
 }
 
+// undo is what Undo needs to take a move back.
 type undo struct {
-	move       games.Move
+	from, to   Bitboard // the moving piece's square before and after
 	capMen     Bitboard
 	capKings   Bitboard
+	king       bool // the moving piece was a king before the move
 	crowned    bool
 	reversible int // plies since the last capture or man's move, before the move
 	hash       uint64
@@ -68,8 +71,6 @@ type Position struct {
 	reversible int // plies since the last capture or man's move
 	hash       uint64
 	history    []undo
-	// scratch for capture generation
-	path [32]int
 }
 
 func (p *Position) occupied() Bitboard {
@@ -106,12 +107,17 @@ func (p *Position) repetitions() int {
 	return n
 }
 
+// drawn reports a draw by repetition or by the no-progress rule.
+func (p *Position) drawn() bool {
+	return p.reversible >= NoProgressPlies || (p.reversible >= 8 && p.repetitions() >= 2)
+}
+
 // Moves lists the legal moves: the captures when there are any (capture is
 // mandatory; each is a whole sequence), the simple moves otherwise. A side
 // with no move has lost; threefold repetition and the no-progress rule draw.
 func (p *Position) Moves(dst []games.Move) ([]games.Move, games.Outcome) {
 	dst = dst[:0]
-	if p.reversible >= NoProgressPlies || (p.reversible >= 8 && p.repetitions() >= 2) {
+	if p.drawn() {
 		return dst, games.Draw
 	}
 	dst = p.captures(dst)
@@ -124,118 +130,59 @@ func (p *Position) Moves(dst []games.Move) ([]games.Move, games.Outcome) {
 	return dst, games.Ongoing
 }
 
-func (p *Position) simpleMoves(dst []games.Move) []games.Move {
-	empty := ^p.occupied()
-	me := p.turn
-	for b := p.men[me]; b != 0; b &= b - 1 {
-		s := lowest(b)
-		for _, d := range forward[me] {
-			if t := step[d][s]; t >= 0 && empty&(1<<t) != 0 {
-				dst = append(dst, simpleMove(s, d))
-			}
-		}
-	}
-	for b := p.kings[me]; b != 0; b &= b - 1 {
-		s := lowest(b)
-		for d := 0; d < 4; d++ {
-			if t := step[d][s]; t >= 0 && empty&(1<<t) != 0 {
-				dst = append(dst, simpleMove(s, d))
-			}
-		}
-	}
-	return dst
-}
-
-// captures appends every complete capture sequence.
-func (p *Position) captures(dst []games.Move) []games.Move {
-	me := p.turn
-	them := p.pieces(me.Other())
-	occ := p.occupied()
-	for b := p.men[me]; b != 0; b &= b - 1 {
-		s := lowest(b)
-		dst = p.jumps(dst, s, s, false, them, occ&^(1<<s), 0, 0)
-	}
-	for b := p.kings[me]; b != 0; b &= b - 1 {
-		s := lowest(b)
-		dst = p.jumps(dst, s, s, true, them, occ&^(1<<s), 0, 0)
-	}
-	return dst
-}
-
-// jumps extends a capture sequence of the piece from origin, now on square
-// s, after n jumps (directions in p.path) having taken the pieces in taken.
-// Taken pieces stay on the board until the move ends: they block landing
-// and cannot be jumped again.
-func (p *Position) jumps(dst []games.Move, origin, s int, king bool, them, occ, taken Bitboard, n int) []games.Move {
-	extended := false
-	for d := 0; d < 4; d++ {
-		if !king && d != forward[p.turn][0] && d != forward[p.turn][1] {
-			continue
-		}
-		over, to := step[d][s], jump[d][s]
-		if to < 0 || them&^taken&(1<<over) == 0 || occ&(1<<to) != 0 {
-			continue
-		}
-		extended = true
-		p.path[n] = d
-		// A man reaching the last row is crowned and the move ends.
-		if !king && lastRow[p.turn]&(1<<to) != 0 {
-			dst = append(dst, encodeMove(origin, p.path[:n+1]))
-			continue
-		}
-		dst = p.jumps(dst, origin, int(to), king, them, occ, taken|1<<over, n+1)
-	}
-	if !extended && n > 0 {
-		dst = append(dst, encodeMove(origin, p.path[:n]))
-	}
-	return dst
-}
-
 // Noisy returns the captures: quiescence follows exchanges to the end.
 func (p *Position) Noisy(dst []games.Move) []games.Move {
 	return p.captures(dst[:0])
 }
 
-// Play makes move m.
+// moveSquares returns the square move m starts from, the one it ends on
+// (the same for a king's capture round a loop) and the squares of the
+// pieces it captures.
+func moveSquares(m games.Move) (from, to, captured Bitboard) {
+	from = Bitboard(1) << moveFrom(m)
+	n := moveJumps(m)
+	if n == 0 {
+		return from, shift(from, moveDir(m, 0)), 0
+	}
+	to = from
+	for i := 0; i < n; i++ {
+		d := moveDir(m, i)
+		over := shift(to, d)
+		captured |= over
+		to = shift(over, d)
+	}
+	return from, to, captured
+}
+
+// Play makes move m: the path is followed on bitboards (shift), and the
+// squares Undo needs are kept in the history.
 func (p *Position) Play(m games.Move) {
 	me, them := p.turn, p.turn.Other()
-	from := moveFrom(m)
+	from, to, captured := moveSquares(m)
 	n := moveJumps(m)
-	u := undo{move: m, reversible: p.reversible, hash: p.hash}
-	king := p.kings[me]&(1<<from) != 0
-	s := from
-	if n == 0 {
-		s = int(step[moveDir(m, 0)][from])
-	} else {
-		for i := 0; i < n; i++ {
-			d := moveDir(m, i)
-			over := int(step[d][s])
-			s = int(jump[d][s])
-			if p.kings[them]&(1<<over) != 0 {
-				u.capKings |= 1 << over
-			} else {
-				u.capMen |= 1 << over
-			}
-		}
-	}
+	u := undo{from: from, to: to, reversible: p.reversible, hash: p.hash}
 	kind := 2 * int(me)
-	if king {
+	fromSq, toSq := lowest(from), lowest(to)
+	if p.kings[me]&from != 0 {
+		u.king = true
 		// A king's capture may end where it started (a loop): clear, then set.
-		p.kings[me] = p.kings[me]&^(1<<from) | 1<<s
-		p.hash ^= zobrist[kind+1][from] ^ zobrist[kind+1][s]
+		p.kings[me] = p.kings[me]&^from | to
+		p.hash ^= zobrist[kind+1][fromSq] ^ zobrist[kind+1][toSq]
 	} else {
-		p.men[me] &^= 1 << from
-		p.hash ^= zobrist[kind][from]
-		if lastRow[me]&(1<<s) != 0 {
-			p.kings[me] |= 1 << s
-			p.hash ^= zobrist[kind+1][s]
+		p.men[me] &^= from
+		p.hash ^= zobrist[kind][fromSq]
+		if lastRow[me]&to != 0 {
+			p.kings[me] |= to
+			p.hash ^= zobrist[kind+1][toSq]
 			u.crowned = true
 		} else {
-			p.men[me] |= 1 << s
-			p.hash ^= zobrist[kind][s]
+			p.men[me] |= to
+			p.hash ^= zobrist[kind][toSq]
 		}
 	}
-	if u.capMen|u.capKings != 0 {
+	if captured != 0 {
+		u.capKings = captured & p.kings[them]
+		u.capMen = captured &^ u.capKings
 		p.men[them] &^= u.capMen
 		p.kings[them] &^= u.capKings
 		okind := 2 * int(them)
@@ -246,7 +193,7 @@ func (p *Position) Play(m games.Move) {
 			p.hash ^= zobrist[okind+1][lowest(b)]
 		}
 	}
-	if king && n == 0 {
+	if u.king && n == 0 {
 		p.reversible++
 	} else {
 		p.reversible = 0
@@ -258,33 +205,23 @@ func (p *Position) Play(m games.Move) {
 
 // Undo takes back the last move.
 func (p *Position) Undo() {
-	u := p.history[len(p.history)-1]
-	p.history = p.history[:len(p.history)-1]
+	u := &p.history[len(p.history)-1]
 	p.turn = p.turn.Other()
 	me, them := p.turn, p.turn.Other()
-	m := u.move
-	from := moveFrom(m)
-	s := from
-	if n := moveJumps(m); n == 0 {
-		s = int(step[moveDir(m, 0)][from])
-	} else {
-		for i := 0; i < n; i++ {
-			s = int(jump[moveDir(m, i)][s])
-		}
-	}
 	switch {
 	case u.crowned:
-		p.kings[me] &^= 1 << s
-		p.men[me] |= 1 << from
-	case p.kings[me]&(1<<s) != 0:
-		p.kings[me] = p.kings[me]&^(1<<s) | 1<<from
+		p.kings[me] &^= u.to
+		p.men[me] |= u.from
+	case u.king:
+		p.kings[me] = p.kings[me]&^u.to | u.from
 	default:
-		p.men[me] = p.men[me]&^(1<<s) | 1<<from
+		p.men[me] = p.men[me]&^u.to | u.from
 	}
 	p.men[them] |= u.capMen
 	p.kings[them] |= u.capKings
 	p.reversible = u.reversible
 	p.hash = u.hash
+	p.history = p.history[:len(p.history)-1]
 }
 
 func (p *Position) Hash() uint64     { return p.hash }
@@ -314,33 +251,83 @@ func (p *Position) OrderHint(m games.Move, depth int) int32 {
 }
 
 // Perft counts the leaves depth plies ahead, the last ply in bulk: the
-// count of games.PerftGeneric, through concrete calls (19 M nodes/s here
-// against 12 through the Position interface).
+// count of games.PerftGeneric, through concrete calls, with the moves of
+// the last ply counted on whole bitboards (countMoves) rather than listed.
+//
+// The move lists, one a ply, are borrowed from a pool: games.PerftContext
+// calls Perft for every subtree below its walk, often at depth 1 or 2, and
+// those calls then allocate nothing.
 func (p *Position) Perft(depth int) uint64 {
-	bufs := make([][]games.Move, depth+1)
-	for i := range bufs {
-		bufs[i] = make([]games.Move, 0, 64)
+	switch depth {
+	case 0:
+		return 1
+	case 1:
+		return uint64(p.countMoves())
 	}
-	return p.perft(depth, bufs)
+	lists := perftLists.Get().(*[][]games.Move)
+	for len(*lists) <= depth {
+		*lists = append(*lists, make([]games.Move, 0, 64))
+	}
+	n := p.perft(depth, *lists)
+	perftLists.Put(lists)
+	return n
 }
 
+// perftLists holds the move lists Perft borrows.
+var perftLists = sync.Pool{New: func() any { return new([][]games.Move) }}
+
+// perft counts for depth >= 1.
 func (p *Position) perft(depth int, bufs [][]games.Move) uint64 {
-	if depth == 0 {
-		return 1
-	}
-	moves, outcome := p.Moves(bufs[depth])
-	bufs[depth] = moves[:0]
-	if outcome != games.Ongoing {
-		return 0
-	}
 	if depth == 1 {
-		return uint64(len(moves))
+		return uint64(p.countMoves())
 	}
+	moves, _ := p.Moves(bufs[depth])
+	bufs[depth] = moves[:0]
 	var n uint64
 	for _, m := range moves {
+		// Below a move that cannot draw by the rules (the plies since the
+		// last capture or man's move stay under 8, so neither repetition
+		// nor the no-progress rule), the last ply is counted on the
+		// pieces alone, without Play's hash and history.
+		if depth == 2 && (p.reversible < 7 || moveJumps(m) > 0 || p.kings[p.turn]&(1<<moveFrom(m)) == 0) {
+			n += uint64(p.countAfter(m))
+			continue
+		}
 		p.Play(m)
 		n += p.perft(depth-1, bufs)
 		p.Undo()
 	}
 	return n
+}
+
+// countAfter is the countMoves of the position after move m, for a move
+// after which the game cannot be drawn by the rules.
+func (p *Position) countAfter(m games.Move) int {
+	me, them := p.turn, p.turn.Other()
+	from, to, captured := moveSquares(m)
+	c := Position{men: p.men, kings: p.kings, turn: them}
+	if c.kings[me]&from != 0 {
+		c.kings[me] = c.kings[me]&^from | to
+	} else if c.men[me] &^= from; lastRow[me]&to != 0 {
+		c.kings[me] |= to
+	} else {
+		c.men[me] |= to
+	}
+	c.men[them] &^= captured
+	c.kings[them] &^= captured
+	if n := c.countCaptures(); n > 0 {
+		return n
+	}
+	return c.countSimpleMoves()
+}
+
+// countMoves is len(Moves(...)): 0 when the game has ended.
+func (p *Position) countMoves() int {
+	if p.drawn() {
+		return 0
+	}
+	if n := p.countCaptures(); n > 0 {
+		return n
+	}
+	return p.countSimpleMoves()
 }

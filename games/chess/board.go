@@ -93,28 +93,44 @@ func init() {
 	}
 }
 
-// rayAttacks returns the attacks along direction d from s, stopping at the
-// first blocker (included).
-func rayAttacks(d, s int, occ Bitboard) Bitboard {
-	a := rays[d][s]
-	if b := a & occ; b != 0 {
-		var first int
-		if d == 0 || d == 2 || d == 4 || d == 5 {
-			first = bits.TrailingZeros64(b)
-		} else {
-			first = 63 - bits.LeadingZeros64(b)
-		}
-		a ^= rays[d][first]
+// upRay returns the squares of ray (towards higher squares) up to its first
+// blocker in occ, included, without a branch: the blocker is the lowest bit
+// of the ray's occupied squares, and no blocker (0) keeps every bit.
+func upRay(ray, occ Bitboard) Bitboard {
+	b := ray & occ
+	return ray & ((b&-b)<<1 - 1)
+}
+
+// downRay is upRay towards lower squares: the blocker is the highest bit,
+// and square 0 stands in when there is none (it is below every ray square).
+func downRay(ray, occ Bitboard) Bitboard {
+	b := ray&occ | 1
+	return ray & -(1 << 63 >> bits.LeadingZeros64(b))
+}
+
+// sliderRays[s] holds the eight rays of square s: rook rays N, E, S, W
+// (the first two upwards), then bishop rays NE, NW, SE, SW (the first two
+// upwards), for rookAttacks and bishopAttacks in one cache line.
+var sliderRays [64][8]Bitboard
+
+func init() {
+	for s := 0; s < 64; s++ {
+		sliderRays[s] = [8]Bitboard{rays[0][s], rays[2][s], rays[1][s], rays[3][s], rays[4][s], rays[5][s], rays[6][s], rays[7][s]}
 	}
-	return a
+	initMagics()
 }
 
-func rookAttacks(s int, occ Bitboard) Bitboard {
-	return rayAttacks(0, s, occ) | rayAttacks(1, s, occ) | rayAttacks(2, s, occ) | rayAttacks(3, s, occ)
+// rookRays and bishopRays compute the sliders' attacks ray by ray: they
+// fill the magic tables (magic.go), which answer rookAttacks and
+// bishopAttacks.
+func rookRays(s int, occ Bitboard) Bitboard {
+	r := &sliderRays[s]
+	return upRay(r[0], occ) | upRay(r[1], occ) | downRay(r[2], occ) | downRay(r[3], occ)
 }
 
-func bishopAttacks(s int, occ Bitboard) Bitboard {
-	return rayAttacks(4, s, occ) | rayAttacks(5, s, occ) | rayAttacks(6, s, occ) | rayAttacks(7, s, occ)
+func bishopRays(s int, occ Bitboard) Bitboard {
+	r := &sliderRays[s]
+	return upRay(r[4], occ) | upRay(r[5], occ) | downRay(r[6], occ) | downRay(r[7], occ)
 }
 
 func popcount(b Bitboard) int { return bits.OnesCount64(b) }

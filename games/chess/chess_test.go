@@ -382,13 +382,32 @@ func FuzzParseMove(f *testing.F) {
 	})
 }
 
+// BenchmarkPerft counts Kiwipete (perftSuite[1]) at 3 and 4 plies and the
+// start at 5 and 6 (119,060,324 leaves: issue 18's comparison with
+// Stockfish's go perft 6).
 func BenchmarkPerft(b *testing.B) {
-	p, _ := Parse(perftSuite[1].fen)
-	var n uint64
-	for b.Loop() {
-		n += p.Perft(4)
+	for _, c := range []struct {
+		name  string
+		fen   string
+		depth int
+	}{
+		{"kiwipete/depth=3", perftSuite[1].fen, 3},
+		{"kiwipete/depth=4", perftSuite[1].fen, 4},
+		{"start/depth=5", StartFEN, 5},
+		{"start/depth=6", StartFEN, 6},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			p, err := Parse(c.fen)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var n uint64
+			for b.Loop() {
+				n += p.Perft(c.depth)
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
+		})
 	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
 }
 
 func BenchmarkMoves(b *testing.B) {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gametune/gametune/games"
 )
@@ -503,13 +504,25 @@ func WritePGN(w io.Writer, tags [][2]string, start *Position, moves []games.Move
 // Perft counts the leaves depth plies ahead, the last ply in bulk. As the
 // published tables do, it counts moves only: draws by rule do not end the
 // tree.
+//
+// The move lists, one a ply, are borrowed from a pool: games.PerftContext
+// calls Perft for every subtree below its walk, often at depth 1 or 2, and
+// those calls then allocate nothing.
 func (p *Position) Perft(depth int) uint64 {
-	bufs := make([][]games.Move, depth+1)
-	for i := range bufs {
-		bufs[i] = make([]games.Move, 0, 256)
+	if depth == 0 {
+		return 1
 	}
-	return p.perft(depth, bufs)
+	lists := perftLists.Get().(*[][]games.Move)
+	for len(*lists) <= depth {
+		*lists = append(*lists, make([]games.Move, 0, 256))
+	}
+	n := p.perft(depth, *lists)
+	perftLists.Put(lists)
+	return n
 }
+
+// perftLists holds the move lists Perft borrows.
+var perftLists = sync.Pool{New: func() any { return new([][]games.Move) }}
 
 // PerftMoves writes into dst[:0] the moves Perft follows: every legal move,
 // draws by rule notwithstanding (games.PerftMover).
@@ -521,11 +534,11 @@ func (p *Position) perft(depth int, bufs [][]games.Move) uint64 {
 	if depth == 0 {
 		return 1
 	}
+	if depth == 1 {
+		return uint64(p.countMoves())
+	}
 	moves := p.generate(bufs[depth][:0], false)
 	bufs[depth] = moves[:0]
-	if depth == 1 {
-		return uint64(len(moves))
-	}
 	var n uint64
 	for _, m := range moves {
 		p.Play(m)

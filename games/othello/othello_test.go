@@ -2,6 +2,7 @@ package othello
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -201,13 +202,19 @@ func TestEvaluatorsDoNotAllocate(t *testing.T) {
 	}
 }
 
+// BenchmarkPerft counts from the start at 7, 9 and 11 plies (212,258,216
+// leaves at 11, issue 18's comparison with Edax).
 func BenchmarkPerft(b *testing.B) {
-	p := Start()
-	var n uint64
-	for b.Loop() {
-		n += p.Perft(9)
+	for _, depth := range []int{7, 9, 11} {
+		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
+			p := Start()
+			var n uint64
+			for b.Loop() {
+				n += p.Perft(depth)
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
+		})
 	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
 }
 
 func midgame(b *testing.B) *Position {

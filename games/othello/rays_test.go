@@ -105,6 +105,29 @@ func TestFlipsAgree(t *testing.T) {
 	}
 }
 
+// TestLegalMovesAgree: the legal moves are the empty squares where a disc
+// flips something, on random boards.
+func TestLegalMovesAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for i := 0; i < 50000; i++ {
+		occ := rng.Uint64() | rng.Uint64() // three quarters full on average
+		p := occ & rng.Uint64()
+		if i%2 == 1 {
+			p &= rng.Uint64() & rng.Uint64() // few of p's discs: long runs of o's
+		}
+		o := occ &^ p
+		var want Bitboard
+		for sq := 0; sq < 64; sq++ {
+			if occ&(1<<sq) == 0 && flipsFill(p, o, sq) != 0 {
+				want |= 1 << sq
+			}
+		}
+		if got := legalMoves(p, o); got != want {
+			t.Fatalf("p %#x o %#x: legalMoves %#x, want %#x", p, o, got, want)
+		}
+	}
+}
+
 // BenchmarkFlips: 64 squares a loop; the ray lookups take about 9 ns a
 // square here, the shifted fills of flipsFill about 22.
 func BenchmarkFlips(b *testing.B) {
