@@ -51,7 +51,9 @@ func (c Choice) Summary() string {
 // reference (the start weights, or the defaults) with 95% confidence;
 // without a ladder, the champion whose yardstick rating has the highest
 // lower bound, when that bound is above 0 and the reference is the
-// defaults (the yardstick rates against the defaults only). Otherwise the
+// defaults (the yardstick rates against the defaults only). Intervals are
+// family-wise over the candidates (widen): the strongest of many is picked
+// because it came out high. Otherwise the
 // best is the reference itself: tuning has not shown a gain.
 func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladder) (Choice, error) {
 	def := ev.Defaults()
@@ -74,10 +76,13 @@ func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladd
 		}
 		return ref, nil
 	}
-	best := -1
+	best, measured := -1, 0
 	for i, g := range hist {
-		if y := g.Yardstick; y != nil && (best < 0 || y.EloLow > hist[best].Yardstick.EloLow) {
-			best = i
+		if y := g.Yardstick; y != nil {
+			measured++
+			if best < 0 || y.EloLow > hist[best].Yardstick.EloLow {
+				best = i
+			}
 		}
 	}
 	if best < 0 {
@@ -89,14 +94,15 @@ func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladd
 	if ref.Reference != "defaults" {
 		return ref, nil // the yardstick does not rate against the start
 	}
-	ref.Elo, ref.Low, ref.High = y.Elo, y.EloLow, y.EloHigh
-	if y.EloLow <= 0 {
+	low, high := widen(y.Elo, y.EloLow, y.EloHigh, measured)
+	ref.Elo, ref.Low, ref.High = y.Elo, low, high
+	if low <= 0 {
 		return ref, nil
 	}
 	for _, x := range g.Genomes {
 		if x.ID == y.Genome {
 			return Choice{Label: ref.Candidate, Genome: x.ID, Generation: g.Index, Weights: x.Weights, Reference: ref.Reference,
-				Source: "yardstick", Candidate: ref.Candidate, Elo: y.Elo, Low: y.EloLow, High: y.EloHigh, Confident: true}, nil
+				Source: "yardstick", Candidate: ref.Candidate, Elo: y.Elo, Low: low, High: high, Confident: true}, nil
 		}
 	}
 	return Choice{}, fmt.Errorf("population: generation %d's yardstick names genome %d, which is not in it", g.Index, y.Genome)

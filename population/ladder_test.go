@@ -261,3 +261,21 @@ func TestChampionByEvidence(t *testing.T) {
 		t.Fatalf("the veteran's fitness %.4f does not count its prior (%.4f)", veteran.Fitness, want+0.01)
 	}
 }
+
+// TestWiden: the interval of the strongest of k candidates is widened to a
+// family-wise 95% (Bonferroni); one candidate keeps its interval.
+func TestWiden(t *testing.T) {
+	if lo, hi := widen(70, 11, 129, 1); lo != 11 || hi != 129 {
+		t.Fatalf("one candidate: [%g, %g]", lo, hi)
+	}
+	// The chess ladder's strongest of 12: +70 [+11, +129], se 30.1; z for
+	// 0.05/12 two-sided is 2.865.
+	lo, hi := widen(70, 11, 129, 12)
+	if math.Abs(lo-(-16.2)) > 0.5 || math.Abs(hi-156.2) > 0.5 {
+		t.Fatalf("12 candidates: [%.1f, %.1f], want about [-16.2, +156.2]", lo, hi)
+	}
+	// Othello's strongest of 12 at +87 [+41, +132] stays above 0.
+	if lo, _ := widen(87, 41, 132, 12); lo <= 0 {
+		t.Fatalf("othello: widened low %.1f", lo)
+	}
+}
