@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/tournament"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -74,7 +73,7 @@ func (w *Worker) Run(ctx context.Context) error {
 }
 
 func (w *Worker) loop(ctx context.Context) error {
-	searchers := map[int]*engine.Searcher{} // by table size
+	searchers := map[int]tournament.Searchers{} // by table size
 	for ctx.Err() == nil {
 		batch, err := w.cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
 		if err != nil {
@@ -117,7 +116,7 @@ func resultsSubject(jobSubject string) (string, bool) {
 // handle plays one job. It never panics on a bad job: a job that does not
 // parse or does not check is answered with an error result and terminated;
 // one this worker cannot play but another may is handed back.
-func (w *Worker) handle(ctx context.Context, searchers map[int]*engine.Searcher, msg jetstream.Msg) {
+func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Searchers, msg jetstream.Msg) {
 	subject, ok := resultsSubject(msg.Subject())
 	if !ok {
 		w.logf("job on subject %q: not a run's subject; dropped", msg.Subject())
@@ -140,7 +139,7 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]*engine.Searcher,
 	}
 	s, ok := searchers[job.TableMiB]
 	if !ok {
-		if s, err = engine.New(engine.Options{TableMiB: job.TableMiB}); err != nil {
+		if s, err = tournament.NewSearchers(job.TableMiB); err != nil {
 			w.logf("job %s: %v", job.Key, err)
 			_ = msg.NakWithDelay(time.Second)
 			return
@@ -169,7 +168,7 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]*engine.Searcher,
 
 // play plays a game, telling the server the job is in progress every third
 // of the ack wait so that it is not handed to another worker meanwhile.
-func (w *Worker) play(ctx context.Context, s *engine.Searcher, spec tournament.GameSpec, msg jetstream.Msg) (tournament.Record, error) {
+func (w *Worker) play(ctx context.Context, s tournament.Searchers, spec tournament.GameSpec, msg jetstream.Msg) (tournament.Record, error) {
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {

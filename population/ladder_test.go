@@ -19,7 +19,7 @@ import (
 // champion.
 func TestLadderWorkersDoNotMatter(t *testing.T) {
 	cfg := smallGenetic()
-	cfg.Game, cfg.Depth, cfg.Generations = "nim", 3, 5
+	cfg.Game, cfg.Depth, cfg.Generations = "kono", 2, 5
 	var ladders [2]*Ladder
 	for i, workers := range []int{1, 2} {
 		store := NewMemoryStore()

@@ -143,7 +143,7 @@ func TestResume(t *testing.T) {
 // colours, at depth, and reports whether w lost a game.
 func neverLoses(t *testing.T, g games.Game, ev *games.Evaluator, w []float64, depth int) bool {
 	t.Helper()
-	s, _ := engine.New(engine.Options{TableMiB: 1})
+	s, _ := tournament.NewSearchers(1)
 	def := ev.Defaults()
 	start := g.Start()
 	moves, _ := start.Moves(nil)

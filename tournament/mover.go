@@ -65,8 +65,8 @@ type Fault struct {
 
 func (f *Fault) Error() string { return fmt.Sprintf("%s: %s", f.Reason, f.Detail) }
 
-// builtin is the built-in player: a searcher (shared by the worker's
-// built-in movers) with an evaluator, weights and limits.
+// builtin is the built-in player: a searcher (its side's, see Searchers)
+// with an evaluator, weights and limits.
 type builtin struct {
 	s  *engine.Searcher
 	pl Player
@@ -84,17 +84,36 @@ func (b *builtin) Move(ctx context.Context, t Turn) (Reply, error) {
 
 func (b *builtin) Close() error { return nil }
 
-// Play plays one game between built-in players with searcher s (cleared
-// first, so the game depends on spec alone). When ctx is cancelled it
-// returns ctx's error and a record marked ByInterruption. External players
-// need movers: see PlayMovers, or a Pool.
-func Play(ctx context.Context, s *engine.Searcher, spec GameSpec) (Record, error) {
+// Searchers are the two searchers of a game between built-in players, one
+// per side: like two engine processes, each side keeps its own table
+// through the game and never sees what the other searched, so a built-in
+// game is the game two engine processes with the same tables play.
+type Searchers [2]*engine.Searcher
+
+// NewSearchers returns two searchers with tableMiB tables (0 means 16).
+func NewSearchers(tableMiB int) (Searchers, error) {
+	var s Searchers
+	for i := range s {
+		var err error
+		if s[i], err = engine.New(engine.Options{TableMiB: tableMiB}); err != nil {
+			return Searchers{}, err
+		}
+	}
+	return s, nil
+}
+
+// Play plays one game between built-in players, the first side searching
+// with s[0], the second with s[1] (both cleared first, so the game
+// depends on spec alone). When ctx is cancelled it returns ctx's error and
+// a record marked ByInterruption. External players need movers: see
+// PlayMovers, or a Pool.
+func Play(ctx context.Context, s Searchers, spec GameSpec) (Record, error) {
 	for _, pl := range []Player{spec.First, spec.Second} {
 		if pl.Engine != nil {
 			return Record{}, fmt.Errorf("tournament: player %q is an external engine: play it on a Pool", pl.Name)
 		}
 	}
-	return PlayMovers(ctx, spec, [2]Mover{&builtin{s, spec.First}, &builtin{s, spec.Second}})
+	return PlayMovers(ctx, spec, [2]Mover{&builtin{s[0], spec.First}, &builtin{s[1], spec.Second}})
 }
 
 // startPosition reads the spec's opening: a position in the game's

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/gametune/gametune/engine"
 )
 
 // Pool plays games on a fixed number of workers, each with its own
@@ -24,7 +23,8 @@ type Pool struct {
 }
 
 // NewPool returns a pool of workers goroutines (0 means one per core), each
-// with a tableMiB transposition table (0 means 16).
+// with two tableMiB transposition tables, one per side of a game (0 means
+// 16).
 func NewPool(workers, tableMiB int) (*Pool, error) {
 	if workers < 0 {
 		return nil, fmt.Errorf("tournament: %d workers (want 1 or more, or 0 for one per core)", workers)
@@ -34,7 +34,7 @@ func NewPool(workers, tableMiB int) (*Pool, error) {
 	}
 	p := &Pool{workers: workers}
 	for i := 0; i < workers; i++ {
-		s, err := engine.New(engine.Options{TableMiB: tableMiB})
+		s, err := NewSearchers(tableMiB)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +89,7 @@ func (p *Pool) Run(ctx context.Context, specs []GameSpec, done func(i int, r Rec
 				var rec Record
 				var err error
 				if specs[i].First.Engine == nil && specs[i].Second.Engine == nil {
-					rec, err = Play(ctx, r.searcher, specs[i])
+					rec, err = Play(ctx, r.searchers, specs[i])
 				} else {
 					movers, release := r.movers(specs[i])
 					rec, err = PlayMovers(ctx, specs[i], movers)

@@ -4,21 +4,21 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gametune/gametune/engine"
 )
 
-// roster is the players a pool worker owns: its searcher, shared by the
-// built-in players, and the external engine processes it started, kept
+// roster is the players a pool worker owns: its two searchers (one per
+// side of a game, see Searchers) for the built-in players, and the
+// external engine processes it started, kept
 // between games by the process they run (command, arguments, directory,
 // protocol), whatever options each game's player sets.
 type roster struct {
-	searcher *engine.Searcher
-	log      io.Writer
+	searchers Searchers
+	log       io.Writer
 	idle     map[string][]*external
 }
 
-func newRoster(s *engine.Searcher, log io.Writer) *roster {
-	return &roster{searcher: s, log: log, idle: map[string][]*external{}}
+func newRoster(s Searchers, log io.Writer) *roster {
+	return &roster{searchers: s, log: log, idle: map[string][]*external{}}
 }
 
 // processKey names the process an engine spec runs.
@@ -33,7 +33,7 @@ func (r *roster) movers(spec GameSpec) ([2]Mover, func()) {
 	var taken []*external
 	for i, pl := range [2]Player{spec.First, spec.Second} {
 		if pl.Engine == nil {
-			out[i] = &builtin{r.searcher, pl}
+			out[i] = &builtin{r.searchers[i], pl}
 			continue
 		}
 		key := processKey(pl.Engine)

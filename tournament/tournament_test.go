@@ -201,7 +201,7 @@ func TestKnockoutTies(t *testing.T) {
 
 func TestAdjudication(t *testing.T) {
 	g, _ := all.Find("othello")
-	s, _ := engine.New(engine.Options{TableMiB: 1})
+	s, _ := NewSearchers(1)
 	p := player(t, "othello", "p", 2)
 	rec, err := Play(context.Background(), s, GameSpec{Game: g, First: p, Second: p, Adjudication: Adjudication{DrawAfter: 2, DrawMargin: 1 << 20, DrawPlies: 4}})
 	if err != nil {

@@ -36,8 +36,8 @@ func TestBestEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	ladder.SetStatus("done")
-	makeRun(t, root, "yardstick", 14, 12, 8, 1) // generation 11: +110 [+30, +190]
-	makeRun(t, root, "no-gain", 6, 3, 8, 1)     // generation 2: +20 [-60, +100]
+	makeRun(t, root, "yardstick", 14, 12, 8, 1) // generation 11: +110 [+70, +150], family-wise over 12: [+52, +168]
+	makeRun(t, root, "no-gain", 6, 3, 8, 1)     // generation 2: +20 [-20, +60], family-wise over 3: [-29, +69]
 	_, ts := newServer(t, root, Options{})
 
 	var list []Summary
@@ -133,8 +133,8 @@ func TestBestEverywhere(t *testing.T) {
 	}
 	// The runs list says the same.
 	_, page := get(t, ts.URL+"/")
-	for _, w := range []string{"g5 &#43;200 [&#43;140, &#43;260] over the defaults", "g11 &#43;110 [&#43;30, &#43;190] over the defaults",
-		"defaults (strongest g2 &#43;20 [-60, &#43;100]: no gain shown)"} {
+	for _, w := range []string{"g5 &#43;200 [&#43;140, &#43;260] over the defaults", "g11 &#43;110 [&#43;52, &#43;168] over the defaults",
+		"defaults (strongest g2 &#43;20 [-29, &#43;69]: no gain shown)"} {
 		if !strings.Contains(page, w) {
 			t.Errorf("the runs list lacks %q", w)
 		}

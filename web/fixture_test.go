@@ -36,7 +36,7 @@ func fixtureGeneration(i, pop, n int) population.Generation {
 	for j := range g.Std {
 		g.Std[j] = 0.5
 	}
-	g.Yardstick = &population.Yardstick{Genome: i * pop, WDL: stats.WDL{Wins: 5 + i, Draws: 2, Losses: 5}, Score: 0.55, Elo: 10 * float64(i), EloLow: 10*float64(i) - 80, EloHigh: 10*float64(i) + 80}
+	g.Yardstick = &population.Yardstick{Genome: i * pop, WDL: stats.WDL{Wins: 5 + i, Draws: 2, Losses: 5}, Score: 0.55, Elo: 10 * float64(i), EloLow: 10*float64(i) - 40, EloHigh: 10*float64(i) + 40}
 	return g
 }
 

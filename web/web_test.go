@@ -84,7 +84,7 @@ func TestRoutes(t *testing.T) {
 		code      int
 		want      []string
 	}{
-		{"/", "text/html", 200, []string{`id="run-alpha"`, `href="/runs/alpha"`, "damaged", "garbage", "short-weights", "3/5", "&#43;20 [-60, &#43;100]"}},
+		{"/", "text/html", 200, []string{`id="run-alpha"`, `href="/runs/alpha"`, "damaged", "garbage", "short-weights", "3/5", "&#43;20 [-29, &#43;69]"}},
 		{"/?sort=elo&desc=1", "text/html", 200, []string{"best, Elo [95%] ▼"}},
 		{"/runs/alpha", "text/html", 200, []string{`id="live"`, `data-events="/runs/alpha/events"`, `id="report"`, `id="best-weights"`, `id="plot-fitness"`, `id="last-games"`, `src="/live.js"`, "gen/2/3"}},
 		{"/runs/alpha/", "text/html", 200, []string{`id="report"`}},

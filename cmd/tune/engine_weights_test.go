@@ -51,7 +51,7 @@ func builtinGame(t *testing.T, g games.Game, path string, depth, plies int) []st
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := engine.New(engine.Options{TableMiB: 16})
+	s, err := tournament.NewSearchers(16)
 	if err != nil {
 		t.Fatal(err)
 	}

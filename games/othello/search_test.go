@@ -101,7 +101,7 @@ func BenchmarkSearch(b *testing.B) {
 // report evaluator at depth 6 (exact endgame from 12 empties): the game that
 // took the report 97 s.
 func BenchmarkGameDepth6(b *testing.B) {
-	s, _ := engine.New(engine.Options{TableMiB: 16})
+	s, _ := tournament.NewSearchers(16)
 	pl := tournament.Player{Name: "report", Evaluator: evaluator("report"), Weights: evaluator("report").Defaults(), Limits: engine.Limits{Depth: 6}}
 	spec := tournament.GameSpec{Game: othello.Game(), First: pl, Second: pl}
 	var plies int
