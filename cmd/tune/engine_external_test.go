@@ -298,3 +298,26 @@ func TestEngineUnderPolyglot(t *testing.T) {
 	}
 	p.send("quit")
 }
+
+// TestEngineSpecBadInput: a command that does not exist or cannot run, a
+// protocol the game does not speak, an option the engine does not list and
+// a malformed tc= are refused before any game, with exit 2.
+func TestEngineSpecBadInput(t *testing.T) {
+	bin := buildTune(t)
+	notExec := filepath.Join(t.TempDir(), "engine.txt")
+	os.WriteFile(notExec, []byte("not a program\n"), 0o644)
+	for _, c := range []struct {
+		game, spec, want string
+	}{
+		{"chess", "cmd=/nonexistent/engine,proto=uci,depth=1", "/nonexistent/engine"},
+		{"chess", "cmd=" + notExec + ",proto=uci,depth=1", "engine.txt"},
+		{"chess", "cmd=" + bin + ",arg=engine,arg=chess,proto=gtp", "gtp"},
+		{"chess", "cmd=" + bin + ",arg=engine,arg=chess,proto=uci,depth=1,option.NoSuchOption=3", "NoSuchOption"},
+		{"chess", "cmd=" + bin + ",arg=engine,arg=chess,proto=uci,tc=40/x+y", "tc"},
+	} {
+		code, _, errOut := tune(t, "", "match", "--game", c.game, "--a", c.spec, "--b", "default", "--pairs", "1", "--depth", "1")
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d, %q; want exit 2 naming %q", c.spec, code, errOut, c.want)
+		}
+	}
+}
