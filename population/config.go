@@ -140,6 +140,11 @@ type Config struct {
 	TexelRounds       int `yaml:"texel-rounds"`
 	TexelGames        int `yaml:"texel-games"`
 	TexelOpeningPlies int `yaml:"texel-opening-plies"`
+	// TexelPositionsFrom are run directories whose games join the fit
+	// from the first round; TexelPositions is a file of positions with
+	// results (ReadLabelledPositions). Both are read again on resume.
+	TexelPositionsFrom []string `yaml:"texel-positions-from,omitempty"`
+	TexelPositions     string   `yaml:"texel-positions,omitempty"`
 
 	// CMA-ES through gonum's CmaEsChol, in weights scaled by their ranges
 	// and centred on the start: CMAESGenerations generations of
@@ -382,6 +387,9 @@ func (c Config) Validate() error {
 	}
 	if c.Game == "" {
 		return bad("no game (the config's game)")
+	}
+	if (len(c.TexelPositionsFrom) > 0 || c.TexelPositions != "") && c.Algo != Texel {
+		return bad("texel-positions-from and texel-positions feed Texel's fit: they need algo texel, not %s", c.Algo)
 	}
 	if c.TuneEngine != "" {
 		if _, err := tournament.ParseEngineSpec(c.TuneEngine); err != nil {

@@ -279,3 +279,48 @@ func TestWiden(t *testing.T) {
 		t.Fatalf("othello: widened low %.1f", lo)
 	}
 }
+
+func TestReadLabelledPositions(t *testing.T) {
+	g, _ := all.Find("chess")
+	good := "# texel set\n" +
+		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 1-0\n" +
+		"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - c9 \"1/2-1/2\";\n" +
+		"\n8/8/8/4k3/8/8/4K3/4Q3 w - - 0 1 | 0-1\n"
+	got, err := ReadLabelledPositions(g, []byte(good))
+	if err != nil || len(got) != 3 || got[0].First != 1 || got[1].First != 0.5 || got[2].First != 0 {
+		t.Fatalf("%+v, %v", got, err)
+	}
+	for _, c := range []struct{ data, want string }{
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n", "line 1: no result"},
+		{"x | 1-0\n", "line 1:"},
+		{"# c\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | win\n", `line 2: result "win"`},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1-0;\n", "line 1: c9 opens a quote"},
+		{"7k/5QQ1/8/8/8/8/8/K7 b - - 0 1 | 1-0\n", "line 1: the game is over"},
+		{"# only a comment\n", "no position"},
+	} {
+		if _, err := ReadLabelledPositions(g, []byte(c.data)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.data, err, c.want)
+		}
+	}
+}
+
+// TestTexelGivenData: positions and games given to a Texel run join its
+// fit from the first round (more positions than its own games give).
+func TestTexelGivenData(t *testing.T) {
+	cfg := smallGenetic()
+	cfg.Algo, cfg.TexelRounds, cfg.TexelGames, cfg.YardstickPairs, cfg.LadderPairs = Texel, 1, 4, 0, -1
+	own := NewMemoryStore()
+	if _, err := newTestTuner(t, cfg, 1, own, nil, nil).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	tu := newTestTuner(t, cfg, 1, NewMemoryStore(), nil, nil)
+	tu.TexelData.Positions = []LabelledPosition{{Position: "x-o------", First: 1}, {Position: "xo-------", First: 0.5}}
+	if _, err := tu.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	tu = newTestTuner(t, cfg, 1, NewMemoryStore(), nil, nil)
+	tu.TexelData.Positions = []LabelledPosition{{Position: "not a board", First: 1}}
+	if _, err := tu.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "given position 1") {
+		t.Fatalf("a bad given position: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
@@ -53,29 +54,7 @@ func (p *Positions) AddGame(g games.Game, ev *games.Evaluator, w []float64, rec 
 		}
 	}
 	q := quiescer{ev: ev, w: w}
-	add := func() {
-		if _, out := pos.Moves(q.buf(0)); out != games.Ongoing {
-			return
-		}
-		leaf := q.leaf(pos)
-		for _, m := range leaf {
-			pos.Play(m)
-		}
-		n := len(p.Values)
-		p.Values = append(p.Values, make([]float64, p.Dim)...)
-		ev.FeatureValues(pos, p.Values[n:])
-		r := first
-		if pos.Turn() == games.Second {
-			r = 1 - first
-		}
-		p.Results = append(p.Results, r)
-		if len(leaf) > 0 {
-			p.Resolved++
-		}
-		for range leaf {
-			pos.Undo()
-		}
-	}
+	add := func() { p.addQuiet(&q, ev, pos, first) }
 	for i, s := range rec.Moves {
 		add()
 		m, err := pos.ParseMove(s)
@@ -86,6 +65,60 @@ func (p *Positions) AddGame(g games.Game, ev *games.Evaluator, w []float64, rec 
 	}
 	p.Games++
 	return nil
+}
+
+// AddPosition adds one position with the result of its game for the first
+// player (1, 0.5 or 0), made quiet as AddGame makes its positions. A
+// finished position adds nothing.
+func (p *Positions) AddPosition(ev *games.Evaluator, w []float64, pos games.Position, first float64) error {
+	if ev.FeatureValues == nil {
+		return ErrNoFeatureValues
+	}
+	p.Dim = len(ev.Features)
+	q := quiescer{ev: ev, w: w}
+	p.addQuiet(&q, ev, pos, first)
+	return nil
+}
+
+// addQuiet adds pos (or its quiescence leaf) with the result first of the
+// first player, seen from the side to move there.
+func (p *Positions) addQuiet(q *quiescer, ev *games.Evaluator, pos games.Position, first float64) {
+	if _, out := pos.Moves(q.buf(0)); out != games.Ongoing {
+		return
+	}
+	leaf := q.leaf(pos)
+	for _, m := range leaf {
+		pos.Play(m)
+	}
+	n := len(p.Values)
+	p.Values = append(p.Values, make([]float64, p.Dim)...)
+	ev.FeatureValues(pos, p.Values[n:])
+	r := first
+	if pos.Turn() == games.Second {
+		r = 1 - first
+	}
+	p.Results = append(p.Results, r)
+	if len(leaf) > 0 {
+		p.Resolved++
+	}
+	for range leaf {
+		pos.Undo()
+	}
+}
+
+// TexelData are positions given to the Texel tuner besides its own
+// self-play games: the games of other runs and positions labelled with
+// their game's result. They join the fit from the first round.
+type TexelData struct {
+	Games     []tournament.Record
+	Positions []LabelledPosition
+}
+
+// LabelledPosition is a position in the game's notation with the result
+// of its game for the first player: 1, 0.5 or 0.
+type LabelledPosition struct {
+	Position string
+	First    float64
 }
 
 // maxQuiescence bounds the quiescence search's plies.
@@ -295,6 +328,20 @@ func (t *Tuner) runTexel(ctx context.Context) (Result, error) {
 	current := t.space.snapAll(t.startOrDefaults())
 	currentID := 0
 	pos := &Positions{Dim: len(t.ev.Features)}
+	for i, r := range t.TexelData.Games {
+		if err := pos.AddGame(t.game, t.ev, current, r); err != nil {
+			return Result{}, fmt.Errorf("population: given game %d: %w", i+1, err)
+		}
+	}
+	for i, lp := range t.TexelData.Positions {
+		p, err := t.game.ParsePosition(lp.Position)
+		if err != nil {
+			return Result{}, fmt.Errorf("population: given position %d: %w", i+1, err)
+		}
+		if err := pos.AddPosition(t.ev, current, p, lp.First); err != nil {
+			return Result{}, err
+		}
+	}
 	var res Result
 	for round := 0; round < cfg.TexelRounds; round++ {
 		batch := make([]game, cfg.TexelGames)
@@ -379,4 +426,63 @@ func (t *Tuner) texelOpening(round, i int) (string, error) {
 		}
 	}
 	return p.String(), nil
+}
+
+// MaxLabelledPositions bounds the positions read from one file.
+const MaxLabelledPositions = 10_000_000
+
+// ReadLabelledPositions reads a file of positions with their game's result
+// for Texel's fit: one position a line in the game's notation, then "|" and
+// the result for the first player (1-0, 0-1, 1/2-1/2, or 1, 0.5, 0); EPD
+// lines with a c9 "RESULT" opcode (the usual Texel sets) are read too.
+// Blank lines and lines starting with # are skipped. An error names the
+// line and what is wrong.
+func ReadLabelledPositions(g games.Game, data []byte) ([]LabelledPosition, error) {
+	var out []LabelledPosition
+	for i, line := range strings.Split(string(data), "\n") {
+		text := strings.TrimSpace(line)
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		var pos, result string
+		if k := strings.Index(text, ` c9 "`); k >= 0 {
+			pos = strings.TrimSpace(text[:k])
+			rest := text[k+len(` c9 "`):]
+			end := strings.IndexByte(rest, '"')
+			if end < 0 {
+				return nil, fmt.Errorf("population: line %d: c9 opens a quote and does not close it", i+1)
+			}
+			result = rest[:end]
+		} else if k := strings.LastIndexByte(text, '|'); k >= 0 {
+			pos, result = strings.TrimSpace(text[:k]), strings.TrimSpace(text[k+1:])
+		} else {
+			return nil, fmt.Errorf("population: line %d: no result (want POSITION | 1-0, 0-1 or 1/2-1/2, or EPD with c9 \"RESULT\")", i+1)
+		}
+		var first float64
+		switch result {
+		case "1-0", "1":
+			first = 1
+		case "0-1", "0":
+			first = 0
+		case "1/2-1/2", "0.5", "1/2":
+			first = 0.5
+		default:
+			return nil, fmt.Errorf("population: line %d: result %q: want 1-0, 0-1 or 1/2-1/2 (the first player's result)", i+1, result)
+		}
+		p, err := g.ParsePosition(pos)
+		if err != nil {
+			return nil, fmt.Errorf("population: line %d: %w", i+1, err)
+		}
+		if _, o := p.Moves(nil); o != games.Ongoing {
+			return nil, fmt.Errorf("population: line %d: the game is over in this position (%s)", i+1, o)
+		}
+		out = append(out, LabelledPosition{Position: p.String(), First: first})
+		if len(out) > MaxLabelledPositions {
+			return nil, fmt.Errorf("population: more than %d positions", MaxLabelledPositions)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("population: no position with a result in the file")
+	}
+	return out, nil
 }

@@ -31,6 +31,10 @@ type Tuner struct {
 	yard     yardstickPanel // every yardstick game so far
 	champion []Generation   // each closed generation, with its champion only (for the ladder)
 
+	// TexelData, if set, are games and positions Texel's fit uses besides
+	// its own self-play games (from other runs, or a positions file).
+	TexelData TexelData
+
 	// Elapsed, if set, returns the time spent on the run so far, earlier
 	// sessions included, for the time budget; nil means the time since Run
 	// began.

@@ -385,3 +385,42 @@ func TestBudgetAndLadderBadInput(t *testing.T) {
 		t.Errorf("ladder of a one-generation run: exit %d, %q", code, errOut)
 	}
 }
+
+// TestTexelPositionsFrom: a Texel run fits on another run's games and on a
+// positions file too; a positions file with a line without a result, or a
+// run of another game, is refused before anything is created.
+func TestTexelPositionsFrom(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first")
+	base := []string{"--game", "tictactoe", "--depth", "2", "--yardstick-pairs", "0", "--ladder-pairs", "-1", "--quiet"}
+	if code, _, errOut := tune(t, "", append([]string{"run", "--population", "4", "--generations", "1", "--games", "1", "--out", first}, base...)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	positions := filepath.Join(dir, "positions.txt")
+	os.WriteFile(positions, []byte("# x to win\nxx-oo---- | 1-0\n"), 0o644)
+	texel := []string{"run", "--algo", "texel", "--texel-rounds", "1", "--texel-games", "2", "--positions-from", first, "--positions", positions}
+	if code, _, errOut := tune(t, "", append(append(texel, "--out", filepath.Join(dir, "texel")), base...)...); code != 0 {
+		t.Fatalf("texel with given positions: exit %d %s", code, errOut)
+	}
+	os.WriteFile(positions, []byte("xx-oo----\n"), 0o644)
+	bad := filepath.Join(dir, "bad")
+	code, _, errOut := tune(t, "", append(append(texel, "--out", bad), base...)...)
+	if code != exitUsage || !strings.Contains(errOut, "line 1: no result") {
+		t.Fatalf("a positions line without a result: exit %d %q", code, errOut)
+	}
+	other := filepath.Join(dir, "nim")
+	if code, _, errOut := tune(t, "", "run", "--game", "nim", "--depth", "2", "--population", "4", "--generations", "1", "--games", "1", "--yardstick-pairs", "0", "--ladder-pairs", "-1", "--out", other, "--quiet"); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, _, errOut = tune(t, "", append([]string{"run", "--algo", "texel", "--positions-from", other, "--out", bad}, base...)...)
+	if code != exitUsage || !strings.Contains(errOut, "is a run of nim, not tictactoe") {
+		t.Fatalf("another game's run: exit %d %q", code, errOut)
+	}
+	code, _, errOut = tune(t, "", append([]string{"run", "--positions", positions, "--out", bad}, base...)...)
+	if code != exitUsage || !strings.Contains(errOut, "need algo texel") {
+		t.Fatalf("positions without texel: exit %d %q", code, errOut)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Fatal("a refused run left its directory")
+	}
+}

@@ -136,6 +136,8 @@ initialisation).`,
 	configFlag(cf, f.Float64Var, "cmaes-sigma", "cmaes: initial step as a fraction of each range", func(c *C) *float64 { return &c.CMAESSigma })
 	configFlag(cf, f.IntVar, "texel-rounds", "texel: rounds of self-play games then a fit", func(c *C) *int { return &c.TexelRounds })
 	configFlag(cf, f.IntVar, "texel-games", "texel: self-play games per round, counted against the budget", func(c *C) *int { return &c.TexelGames })
+	configFlag(cf, f.StringSliceVar, "positions-from", "texel: also fit on the games of this run directory (repeatable)", func(c *C) *[]string { return &c.TexelPositionsFrom })
+	configFlag(cf, f.StringVar, "positions", "texel: also fit on this file of positions with results: 'POSITION | 1-0' lines, or EPD with c9 \"1-0\"", func(c *C) *string { return &c.TexelPositions })
 	configFlag(cf, f.IntVar, "texel-opening-plies", "texel: random plies after the opening of each self-play game", func(c *C) *int { return &c.TexelOpeningPlies })
 	configFlag(cf, f.IntVar, "spsa-iterations", fmt.Sprintf("spsa: iterations N (one colour-swapped pair each), 1-%d", population.MaxSPSAIterations), func(c *C) *int { return &c.SPSAIterations })
 	configFlag(cf, f.IntVar, "spsa-block", "spsa: iterations per generation, played in parallel from the same theta", func(c *C) *int { return &c.SPSABlock })
@@ -275,8 +277,14 @@ func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, o
 		}
 		cfg.SPSAParamList = strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 	}
-	if _, err := prepareTuning(ctx, cfg); err != nil {
+	t, err := prepareTuning(ctx, cfg)
+	if err != nil {
 		return err
+	}
+	if cfg.Algo == population.Texel {
+		if _, err := texelData(cfg, t); err != nil { // refused before the run exists
+			return err
+		}
 	}
 	run, err := results.Create(out, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, version)
 	if errors.Is(err, results.ErrExists) {
@@ -394,6 +402,12 @@ func newRunTuner(ctx context.Context, cfg population.Config, run *results.Run, w
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	var data population.TexelData
+	if cfg.Algo == population.Texel {
+		if data, err = texelData(cfg, t); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	var tuner *population.Tuner
 	if t.engine != nil {
 		tuner, err = population.NewEngineTuner(cfg, t.game, *t.engine, t.ev, t.openings, t.start, games, run)
@@ -404,7 +418,48 @@ func newRunTuner(ctx context.Context, cfg population.Config, run *results.Run, w
 		games.Close()
 		return nil, nil, nil, usageError{err}
 	}
+	tuner.TexelData = data
 	return tuner, t, games, nil
+}
+
+// texelData reads the games and positions a Texel run fits on besides its
+// own: the finished games of the runs in texel-positions-from (of the same
+// game) and the texel-positions file.
+func texelData(cfg population.Config, t *tuning) (population.TexelData, error) {
+	var d population.TexelData
+	for _, dir := range cfg.TexelPositionsFrom {
+		r, err := results.OpenReadOnly(dir)
+		if err != nil {
+			return d, usageError{fmt.Errorf("--positions-from: %w", err)}
+		}
+		other, err := population.ParseConfig(r.Config())
+		if err == nil && other.Game != t.game.Name() {
+			err = fmt.Errorf("%s is a run of %s, not %s", dir, other.Game, t.game.Name())
+		}
+		var recorded []population.GameResult
+		if err == nil {
+			recorded, err = r.LastGames(population.MaxPopulationGames * 4)
+		}
+		r.Close()
+		if err != nil {
+			return d, usageError{fmt.Errorf("--positions-from: %w", err)}
+		}
+		for i := len(recorded) - 1; i >= 0; i-- { // oldest first
+			if recorded[i].Record.Outcome != games.Ongoing {
+				d.Games = append(d.Games, recorded[i].Record)
+			}
+		}
+	}
+	if cfg.TexelPositions != "" {
+		data, err := readUserFile(cfg.TexelPositions)
+		if err != nil {
+			return d, usageError{fmt.Errorf("--positions: %w", err)}
+		}
+		if d.Positions, err = population.ReadLabelledPositions(t.game, data); err != nil {
+			return d, usageError{fmt.Errorf("%s: %w", cfg.TexelPositions, err)}
+		}
+	}
+	return d, nil
 }
 
 // runTuning runs (or resumes) the tuning job of a run directory to its end.
