@@ -7,7 +7,6 @@ import (
 	"io"
 	"runtime"
 	"sync"
-
 )
 
 // Pool plays games on a fixed number of workers, each with its own

@@ -3,7 +3,6 @@ package tournament
 import (
 	"io"
 	"strings"
-
 )
 
 // roster is the players a pool worker owns: its two searchers (one per
@@ -14,7 +13,7 @@ import (
 type roster struct {
 	searchers Searchers
 	log       io.Writer
-	idle     map[string][]*external
+	idle      map[string][]*external
 }
 
 func newRoster(s Searchers, log io.Writer) *roster {
