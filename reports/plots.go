@@ -153,6 +153,9 @@ func (r *Run) Figures() ([]Figure, error) {
 	if r.Knockout() {
 		figs = append(figs, r.winners(), r.distance())
 	}
+	if r.Config.Algo == population.SPSA {
+		figs = append(figs, r.spsa())
+	}
 	return figs, nil
 }
 
@@ -405,6 +408,29 @@ func (r *Run) ladder() Figure {
 		}
 	}
 	return Figure{Name: "ladder", Title: fmt.Sprintf("Ladder: Elo of the champions against the games spent (%d pairs per pairing, on openings the run never used)", r.Ladder.Pairs), Width: vg.Points(620), Height: vg.Points(360), draw: single(p)}
+}
+
+// spsa draws SPSA's parameters as fishtest does: each theta's move from its
+// start divided by its perturbation c at that iteration, so that every
+// parameter shares one axis (a move of 1 is one c).
+func (r *Run) spsa() Figure {
+	p := newPlot("SPSA: theta moved from its start, in units of c", "iteration", "(theta - start) / c")
+	p.X.Tick.Marker = countTicks{}
+	first := r.Generations[0]
+	block := max(r.Config.SPSABlock, 1)
+	for i, f := range r.Evaluator.Features {
+		if i >= len(first.Mean) {
+			break
+		}
+		var xys plotter.XYs
+		for _, g := range r.Generations {
+			if i < len(g.Mean) && i < len(g.Std) && g.Std[i] > 0 {
+				xys = append(xys, plotter.XY{X: float64((g.Index + 1) * block), Y: (g.Mean[i] - first.Mean[i]) / g.Std[i]})
+			}
+		}
+		line(p, xys, palette[i%len(palette)], vg.Points(1.2), i >= len(palette), f.Name)
+	}
+	return Figure{Name: "spsa", Title: "SPSA: each parameter's theta over the iterations, normalised by its c", Width: vg.Points(620), Height: vg.Points(360), draw: single(p)}
 }
 
 func (r *Run) diversity() Figure {

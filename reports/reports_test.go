@@ -277,3 +277,38 @@ func TestCountTicks(t *testing.T) {
 		t.Fatalf("ticks of 0-7: %d, want 0, 2, 4, 6", n)
 	}
 }
+
+// TestSPSAPlot: an SPSA run gets the theta/c plot, drawn from a real run.
+func TestSPSAPlot(t *testing.T) {
+	cfg := population.Defaults()
+	cfg.Game, cfg.Depth, cfg.Openings, cfg.Algo = "tictactoe", 1, "", population.SPSA
+	cfg.SPSAIterations, cfg.SPSABlock, cfg.YardstickPairs, cfg.LadderPairs = 24, 4, 0, -1
+	g, _ := all.Find(cfg.Game)
+	pool, _ := tournament.NewPool(1, 1)
+	store := population.NewMemoryStore()
+	tu, err := population.NewTuner(cfg, g, nil, nil, pool, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tu.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRun("spsa", cfg, store.Generations, results.Info{Status: "done"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := r.Figures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range figs {
+		names = append(names, f.Name)
+	}
+	if names[len(names)-1] != "spsa" {
+		t.Fatalf("figures %v: want the spsa plot", names)
+	}
+	if _, err := figs[len(figs)-1].PNG(); err != nil {
+		t.Fatal(err)
+	}
+}
