@@ -83,11 +83,12 @@ func TestExperimentOthelloFullFromDefaults(t *testing.T) {
 func TestExperimentChessTextbook(t *testing.T) {
 	experiment(t)
 	bin := buildTune(t)
+	budget := map[string]string{"default": "13500", "random": "26500"}
 	for _, kind := range []string{"default", "random"} {
 		dir := t.TempDir()
 		run := filepath.Join(dir, "run")
 		args := []string{"run", "--game", "chess", "--evaluator", "textbook", "--depth", "3", "--population", "16", "--games", "4",
-			"--generations", "1000", "--budget-games", "13500", "--yardstick-pairs", "10", "--yardstick-every", "5", "--elite", "2",
+			"--generations", "1000", "--budget-games", budget[kind], "--yardstick-pairs", "10", "--yardstick-every", "5", "--elite", "2",
 			"--selection", "tournament", "--crossover", "blend", "--mutation-rate", "0.3", "--sigma", "0.05", "--seed", "5", "--out", run}
 		if kind == "default" {
 			args = append(args, "--start", "default")
@@ -102,5 +103,45 @@ func TestExperimentChessTextbook(t *testing.T) {
 		if kind == "default" && high < 0 {
 			t.Fatalf("from the defaults, the best is significantly worse than them: %+.1f [%+.1f, %+.1f]", elo, low, high)
 		}
+		if kind == "random" {
+			checkRandomChess(t, run)
+		}
+	}
+}
+
+// checkRandomChess: from random weights, the ladder rates the last
+// champion at least +200 Elo above generation 0's, and its material
+// values come out in order (pawn < knight, bishop < rook < queen).
+func checkRandomChess(t *testing.T, run string) {
+	t.Helper()
+	_, out, _ := tune(t, "", "show", run, "--json")
+	var show struct {
+		Ladder struct {
+			Entries []struct {
+				Label   string             `json:"label"`
+				Elo     float64            `json:"elo"`
+				Weights map[string]float64 `json:"weights"`
+			} `json:"entries"`
+		} `json:"ladder"`
+	}
+	if err := json.Unmarshal([]byte(out), &show); err != nil {
+		t.Fatal(err)
+	}
+	e := show.Ladder.Entries
+	var g0, last = -1, len(e) - 1
+	for i, x := range e {
+		if x.Label == "g0" {
+			g0 = i
+		}
+	}
+	if g0 < 0 || last <= g0 {
+		t.Fatalf("ladder %+v", e)
+	}
+	if gain := e[last].Elo - e[g0].Elo; gain < 200 {
+		t.Errorf("the last champion is %+.0f Elo over generation 0's, want at least +200", gain)
+	}
+	w := e[last].Weights
+	if !(w["pawn"] < w["knight"] && w["pawn"] < w["bishop"] && w["knight"] < w["rook"] && w["bishop"] < w["rook"] && w["rook"] < w["queen"]) {
+		t.Errorf("material values out of order: %v", w)
 	}
 }
