@@ -44,7 +44,9 @@ func writeTunedWeights(t *testing.T, g games.Game, ev *games.Evaluator) (string,
 }
 
 // builtinGame plays a game of the built-in player against itself with the
-// weights of path at a fixed depth: the reference moves.
+// weights of path at a fixed depth: the reference moves. One engine process
+// plays both sides here, with one table, so the reference searches both
+// sides with one searcher too.
 func builtinGame(t *testing.T, g games.Game, path string, depth, plies int) []string {
 	t.Helper()
 	ev, w, err := games.ReadWeights(path, g)
@@ -55,6 +57,7 @@ func builtinGame(t *testing.T, g games.Game, path string, depth, plies int) []st
 	if err != nil {
 		t.Fatal(err)
 	}
+	s[1] = s[0]
 	pl := tournament.Player{Name: "tuned", Evaluator: ev, Weights: w, Limits: engine.Limits{Depth: depth}}
 	rec, err := tournament.Play(context.Background(), s, tournament.GameSpec{Game: g, First: pl, Second: pl, MaxPlies: plies})
 	if err != nil {
