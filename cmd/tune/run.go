@@ -65,10 +65,15 @@ func newRunCommand(g *globalOptions) *cobra.Command {
 	o := runOptions{flags: configFlags{values: population.Defaults(), apply: map[string]func(*population.Config){}}}
 	c := &cobra.Command{
 		Use:   "run --game G --out DIR [flags]",
-		Short: "Run a tuning job (genetic algorithm or knockout tournaments)",
+		Short: "Run a tuning job (genetic, knockout, SPSA, CMA-ES or Texel), ending with a ladder of its champions",
 		Long: `run evolves an evaluator's weights by playing games between weight vectors and
 keeping the winners. Every finished game and generation is stored in DIR at once;
-'tune resume DIR' continues an interrupted run to the identical result.
+'tune resume DIR' continues an interrupted run to the identical result. It ends
+(after --generations, on convergence, or at a generation boundary once
+--budget-games or --budget-time is spent) with a ladder rating its champions,
+the start and the defaults on openings it never used; its best is the ladder's
+strongest genome when it beats the start (or the defaults) with 95% confidence,
+family-wise, and the start (or the defaults) otherwise.
 
 Settings come from, in order: the defaults, --preset, --config FILE.yaml (keys are
 the flag names), and the flags given. The run directory keeps the resolved config.

@@ -19,7 +19,7 @@ func newShowCommand(g *globalOptions) *cobra.Command {
 	var o showOptions
 	c := &cobra.Command{
 		Use:   "show DIR",
-		Short: "Summarise a run: status, progress, best weights, yardstick per generation",
+		Short: "Summarise a run: status, progress, the best with its evidence, the ladder, the yardstick per generation",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runShow(c, args[0], o)
