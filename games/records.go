@@ -222,3 +222,23 @@ func clipText(s string) string {
 	}
 	return s
 }
+
+// MoveText writes PGN-style movetext (PGN, PDN): tokens separated by
+// spaces, lines wrapped before 80 columns.
+type MoveText struct {
+	B    *strings.Builder
+	line int
+}
+
+// Emit writes one token (a move number, a move, a result).
+func (t *MoveText) Emit(tok string) {
+	if t.line+len(tok)+1 > 79 {
+		t.B.WriteByte('\n')
+		t.line = 0
+	} else if t.line > 0 {
+		t.B.WriteByte(' ')
+		t.line++
+	}
+	t.B.WriteString(tok)
+	t.line += len(tok)
+}

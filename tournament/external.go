@@ -299,18 +299,7 @@ func (x *external) moveUCI(ctx context.Context, t Turn, budget time.Duration) (R
 	if err != nil {
 		return Reply{}, err
 	}
-	var b strings.Builder
-	b.WriteString("position ")
-	if x.startText == "" {
-		b.WriteString("startpos")
-	} else {
-		b.WriteString("fen ")
-		b.WriteString(x.startText)
-	}
-	if len(x.told) > 0 {
-		b.WriteString(" moves ")
-		b.WriteString(strings.Join(x.told, " "))
-	}
+	position := uci.Position{FEN: x.startText, Moves: x.told}
 	var g uci.Go
 	switch {
 	case t.Clock.Timed:
@@ -324,7 +313,7 @@ func (x *external) moveUCI(ctx context.Context, t Turn, budget time.Duration) (R
 	case x.spec.Nodes > 0:
 		g.Nodes = x.spec.Nodes
 	}
-	if err := x.proc.send(b.String(), g.String()); err != nil {
+	if err := x.proc.send(position.String(), g.String()); err != nil {
 		return Reply{}, err
 	}
 	deadline := time.Now().Add(budget)

@@ -31,18 +31,8 @@ func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []strin
 		fmt.Fprintf(&b, "[FEN %q]\n", fen)
 	}
 	fmt.Fprintf(&b, "[Result %q]\n", result.String())
-	line, number := 0, 1
-	emit := func(tok string) {
-		if line+len(tok)+1 > 79 {
-			b.WriteByte('\n')
-			line = 0
-		} else if line > 0 {
-			b.WriteByte(' ')
-			line++
-		}
-		b.WriteString(tok)
-		line += len(tok)
-	}
+	number := 1
+	emit := (&games.MoveText{B: &b}).Emit
 	for i, text := range moves {
 		m, err := p.ParseMove(text)
 		if err != nil {

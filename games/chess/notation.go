@@ -474,18 +474,7 @@ func WritePGN(w io.Writer, tags [][2]string, start *Position, moves []games.Move
 	}
 	fmt.Fprintf(&b, "[Result %q]\n\n", result.String())
 	p := start.Clone().(*Position)
-	line := 0
-	emit := func(tok string) {
-		if line+len(tok)+1 > 79 {
-			b.WriteByte('\n')
-			line = 0
-		} else if line > 0 {
-			b.WriteByte(' ')
-			line++
-		}
-		b.WriteString(tok)
-		line += len(tok)
-	}
+	emit := (&games.MoveText{B: &b}).Emit
 	for i, m := range moves {
 		if p.turn == white {
 			emit(fmt.Sprintf("%d.", p.fullmove))
