@@ -63,7 +63,7 @@ func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladd
 	}
 	ref := Choice{Label: "defaults", Genome: DefaultsID, Generation: -1, Weights: def, Reference: "defaults",
 		Source: "none", Elo: math.NaN(), Low: math.NaN(), High: math.NaN()}
-	if start != nil && !slices.Equal(start, def) {
+	if start != nil && !slices.Equal(start, def) && cfg.StartIsReference() {
 		ref.Label, ref.Genome, ref.Weights, ref.Reference = "start", StartID, start, "start"
 	}
 	if ladder != nil && len(ladder.Entries) > 0 {

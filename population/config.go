@@ -60,6 +60,11 @@ const LadderShare = 0.1
 // evaluator's default weights.
 const StartDefaults = "default"
 
+// StartRandom is the start key's value that starts a run from one weight
+// vector drawn uniformly in the features' ranges from the run seed
+// (RandomStart). Tuning from it has to beat the defaults, not it.
+const StartRandom = "random"
+
 // Config is everything that decides a tuning run's result. The run
 // directory keeps it fully resolved; the number of workers is not part of
 // it, since results never depend on it.
@@ -72,7 +77,7 @@ type Config struct {
 	Nodes     int64  `yaml:"nodes"`
 	Openings  string `yaml:"openings"`  // "" (the start), random:N, or a file of positions
 	MaxPlies  int    `yaml:"max-plies"` // ply cap of a game; 0 means the tournament default
-	Start     string `yaml:"start"`     // weights file to start from, or "default" (the evaluator's defaults); "" means random (genetic) or zeros (knockout)
+	Start     string `yaml:"start"`     // weights file to start from, "default" (the evaluator's defaults) or "random" (RandomStart); "" means a random population (genetic), zeros (knockout) or the defaults (SPSA, CMA-ES, Texel)
 	// StartWeights and OpeningList are internal: they are filled from the
 	// Start and Openings files when a run is created, so that a resumed
 	// run needs neither file. ParseConfig reads them from a recorded
@@ -185,6 +190,11 @@ func (c Config) TunedEvaluator(g games.Game) (*games.Evaluator, error) {
 	}
 	return ev, nil
 }
+
+// StartIsReference reports whether tuning must beat the start weights
+// (a file, or the defaults) rather than the defaults: false for a random
+// start, which the ladder leaves out.
+func (c Config) StartIsReference() bool { return c.Start != StartRandom }
 
 // Defaults returns the configuration every run starts from before presets,
 // files and flags.

@@ -72,6 +72,13 @@ func (s space) random(rng *rand.Rand) []float64 {
 	return w
 }
 
+// RandomStart draws the start weights of a run started with
+// --start random: each weight uniform in its range and snapped to its
+// step, from the run seed alone.
+func RandomStart(ev *games.Evaluator, seed uint64) []float64 {
+	return space{features: ev.Features}.random(rngFor(seed, "start", 0, 0))
+}
+
 // distance is the Euclidean distance between a and b with each weight
 // scaled by its range, divided by the square root of the number of
 // weights: 0 for equal vectors, 1 for opposite corners of the box.

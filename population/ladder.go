@@ -62,13 +62,14 @@ type Ladder struct {
 func (l *Ladder) Confident() bool { return l.Best != l.Reference && l.BestLow > 0 }
 
 // ladderPlayers lists the ladder's players from a run's history: the
-// defaults, the start (when it differs from the defaults), and the
+// defaults, the start (when it differs from the defaults and is not
+// random: generation 0's champion stands for a random start), and the
 // champion of each generation, without repeating weights already listed,
 // evenly spaced down to MaxLadderChampions.
 func (t *Tuner) ladderPlayers(hist []Generation) []LadderEntry {
 	def := t.ev.Defaults()
 	players := []LadderEntry{{Label: "defaults", Genome: DefaultsID, Generation: -1, Weights: def}}
-	if t.start != nil && !slices.Equal(t.start, def) {
+	if t.start != nil && !slices.Equal(t.start, def) && t.cfg.StartIsReference() {
 		players = append(players, LadderEntry{Label: "start", Genome: StartID, Generation: -1, Weights: t.start})
 	}
 	var champions []LadderEntry

@@ -84,6 +84,30 @@ func TestLadderPlayers(t *testing.T) {
 	if players = tu.ladderPlayers(hist[:3]); len(players) != 3 {
 		t.Fatalf("a start equal to the defaults is listed once: %d players", len(players))
 	}
+	tu.start, tu.cfg.Start = []float64{2, 2, 2, 2}, StartRandom
+	if players = tu.ladderPlayers(hist[:3]); len(players) != 3 || players[1].Label != "g0" {
+		t.Fatalf("a random start is not a ladder player (g0 stands for it): %+v", players)
+	}
+}
+
+// TestRandomStart: --start random draws one vector from the seed alone,
+// in the ranges and on the steps.
+func TestRandomStart(t *testing.T) {
+	g, _ := all.Find("chess")
+	ev, _ := games.FindEvaluator(g, "textbook")
+	a, b, c := RandomStart(ev, 5), RandomStart(ev, 5), RandomStart(ev, 6)
+	if !reflect.DeepEqual(a, b) || reflect.DeepEqual(a, c) {
+		t.Fatalf("seed 5 twice: %v, %v; seed 6: %v", a, b, c)
+	}
+	if reflect.DeepEqual(a, ev.Defaults()) {
+		t.Fatal("the random start is the defaults")
+	}
+	for i, f := range ev.Features {
+		steps := (a[i] - f.Min) / f.Step
+		if a[i] < f.Min || a[i] > f.Max || math.Abs(steps-math.Round(steps)) > 1e-6 {
+			t.Errorf("%s = %g: not on a step of %g in [%g, %g]", f.Name, a[i], f.Step, f.Min, f.Max)
+		}
+	}
 }
 
 func TestLadderTooShort(t *testing.T) {
@@ -121,6 +145,8 @@ func TestChooseBest(t *testing.T) {
 	for _, f := range ev.Features {
 		withStart.StartWeights[f.Name] = 2
 	}
+	randomStart := withStart
+	randomStart.Start = StartRandom
 	cases := []struct {
 		name      string
 		cfg       Config
@@ -137,6 +163,8 @@ func TestChooseBest(t *testing.T) {
 		{"ladder confident", Config{}, hist, ladder(10, false), "g1", true, "ladder"},
 		{"ladder not confident", Config{}, hist, ladder(-10, false), "defaults", false, "ladder"},
 		{"ladder against the start", withStart, hist, ladder(-5, true), "start", false, "ladder"},
+		{"random start: the defaults are the reference", randomStart, hist, ladder(-10, false), "defaults", false, "ladder"},
+		{"random start, ladder confident", randomStart, hist, ladder(10, false), "g1", true, "ladder"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -110,7 +110,7 @@ initialisation).`,
 	configFlag(cf, f.Int64Var, "nodes", "node limit per move (instead of or with --depth)", func(c *C) *int64 { return &c.Nodes })
 	configFlag(cf, f.StringVar, "openings", "openings: random:N (N random plies, balanced), a file of positions, or 'start'", func(c *C) *string { return &c.Openings })
 	configFlag(cf, f.IntVar, "max-plies", "ply cap of a game, drawn when reached (0: 400)", func(c *C) *int { return &c.MaxPlies })
-	configFlag(cf, f.StringVar, "start", "weights file to start from, or 'default' for the evaluator's defaults (none: random for genetic, zeros for knockout)", func(c *C) *string { return &c.Start })
+	configFlag(cf, f.StringVar, "start", "weights file to start from, 'default' for the evaluator's defaults, or 'random' for one weight vector drawn from the seed (none: a random population for genetic, zeros for knockout, the defaults for spsa, cmaes and texel)", func(c *C) *string { return &c.Start })
 	configFlag(cf, f.IntVar, "ladder-pairs", "pairs per pairing of the ladder played at the end (0: about a tenth of the run's games; -1: no ladder)", func(c *C) *int { return &c.LadderPairs })
 	configFlag(cf, f.IntVar, "budget-games", "end the run at the first generation boundary after this many games (0: no budget)", func(c *C) *int { return &c.BudgetGames })
 	configFlag(cf, f.StringVar, "budget-time", "end the run at the first generation boundary after this much time, e.g. 8h or 90m (none: no budget)", func(c *C) *string { return &c.BudgetTime })
@@ -247,13 +247,19 @@ func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, o
 		}
 		var ev *games.Evaluator
 		var w []float64
-		if cfg.Start == population.StartDefaults {
+		switch cfg.Start {
+		case population.StartDefaults, population.StartRandom:
 			if ev, err = cfg.TunedEvaluator(game); err != nil {
 				return usageError{err}
 			}
 			w = ev.Defaults()
-		} else if ev, w, err = games.ReadWeights(cfg.Start, game); err != nil {
-			return usageError{err}
+			if cfg.Start == population.StartRandom {
+				w = population.RandomStart(ev, cfg.Seed)
+			}
+		default:
+			if ev, w, err = games.ReadWeights(cfg.Start, game); err != nil {
+				return usageError{err}
+			}
 		}
 		if cfg.Evaluator != "" && cfg.Evaluator != ev.Name {
 			return usageError{fmt.Errorf("run: --start %s holds weights of evaluator %q, not %q", cfg.Start, ev.Name, cfg.Evaluator)}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 )
@@ -137,5 +139,56 @@ func TestCompare(t *testing.T) {
 	code, _, errOut = tune(t, "", "compare", "--game", "tictactoe", "--budget-games", "40", "--algos", "genetic,annealing", "--out", dir+"2")
 	if code != 2 || !strings.Contains(errOut, `unknown algo "annealing"`) {
 		t.Errorf("unknown algo: exit %d, %s", code, errOut)
+	}
+}
+
+// TestRandomStartCLI: --start random records one vector drawn from the
+// seed as the start weights; tuning from it must beat the defaults, so the
+// ladder rates no "start" and the best is measured against the defaults.
+func TestRandomStartCLI(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	code, out, errOut := tune(t, "", "--quiet", "run", "--game", "tictactoe", "--algo", "spsa", "--start", "random", "--seed", "9",
+		"--spsa-iterations", "8", "--spsa-block", "4", "--depth", "2", "--openings", "start", "--yardstick-pairs", "1", "--ladder-pairs", "1", "--out", run)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(filepath.Join(run, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := population.ParseConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := findGame("tictactoe")
+	ev, _ := games.FindEvaluator(g, cfg.Evaluator)
+	want := population.RandomStart(ev, 9)
+	for i, f := range ev.Features {
+		if cfg.StartWeights[f.Name] != want[i] {
+			t.Errorf("start %s = %g, want %g (drawn from seed 9)", f.Name, cfg.StartWeights[f.Name], want[i])
+		}
+	}
+	_, out, _ = tune(t, "", "show", run, "--json")
+	var show struct {
+		Best struct {
+			Reference string `json:"reference"`
+		} `json:"best"`
+		Ladder struct {
+			Entries []struct {
+				Label string `json:"label"`
+			} `json:"entries"`
+		} `json:"ladder"`
+	}
+	if err := json.Unmarshal([]byte(out), &show); err != nil {
+		t.Fatal(err)
+	}
+	if show.Best.Reference != "defaults" || len(show.Ladder.Entries) < 2 {
+		t.Fatalf("best against %q, ladder %+v; want the defaults as reference:\n%s", show.Best.Reference, show.Ladder.Entries, out)
+	}
+	for _, e := range show.Ladder.Entries {
+		if e.Label == "start" {
+			t.Errorf("the random start is a ladder player: %+v", show.Ladder.Entries)
+		}
 	}
 }
