@@ -424,14 +424,27 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 		s.keys[ply] = make([]int32, len(moves))
 	}
 	keys := s.keys[ply][:len(moves)]
+	// first is the first of the best-ranked moves, what pick(moves, keys, 0)
+	// would find: most nodes end after their first move, so the ranking
+	// pass finds it instead of a second pass over the keys.
+	first := 0
 	for i, m := range moves {
-		keys[i] = s.orderKey(m, ttMove, depth, ply, turn)
+		k := s.orderKey(m, ttMove, depth, ply, turn)
+		keys[i] = k
+		if k > keys[first] {
+			first = i
+		}
 	}
 
 	origAlpha := alpha
 	best, bestMove := int32(-infinity), games.NoMove
 	for i := range moves {
-		pick(moves, keys, i)
+		if i == 0 {
+			moves[0], moves[first] = moves[first], moves[0]
+			keys[0], keys[first] = keys[first], keys[0]
+		} else {
+			pick(moves, keys, i)
+		}
 		m := moves[i]
 		s.play(m)
 		var sc int32

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/gametune/gametune/games"
 )
@@ -27,8 +28,15 @@ type entry struct {
 }
 
 // bucket holds two slots: slot 0 keeps the deepest result seen, slot 1 the
-// most recent one.
-type bucket [2]entry
+// most recent one. It is padded to a cache line (64 bytes), and the bucket
+// array starts on one (the allocator aligns large blocks to pages), so a
+// probe and the store after it touch one line: unpadded, one bucket in two
+// straddled two lines, and the table's misses are most of what a search
+// waits for.
+type bucket struct {
+	slot [2]entry
+	_    [64 - 2*24]byte
+}
 
 // Table is a transposition table of a fixed size. Each bucket has two slots:
 // a depth-preferred slot, replaced only by a result of at least the same
@@ -46,15 +54,16 @@ type Table struct {
 }
 
 // bucketSize is the size of one bucket in bytes.
-const bucketSize = 48
+const bucketSize = int(unsafe.Sizeof(bucket{}))
 
-// NewTable returns a table of at most mib mebibytes, rounded down to a power
-// of two buckets. mib must be at least 1.
+// NewTable returns a table of at most mib mebibytes: a power of two buckets
+// of 64 bytes (two slots each), as many as fit. A power-of-two mib is used
+// whole. mib must be at least 1.
 func NewTable(mib int) (*Table, error) {
 	if mib < 1 || mib > 1<<16 {
 		return nil, fmt.Errorf("engine: transposition table size %d MiB out of range (1-65536)", mib)
 	}
-	n := uint64(mib) << 20 / bucketSize
+	n := uint64(mib) << 20 / uint64(bucketSize)
 	size := uint64(1)
 	for size*2 <= n {
 		size *= 2
@@ -77,7 +86,7 @@ func (t *Table) Len() int { return 2 * len(t.buckets) }
 
 // probe returns the slot holding key, if any.
 func (t *Table) probe(key uint64) (entry, bool) {
-	b := &t.buckets[key&t.mask]
+	b := &t.buckets[key&t.mask].slot
 	if b[0].age == t.age && b[0].key == key {
 		return b[0], true
 	}
@@ -89,7 +98,7 @@ func (t *Table) probe(key uint64) (entry, bool) {
 
 // store records a result for key.
 func (t *Table) store(key uint64, move games.Move, score int32, depth int, b bound) {
-	bk := &t.buckets[key&t.mask]
+	bk := &t.buckets[key&t.mask].slot
 	e := entry{key: key, move: move, score: score, depth: int16(depth), bound: b, age: t.age}
 	empty := bk[0].age != t.age
 	if empty || bk[0].key == key || depth >= int(bk[0].depth) {

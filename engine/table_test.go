@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestTableClear: Clear empties the table every time, through the wipe
 // that comes when the ages run out; slots written after a Clear are found.
@@ -43,5 +46,31 @@ func BenchmarkTableClear(b *testing.B) {
 				tb.Clear()
 			}
 		})
+	}
+}
+
+// TestTableLayout: a bucket is one cache line and the array starts on one,
+// so that a probe touches a single line; a table never exceeds its size,
+// and a power-of-two size is used whole (the bucket counts, and so the
+// searches, of the sizes in use are those of the packed 48-byte layout).
+func TestTableLayout(t *testing.T) {
+	if bucketSize != 64 {
+		t.Fatalf("a bucket takes %d bytes, want 64", bucketSize)
+	}
+	for _, mib := range []int{1, 2, 3, 16, 24} {
+		tb, err := NewTable(mib)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if addr := uintptr(unsafe.Pointer(&tb.buckets[0])); addr%64 != 0 {
+			t.Errorf("%d MiB: buckets start at %#x, not on a cache line", mib, addr)
+		}
+		size := len(tb.buckets) * bucketSize
+		if size > mib<<20 || size*2 <= mib<<20 {
+			t.Errorf("%d MiB: %d bytes of buckets", mib, size)
+		}
+		if mib&(mib-1) == 0 && size != mib<<20 {
+			t.Errorf("%d MiB: %d bytes of buckets, want all of it", mib, size)
+		}
 	}
 }
