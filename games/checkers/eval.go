@@ -70,60 +70,73 @@ var fullEvaluator = &games.Evaluator{
 	},
 }
 
-// rows advanced by a man of each side on each row index.
-func advance(side games.Side, s int) int {
-	r := s / 4
+// Rows by the bits of their index: rowBit1 holds the rows whose index has
+// bit 0 set (1, 3, 5, 7), rowBit2 bit 1 (2, 3, 6, 7), rowBit4 bit 2 (4-7).
+const (
+	rowBit1 Bitboard = 0xf0f0f0f0
+	rowBit2 Bitboard = 0xff00ff00
+	rowBit4 Bitboard = 0xffff0000
+)
+
+// advancement is the rows advanced by the men of side, summed: a Black man
+// on row r has advanced r rows, a White one 7-r. The row indices are summed
+// bit by bit, a popcount each.
+func advancement(men Bitboard, side games.Side) int {
+	rows := popcount(men&rowBit1) + 2*popcount(men&rowBit2) + 4*popcount(men&rowBit4)
 	if side == games.First {
-		return r
+		return rows
 	}
-	return 7 - r
+	return 7*popcount(men) - rows
 }
 
-func (p *Position) sideFeatures(side games.Side, empty Bitboard, f *[10]float64, sign float64) {
-	f[0] += sign * float64(popcount(p.men[side]))
-	f[1] += sign * float64(popcount(p.kings[side]))
-	f[2] += sign * float64(popcount(p.men[side]&firstRow[side]))
-	f[3] += sign * float64(popcount(p.pieces(side)&centre))
-	f[8] += sign * float64(popcount(p.kings[side]&centre))
-	adv, mob, runaway := 0, 0, 0
-	for b := p.men[side]; b != 0; b &= b - 1 {
-		s := lowest(b)
-		adv += advance(side, s)
-		for _, d := range forward[side] {
-			if t := step[d][s]; t >= 0 && empty&(1<<t) != 0 {
-				mob++
-				if lastRow[side]&(1<<t) != 0 {
-					runaway++
-				}
-			}
-		}
-	}
-	trapped := 0
-	for b := p.kings[side]; b != 0; b &= b - 1 {
-		s := lowest(b)
-		n := 0
-		for d := 0; d < 4; d++ {
-			if t := step[d][s]; t >= 0 && empty&(1<<t) != 0 {
-				n++
-			}
-		}
-		mob += n
-		if n == 0 {
-			trapped++
-		}
-	}
-	f[4] += sign * float64(adv)
-	f[5] += sign * float64(mob)
-	f[6] += sign * float64(runaway)
-	f[7] += sign * float64(trapped)
+// sideTerms are the full evaluator's counts for one side.
+type sideTerms struct {
+	men, kings, backRank, centre, advancement, mobility, runaway, trapped, kingCentre int
 }
 
+// terms counts side's features on whole bitboards, with empty the empty
+// squares: a man's simple moves are the men that step into an empty square
+// in each forward direction (movers), its runaways those whose step lands
+// on the crowning row; a king is trapped when it moves in no direction.
+func (p *Position) terms(side games.Side, empty Bitboard) sideTerms {
+	men, kings := p.men[side], p.kings[side]
+	lo := firstForward(side)
+	crown := empty & lastRow[side]
+	t := sideTerms{
+		men:         popcount(men),
+		kings:       popcount(kings),
+		backRank:    popcount(men & firstRow[side]),
+		centre:      popcount((men | kings) & centre),
+		kingCentre:  popcount(kings & centre),
+		advancement: advancement(men, side),
+		mobility:    popcount(movers(men, empty, lo)) + popcount(movers(men, empty, lo+1)),
+		runaway:     popcount(movers(men, crown, lo)) + popcount(movers(men, crown, lo+1)),
+	}
+	if kings != 0 {
+		k0, k1 := movers(kings, empty, 0), movers(kings, empty, 1)
+		k2, k3 := movers(kings, empty, 2), movers(kings, empty, 3)
+		t.mobility += popcount(k0) + popcount(k1) + popcount(k2) + popcount(k3)
+		t.trapped = popcount(kings &^ (k0 | k1 | k2 | k3))
+	}
+	return t
+}
+
+// fullFeatures writes the full evaluator's features, unscaled, each a
+// difference of whole counts (exact in float64), mine minus theirs.
 func (p *Position) fullFeatures(f *[10]float64) {
 	empty := ^p.occupied()
-	p.sideFeatures(p.turn, empty, f, 1)
-	p.sideFeatures(p.turn.Other(), empty, f, -1)
+	me, them := p.terms(p.turn, empty), p.terms(p.turn.Other(), empty)
+	f[0] = float64(me.men - them.men)
+	f[1] = float64(me.kings - them.kings)
+	f[2] = float64(me.backRank - them.backRank)
+	f[3] = float64(me.centre - them.centre)
+	f[4] = float64(me.advancement - them.advancement)
+	f[5] = float64(me.mobility - them.mobility)
+	f[6] = float64(me.runaway - them.runaway)
+	f[7] = float64(me.trapped - them.trapped)
+	f[8] = float64(me.kingCentre - them.kingCentre)
 	all := popcount(p.occupied())
-	f[9] = float64(popcount(p.pieces(p.turn))-popcount(p.pieces(p.turn.Other()))) * float64(24-all) / 24
+	f[9] = float64(me.men+me.kings-them.men-them.kings) * float64(24-all) / 24
 }
 
 func evaluateFull(gp games.Position, w []float64) int {
