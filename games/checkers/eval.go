@@ -2,6 +2,7 @@ package checkers
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/gametune/gametune/games"
 )
@@ -72,71 +73,70 @@ var fullEvaluator = &games.Evaluator{
 
 // Rows by the bits of their index: rowBit1 holds the rows whose index has
 // bit 0 set (1, 3, 5, 7), rowBit2 bit 1 (2, 3, 6, 7), rowBit4 bit 2 (4-7).
+// The row indices of a set of squares sum to pop(b&rowBit1) +
+// 2*pop(b&rowBit2) + 4*pop(b&rowBit4).
 const (
 	rowBit1 Bitboard = 0xf0f0f0f0
 	rowBit2 Bitboard = 0xff00ff00
 	rowBit4 Bitboard = 0xffff0000
 )
 
-// advancement is the rows advanced by the men of side, summed: a Black man
-// on row r has advanced r rows, a White one 7-r. The row indices are summed
-// bit by bit, a popcount each.
-func advancement(men Bitboard, side games.Side) int {
-	rows := popcount(men&rowBit1) + 2*popcount(men&rowBit2) + 4*popcount(men&rowBit4)
-	if side == games.First {
-		return rows
-	}
-	return 7*popcount(men) - rows
-}
+// The rows before crowning: a man there crowns with any simple move.
+const (
+	row6 Bitboard = 0x0f000000 // Black's
+	row1 Bitboard = 0x000000f0 // White's
+)
 
-// sideTerms are the full evaluator's counts for one side.
-type sideTerms struct {
-	men, kings, backRank, centre, advancement, mobility, runaway, trapped, kingCentre int
-}
+// count2 is popcount(a) + popcount(b), in one 64-bit count.
+func count2(a, b Bitboard) int { return bits.OnesCount64(uint64(a)<<32 | uint64(b)) }
 
-// terms counts side's features on whole bitboards, with empty the empty
-// squares: a man's simple moves are the men that step into an empty square
-// in each forward direction (movers), its runaways those whose step lands
-// on the crowning row; a king is trapped when it moves in no direction.
-func (p *Position) terms(side games.Side, empty Bitboard) sideTerms {
-	men, kings := p.men[side], p.kings[side]
-	lo := firstForward(side)
-	crown := empty & lastRow[side]
-	t := sideTerms{
-		men:         popcount(men),
-		kings:       popcount(kings),
-		backRank:    popcount(men & firstRow[side]),
-		centre:      popcount((men | kings) & centre),
-		kingCentre:  popcount(kings & centre),
-		advancement: advancement(men, side),
-		mobility:    popcount(movers(men, empty, lo)) + popcount(movers(men, empty, lo+1)),
-		runaway:     popcount(movers(men, crown, lo)) + popcount(movers(men, crown, lo+1)),
-	}
-	if kings != 0 {
-		k0, k1 := movers(kings, empty, 0), movers(kings, empty, 1)
-		k2, k3 := movers(kings, empty, 2), movers(kings, empty, 3)
-		t.mobility += popcount(k0) + popcount(k1) + popcount(k2) + popcount(k3)
-		t.trapped = popcount(kings &^ (k0 | k1 | k2 | k3))
-	}
-	return t
-}
+// diff is popcount(a) - popcount(b), in one 64-bit count: popcount(^b) is
+// 32 - popcount(b).
+func diff(a, b Bitboard) int { return count2(a, ^b) - 32 }
 
-// fullFeatures writes the full evaluator's features, unscaled, each a
-// difference of whole counts (exact in float64), mine minus theirs.
+// fullFeatures writes the full evaluator's features, unscaled: each is a
+// count for Black minus the count for White, negated when White is to move
+// (integers, exact in float64). Everything is counted on whole bitboards.
+// A piece moves in direction d when it stands on shift(empty, opposite(d))
+// (movers); a man standing on the row before crowning with a simple move
+// is a runaway; a king is trapped when it moves in no direction.
 func (p *Position) fullFeatures(f *[10]float64) {
-	empty := ^p.occupied()
-	me, them := p.terms(p.turn, empty), p.terms(p.turn.Other(), empty)
-	f[0] = float64(me.men - them.men)
-	f[1] = float64(me.kings - them.kings)
-	f[2] = float64(me.backRank - them.backRank)
-	f[3] = float64(me.centre - them.centre)
-	f[4] = float64(me.advancement - them.advancement)
-	f[5] = float64(me.mobility - them.mobility)
-	f[6] = float64(me.runaway - them.runaway)
-	f[7] = float64(me.trapped - them.trapped)
-	f[8] = float64(me.kingCentre - them.kingCentre)
-	all := popcount(p.occupied())
-	f[9] = float64(me.men+me.kings-them.men-them.kings) * float64(24-all) / 24
+	bm, bk := p.men[games.First], p.kings[games.First]
+	wm, wk := p.men[games.Second], p.kings[games.Second]
+	occupied := bm | bk | wm | wk
+	empty := ^occupied
+	// toDL holds the squares whose down-left neighbour is empty, and so on.
+	toDL, toDR := shift(empty, opposite(downLeft)), shift(empty, opposite(downRight))
+	toUL, toUR := shift(empty, opposite(upLeft)), shift(empty, opposite(upRight))
+	bl, br := bm&toDL, bm&toDR // Black men's simple moves by direction
+	wl, wr := wm&toUL, wm&toUR // White's
+	mobility := count2(bl, br) - count2(wl, wr)
+	trapped := 0
+	if bk|wk != 0 {
+		mobility += count2(bk&toDL, bk&toDR) + count2(bk&toUL, bk&toUR) -
+			count2(wk&toDL, wk&toDR) - count2(wk&toUL, wk&toUR)
+		trapped = diff(bk&^(toDL|toDR|toUL|toUR), wk&^(toDL|toDR|toUL|toUR))
+	}
+	// Black's men advance by their row, White's by 7 minus theirs: the
+	// difference is the rows of all the men less 7 per White man.
+	rows := count2(bm&rowBit1, wm&rowBit1) + 2*count2(bm&rowBit2, wm&rowBit2) + 4*count2(bm&rowBit4, wm&rowBit4)
+	advancement := rows - 7*popcount(wm)
+	men, kings := diff(bm, wm), diff(bk, wk)
+	sign := 1
+	if p.turn == games.Second {
+		sign = -1
+	}
+	f[0] = float64(sign * men)
+	f[1] = float64(sign * kings)
+	f[2] = float64(sign * diff(bm&firstRow[games.First], wm&firstRow[games.Second]))
+	f[3] = float64(sign * diff((bm|bk)&centre, (wm|wk)&centre))
+	f[4] = float64(sign * advancement)
+	f[5] = float64(sign * mobility)
+	f[6] = float64(sign * (count2(bl&row6, br&row6) - count2(wl&row1, wr&row1)))
+	f[7] = float64(sign * trapped)
+	f[8] = float64(sign * diff(bk&centre, wk&centre))
+	all := popcount(occupied)
+	f[9] = float64(sign*(men+kings)) * float64(24-all) / 24
 }
 
 func evaluateFull(gp games.Position, w []float64) int {
