@@ -81,12 +81,6 @@ const (
 	rowBit4 Bitboard = 0xffff0000
 )
 
-// The rows before crowning: a man there crowns with any simple move.
-const (
-	row6 Bitboard = 0x0f000000 // Black's
-	row1 Bitboard = 0x000000f0 // White's
-)
-
 // count2 is popcount(a) + popcount(b), in one 64-bit count.
 func count2(a, b Bitboard) int { return bits.OnesCount64(uint64(a)<<32 | uint64(b)) }
 
@@ -128,10 +122,11 @@ func (p *Position) fullFeatures(f *[10]float64) {
 	}
 	f[0] = float64(sign * men)
 	f[1] = float64(sign * kings)
-	f[2] = float64(sign * diff(bm&firstRow[games.First], wm&firstRow[games.Second]))
+	f[2] = float64(sign * diff(bm&row0, wm&row7))
 	f[3] = float64(sign * diff((bm|bk)&centre, (wm|wk)&centre))
 	f[4] = float64(sign * advancement)
 	f[5] = float64(sign * mobility)
+	// Runaways: men with a simple move from the row before crowning.
 	f[6] = float64(sign * (count2(bl&row6, br&row6) - count2(wl&row1, wr&row1)))
 	f[7] = float64(sign * trapped)
 	f[8] = float64(sign * diff(bk&centre, wk&centre))

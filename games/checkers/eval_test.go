@@ -162,3 +162,42 @@ func TestEvaluatorsAgainstReference(t *testing.T) {
 		})
 	}
 }
+
+// referenceOrderHint is the move-ordering hint through the step table: the
+// code the row test replaced.
+func referenceOrderHint(p *Position, m games.Move) int32 {
+	h := int32(0)
+	if n := moveJumps(m); n > 0 {
+		h += 100 * int32(n)
+	}
+	from := moveFrom(m)
+	if p.men[p.turn]&(1<<from) != 0 && moveJumps(m) == 0 {
+		to := int(step[moveDir(m, 0)][from])
+		if lastRow[p.turn]&(1<<to) != 0 {
+			h += 50
+		}
+	}
+	return h
+}
+
+// TestOrderHintAgainstReference: the hint of every legal move in random
+// positions is the reference hint (the search's move order depends on it).
+func TestOrderHintAgainstReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 33))
+	crowning := 0
+	for _, p := range randomPositions(t, rng, 20000) {
+		moves, _ := p.Moves(nil)
+		for _, m := range moves {
+			got, want := p.OrderHint(m, 1), referenceOrderHint(p, m)
+			if got != want {
+				t.Fatalf("%s: hint for %s = %d, reference %d", p, p.FormatMove(m), got, want)
+			}
+			if want == 50 {
+				crowning++
+			}
+		}
+	}
+	if crowning < 100 {
+		t.Fatalf("only %d crowning moves", crowning)
+	}
+}

@@ -21,6 +21,8 @@ const (
 	column0  Bitboard = 0x10101010 // the left edge, on the odd rows
 	column7  Bitboard = 0x08080808 // the right edge, on the even rows
 	row0     Bitboard = 0x0000000f
+	row1     Bitboard = 0x000000f0
+	row6     Bitboard = 0x0f000000
 	row7     Bitboard = 0xf0000000
 )
 

@@ -236,18 +236,13 @@ func (p *Position) Clone() games.Position {
 
 // OrderHint puts captures first, longer ones earlier, and crowning moves.
 func (p *Position) OrderHint(m games.Move, depth int) int32 {
-	h := int32(0)
 	if n := moveJumps(m); n > 0 {
-		h += 100 * int32(n)
+		return 100 * int32(n)
 	}
-	from := moveFrom(m)
-	if p.men[p.turn]&(1<<from) != 0 && moveJumps(m) == 0 {
-		to := int(step[moveDir(m, 0)][from])
-		if lastRow[p.turn]&(1<<to) != 0 {
-			h += 50
-		}
+	if p.men[p.turn]&beforeCrown[p.turn]&(1<<moveFrom(m)) != 0 {
+		return 50
 	}
-	return h
+	return 0
 }
 
 // Perft counts the leaves depth plies ahead, the last ply in bulk: the
