@@ -115,45 +115,65 @@ func (p *Position) countSimpleMoves() int {
 	return n
 }
 
-// captureSources returns the men and the kings of the side to move that
-// can capture, and the opponent's pieces and the empty squares. The
-// squares a jump in direction d starts from are shift(shift(empty, back)&
-// them, back), back the opposite direction: written out, since as a
-// function it is too large for the compiler to inline.
-func (p *Position) captureSources() (men, kings, them, empty Bitboard) {
-	me := p.turn
-	them = p.pieces(me.Other())
-	empty = ^p.occupied()
-	lo := firstForward(me)
-	b0, b1 := opposite(lo), opposite(lo+1) // the men's backward directions
-	from := shift(shift(empty, b0)&them, b0) | shift(shift(empty, b1)&them, b1)
-	men = p.men[me] & from
-	if k := p.kings[me]; k != 0 {
-		f0, f1 := opposite(b0), opposite(b1) // the men's forward directions
-		kings = k & (from | shift(shift(empty, f0)&them, f0) | shift(shift(empty, f1)&them, f1))
-	}
-	return men, kings, them, empty
-}
-
 // captures appends every complete capture sequence: the men's in square
 // order, then the kings', each piece's sequences in depth-first order of
 // the directions.
+//
+// The squares a jump in direction d starts from are shift(shift(empty,
+// back)&them, back), back the opposite direction (written out: as a
+// function it is too large for the compiler to inline). A man only jumps
+// forward, so the pieces it has taken and the square it left are behind
+// it and whether it can jump on from a square is known from the board
+// before the move: a man whose first jump lands where no further jump
+// starts (most of them) gets its one-jump move without a walk.
 func (p *Position) captures(dst []games.Move) []games.Move {
-	men, kings, them, empty := p.captureSources()
+	me := p.turn
+	them := p.pieces(me.Other())
+	empty := ^p.occupied()
+	d0 := firstForward(me)
+	d1 := d0 + 1
+	b0, b1 := opposite(d0), opposite(d1) // the men's backward directions
+	from0 := shift(shift(empty, b0)&them, b0)
+	from1 := shift(shift(empty, b1)&them, b1)
+	men := p.men[me] & (from0 | from1)
+	var kings Bitboard
+	if k := p.kings[me]; k != 0 {
+		kings = k & (from0 | from1 | shift(shift(empty, d0)&them, d0) | shift(shift(empty, d1)&them, d1))
+	}
 	if men|kings == 0 {
 		return dst
 	}
-	lo := firstForward(p.turn)
-	crown := lastRow[p.turn]
+	crown := lastRow[me]
+	goOn := (from0 | from1) &^ crown
 	for b := men; b != 0; b &= b - 1 {
-		s := lowest(b)
-		dst = jumps(dst, games.Move(s+1), 1<<s, lo, lo+1, crown, them, empty|1<<s, 0)
+		at := b & -b
+		m := games.Move(lowest(b) + 1)
+		if at&from0 != 0 {
+			dst = manJump(dst, m, at, d0, d0, crown, goOn, them, empty)
+		}
+		if at&from1 != 0 {
+			dst = manJump(dst, m, at, d1, d0, crown, goOn, them, empty)
+		}
 	}
 	for b := kings; b != 0; b &= b - 1 {
 		s := lowest(b)
 		dst = jumps(dst, games.Move(s+1), 1<<s, 0, 3, 0, them, empty|1<<s, 0)
 	}
 	return dst
+}
+
+// manJump appends the capture sequences of the man on at (move m so far)
+// that start with a jump in direction d, which it can make; d0 is the
+// first of its forward directions and goOn the squares off the crowning
+// row from which it could jump again. The rest of the walk is jumps'.
+func manJump(dst []games.Move, m games.Move, at Bitboard, d, d0 int, crown, goOn, them, empty Bitboard) []games.Move {
+	over := shift(at, d)
+	to := shift(over, d)
+	m |= games.Move(d) << 11
+	if to&goOn == 0 {
+		return append(dst, m|1<<6)
+	}
+	return jumps(dst, m, to, d0, d0+1, crown, them&^over, empty|at, 1)
 }
 
 // jumps extends a capture sequence, m so far after n jumps, of the piece
