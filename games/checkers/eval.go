@@ -100,8 +100,8 @@ func (p *Position) fullFeatures(f *[10]float64) {
 	occupied := bm | bk | wm | wk
 	empty := ^occupied
 	// toDL holds the squares whose down-left neighbour is empty, and so on.
-	toDL, toDR := shift(empty, opposite(downLeft)), shift(empty, opposite(downRight))
-	toUL, toUR := shift(empty, opposite(upLeft)), shift(empty, opposite(upRight))
+	toDL, toDR := stepUpRight(empty), stepUpLeft(empty)
+	toUL, toUR := stepDownRight(empty), stepDownLeft(empty)
 	bl, br := bm&toDL, bm&toDR // Black men's simple moves by direction
 	wl, wr := wm&toUL, wm&toUR // White's
 	mobility := count2(bl, br) - count2(wl, wr)

@@ -51,6 +51,24 @@ func shift(b Bitboard, d int) Bitboard {
 	return bits.RotateLeft32(b&m[0], r[0]) | bits.RotateLeft32(b&m[1], r[1])
 }
 
+// The four steps of shift with their masks and shifts written out, for
+// code whose direction is fixed (shift loads them from tables).
+func stepDownLeft(b Bitboard) Bitboard  { return (b&evenRows)<<4 | (b&(oddRows&^column0&^row7))<<3 }
+func stepDownRight(b Bitboard) Bitboard { return (b&(evenRows&^column7))<<5 | (b&(oddRows&^row7))<<4 }
+func stepUpLeft(b Bitboard) Bitboard    { return (b&(evenRows&^row0))>>4 | (b&(oddRows&^column0))>>5 }
+func stepUpRight(b Bitboard) Bitboard   { return (b&(evenRows&^column7&^row0))>>3 | (b&oddRows)>>4 }
+
+// jumpersDown returns the squares from which a jump down-left (left) or
+// down-right (right) takes a piece of them and lands on an empty square;
+// jumpersUp the same upwards.
+func jumpersDown(empty, them Bitboard) (left, right Bitboard) {
+	return stepUpRight(stepUpRight(empty) & them), stepUpLeft(stepUpLeft(empty) & them)
+}
+
+func jumpersUp(empty, them Bitboard) (left, right Bitboard) {
+	return stepDownRight(stepDownRight(empty) & them), stepDownLeft(stepDownLeft(empty) & them)
+}
+
 // opposite is the direction opposite d: down-left and up-right, down-right
 // and up-left.
 func opposite(d int) int { return 3 - d }
@@ -119,9 +137,9 @@ func (p *Position) countSimpleMoves() int {
 // order, then the kings', each piece's sequences in depth-first order of
 // the directions.
 //
-// The squares a jump in direction d starts from are shift(shift(empty,
-// back)&them, back), back the opposite direction (written out: as a
-// function it is too large for the compiler to inline). A man only jumps
+// The squares a jump in direction d starts from are the empty squares
+// stepped twice the opposite way, the opponent's pieces kept after the
+// first step (jumpersDown, jumpersUp). A man only jumps
 // forward, so the pieces it has taken and the square it left are behind
 // it and whether it can jump on from a square is known from the board
 // before the move: a man whose first jump lands where no further jump
@@ -132,13 +150,25 @@ func (p *Position) captures(dst []games.Move) []games.Move {
 	empty := ^p.occupied()
 	d0 := firstForward(me)
 	d1 := d0 + 1
-	b0, b1 := opposite(d0), opposite(d1) // the men's backward directions
-	from0 := shift(shift(empty, b0)&them, b0)
-	from1 := shift(shift(empty, b1)&them, b1)
+	// from0 and from1 hold the squares from which a jump in d0 and d1 (a
+	// man's) takes a piece and lands on an empty square, back0 and back1
+	// those of the other two directions (a king's).
+	var from0, from1 Bitboard
+	if me == games.First {
+		from0, from1 = jumpersDown(empty, them)
+	} else {
+		from0, from1 = jumpersUp(empty, them)
+	}
 	men := p.men[me] & (from0 | from1)
 	var kings Bitboard
 	if k := p.kings[me]; k != 0 {
-		kings = k & (from0 | from1 | shift(shift(empty, d0)&them, d0) | shift(shift(empty, d1)&them, d1))
+		var back0, back1 Bitboard
+		if me == games.First {
+			back0, back1 = jumpersUp(empty, them)
+		} else {
+			back0, back1 = jumpersDown(empty, them)
+		}
+		kings = k & (from0 | from1 | back0 | back1)
 	}
 	if men|kings == 0 {
 		return dst
