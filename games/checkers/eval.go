@@ -137,9 +137,10 @@ func (p *Position) fullFeatures(f *[10]float64) {
 func evaluateFull(gp games.Position, w []float64) int {
 	var f [10]float64
 	gp.(*Position).fullFeatures(&f)
+	w = w[:len(f)] // one bounds check for the loop
 	v := 0.0
-	for i, x := range f {
-		v += w[i] * x
+	for i := range f {
+		v += w[i] * f[i]
 	}
 	return int(math.Round(100 * v))
 }

@@ -89,8 +89,15 @@ func (p *Position) simpleMoves(dst []games.Move) []games.Move {
 	me := p.turn
 	empty := ^p.occupied()
 	lo := firstForward(me)
-	m0 := movers(p.men[me], empty, lo)
-	m1 := movers(p.men[me], empty, lo+1)
+	// m0 and m1 hold the men that step into an empty square in their first
+	// and second forward direction (movers, with fixed directions).
+	men := p.men[me]
+	var m0, m1 Bitboard
+	if me == games.First {
+		m0, m1 = men&stepUpRight(empty), men&stepUpLeft(empty)
+	} else {
+		m0, m1 = men&stepDownRight(empty), men&stepDownLeft(empty)
+	}
 	for b := m0 | m1; b != 0; b &= b - 1 {
 		s := lowest(b)
 		if m0&(1<<s) != 0 {
@@ -104,9 +111,11 @@ func (p *Position) simpleMoves(dst []games.Move) []games.Move {
 	if kings == 0 {
 		return dst
 	}
-	var k [4]Bitboard
-	for d := range k {
-		k[d] = movers(kings, empty, d)
+	k := [4]Bitboard{
+		downLeft:  kings & stepUpRight(empty),
+		downRight: kings & stepUpLeft(empty),
+		upLeft:    kings & stepDownRight(empty),
+		upRight:   kings & stepDownLeft(empty),
 	}
 	for b := k[0] | k[1] | k[2] | k[3]; b != 0; b &= b - 1 {
 		s := lowest(b)
