@@ -105,8 +105,9 @@ func (p *Position) fullFeatures(f *[10]float64) {
 	bl, br := bm&toDL, bm&toDR // Black men's simple moves by direction
 	wl, wr := wm&toUL, wm&toUR // White's
 	mobility := count2(bl, br) - count2(wl, wr)
-	trapped := 0
+	trapped, kingCentre := 0, 0
 	if bk|wk != 0 {
+		kingCentre = diff(bk&centre, wk&centre)
 		mobility += count2(bk&toDL, bk&toDR) + count2(bk&toUL, bk&toUR) -
 			count2(wk&toDL, wk&toDR) - count2(wk&toUL, wk&toUR)
 		trapped = diff(bk&^(toDL|toDR|toUL|toUR), wk&^(toDL|toDR|toUL|toUR))
@@ -129,7 +130,7 @@ func (p *Position) fullFeatures(f *[10]float64) {
 	// Runaways: men with a simple move from the row before crowning.
 	f[6] = float64(sign * (count2(bl&row6, br&row6) - count2(wl&row1, wr&row1)))
 	f[7] = float64(sign * trapped)
-	f[8] = float64(sign * diff(bk&centre, wk&centre))
+	f[8] = float64(sign * kingCentre)
 	all := popcount(occupied)
 	f[9] = float64(sign*(men+kings)) * float64(24-all) / 24
 }
