@@ -148,11 +148,11 @@ func (p *Position) countSimpleMoves() int {
 //
 // The squares a jump in direction d starts from are the empty squares
 // stepped twice the opposite way, the opponent's pieces kept after the
-// first step (jumpersDown, jumpersUp). A man only jumps
-// forward, so the pieces it has taken and the square it left are behind
-// it and whether it can jump on from a square is known from the board
-// before the move: a man whose first jump lands where no further jump
-// starts (most of them) gets its one-jump move without a walk.
+// first step (jumpersDown, jumpersUp). A man only jumps forward, so the
+// pieces it has taken and the square it left are behind it, and whether
+// it can jump on from a square is known from the board before the move: a
+// man whose first jump lands where no further jump starts (most of them)
+// gets its one-jump move without a walk.
 func (p *Position) captures(dst []games.Move) []games.Move {
 	me := p.turn
 	them := p.pieces(me.Other())
