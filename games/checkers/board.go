@@ -28,6 +28,9 @@ var (
 	lastRow = [2]Bitboard{0xf0000000, 0x0000000f}
 	// firstRow[side] is the side's own back row.
 	firstRow = [2]Bitboard{0x0000000f, 0xf0000000}
+	// beforeCrown[side] is the row before the side's crowning row: a man's
+	// simple move from there crowns, from anywhere else it does not.
+	beforeCrown = [2]Bitboard{row6, row1}
 )
 
 func rowCol(s int) (int, int) {

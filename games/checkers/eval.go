@@ -2,6 +2,7 @@ package checkers
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/gametune/gametune/games"
 )
@@ -70,68 +71,77 @@ var fullEvaluator = &games.Evaluator{
 	},
 }
 
-// rows advanced by a man of each side on each row index.
-func advance(side games.Side, s int) int {
-	r := s / 4
-	if side == games.First {
-		return r
-	}
-	return 7 - r
-}
+// Rows by the bits of their index: rowBit1 holds the rows whose index has
+// bit 0 set (1, 3, 5, 7), rowBit2 bit 1 (2, 3, 6, 7), rowBit4 bit 2 (4-7).
+// The row indices of a set of squares sum to pop(b&rowBit1) +
+// 2*pop(b&rowBit2) + 4*pop(b&rowBit4).
+const (
+	rowBit1 Bitboard = 0xf0f0f0f0
+	rowBit2 Bitboard = 0xff00ff00
+	rowBit4 Bitboard = 0xffff0000
+)
 
-func (p *Position) sideFeatures(side games.Side, empty Bitboard, f *[10]float64, sign float64) {
-	f[0] += sign * float64(popcount(p.men[side]))
-	f[1] += sign * float64(popcount(p.kings[side]))
-	f[2] += sign * float64(popcount(p.men[side]&firstRow[side]))
-	f[3] += sign * float64(popcount(p.pieces(side)&centre))
-	f[8] += sign * float64(popcount(p.kings[side]&centre))
-	adv, mob, runaway := 0, 0, 0
-	for b := p.men[side]; b != 0; b &= b - 1 {
-		s := lowest(b)
-		adv += advance(side, s)
-		for _, d := range forward[side] {
-			if t := step[d][s]; t >= 0 && empty&(1<<t) != 0 {
-				mob++
-				if lastRow[side]&(1<<t) != 0 {
-					runaway++
-				}
-			}
-		}
-	}
-	trapped := 0
-	for b := p.kings[side]; b != 0; b &= b - 1 {
-		s := lowest(b)
-		n := 0
-		for d := 0; d < 4; d++ {
-			if t := step[d][s]; t >= 0 && empty&(1<<t) != 0 {
-				n++
-			}
-		}
-		mob += n
-		if n == 0 {
-			trapped++
-		}
-	}
-	f[4] += sign * float64(adv)
-	f[5] += sign * float64(mob)
-	f[6] += sign * float64(runaway)
-	f[7] += sign * float64(trapped)
-}
+// count2 is popcount(a) + popcount(b), in one 64-bit count.
+func count2(a, b Bitboard) int { return bits.OnesCount64(uint64(a)<<32 | uint64(b)) }
 
+// diff is popcount(a) - popcount(b), in one 64-bit count: popcount(^b) is
+// 32 - popcount(b).
+func diff(a, b Bitboard) int { return count2(a, ^b) - 32 }
+
+// fullFeatures writes the full evaluator's features, unscaled: each is a
+// count for Black minus the count for White, negated when White is to move
+// (integers, exact in float64). Everything is counted on whole bitboards.
+// A piece moves in direction d when it stands on shift(empty, opposite(d))
+// (movers); a man standing on the row before crowning with a simple move
+// is a runaway; a king is trapped when it moves in no direction.
 func (p *Position) fullFeatures(f *[10]float64) {
-	empty := ^p.occupied()
-	p.sideFeatures(p.turn, empty, f, 1)
-	p.sideFeatures(p.turn.Other(), empty, f, -1)
-	all := popcount(p.occupied())
-	f[9] = float64(popcount(p.pieces(p.turn))-popcount(p.pieces(p.turn.Other()))) * float64(24-all) / 24
+	bm, bk := p.men[games.First], p.kings[games.First]
+	wm, wk := p.men[games.Second], p.kings[games.Second]
+	occupied := bm | bk | wm | wk
+	empty := ^occupied
+	// toDL holds the squares whose down-left neighbour is empty, and so on.
+	toDL, toDR := stepUpRight(empty), stepUpLeft(empty)
+	toUL, toUR := stepDownRight(empty), stepDownLeft(empty)
+	bl, br := bm&toDL, bm&toDR // Black men's simple moves by direction
+	wl, wr := wm&toUL, wm&toUR // White's
+	mobility := count2(bl, br) - count2(wl, wr)
+	trapped, kingCentre := 0, 0
+	if bk|wk != 0 {
+		kingCentre = diff(bk&centre, wk&centre)
+		mobility += count2(bk&toDL, bk&toDR) + count2(bk&toUL, bk&toUR) -
+			count2(wk&toDL, wk&toDR) - count2(wk&toUL, wk&toUR)
+		trapped = diff(bk&^(toDL|toDR|toUL|toUR), wk&^(toDL|toDR|toUL|toUR))
+	}
+	// Black's men advance by their row, White's by 7 minus theirs: the
+	// difference is the rows of all the men less 7 per White man.
+	rows := count2(bm&rowBit1, wm&rowBit1) + 2*count2(bm&rowBit2, wm&rowBit2) + 4*count2(bm&rowBit4, wm&rowBit4)
+	advancement := rows - 7*popcount(wm)
+	men, kings := diff(bm, wm), diff(bk, wk)
+	sign := 1
+	if p.turn == games.Second {
+		sign = -1
+	}
+	f[0] = float64(sign * men)
+	f[1] = float64(sign * kings)
+	f[2] = float64(sign * diff(bm&row0, wm&row7))
+	f[3] = float64(sign * diff((bm|bk)&centre, (wm|wk)&centre))
+	f[4] = float64(sign * advancement)
+	f[5] = float64(sign * mobility)
+	// Runaways: men with a simple move from the row before crowning.
+	f[6] = float64(sign * (count2(bl&row6, br&row6) - count2(wl&row1, wr&row1)))
+	f[7] = float64(sign * trapped)
+	f[8] = float64(sign * kingCentre)
+	all := popcount(occupied)
+	f[9] = float64(sign*(men+kings)) * float64(24-all) / 24
 }
 
 func evaluateFull(gp games.Position, w []float64) int {
 	var f [10]float64
 	gp.(*Position).fullFeatures(&f)
+	w = w[:len(f)] // one bounds check for the loop
 	v := 0.0
-	for i, x := range f {
-		v += w[i] * x
+	for i := range f {
+		v += w[i] * f[i]
 	}
 	return int(math.Round(100 * v))
 }

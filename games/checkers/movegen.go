@@ -21,6 +21,8 @@ const (
 	column0  Bitboard = 0x10101010 // the left edge, on the odd rows
 	column7  Bitboard = 0x08080808 // the right edge, on the even rows
 	row0     Bitboard = 0x0000000f
+	row1     Bitboard = 0x000000f0
+	row6     Bitboard = 0x0f000000
 	row7     Bitboard = 0xf0000000
 )
 
@@ -49,6 +51,24 @@ func shift(b Bitboard, d int) Bitboard {
 	return bits.RotateLeft32(b&m[0], r[0]) | bits.RotateLeft32(b&m[1], r[1])
 }
 
+// The four steps of shift with their masks and shifts written out, for
+// code whose direction is fixed (shift loads them from tables).
+func stepDownLeft(b Bitboard) Bitboard  { return (b&evenRows)<<4 | (b&(oddRows&^column0&^row7))<<3 }
+func stepDownRight(b Bitboard) Bitboard { return (b&(evenRows&^column7))<<5 | (b&(oddRows&^row7))<<4 }
+func stepUpLeft(b Bitboard) Bitboard    { return (b&(evenRows&^row0))>>4 | (b&(oddRows&^column0))>>5 }
+func stepUpRight(b Bitboard) Bitboard   { return (b&(evenRows&^column7&^row0))>>3 | (b&oddRows)>>4 }
+
+// jumpersDown returns the squares from which a jump down-left (left) or
+// down-right (right) takes a piece of them and lands on an empty square;
+// jumpersUp the same upwards.
+func jumpersDown(empty, them Bitboard) (left, right Bitboard) {
+	return stepUpRight(stepUpRight(empty) & them), stepUpLeft(stepUpLeft(empty) & them)
+}
+
+func jumpersUp(empty, them Bitboard) (left, right Bitboard) {
+	return stepDownRight(stepDownRight(empty) & them), stepDownLeft(stepDownLeft(empty) & them)
+}
+
 // opposite is the direction opposite d: down-left and up-right, down-right
 // and up-left.
 func opposite(d int) int { return 3 - d }
@@ -69,8 +89,15 @@ func (p *Position) simpleMoves(dst []games.Move) []games.Move {
 	me := p.turn
 	empty := ^p.occupied()
 	lo := firstForward(me)
-	m0 := movers(p.men[me], empty, lo)
-	m1 := movers(p.men[me], empty, lo+1)
+	// m0 and m1 hold the men that step into an empty square in their first
+	// and second forward direction (movers, with fixed directions).
+	men := p.men[me]
+	var m0, m1 Bitboard
+	if me == games.First {
+		m0, m1 = men&stepUpRight(empty), men&stepUpLeft(empty)
+	} else {
+		m0, m1 = men&stepDownRight(empty), men&stepDownLeft(empty)
+	}
 	for b := m0 | m1; b != 0; b &= b - 1 {
 		s := lowest(b)
 		if m0&(1<<s) != 0 {
@@ -84,9 +111,11 @@ func (p *Position) simpleMoves(dst []games.Move) []games.Move {
 	if kings == 0 {
 		return dst
 	}
-	var k [4]Bitboard
-	for d := range k {
-		k[d] = movers(kings, empty, d)
+	k := [4]Bitboard{
+		downLeft:  kings & stepUpRight(empty),
+		downRight: kings & stepUpLeft(empty),
+		upLeft:    kings & stepDownRight(empty),
+		upRight:   kings & stepDownLeft(empty),
 	}
 	for b := k[0] | k[1] | k[2] | k[3]; b != 0; b &= b - 1 {
 		s := lowest(b)
@@ -113,45 +142,77 @@ func (p *Position) countSimpleMoves() int {
 	return n
 }
 
-// captureSources returns the men and the kings of the side to move that
-// can capture, and the opponent's pieces and the empty squares. The
-// squares a jump in direction d starts from are shift(shift(empty, back)&
-// them, back), back the opposite direction: written out, since as a
-// function it is too large for the compiler to inline.
-func (p *Position) captureSources() (men, kings, them, empty Bitboard) {
-	me := p.turn
-	them = p.pieces(me.Other())
-	empty = ^p.occupied()
-	lo := firstForward(me)
-	b0, b1 := opposite(lo), opposite(lo+1) // the men's backward directions
-	from := shift(shift(empty, b0)&them, b0) | shift(shift(empty, b1)&them, b1)
-	men = p.men[me] & from
-	if k := p.kings[me]; k != 0 {
-		f0, f1 := opposite(b0), opposite(b1) // the men's forward directions
-		kings = k & (from | shift(shift(empty, f0)&them, f0) | shift(shift(empty, f1)&them, f1))
-	}
-	return men, kings, them, empty
-}
-
 // captures appends every complete capture sequence: the men's in square
 // order, then the kings', each piece's sequences in depth-first order of
 // the directions.
+//
+// The squares a jump in direction d starts from are the empty squares
+// stepped twice the opposite way, the opponent's pieces kept after the
+// first step (jumpersDown, jumpersUp). A man only jumps forward, so the
+// pieces it has taken and the square it left are behind it, and whether
+// it can jump on from a square is known from the board before the move: a
+// man whose first jump lands where no further jump starts (most of them)
+// gets its one-jump move without a walk.
 func (p *Position) captures(dst []games.Move) []games.Move {
-	men, kings, them, empty := p.captureSources()
+	me := p.turn
+	them := p.pieces(me.Other())
+	empty := ^p.occupied()
+	d0 := firstForward(me)
+	d1 := d0 + 1
+	// from0 and from1 hold the squares from which a jump in d0 and d1 (a
+	// man's) takes a piece and lands on an empty square, back0 and back1
+	// those of the other two directions (a king's).
+	var from0, from1 Bitboard
+	if me == games.First {
+		from0, from1 = jumpersDown(empty, them)
+	} else {
+		from0, from1 = jumpersUp(empty, them)
+	}
+	men := p.men[me] & (from0 | from1)
+	var kings Bitboard
+	if k := p.kings[me]; k != 0 {
+		var back0, back1 Bitboard
+		if me == games.First {
+			back0, back1 = jumpersUp(empty, them)
+		} else {
+			back0, back1 = jumpersDown(empty, them)
+		}
+		kings = k & (from0 | from1 | back0 | back1)
+	}
 	if men|kings == 0 {
 		return dst
 	}
-	lo := firstForward(p.turn)
-	crown := lastRow[p.turn]
+	crown := lastRow[me]
+	goOn := (from0 | from1) &^ crown
 	for b := men; b != 0; b &= b - 1 {
-		s := lowest(b)
-		dst = jumps(dst, games.Move(s+1), 1<<s, lo, lo+1, crown, them, empty|1<<s, 0)
+		at := b & -b
+		m := games.Move(lowest(b) + 1)
+		if at&from0 != 0 {
+			dst = manJump(dst, m, at, d0, d0, crown, goOn, them, empty)
+		}
+		if at&from1 != 0 {
+			dst = manJump(dst, m, at, d1, d0, crown, goOn, them, empty)
+		}
 	}
 	for b := kings; b != 0; b &= b - 1 {
 		s := lowest(b)
 		dst = jumps(dst, games.Move(s+1), 1<<s, 0, 3, 0, them, empty|1<<s, 0)
 	}
 	return dst
+}
+
+// manJump appends the capture sequences of the man on at (move m so far)
+// that start with a jump in direction d, which it can make; d0 is the
+// first of its forward directions and goOn the squares off the crowning
+// row from which it could jump again. The rest of the walk is jumps'.
+func manJump(dst []games.Move, m games.Move, at Bitboard, d, d0 int, crown, goOn, them, empty Bitboard) []games.Move {
+	over := shift(at, d)
+	to := shift(over, d)
+	m |= games.Move(d) << 11
+	if to&goOn == 0 {
+		return append(dst, m|1<<6)
+	}
+	return jumps(dst, m, to, d0, d0+1, crown, them&^over, empty|at, 1)
 }
 
 // jumps extends a capture sequence, m so far after n jumps, of the piece

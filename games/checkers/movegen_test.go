@@ -8,7 +8,8 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// TestShift: a whole-board step is the square table's step, square by square.
+// TestShift: a whole-board step, through the tables and written out, is
+// the square table's step, square by square.
 func TestShift(t *testing.T) {
 	for d := 0; d < 4; d++ {
 		for s := 0; s < 32; s++ {
@@ -18,6 +19,10 @@ func TestShift(t *testing.T) {
 			}
 			if got := shift(1<<s, d); got != want {
 				t.Errorf("shift(square %d, direction %d) = %#x, want %#x", s+1, d, got, want)
+			}
+			fixed := [4]func(Bitboard) Bitboard{stepDownLeft, stepDownRight, stepUpLeft, stepUpRight}[d]
+			if got := fixed(1 << s); got != want {
+				t.Errorf("the step of direction %d from square %d = %#x, want %#x", d, s+1, got, want)
 			}
 		}
 	}

@@ -136,33 +136,32 @@ func (p *Position) Noisy(dst []games.Move) []games.Move {
 }
 
 // moveSquares returns the square move m starts from, the one it ends on
-// (the same for a king's capture round a loop) and the squares of the
-// pieces it captures.
-func moveSquares(m games.Move) (from, to, captured Bitboard) {
-	from = Bitboard(1) << moveFrom(m)
+// (the same for a king's capture round a loop), both 0-31, and the squares
+// of the pieces it captures. The path is followed through the step and
+// jump tables.
+func moveSquares(m games.Move) (from, to int, captured Bitboard) {
+	from = moveFrom(m)
 	n := moveJumps(m)
 	if n == 0 {
-		return from, shift(from, moveDir(m, 0)), 0
+		return from, int(step[moveDir(m, 0)][from]), 0
 	}
 	to = from
 	for i := 0; i < n; i++ {
 		d := moveDir(m, i)
-		over := shift(to, d)
-		captured |= over
-		to = shift(over, d)
+		captured |= 1 << step[d][to]
+		to = int(jump[d][to])
 	}
 	return from, to, captured
 }
 
-// Play makes move m: the path is followed on bitboards (shift), and the
-// squares Undo needs are kept in the history.
+// Play makes move m, keeping the squares Undo needs in the history.
 func (p *Position) Play(m games.Move) {
 	me, them := p.turn, p.turn.Other()
-	from, to, captured := moveSquares(m)
+	fromSq, toSq, captured := moveSquares(m)
+	from, to := Bitboard(1)<<fromSq, Bitboard(1)<<toSq
 	n := moveJumps(m)
 	u := undo{from: from, to: to, reversible: p.reversible, hash: p.hash}
 	kind := 2 * int(me)
-	fromSq, toSq := lowest(from), lowest(to)
 	if p.kings[me]&from != 0 {
 		u.king = true
 		// A king's capture may end where it started (a loop): clear, then set.
@@ -236,18 +235,13 @@ func (p *Position) Clone() games.Position {
 
 // OrderHint puts captures first, longer ones earlier, and crowning moves.
 func (p *Position) OrderHint(m games.Move, depth int) int32 {
-	h := int32(0)
 	if n := moveJumps(m); n > 0 {
-		h += 100 * int32(n)
+		return 100 * int32(n)
 	}
-	from := moveFrom(m)
-	if p.men[p.turn]&(1<<from) != 0 && moveJumps(m) == 0 {
-		to := int(step[moveDir(m, 0)][from])
-		if lastRow[p.turn]&(1<<to) != 0 {
-			h += 50
-		}
+	if p.men[p.turn]&beforeCrown[p.turn]&(1<<moveFrom(m)) != 0 {
+		return 50
 	}
-	return h
+	return 0
 }
 
 // Perft counts the leaves depth plies ahead, the last ply in bulk: the
@@ -304,7 +298,8 @@ func (p *Position) perft(depth int, bufs [][]games.Move) uint64 {
 // after which the game cannot be drawn by the rules.
 func (p *Position) countAfter(m games.Move) int {
 	me, them := p.turn, p.turn.Other()
-	from, to, captured := moveSquares(m)
+	fromSq, toSq, captured := moveSquares(m)
+	from, to := Bitboard(1)<<fromSq, Bitboard(1)<<toSq
 	c := Position{men: p.men, kings: p.kings, turn: them}
 	if c.kings[me]&from != 0 {
 		c.kings[me] = c.kings[me]&^from | to

@@ -98,6 +98,33 @@ func BenchmarkSearch(b *testing.B) {
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
 
+// BenchmarkGameDepth6 plays one whole engine-against-engine game from the
+// start at depth 6 with each evaluator, both sides using its default
+// weights.
+func BenchmarkGameDepth6(b *testing.B) {
+	for _, name := range []string{"paper", "full"} {
+		b.Run(name, func(b *testing.B) {
+			s, err := tournament.NewSearchers(16)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ev := evaluator(name)
+			pl := tournament.Player{Name: name, Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 6}}
+			spec := tournament.GameSpec{Game: checkers.Game(), First: pl, Second: pl}
+			var plies int
+			for b.Loop() {
+				rec, err := tournament.Play(context.Background(), s, spec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				plies = rec.Plies
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/game")
+			b.ReportMetric(float64(plies), "plies")
+		})
+	}
+}
+
 // TestFullBeatsPaper: with default weights at equal depth the full
 // evaluator outscores the paper's over colour-swapped pairs from random
 // openings.
