@@ -104,8 +104,9 @@ type Searcher struct {
 
 	pos      games.Position
 	orderer  games.Orderer
-	checker  games.Checker // nil when the game has no checks or the extension is off
-	extendTo int           // check extensions only while ply < extendTo
+	checker  games.Checker  // nil when the game has no checks or the extension is off
+	outcomer games.Outcomer // nil when the game has none, or has checks (a check at the horizon needs the moves)
+	extendTo int            // check extensions only while ply < extendTo
 	ev       *games.Evaluator
 	w        []float64
 
@@ -191,6 +192,10 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 	s.checker = nil
 	if c, ok := p.(games.Checker); ok && !s.opts.NoCheckExtension {
 		s.checker = c
+	}
+	s.outcomer = nil
+	if o, ok := p.(games.Outcomer); ok && s.checker == nil {
+		s.outcomer = o
 	}
 	s.stats = Stats{Nodes: 1}
 	s.nodeLimit = lim.Nodes
@@ -391,8 +396,14 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	if s.stop {
 		return 0
 	}
-	moves, outcome := s.pos.Moves(s.moves[ply][:0])
-	s.moves[ply] = moves[:0]
+	var moves []games.Move
+	var outcome games.Outcome
+	if depth <= 0 && s.outcomer != nil {
+		outcome = s.outcomer.Outcome() // the horizon needs no moves
+	} else {
+		moves, outcome = s.pos.Moves(s.moves[ply][:0])
+		s.moves[ply] = moves[:0]
+	}
 	turn := s.pos.Turn()
 	if outcome != games.Ongoing {
 		return terminal(outcome, turn, ply)

@@ -141,6 +141,14 @@ type Orderer interface {
 	OrderHint(m Move, depth int) int32
 }
 
+// Outcomer is implemented by positions that can tell whether the game is
+// over without listing the moves (Othello: neither side can move). Outcome
+// must equal the outcome Moves returns. The engine asks it at the horizon,
+// where it needs no moves, only whether the game goes on.
+type Outcomer interface {
+	Outcome() Outcome
+}
+
 // Checker is implemented by positions of games with checks (chess): the
 // engine extends the search by a ply at a node whose side to move is in
 // check, so that the horizon does not fall in the middle of an attack.

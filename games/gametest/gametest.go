@@ -14,8 +14,9 @@ import (
 // RandomGames plays n games of random legal moves from g's start position
 // (seeded with seed) and checks at every ply that each move played formats
 // and parses back to itself, that the position's notation reads back with
-// the same hash (the incremental hash equals a fresh one), and that Undo
-// restores the notation and the hash. It returns how the games ended.
+// the same hash (the incremental hash equals a fresh one), that Undo
+// restores the notation and the hash, and that a games.Outcomer's Outcome
+// agrees with Moves. It returns how the games ended.
 func RandomGames(t *testing.T, g games.Game, n int, seed uint64) map[games.Outcome]int {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x9a3e))
@@ -26,6 +27,9 @@ func RandomGames(t *testing.T, g games.Game, n int, seed uint64) map[games.Outco
 		for ply := 0; ; ply++ {
 			moves, o := p.Moves(buf)
 			buf = moves
+			if oc, ok := p.(games.Outcomer); ok && oc.Outcome() != o {
+				t.Fatalf("%s %s: Outcome() is %v, Moves gives %v", g.Name(), p, oc.Outcome(), o)
+			}
 			if o != games.Ongoing {
 				outcomes[o]++
 				break
