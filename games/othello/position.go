@@ -20,9 +20,12 @@ const StartNotation = "---------------------------OX------XO--------------------
 // maxHistory bounds the moves of one game: 60 discs and a pass before each.
 const maxHistory = 128
 
-// zobrist holds a random key per colour and square, and one for the side.
+// zobrist holds a random key per colour and square, and one for the side;
+// zobristFlip[s] is zobrist[0][s]^zobrist[1][s], what turning the disc on s
+// changes.
 var zobrist [2][64]uint64
 var zobristSide uint64
+var zobristFlip [64]uint64
 
 func init() {
 	rng := rand.New(rand.NewPCG(0x07e110, 0xd15c))
@@ -32,20 +35,28 @@ func init() {
 		}
 	}
 	zobristSide = rng.Uint64()
+	for s := range zobristFlip {
+		zobristFlip[s] = zobrist[0][s] ^ zobrist[1][s]
+	}
 }
 
 type undo struct {
 	move    games.Move
 	flipped Bitboard
-	hash    uint64
+	hash    uint64   // before the move
+	legal   Bitboard // before the move
 }
 
 // Position is an Othello position: the discs of each colour as bitboards.
 // Black (X) is games.First, white (O) games.Second.
 type Position struct {
-	discs   [2]Bitboard // black, white
-	turn    games.Side
-	hash    uint64
+	discs [2]Bitboard // black, white
+	turn  games.Side
+	hash  uint64
+	// legal holds the legal moves of the side to move, kept by Parse, Play
+	// and Undo: Moves lists them, and the evaluators count them without
+	// generating them again at the leaves the search has just listed.
+	legal   Bitboard
 	history [maxHistory]undo
 	n       int
 }
@@ -97,7 +108,7 @@ func (p *Position) final() games.Outcome {
 // can move, and the game is over when neither can.
 func (p *Position) Moves(dst []games.Move) ([]games.Move, games.Outcome) {
 	dst = dst[:0]
-	m := legalMoves(p.mine(), p.theirs())
+	m := p.legal
 	if m == 0 {
 		if legalMoves(p.theirs(), p.mine()) == 0 {
 			return dst, p.final()
@@ -113,28 +124,29 @@ func (p *Position) Moves(dst []games.Move) ([]games.Move, games.Outcome) {
 // Noisy returns no moves: Othello has no captures to resolve.
 func (p *Position) Noisy(dst []games.Move) []games.Move { return dst[:0] }
 
-// Play makes move m (a square or the pass).
+// Play makes move m (a square or the pass), and generates the moves of
+// the side to move next.
 func (p *Position) Play(m games.Move) {
 	u := &p.history[p.n]
 	p.n++
-	u.move, u.hash = m, p.hash
-	if m == PassMove {
-		u.flipped = 0
-	} else {
+	u.move, u.hash, u.legal = m, p.hash, p.legal
+	me, them := p.turn, 1-p.turn
+	u.flipped = 0
+	if m != PassMove {
 		sq := int(m - 1)
-		me, them := p.turn, 1-p.turn
 		f := flips(p.discs[me], p.discs[them], sq)
 		u.flipped = f
 		p.discs[me] |= f | 1<<sq
 		p.discs[them] &^= f
-		p.hash ^= zobrist[me][sq]
+		h := p.hash ^ zobrist[me][sq]
 		for ; f != 0; f &= f - 1 {
-			s := bits.TrailingZeros64(f)
-			p.hash ^= zobrist[0][s] ^ zobrist[1][s]
+			h ^= zobristFlip[bits.TrailingZeros64(f)]
 		}
+		p.hash = h
 	}
-	p.turn = 1 - p.turn
+	p.turn = them
 	p.hash ^= zobristSide
+	p.legal = legalMoves(p.discs[them], p.discs[me])
 }
 
 // Undo takes back the last move.
@@ -148,7 +160,7 @@ func (p *Position) Undo() {
 		p.discs[me] &^= u.flipped | 1<<sq
 		p.discs[them] |= u.flipped
 	}
-	p.hash = u.hash
+	p.hash, p.legal = u.hash, u.legal
 }
 
 func (p *Position) Hash() uint64     { return p.hash }
@@ -340,6 +352,7 @@ func Parse(s string) (*Position, error) {
 		return nil, err
 	}
 	p.hash = p.computeHash()
+	p.legal = legalMoves(p.mine(), p.theirs())
 	return p, nil
 }
 
