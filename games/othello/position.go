@@ -115,8 +115,14 @@ func (p *Position) Moves(dst []games.Move) ([]games.Move, games.Outcome) {
 		}
 		return append(dst, PassMove), games.Ongoing
 	}
-	for ; m != 0; m &= m - 1 {
-		dst = append(dst, games.Move(bits.TrailingZeros64(m)+1))
+	n := popcount(m)
+	if cap(dst) < n {
+		dst = make([]games.Move, n)
+	}
+	dst = dst[:n]
+	for i := range dst {
+		dst[i] = games.Move(bits.TrailingZeros64(m) + 1)
+		m &= m - 1
 	}
 	return dst, games.Ongoing
 }
@@ -192,21 +198,32 @@ const ExactEmpties = 12
 // mobility they leave the opponent (fewest first) and the positional table;
 // nearer the leaves by the positional table alone (X-squares last).
 func (p *Position) OrderHint(m games.Move, depth int) int32 {
-	if m == PassMove {
-		return 0
+	h := squareHints[m]
+	if depth < 3 || m == PassMove || h == cornerHint {
+		return h
 	}
 	sq := int(m - 1)
-	if cornerMask&(1<<sq) != 0 {
-		return 1000
-	}
-	if depth < 3 {
-		return int32(squareWeights[sq]/4 - 20)
-	}
 	me, them := p.mine(), p.theirs()
 	f := flips(me, them, sq)
 	reply := popcount(legalMoves(them&^f, me|f|1<<sq))
-	return int32(-16*reply + squareWeights[sq]/4 - 20)
+	return int32(-16*reply) + h
 }
+
+// cornerHint is the hint of a corner move.
+const cornerHint = 1000
+
+// squareHints[m] is the part of OrderHint that depends on the move alone:
+// cornerHint for a corner, a quarter of the positional table less 20 for
+// another square, 0 for the pass (and for the unused move 0).
+var squareHints = func() (h [PassMove + 1]int32) {
+	for sq, w := range squareWeights {
+		h[sq+1] = int32(w/4 - 20)
+		if cornerMask&(1<<sq) != 0 {
+			h[sq+1] = cornerHint
+		}
+	}
+	return h
+}()
 
 // String writes the 64 squares from a1 to h8, X black, O white, - empty, a
 // space and the side to move.

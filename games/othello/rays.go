@@ -46,9 +46,11 @@ func up(p, o, ray Bitboard) Bitboard {
 
 // down is the run a ray towards lower squares turns. The outflank is
 // never square 63 (the ray holds squares below sq), so out<<1 is not 0
-// unless out is.
+// unless out is. When stop is 0 its 64 leading zeros shift by 0 (the count
+// masked to six bits, which spares the compiler's test for shifts of 64):
+// out is then at most square 63, whose out<<1 is 0 and turns nothing.
 func down(p, o, ray Bitboard) Bitboard {
 	stop := ray &^ o
-	out := (1 << 63 >> bits.LeadingZeros64(stop)) & p // 0 when stop is
+	out := (1 << 63 >> (bits.LeadingZeros64(stop) & 63)) & p
 	return ray & -(out << 1)
 }
