@@ -18,10 +18,13 @@ const (
 // Each fill takes o's discs next to p's, then doubles its reach twice
 // through pairs of o's discs (pre), covering runs of up to six, the most a
 // line holds between two other discs: four shift-and-mask steps a
-// direction instead of six.
+// direction instead of six. Along a rank towards higher squares an
+// addition does it in one: a disc added on the first of a run of o's inner
+// discs carries through the run to the square beyond it, inside the rank.
 func legalMoves(p, o Bitboard) Bitboard {
 	oh := o & innerSquares // wrapping directions only cross inner discs
-	moves := fillLeft(p, oh, 1) | fillRight(p, oh, 1) |
+	east := (oh + (p<<1)&oh) &^ oh
+	moves := east | fillRight(p, oh, 1) |
 		fillLeft(p, o, 8) | fillRight(p, o, 8) |
 		fillLeft(p, oh, 9) | fillRight(p, oh, 9) |
 		fillLeft(p, oh, 7) | fillRight(p, oh, 7)

@@ -161,9 +161,10 @@ var fullEvaluator = &games.Evaluator{
 func evaluateFull(gp games.Position, w []float64) int {
 	var f [10]float64
 	fullFeatures(gp.(*Position), &f)
+	w = w[:len(f)] // one bounds check
 	v := 0.0
-	for i, x := range f {
-		v += w[i] * x
+	for i := range f {
+		v += w[i] * f[i]
 	}
 	return int(math.Round(10 * v))
 }

@@ -40,11 +40,11 @@ func init() {
 	}
 }
 
+// undo is what Undo restores: the position before a move.
 type undo struct {
-	move    games.Move
-	flipped Bitboard
-	hash    uint64   // before the move
-	legal   Bitboard // before the move
+	discs [2]Bitboard
+	hash  uint64
+	legal Bitboard
 }
 
 // Position is an Othello position: the discs of each colour as bitboards.
@@ -133,25 +133,23 @@ func (p *Position) Noisy(dst []games.Move) []games.Move { return dst[:0] }
 // Play makes move m (a square or the pass), and generates the moves of
 // the side to move next.
 func (p *Position) Play(m games.Move) {
-	u := &p.history[p.n]
+	p.history[p.n] = undo{discs: p.discs, hash: p.hash, legal: p.legal}
 	p.n++
-	u.move, u.hash, u.legal = m, p.hash, p.legal
-	me, them := p.turn, 1-p.turn
-	u.flipped = 0
+	me, them := p.turn&1, (p.turn^1)&1
+	p.turn = them
+	h := p.hash ^ zobristSide
 	if m != PassMove {
 		sq := int(m - 1)
-		f := flips(p.discs[me], p.discs[them], sq)
-		u.flipped = f
-		p.discs[me] |= f | 1<<sq
-		p.discs[them] &^= f
-		h := p.hash ^ zobrist[me][sq]
+		mine, theirs := p.discs[me], p.discs[them]
+		f := flips(mine, theirs, sq)
+		p.discs[me] = mine | f | 1<<sq
+		p.discs[them] = theirs &^ f
+		h ^= zobrist[me][sq]
 		for ; f != 0; f &= f - 1 {
 			h ^= zobristFlip[bits.TrailingZeros64(f)]
 		}
-		p.hash = h
 	}
-	p.turn = them
-	p.hash ^= zobristSide
+	p.hash = h
 	p.legal = legalMoves(p.discs[them], p.discs[me])
 }
 
@@ -159,14 +157,8 @@ func (p *Position) Play(m games.Move) {
 func (p *Position) Undo() {
 	p.n--
 	u := &p.history[p.n]
-	p.turn = 1 - p.turn
-	if u.move != PassMove {
-		sq := int(u.move - 1)
-		me, them := p.turn, 1-p.turn
-		p.discs[me] &^= u.flipped | 1<<sq
-		p.discs[them] |= u.flipped
-	}
-	p.hash, p.legal = u.hash, u.legal
+	p.discs, p.hash, p.legal = u.discs, u.hash, u.legal
+	p.turn ^= 1
 }
 
 func (p *Position) Hash() uint64     { return p.hash }
