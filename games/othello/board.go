@@ -8,6 +8,7 @@ import "math/bits"
 type Bitboard = uint64
 
 const (
+	fileA Bitboard = 0x0101010101010101
 	notA  Bitboard = 0xfefefefefefefefe // every file but a
 	notH  Bitboard = 0x7f7f7f7f7f7f7f7f // every file but h
 	inner Bitboard = notA & notH
@@ -70,4 +71,11 @@ func neighbours(b Bitboard) Bitboard {
 	n |= (b >> 7) & notA
 	n |= (b >> 9) & notH
 	return n &^ b
+}
+
+// fileByte gathers the a-file squares of b into a byte, a1 as bit 0 and a8
+// as bit 7: the multiplier moves square 8k to bit 56+k, and no two of its
+// partial products meet, so nothing carries.
+func fileByte(b Bitboard) uint8 {
+	return uint8((b & fileA) * 0x0102040810204080 >> 56)
 }

@@ -26,7 +26,6 @@ const (
 )
 
 const (
-	fileA Bitboard = 0x0101010101010101
 	rank1 Bitboard = 0x00000000000000ff
 	rank8 Bitboard = 0xff00000000000000
 )
@@ -69,13 +68,6 @@ func init() {
 			rowWeights[r][x] = int16(v)
 		}
 	}
-}
-
-// fileByte gathers the file-a squares of b into a byte, a1 as bit 0 and a8
-// as bit 7: the multiplier moves square 8k to bit 56+k, and no two of its
-// partial products meet, so nothing carries.
-func fileByte(b Bitboard) uint8 {
-	return uint8((b & fileA) * 0x0102040810204080 >> 56)
 }
 
 // anchored counts the discs of b in the unbroken runs of b's colour that
