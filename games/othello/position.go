@@ -426,6 +426,21 @@ func perft(me, them Bitboard, depth int, passed bool) uint64 {
 		return uint64(popcount(moves))
 	}
 	var n uint64
+	if depth == 2 {
+		// The last ply in bulk, without a call a move: the moves of each
+		// reply, or its one pass, or nothing when the game is over.
+		for ; moves != 0; moves &= moves - 1 {
+			sq := bits.TrailingZeros64(moves)
+			f := flips(me, them, sq)
+			next, other := them&^f, me|f|1<<sq
+			if replies := legalMoves(next, other); replies != 0 {
+				n += uint64(popcount(replies))
+			} else if legalMoves(other, next) != 0 {
+				n++
+			}
+		}
+		return n
+	}
 	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(me, them, sq)
