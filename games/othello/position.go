@@ -115,16 +115,21 @@ func (p *Position) Moves(dst []games.Move) ([]games.Move, games.Outcome) {
 		}
 		return append(dst, PassMove), games.Ongoing
 	}
-	n := popcount(m)
-	if cap(dst) < n {
-		dst = make([]games.Move, n)
+	if cap(dst) < 64 {
+		for ; m != 0; m &= m - 1 {
+			dst = append(dst, games.Move(bits.TrailingZeros64(m)+1))
+		}
+		return dst, games.Ongoing
 	}
-	dst = dst[:n]
-	for i := range dst {
-		dst[i] = games.Move(bits.TrailingZeros64(m) + 1)
+	// Room for every square: written through an array, without a bounds
+	// check a move.
+	n := popcount(m)
+	squares := (*[64]games.Move)(dst[:64])
+	for i := 0; m != 0; i++ {
+		squares[i&63] = games.Move(bits.TrailingZeros64(m) + 1)
 		m &= m - 1
 	}
-	return dst, games.Ongoing
+	return dst[:n], games.Ongoing
 }
 
 // Noisy returns no moves: Othello has no captures to resolve.
@@ -133,24 +138,29 @@ func (p *Position) Noisy(dst []games.Move) []games.Move { return dst[:0] }
 // Play makes move m (a square or the pass), and generates the moves of
 // the side to move next.
 func (p *Position) Play(m games.Move) {
-	p.history[p.n] = undo{discs: p.discs, hash: p.hash, legal: p.legal}
+	u := &p.history[p.n]
+	u.discs, u.hash, u.legal = p.discs, p.hash, p.legal
 	p.n++
-	me, them := p.turn&1, (p.turn^1)&1
-	p.turn = them
-	h := p.hash ^ zobristSide
+	me := p.turn & 1
+	p.turn = me ^ 1
+	p.hash ^= zobristSide
 	if m != PassMove {
-		sq := int(m - 1)
-		mine, theirs := p.discs[me], p.discs[them]
-		f := flips(mine, theirs, sq)
-		p.discs[me] = mine | f | 1<<sq
-		p.discs[them] = theirs &^ f
-		h ^= zobrist[me][sq]
-		for ; f != 0; f &= f - 1 {
-			h ^= zobristFlip[bits.TrailingZeros64(f)]
-		}
+		p.place(me, int(m-1))
+	}
+	p.legal = legalMoves(p.discs[me^1], p.discs[me])
+}
+
+// place puts a disc of side me on square sq and turns the discs it
+// outflanks.
+func (p *Position) place(me games.Side, sq int) {
+	mine, theirs := p.discs[me], p.discs[me^1]
+	f := flips(mine, theirs, sq)
+	p.discs[me], p.discs[me^1] = mine|f|1<<sq, theirs&^f
+	h := p.hash ^ zobrist[me][sq]
+	for ; f != 0; f &= f - 1 {
+		h ^= zobristFlip[bits.TrailingZeros64(f)]
 	}
 	p.hash = h
-	p.legal = legalMoves(p.discs[them], p.discs[me])
 }
 
 // Undo takes back the last move.
