@@ -153,11 +153,20 @@ var fullEvaluator = &games.Evaluator{
 func evaluateFull(gp games.Position, w []float64) int {
 	var f [10]float64
 	fullFeatures(gp.(*Position), &f)
+	// The sum of the loop sum(w[i] * f[i]) from 0, in the same order, so
+	// that it rounds the same, written out.
 	w = w[:len(f)] // one bounds check
 	v := 0.0
-	for i := range f {
-		v += w[i] * f[i]
-	}
+	v += w[0] * f[0]
+	v += w[1] * f[1]
+	v += w[2] * f[2]
+	v += w[3] * f[3]
+	v += w[4] * f[4]
+	v += w[5] * f[5]
+	v += w[6] * f[6]
+	v += w[7] * f[7]
+	v += w[8] * f[8]
+	v += w[9] * f[9]
 	return int(math.Round(10 * v))
 }
 
