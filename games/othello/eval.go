@@ -72,9 +72,9 @@ func init() {
 
 // anchored counts the discs of b in the unbroken runs of b's colour that
 // grow from each corner b holds along its two edges (the report's corner
-// pattern: discs that can no longer be flipped along the edge). A disc is
-// counted once a run reaching it: the corners once, the inside of an edge
-// full of b's discs twice. Four edge lookups.
+// pattern: discs that can no longer be flipped along the edge). A disc
+// counts once for each run that reaches it: a corner once, the inside of
+// an edge full of b's discs twice. Four edge lookups.
 func anchored(b Bitboard) int {
 	return popcount(b&cornerMask) +
 		int(edgeRuns[uint8(b)]) + int(edgeRuns[uint8(b>>56)]) +
@@ -153,9 +153,10 @@ var fullEvaluator = &games.Evaluator{
 func evaluateFull(gp games.Position, w []float64) int {
 	var f [10]float64
 	fullFeatures(gp.(*Position), &f)
-	// The sum of the loop sum(w[i] * f[i]) from 0, in the same order, so
-	// that it rounds the same, written out.
-	w = w[:len(f)] // one bounds check
+	// sum(w[i] * f[i]) from 0.0 in index order, as the loop it replaces
+	// did, so that every score rounds as before; written out, with one
+	// bounds check for all ten weights.
+	w = w[:len(f)]
 	v := 0.0
 	v += w[0] * f[0]
 	v += w[1] * f[1]
