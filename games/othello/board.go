@@ -9,6 +9,7 @@ type Bitboard = uint64
 
 const (
 	fileA Bitboard = 0x0101010101010101
+	rank1 Bitboard = 0x00000000000000ff
 	notA  Bitboard = 0xfefefefefefefefe // every file but a
 	notH  Bitboard = 0x7f7f7f7f7f7f7f7f // every file but h
 	inner Bitboard = notA & notH
@@ -77,5 +78,5 @@ func neighbours(b Bitboard) Bitboard {
 // as bit 7: the multiplier moves square 8k to bit 56+k, and no two of its
 // partial products meet, so nothing carries.
 func fileByte(b Bitboard) uint8 {
-	return uint8((b & fileA) * 0x0102040810204080 >> 56)
+	return uint8((b & fileA) * fileGather >> 56)
 }

@@ -25,10 +25,7 @@ const (
 	edgeMask   Bitboard = 0xff000000000000ff | 0x0101010101010101 | 0x8080808080808080
 )
 
-const (
-	rank1 Bitboard = 0x00000000000000ff
-	rank8 Bitboard = 0xff00000000000000
-)
+const rank8 Bitboard = 0xff00000000000000
 
 // Edges and rows are looked up in tables indexed by their 8 squares as a
 // byte (bit i the i-th square from one end), built at init.
