@@ -8,6 +8,8 @@ import "math/bits"
 type Bitboard = uint64
 
 const (
+	fileA Bitboard = 0x0101010101010101
+	rank1 Bitboard = 0x00000000000000ff
 	notA  Bitboard = 0xfefefefefefefefe // every file but a
 	notH  Bitboard = 0x7f7f7f7f7f7f7f7f // every file but h
 	inner Bitboard = notA & notH
@@ -18,10 +20,13 @@ const (
 // Each fill takes o's discs next to p's, then doubles its reach twice
 // through pairs of o's discs (pre), covering runs of up to six, the most a
 // line holds between two other discs: four shift-and-mask steps a
-// direction instead of six.
+// direction instead of six. Along a rank towards higher squares an
+// addition does it in one: a disc added on the first of a run of o's inner
+// discs carries through the run to the square beyond it, inside the rank.
 func legalMoves(p, o Bitboard) Bitboard {
 	oh := o & innerSquares // wrapping directions only cross inner discs
-	moves := fillLeft(p, oh, 1) | fillRight(p, oh, 1) |
+	east := (oh + (p<<1)&oh) &^ oh
+	moves := east | fillRight(p, oh, 1) |
 		fillLeft(p, o, 8) | fillRight(p, o, 8) |
 		fillLeft(p, oh, 9) | fillRight(p, oh, 9) |
 		fillLeft(p, oh, 7) | fillRight(p, oh, 7)
@@ -67,4 +72,11 @@ func neighbours(b Bitboard) Bitboard {
 	n |= (b >> 7) & notA
 	n |= (b >> 9) & notH
 	return n &^ b
+}
+
+// fileByte gathers the a-file squares of b into a byte, a1 as bit 0 and a8
+// as bit 7: the multiplier moves square 8k to bit 56+k, and no two of its
+// partial products meet, so nothing carries.
+func fileByte(b Bitboard) uint8 {
+	return uint8((b & fileA) * fileGather >> 56)
 }

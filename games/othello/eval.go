@@ -25,48 +25,64 @@ const (
 	edgeMask   Bitboard = 0xff000000000000ff | 0x0101010101010101 | 0x8080808080808080
 )
 
-// corners lists each corner with its X-square and its two C-squares.
-var corners = [4]struct{ corner, x, c1, c2 int }{
-	{0, 9, 1, 8}, {7, 14, 6, 15}, {56, 49, 57, 48}, {63, 54, 62, 55},
-}
+const rank8 Bitboard = 0xff00000000000000
 
-// edgeRays lists, for each corner, the two edges walked away from it.
-var edgeRays = [4][2]struct{ start, step int }{
-	{{0, 1}, {0, 8}}, {{7, -1}, {7, 8}}, {{56, 1}, {56, -8}}, {{63, -1}, {63, -8}},
+// Edges and rows are looked up in tables indexed by their 8 squares as a
+// byte (bit i the i-th square from one end), built at init.
+var (
+	// edgeRuns[x]: on an edge holding discs x, the discs of the unbroken
+	// runs that grow from each end the discs hold, the ends themselves not
+	// counted. An edge full of one colour counts each disc of its inside
+	// twice, once from each corner, and each corner once, as the other
+	// edge's run counts it.
+	edgeRuns [256]uint8
+	// rowWeights[r][x]: the sum of squareWeights over the squares of rank
+	// r+1 that x holds (bit i is file i).
+	rowWeights [8][256]int16
+)
+
+func init() {
+	for x := range 256 {
+		n := 0
+		if x&1 != 0 {
+			for i := 1; i < 8 && x&(1<<i) != 0; i++ {
+				n++
+			}
+		}
+		if x&0x80 != 0 {
+			for i := 6; i >= 0 && x&(1<<i) != 0; i-- {
+				n++
+			}
+		}
+		edgeRuns[x] = uint8(n)
+		for r := range rowWeights {
+			v := 0
+			for i := range 8 {
+				if x&(1<<i) != 0 {
+					v += squareWeights[8*r+i]
+				}
+			}
+			rowWeights[r][x] = int16(v)
+		}
+	}
 }
 
 // anchored counts the discs of b in the unbroken runs of b's colour that
 // grow from each corner b holds along its two edges (the report's corner
-// pattern: discs that can no longer be flipped along the edge).
+// pattern: discs that can no longer be flipped along the edge). A disc
+// counts once for each run that reaches it: a corner once, the inside of
+// an edge full of b's discs twice. Four edge lookups.
 func anchored(b Bitboard) int {
-	n := 0
-	for i := range edgeRays {
-		for j, ray := range edgeRays[i] {
-			s := ray.start
-			if b&(1<<s) == 0 {
-				break
-			}
-			if j == 0 {
-				n++ // the corner itself, counted once
-			}
-			for k := 1; k < 8; k++ {
-				s += ray.step
-				if b&(1<<s) == 0 {
-					break
-				}
-				n++
-			}
-		}
-	}
-	return n
+	return popcount(b&cornerMask) +
+		int(edgeRuns[uint8(b)]) + int(edgeRuns[uint8(b>>56)]) +
+		int(edgeRuns[fileByte(b)]) + int(edgeRuns[fileByte(b>>7)])
 }
 
+// positional sums squareWeights over the discs of b, a row lookup a rank.
 func positional(b Bitboard) int {
-	v := 0
-	for ; b != 0; b &= b - 1 {
-		v += squareWeights[trailingZeros(b)]
-	}
-	return v
+	w := &rowWeights // written out: the loop is not unrolled
+	return int(w[0][uint8(b)]) + int(w[1][uint8(b>>8)]) + int(w[2][uint8(b>>16)]) + int(w[3][uint8(b>>24)]) +
+		int(w[4][uint8(b>>32)]) + int(w[5][uint8(b>>40)]) + int(w[6][uint8(b>>48)]) + int(w[7][uint8(b>>56)])
 }
 
 // reportEvaluator is the report's evaluation: four differences, mine minus theirs.
@@ -92,7 +108,7 @@ var reportEvaluator = &games.Evaluator{
 func reportFeatures(p *Position, f *[4]float64) {
 	me, them := p.mine(), p.theirs()
 	f[0] = float64(popcount(me) - popcount(them))
-	f[1] = float64(popcount(legalMoves(me, them)) - popcount(legalMoves(them, me)))
+	f[1] = float64(popcount(p.legal) - popcount(legalMoves(them, me)))
 	f[2] = float64(positional(me) - positional(them))
 	f[3] = float64(anchored(me) - anchored(them))
 }
@@ -134,10 +150,21 @@ var fullEvaluator = &games.Evaluator{
 func evaluateFull(gp games.Position, w []float64) int {
 	var f [10]float64
 	fullFeatures(gp.(*Position), &f)
+	// sum(w[i] * f[i]) from 0.0 in index order, as the loop it replaces
+	// did, so that every score rounds as before; written out, with one
+	// bounds check for all ten weights.
+	w = w[:len(f)]
 	v := 0.0
-	for i, x := range f {
-		v += w[i] * x
-	}
+	v += w[0] * f[0]
+	v += w[1] * f[1]
+	v += w[2] * f[2]
+	v += w[3] * f[3]
+	v += w[4] * f[4]
+	v += w[5] * f[5]
+	v += w[6] * f[6]
+	v += w[7] * f[7]
+	v += w[8] * f[8]
+	v += w[9] * f[9]
 	return int(math.Round(10 * v))
 }
 
@@ -145,16 +172,11 @@ func fullFeatures(p *Position, f *[10]float64) {
 	me, them := p.mine(), p.theirs()
 	empty := ^(me | them)
 	f[0] = float64(popcount(me&cornerMask) - popcount(them&cornerMask))
-	x, c := 0, 0
-	for _, k := range corners {
-		if empty&(1<<k.corner) == 0 {
-			continue
-		}
-		x += bit(me, k.x) - bit(them, k.x)
-		c += bit(me, k.c1) + bit(me, k.c2) - bit(them, k.c1) - bit(them, k.c2)
-	}
+	xs, cs := dangerSquares(empty & cornerMask)
+	x := popcount(me&xs) - popcount(them&xs)
+	c := popcount(me&cs) - popcount(them&cs)
 	f[1], f[2] = float64(x), float64(c)
-	f[3] = float64(popcount(legalMoves(me, them)) - popcount(legalMoves(them, me)))
+	f[3] = float64(popcount(p.legal) - popcount(legalMoves(them, me)))
 	frontierSquares := neighbours(empty)
 	f[4] = float64(popcount(me&frontierSquares) - popcount(them&frontierSquares))
 	f[5] = float64(popcount(me&edgeMask&^cornerMask) - popcount(them&edgeMask&^cornerMask))
@@ -170,4 +192,10 @@ func fullFeatures(p *Position, f *[10]float64) {
 	f[9] = discs * float64(60-empties) / 60
 }
 
-func bit(b Bitboard, s int) int { return int(b >> s & 1) }
+// dangerSquares returns the X-squares (diagonal) and the C-squares (beside,
+// on the edges) of the corners in ec.
+func dangerSquares(ec Bitboard) (xs, cs Bitboard) {
+	xs = (ec&(1<<0))<<9 | (ec&(1<<7))<<7 | (ec&(1<<56))>>7 | (ec&(1<<63))>>9
+	cs = (ec&fileA)<<1 | (ec&^fileA)>>1 | (ec&rank1)<<8 | (ec&rank8)>>8
+	return xs, cs
+}

@@ -3,6 +3,7 @@ package othello
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -262,5 +263,56 @@ func BenchmarkEvaluateFull(b *testing.B) {
 	w := fullEvaluator.Defaults()
 	for b.Loop() {
 		fullEvaluator.Evaluate(p, w)
+	}
+}
+
+// TestLegalKept: the legal moves that Parse, Play and Undo keep equal those
+// generated from the discs, along random games and back through Undo, in
+// clones too, passes included.
+func TestLegalKept(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 1))
+	check := func(p *Position, when string) {
+		t.Helper()
+		if want := legalMoves(p.mine(), p.theirs()); p.legal != want {
+			t.Fatalf("%v %s: kept moves %#x, want %#x", p, when, p.legal, want)
+		}
+		if p.hash != p.computeHash() {
+			t.Fatalf("%v %s: hash %#x, want %#x", p, when, p.hash, p.computeHash())
+		}
+	}
+	passes := 0
+	for range 500 {
+		p := Start()
+		check(p, "at the start")
+		for {
+			moves, outcome := p.Moves(nil)
+			if outcome != games.Ongoing {
+				break
+			}
+			m := moves[rng.IntN(len(moves))]
+			if m == PassMove {
+				passes++
+			}
+			p.Play(m)
+			check(p, "after "+p.FormatMove(m))
+			if rng.IntN(4) == 0 {
+				p.Undo()
+				check(p, "after taking back "+p.FormatMove(m))
+				p.Play(m)
+			}
+			q, err := Parse(p.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(q, "parsed")
+			check(p.Clone().(*Position), "cloned")
+		}
+		for p.Ply() > 0 {
+			p.Undo()
+			check(p, "taken back")
+		}
+	}
+	if passes == 0 {
+		t.Fatal("no pass in 500 random games")
 	}
 }

@@ -20,9 +20,12 @@ const StartNotation = "---------------------------OX------XO--------------------
 // maxHistory bounds the moves of one game: 60 discs and a pass before each.
 const maxHistory = 128
 
-// zobrist holds a random key per colour and square, and one for the side.
+// zobrist holds a random key per colour and square, and one for the side;
+// zobristFlip[s] is zobrist[0][s]^zobrist[1][s], what turning the disc on s
+// changes.
 var zobrist [2][64]uint64
 var zobristSide uint64
+var zobristFlip [64]uint64
 
 func init() {
 	rng := rand.New(rand.NewPCG(0x07e110, 0xd15c))
@@ -32,20 +35,28 @@ func init() {
 		}
 	}
 	zobristSide = rng.Uint64()
+	for s := range zobristFlip {
+		zobristFlip[s] = zobrist[0][s] ^ zobrist[1][s]
+	}
 }
 
+// undo is what Undo restores: the position before a move.
 type undo struct {
-	move    games.Move
-	flipped Bitboard
-	hash    uint64
+	discs [2]Bitboard
+	hash  uint64
+	legal Bitboard
 }
 
 // Position is an Othello position: the discs of each colour as bitboards.
 // Black (X) is games.First, white (O) games.Second.
 type Position struct {
-	discs   [2]Bitboard // black, white
-	turn    games.Side
-	hash    uint64
+	discs [2]Bitboard // black, white
+	turn  games.Side
+	hash  uint64
+	// legal holds the legal moves of the side to move, kept by Parse, Play
+	// and Undo: Moves lists them, and the evaluators count them without
+	// generating them again at the leaves the search has just listed.
+	legal   Bitboard
 	history [maxHistory]undo
 	n       int
 }
@@ -97,58 +108,67 @@ func (p *Position) final() games.Outcome {
 // can move, and the game is over when neither can.
 func (p *Position) Moves(dst []games.Move) ([]games.Move, games.Outcome) {
 	dst = dst[:0]
-	m := legalMoves(p.mine(), p.theirs())
+	m := p.legal
 	if m == 0 {
 		if legalMoves(p.theirs(), p.mine()) == 0 {
 			return dst, p.final()
 		}
 		return append(dst, PassMove), games.Ongoing
 	}
-	for ; m != 0; m &= m - 1 {
-		dst = append(dst, games.Move(bits.TrailingZeros64(m)+1))
+	if cap(dst) < 64 {
+		for ; m != 0; m &= m - 1 {
+			dst = append(dst, games.Move(bits.TrailingZeros64(m)+1))
+		}
+		return dst, games.Ongoing
 	}
-	return dst, games.Ongoing
+	// Room for every square: written through an array, without a bounds
+	// check a move.
+	n := popcount(m)
+	squares := (*[64]games.Move)(dst[:64])
+	for i := 0; m != 0; i++ {
+		squares[i&63] = games.Move(bits.TrailingZeros64(m) + 1)
+		m &= m - 1
+	}
+	return dst[:n], games.Ongoing
 }
 
 // Noisy returns no moves: Othello has no captures to resolve.
 func (p *Position) Noisy(dst []games.Move) []games.Move { return dst[:0] }
 
-// Play makes move m (a square or the pass).
+// Play makes move m (a square or the pass), and generates the moves of
+// the side to move next.
 func (p *Position) Play(m games.Move) {
 	u := &p.history[p.n]
+	u.discs, u.hash, u.legal = p.discs, p.hash, p.legal
 	p.n++
-	u.move, u.hash = m, p.hash
-	if m == PassMove {
-		u.flipped = 0
-	} else {
-		sq := int(m - 1)
-		me, them := p.turn, 1-p.turn
-		f := flips(p.discs[me], p.discs[them], sq)
-		u.flipped = f
-		p.discs[me] |= f | 1<<sq
-		p.discs[them] &^= f
-		p.hash ^= zobrist[me][sq]
-		for ; f != 0; f &= f - 1 {
-			s := bits.TrailingZeros64(f)
-			p.hash ^= zobrist[0][s] ^ zobrist[1][s]
-		}
-	}
-	p.turn = 1 - p.turn
+	me := p.turn & 1
+	p.turn = me ^ 1
 	p.hash ^= zobristSide
+	if m != PassMove {
+		p.place(me, int(m-1))
+	}
+	p.legal = legalMoves(p.discs[me^1], p.discs[me])
+}
+
+// place puts a disc of side me on square sq and turns the discs it
+// outflanks.
+func (p *Position) place(me games.Side, sq int) {
+	mine, theirs := p.discs[me], p.discs[me^1]
+	f := flips(mine, theirs, sq)
+	p.discs[me], p.discs[me^1] = mine|f|1<<sq, theirs&^f
+	h := p.hash ^ zobrist[me][sq]
+	for ; f != 0; f &= f - 1 {
+		h ^= zobristFlip[bits.TrailingZeros64(f)]
+	}
+	p.hash = h
 }
 
 // Undo takes back the last move.
 func (p *Position) Undo() {
 	p.n--
 	u := &p.history[p.n]
-	p.turn = 1 - p.turn
-	if u.move != PassMove {
-		sq := int(u.move - 1)
-		me, them := p.turn, 1-p.turn
-		p.discs[me] &^= u.flipped | 1<<sq
-		p.discs[them] |= u.flipped
-	}
-	p.hash = u.hash
+	p.discs, p.hash, p.legal = u.discs, u.hash, u.legal
+	p.turn ^= 1
 }
 
 func (p *Position) Hash() uint64     { return p.hash }
@@ -180,21 +200,32 @@ const ExactEmpties = 12
 // mobility they leave the opponent (fewest first) and the positional table;
 // nearer the leaves by the positional table alone (X-squares last).
 func (p *Position) OrderHint(m games.Move, depth int) int32 {
-	if m == PassMove {
-		return 0
+	h := squareHints[m]
+	if depth < 3 || m == PassMove || h == cornerHint {
+		return h
 	}
 	sq := int(m - 1)
-	if cornerMask&(1<<sq) != 0 {
-		return 1000
-	}
-	if depth < 3 {
-		return int32(squareWeights[sq]/4 - 20)
-	}
 	me, them := p.mine(), p.theirs()
 	f := flips(me, them, sq)
 	reply := popcount(legalMoves(them&^f, me|f|1<<sq))
-	return int32(-16*reply + squareWeights[sq]/4 - 20)
+	return int32(-16*reply) + h
 }
+
+// cornerHint is the hint of a corner move.
+const cornerHint = 1000
+
+// squareHints[m] is the part of OrderHint that depends on the move alone:
+// cornerHint for a corner, a quarter of the positional table less 20 for
+// another square, 0 for the pass (and for the unused move 0).
+var squareHints = func() (h [PassMove + 1]int32) {
+	for sq, w := range squareWeights {
+		h[sq+1] = int32(w/4 - 20)
+		if cornerMask&(1<<sq) != 0 {
+			h[sq+1] = cornerHint
+		}
+	}
+	return h
+}()
 
 // String writes the 64 squares from a1 to h8, X black, O white, - empty, a
 // space and the side to move.
@@ -340,6 +371,7 @@ func Parse(s string) (*Position, error) {
 		return nil, err
 	}
 	p.hash = p.computeHash()
+	p.legal = legalMoves(p.mine(), p.theirs())
 	return p, nil
 }
 
@@ -404,6 +436,21 @@ func perft(me, them Bitboard, depth int, passed bool) uint64 {
 		return uint64(popcount(moves))
 	}
 	var n uint64
+	if depth == 2 {
+		// The last ply in bulk, without a call a move: the moves of each
+		// reply, or its one pass, or nothing when the game is over.
+		for ; moves != 0; moves &= moves - 1 {
+			sq := bits.TrailingZeros64(moves)
+			f := flips(me, them, sq)
+			next, other := them&^f, me|f|1<<sq
+			if replies := legalMoves(next, other); replies != 0 {
+				n += uint64(popcount(replies))
+			} else if legalMoves(other, next) != 0 {
+				n++
+			}
+		}
+		return n
+	}
 	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(me, them, sq)
