@@ -458,3 +458,12 @@ func perft(me, them Bitboard, depth int, passed bool) uint64 {
 	}
 	return n
 }
+
+// Outcome tells whether the game is over without listing the moves
+// (games.Outcomer): Ongoing while either side can move.
+func (p *Position) Outcome() games.Outcome {
+	if p.legal != 0 || legalMoves(p.theirs(), p.mine()) != 0 {
+		return games.Ongoing
+	}
+	return p.final()
+}
