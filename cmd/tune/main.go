@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 )
@@ -24,8 +25,35 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	os.Exit(execute(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := profiled(os.Getenv(cpuProfileEnv), os.Stderr, func() int {
+		return execute(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	})
+	stop()
+	os.Exit(code)
+}
+
+// cpuProfileEnv names a file to write a CPU profile of the whole command
+// to (for pprof, or as cmd/tune/default.pgo for profile-guided builds).
+const cpuProfileEnv = "GAMETUNE_CPUPROFILE"
+
+// profiled runs f, with a CPU profile written to path when path is not
+// empty. The profile never overwrites a file: an existing path is an error.
+func profiled(path string, stderr io.Writer, f func() int) int {
+	if path == "" {
+		return f()
+	}
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		fmt.Fprintf(stderr, "tune: %s: %v (give a new file)\n", cpuProfileEnv, err)
+		return exitUsage
+	}
+	defer out.Close()
+	if err := pprof.StartCPUProfile(out); err != nil {
+		fmt.Fprintf(stderr, "tune: %s: %v\n", cpuProfileEnv, err)
+		return exitError
+	}
+	defer pprof.StopCPUProfile()
+	return f()
 }
 
 // execute runs one command line and returns the exit status: 130 when the
