@@ -53,7 +53,7 @@ over the start and draws Elo against games spent, one curve per tuner
 	o.cluster.bind(f)
 	f.StringVar(&o.game, "game", "", "game to tune")
 	f.StringVar(&o.evaluator, "evaluator", "", "evaluator to tune (default: the game's first)")
-	f.StringVar(&o.start, "start", "default", "weights file to start from, or 'default'")
+	f.StringVar(&o.start, "start", "default", "weights file to start from, 'default', or 'random' (one vector drawn from the seed, the same for every tuner)")
 	f.IntVar(&o.budget, "budget-games", 0, "games budget of each tuner")
 	f.StringVar(&o.algos, "algos", "genetic,knockout,spsa,cmaes,texel", "tuners to compare, comma-separated")
 	f.StringVar(&o.out, "out", "", "directory to create for the runs and the comparison")
