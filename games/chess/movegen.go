@@ -35,16 +35,7 @@ func (p *Position) generate(dst []games.Move, noisy bool) []games.Move {
 		mask = checkers | between[ksq][lsb(checkers)]
 	}
 
-	// Pinned pieces: own pieces alone between the king and an enemy slider.
-	var pinned Bitboard
-	snipers := rookAttacks(ksq, 0)&(p.pieces[them][Rook]|p.pieces[them][Queen]) |
-		bishopAttacks(ksq, 0)&(p.pieces[them][Bishop]|p.pieces[them][Queen])
-	for b := snipers; b != 0; b &= b - 1 {
-		s := lsb(b)
-		if blockers := between[ksq][s] & occ; blockers != 0 && blockers&(blockers-1) == 0 && blockers&own != 0 {
-			pinned |= blockers
-		}
-	}
+	pinned := p.pinned(ksq, them, occ, own)
 	allowed := func(from int) Bitboard {
 		if pinned&(1<<from) != 0 {
 			return mask & line[ksq][from]
@@ -167,6 +158,20 @@ func (p *Position) enPassantLegal(s, ep, capSq, us int, occ Bitboard, ksq int) b
 		pawnAttacks[us][ksq]&them[Pawn]&^(1<<capSq) == 0
 }
 
+// pinned returns the pieces of own alone between the king on ksq and a
+// slider of them: they may move only along that line.
+func (p *Position) pinned(ksq int, them int, occ, own Bitboard) Bitboard {
+	var pinned Bitboard
+	snipers := rookAttacks(ksq, 0)&(p.pieces[them][Rook]|p.pieces[them][Queen]) |
+		bishopAttacks(ksq, 0)&(p.pieces[them][Bishop]|p.pieces[them][Queen])
+	for b := snipers; b != 0; b &= b - 1 {
+		if blockers := between[ksq][lsb(b)] & occ; blockers != 0 && blockers&(blockers-1) == 0 && blockers&own != 0 {
+			pinned |= blockers
+		}
+	}
+	return pinned
+}
+
 // countMoves is len(generate(dst, false)) without writing the moves, for
 // the last ply of perft: the same king moves, check and pin masks and
 // castling, the other pieces' targets counted by popcount, and the pawns
@@ -192,15 +197,7 @@ func (p *Position) countMoves() int {
 	if checkers != 0 {
 		mask = checkers | between[ksq][lsb(checkers)]
 	}
-	var pinned Bitboard
-	snipers := rookAttacks(ksq, 0)&(p.pieces[them][Rook]|p.pieces[them][Queen]) |
-		bishopAttacks(ksq, 0)&(p.pieces[them][Bishop]|p.pieces[them][Queen])
-	for b := snipers; b != 0; b &= b - 1 {
-		s := lsb(b)
-		if blockers := between[ksq][s] & occ; blockers != 0 && blockers&(blockers-1) == 0 && blockers&own != 0 {
-			pinned |= blockers
-		}
-	}
+	pinned := p.pinned(ksq, them, occ, own)
 	targets := ^own & mask
 	for b := p.pieces[us][Knight] &^ pinned; b != 0; b &= b - 1 {
 		n += popcount(knightAttacks[lsb(b)] & targets)
