@@ -22,12 +22,8 @@ var (
 	step [4][32]int8
 	// jump[d][s] is the square two steps from s in direction d, or -1.
 	jump [4][32]int8
-	// forward[side] are the directions a man of that side moves in.
-	forward = [2][2]int{{downLeft, downRight}, {upLeft, upRight}}
 	// lastRow[side] is the row where that side's men are crowned.
 	lastRow = [2]Bitboard{0xf0000000, 0x0000000f}
-	// firstRow[side] is the side's own back row.
-	firstRow = [2]Bitboard{0x0000000f, 0xf0000000}
 	// beforeCrown[side] is the row before the side's crowning row: a man's
 	// simple move from there crowns, from anywhere else it does not.
 	beforeCrown = [2]Bitboard{row6, row1}

@@ -8,9 +8,18 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
+// The reference code's tables, which the evaluators no longer use.
+var (
+	// forward[side] are the directions a man of that side moves in.
+	forward = [2][2]int{{downLeft, downRight}, {upLeft, upRight}}
+	// firstRow[side] is the side's own back row.
+	firstRow = [2]Bitboard{0x0000000f, 0xf0000000}
+)
+
 // referenceFullFeatures is the full evaluator's features computed piece by
 // piece through the step table: the code the bitboard version replaced.
 // Tuning games depend on every value, so the two must agree exactly.
+
 func referenceFullFeatures(p *Position, f *[10]float64) {
 	side := func(side games.Side, empty Bitboard, sign float64) {
 		f[0] += sign * float64(popcount(p.men[side]))
