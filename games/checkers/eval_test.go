@@ -19,7 +19,6 @@ var (
 // referenceFullFeatures is the full evaluator's features computed piece by
 // piece through the step table: the code the bitboard version replaced.
 // Tuning games depend on every value, so the two must agree exactly.
-
 func referenceFullFeatures(p *Position, f *[10]float64) {
 	side := func(side games.Side, empty Bitboard, sign float64) {
 		f[0] += sign * float64(popcount(p.men[side]))
