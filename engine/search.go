@@ -39,6 +39,7 @@ type Options struct {
 	NoQuiescence     bool
 	NoExact          bool // never extend the search to the end of the game (games.Exact)
 	NoCheckExtension bool // do not search a ply deeper where the side to move is in check (games.Checker)
+	NoFrontier       bool // search the last ply here even when the game can (games.Frontier)
 }
 
 // Limits bound one search. Tuning uses Depth or Nodes so that results are
@@ -106,6 +107,7 @@ type Searcher struct {
 	orderer  games.Orderer
 	checker  games.Checker  // nil when the game has no checks or the extension is off
 	outcomer games.Outcomer // nil when the game has none, or has checks (a check at the horizon needs the moves)
+	frontier games.Frontier // nil when the game has none, or the option is off
 	extendTo int            // check extensions only while ply < extendTo
 	ev       *games.Evaluator
 	w        []float64
@@ -197,6 +199,10 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 	if o, ok := p.(games.Outcomer); ok && s.checker == nil {
 		s.outcomer = o
 	}
+	s.frontier = nil
+	if f, ok := p.(games.Frontier); ok && s.checker == nil && !s.opts.NoFrontier {
+		s.frontier = f
+	}
 	s.stats = Stats{Nodes: 1}
 	s.nodeLimit = lim.Nodes
 	if s.nodeLimit == 0 {
@@ -253,7 +259,7 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 		s.stats.EBF = math.Pow(float64(s.stats.Nodes), 1/float64(s.stats.Depth))
 	}
 	res.Stats = s.stats
-	s.pos, s.ev, s.w, s.orderer, s.checker = nil, nil, nil, nil, nil
+	s.pos, s.ev, s.w, s.orderer, s.checker, s.outcomer, s.frontier = nil, nil, nil, nil, nil, nil, nil
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
@@ -379,6 +385,23 @@ func (s *Searcher) orderKey(m, ttMove games.Move, depth, ply int, turn games.Sid
 	return k
 }
 
+// learn records a quiet move that made a beta cutoff in the killers and
+// the history.
+func (s *Searcher) learn(m games.Move, depth, ply int, turn games.Side) {
+	if !s.opts.NoKillers && s.killers[ply][0] != m {
+		s.killers[ply][1] = s.killers[ply][0]
+		s.killers[ply][0] = m
+	}
+	if !s.opts.NoHistory {
+		slot := s.historySlot(m)
+		h := &s.history[turn][slot]
+		if *h == 0 {
+			s.used[turn] = append(s.used[turn], uint16(slot))
+		}
+		*h = min(*h+uint32(depth*depth), 1<<24)
+	}
+}
+
 // pick moves the best-ranked remaining move to index i.
 func pick(moves []games.Move, keys []int32, i int) {
 	best := i
@@ -395,6 +418,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	s.pvLen[ply] = ply
 	if s.stop {
 		return 0
+	}
+	if depth == 1 && s.frontier != nil && s.nodeLimit-s.stats.Nodes > maxFrontierLeaves {
+		return s.frontierNode(ply, alpha, beta)
 	}
 	var moves []games.Move
 	var outcome games.Outcome
@@ -490,18 +516,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 			// Killers and history learn from quiet moves: those without a
 			// positive hint.
 			if keys[i] < 1<<28 || (m == ttMove && s.hint(m, depth) <= 0) {
-				if !s.opts.NoKillers && s.killers[ply][0] != m {
-					s.killers[ply][1] = s.killers[ply][0]
-					s.killers[ply][0] = m
-				}
-				if !s.opts.NoHistory {
-					slot := s.historySlot(m)
-					h := &s.history[turn][slot]
-					if *h == 0 {
-						s.used[turn] = append(s.used[turn], uint16(slot))
-					}
-					*h = min(*h+uint32(depth*depth), 1<<24)
-				}
+				s.learn(m, depth, ply, turn)
 			}
 			break
 		}
@@ -518,6 +533,49 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 		s.table.store(key, bestMove, toTable(best, ply), depth, b)
 	}
 	return best
+}
+
+// maxFrontierLeaves bounds the moves of a position the game searches as a
+// frontier node: more than the 33 legal moves an Othello position has at
+// most. Below that many nodes left before the limit, the engine searches
+// the node itself, to stop on the very node the limit names.
+const maxFrontierLeaves = 64
+
+// frontierNode searches a node one ply above the horizon with the game's
+// Frontier: the same value as the moves played here would give, the leaves
+// counted as nodes. It neither probes nor stores the table: near the
+// leaves a probe costs more than it saves.
+func (s *Searcher) frontierNode(ply int, alpha, beta int32) int32 {
+	r := s.frontier.Frontier(s.ev, s.w, beta, Mate-int32(ply+1), s.killers[ply])
+	if r.Outcome != games.Ongoing {
+		return terminal(r.Outcome, s.pos.Turn(), ply)
+	}
+	before := s.stats.Nodes
+	s.stats.Nodes += int64(r.Leaves)
+	s.stats.Evals += int64(r.Evals)
+	if s.stats.Nodes>>10 != before>>10 && s.done != nil {
+		select {
+		case <-s.done:
+			s.stop = true
+			return 0
+		default:
+		}
+	}
+	if r.Score <= alpha {
+		return r.Score
+	}
+	s.pv[ply][ply] = r.Move
+	s.pvLen[ply] = ply + 1
+	if r.Score >= beta {
+		s.stats.Cutoffs++
+		if r.Leaves == 1 {
+			s.stats.FirstCutoffs++
+		}
+		if s.hint(r.Move, 1) <= 0 {
+			s.learn(r.Move, 1, ply, s.pos.Turn())
+		}
+	}
+	return r.Score
 }
 
 // quiesce searches only the game's noisy moves below the horizon, with the

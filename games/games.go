@@ -149,6 +149,36 @@ type Outcomer interface {
 	Outcome() Outcome
 }
 
+// Frontier is implemented by positions of games without noisy moves that
+// search a node one ply above the horizon themselves (Othello, where most of
+// a search's positions are those leaves): each move is made, the position
+// after it scored, and the move taken back, without the engine's calls per
+// move. Frontier must return what the engine's depth-1 alpha-beta returns
+// for some order of the moves:
+//   - when the game is over at the node itself, its outcome alone;
+//   - otherwise each move (the pass included) scores minus the evaluation
+//     of the position after it (ev.Evaluate with w, clamped to ±MaxEval),
+//     or, when the game is over after it, +win if the side to move wins it,
+//     -win if it loses, 0 for a draw;
+//   - Score is the best of those scores, or the first one at or above beta
+//     (the moves after it are not tried), and Move the move that scored it.
+//
+// During ev.Evaluate the position holds the board and the side to move of
+// the position after the move, not its history: evaluators must not use
+// Ply. The position is returned unchanged.
+type Frontier interface {
+	Frontier(ev *Evaluator, w []float64, beta, win int32, killers [2]Move) FrontierResult
+}
+
+// FrontierResult is what a Frontier search found.
+type FrontierResult struct {
+	Outcome Outcome // not Ongoing when the game is over at the node: nothing else is set then
+	Score   int32
+	Move    Move
+	Leaves  int // moves made
+	Evals   int // of those, the positions evaluated (the others ended the game)
+}
+
 // Checker is implemented by positions of games with checks (chess): the
 // engine extends the search by a ply at a node whose side to move is in
 // check, so that the horizon does not fall in the middle of an attack.

@@ -15,13 +15,16 @@ import (
 // (seeded with seed) and checks at every ply that each move played formats
 // and parses back to itself, that the position's notation reads back with
 // the same hash (the incremental hash equals a fresh one), that Undo
-// restores the notation and the hash, and that a games.Outcomer's Outcome
-// agrees with Moves. It returns how the games ended.
+// restores the notation and the hash, that a games.Outcomer's Outcome
+// agrees with Moves, and that a games.Frontier's search agrees with the
+// moves played one by one (see CheckFrontier). It returns how the games
+// ended.
 func RandomGames(t *testing.T, g games.Game, n int, seed uint64) map[games.Outcome]int {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x9a3e))
 	outcomes := map[games.Outcome]int{}
 	var buf []games.Move
+	evs := g.Evaluators()
 	for i := 0; i < n; i++ {
 		p := g.Start()
 		for ply := 0; ; ply++ {
@@ -29,6 +32,10 @@ func RandomGames(t *testing.T, g games.Game, n int, seed uint64) map[games.Outco
 			buf = moves
 			if oc, ok := p.(games.Outcomer); ok && oc.Outcome() != o {
 				t.Fatalf("%s %s: Outcome() is %v, Moves gives %v", g.Name(), p, oc.Outcome(), o)
+			}
+			if _, ok := p.(games.Frontier); ok {
+				ev := evs[(i+ply)%len(evs)]
+				CheckFrontier(t, p, ev, ev.Defaults())
 			}
 			if o != games.Ongoing {
 				outcomes[o]++
@@ -59,6 +66,75 @@ func RandomGames(t *testing.T, g games.Game, n int, seed uint64) map[games.Outco
 		}
 	}
 	return outcomes
+}
+
+// CheckFrontier checks p's games.Frontier search against the moves played
+// one by one (Play, Evaluate, Undo), as the engine would search them one ply
+// above the horizon: without a cutoff (beta above every score), with beta
+// at each move's score (the search may stop at any move scoring beta or
+// more, and must not stop before one), and p unchanged afterwards.
+func CheckFrontier(t *testing.T, p games.Position, ev *games.Evaluator, w []float64) {
+	t.Helper()
+	const win = 1 << 23
+	f := p.(games.Frontier)
+	before, hash := p.String(), p.Hash()
+	moves, o := p.Moves(nil)
+	var killers [2]games.Move
+	if len(moves) > 0 {
+		killers[0] = moves[len(moves)-1] // a killer changes the order, never the result
+	}
+	r := f.Frontier(ev, w, win+1, win, killers)
+	if p.String() != before || p.Hash() != hash {
+		t.Fatalf("%s: Frontier left the position as %s", before, p)
+	}
+	if o != games.Ongoing {
+		if r.Outcome != o {
+			t.Fatalf("%s: Frontier gives outcome %v, Moves %v", p, r.Outcome, o)
+		}
+		return
+	}
+	if r.Outcome != games.Ongoing {
+		t.Fatalf("%s: Frontier gives outcome %v on a game that goes on", p, r.Outcome)
+	}
+	scores := map[games.Move]int32{}
+	best, evals := int32(-win-1), 0
+	for _, m := range moves {
+		p.Play(m)
+		var sc int32
+		if _, out := p.Moves(nil); out != games.Ongoing {
+			if w, ok := out.Winner(); !ok {
+				sc = 0
+			} else if w == p.Turn() {
+				sc = -win
+			} else {
+				sc = win
+			}
+		} else {
+			sc = -int32(min(max(ev.Evaluate(p, w), -games.MaxEval), games.MaxEval))
+			evals++
+		}
+		p.Undo()
+		scores[m] = sc
+		best = max(best, sc)
+	}
+	if r.Score != best || scores[r.Move] != best || r.Leaves != len(moves) || r.Evals != evals {
+		t.Fatalf("%s (%s): Frontier gives %d by %s (%d moves, %d evaluations), the moves one by one %d (%d moves, %d evaluations)",
+			p, ev.Name, r.Score, p.FormatMove(r.Move), r.Leaves, r.Evals, best, len(moves), evals)
+	}
+	for _, m := range moves {
+		beta := scores[m]
+		r := f.Frontier(ev, w, beta, win, killers)
+		sc, ok := scores[r.Move]
+		if !ok || sc != r.Score || r.Score > best || r.Leaves < 1 || r.Leaves > len(moves) {
+			t.Fatalf("%s (%s) beta %d: Frontier gives %d by %s after %d moves", p, ev.Name, beta, r.Score, p.FormatMove(r.Move), r.Leaves)
+		}
+		if r.Score < beta {
+			t.Fatalf("%s (%s) beta %d: Frontier stops at %d, below beta, though %s scores %d", p, ev.Name, beta, r.Score, p.FormatMove(m), beta)
+		}
+	}
+	if p.String() != before || p.Hash() != hash {
+		t.Fatalf("%s: Frontier left the position as %s", before, p)
+	}
 }
 
 // ParsedRoundTrip is the body of every position fuzzer: when g reads s, the

@@ -80,6 +80,84 @@ func TestAlphaBetaVersusMinimax(t *testing.T) {
 	}
 }
 
+// TestFrontierSearch: the engine searching the last ply through Othello's
+// Frontier finds the same scores as searching it move by move, at every
+// depth from 1 to 7 over the midgame positions with both evaluators, and in
+// exact endgames from 12 empties; and a node limit still stops the search
+// at or below the limit.
+func TestFrontierSearch(t *testing.T) {
+	maxDepth := 7
+	if testing.Short() {
+		maxDepth = 4
+	}
+	fast, _ := engine.New(engine.Options{TableMiB: 1})
+	slow, _ := engine.New(engine.Options{TableMiB: 1, NoFrontier: true})
+	var fastNodes, slowNodes int64
+	for i, p := range midgames(t) {
+		ev := evaluator([]string{"report", "full"}[i%2])
+		for depth := 1; depth <= maxDepth; depth++ {
+			fast.NewGame()
+			slow.NewGame()
+			a, err := fast.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Depth: depth})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := slow.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Depth: depth})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Score != b.Score {
+				t.Fatalf("%s depth %d (%s): %d with the frontier, %d without", p, depth, ev.Name, a.Score, b.Score)
+			}
+			fastNodes += a.Stats.Nodes
+			slowNodes += b.Stats.Nodes
+		}
+	}
+	t.Logf("midgames to depth %d: %d nodes with the frontier, %d without", maxDepth, fastNodes, slowNodes)
+
+	// Endgames: random games stopped at 12 empties (ExactEmpties), searched to the end.
+	rng := rand.New(rand.NewPCG(12, 1))
+	ev := evaluator("report")
+	for i := 0; i < 6; i++ {
+		p := othello.Start()
+		for p.Empties() > othello.ExactEmpties {
+			moves, o := p.Moves(nil)
+			if o != games.Ongoing {
+				break
+			}
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+		if _, o := p.Moves(nil); o != games.Ongoing {
+			continue
+		}
+		fast.NewGame()
+		slow.NewGame()
+		a, err := fast.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Depth: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := slow.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Depth: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Score != b.Score || a.Stats.Evals != 0 {
+			t.Fatalf("%s to the end: %d with the frontier (%d evaluations in the last iteration), %d without", p, a.Score, a.Stats.Evals, b.Score)
+		}
+	}
+
+	p := midgames(t)[0]
+	for _, limit := range []int64{2, 50, 64, 65, 100, 1000, 5000} {
+		fast.NewGame()
+		res, err := fast.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Nodes: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Nodes > limit || res.Move == games.NoMove {
+			t.Fatalf("node limit %d: %d nodes, move %v", limit, res.Stats.Nodes, res.Move)
+		}
+	}
+}
+
 // BenchmarkSearch searches the midgame positions to depth 8.
 func BenchmarkSearch(b *testing.B) {
 	s, _ := engine.New(engine.Options{TableMiB: 16, NoExact: true})
