@@ -40,6 +40,7 @@ type Options struct {
 	NoExact          bool // never extend the search to the end of the game (games.Exact)
 	NoCheckExtension bool // do not search a ply deeper where the side to move is in check (games.Checker)
 	NoFrontier       bool // search the last ply here even when the game can (games.Frontier)
+	NoEnder          bool // search the last plies of a game here even when the game can (games.Ender)
 }
 
 // Limits bound one search. Tuning uses Depth or Nodes so that results are
@@ -108,6 +109,8 @@ type Searcher struct {
 	checker  games.Checker  // nil when the game has no checks or the extension is off
 	outcomer games.Outcomer // nil when the game has none, or has checks (a check at the horizon needs the moves)
 	frontier games.Frontier // nil when the game has none, or the option is off
+	ender    games.Ender    // nil when the game has none, or NoExact or NoEnder is set
+	endPlies int            // the ender's EndPlies
 	extendTo int            // check extensions only while ply < extendTo
 	ev       *games.Evaluator
 	w        []float64
@@ -203,6 +206,10 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 	if f, ok := p.(games.Frontier); ok && s.checker == nil && !s.opts.NoFrontier {
 		s.frontier = f
 	}
+	s.ender = nil
+	if e, ok := p.(games.Ender); ok && !s.opts.NoExact && !s.opts.NoEnder {
+		s.ender, s.endPlies = e, e.EndPlies()
+	}
 	s.stats = Stats{Nodes: 1}
 	s.nodeLimit = lim.Nodes
 	if s.nodeLimit == 0 {
@@ -259,7 +266,7 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 		s.stats.EBF = math.Pow(float64(s.stats.Nodes), 1/float64(s.stats.Depth))
 	}
 	res.Stats = s.stats
-	s.pos, s.ev, s.w, s.orderer, s.checker, s.outcomer, s.frontier = nil, nil, nil, nil, nil, nil, nil
+	s.pos, s.ev, s.w, s.orderer, s.checker, s.outcomer, s.frontier, s.ender = nil, nil, nil, nil, nil, nil, nil, nil
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
@@ -402,6 +409,21 @@ func (s *Searcher) learn(m games.Move, depth, ply int, turn games.Side) {
 	}
 }
 
+// rank computes the moves' keys and puts the best-ranked first: what
+// pick(moves, keys, 0) would do, in the ranking pass.
+func (s *Searcher) rank(moves []games.Move, keys []int32, ttMove games.Move, depth, ply int, turn games.Side) {
+	first := 0
+	for i, m := range moves {
+		k := s.orderKey(m, ttMove, depth, ply, turn)
+		keys[i] = k
+		if k > keys[first] {
+			first = i
+		}
+	}
+	moves[0], moves[first] = moves[first], moves[0]
+	keys[0], keys[first] = keys[first], keys[0]
+}
+
 // pick moves the best-ranked remaining move to index i.
 func pick(moves []games.Move, keys []int32, i int) {
 	best := i
@@ -421,6 +443,11 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	}
 	if depth == 1 && s.frontier != nil && s.nodeLimit-s.stats.Nodes > maxFrontierLeaves {
 		return s.frontierNode(ply, alpha, beta)
+	}
+	if s.ender != nil && ply > 0 && depth >= 2 {
+		if left := s.ender.PliesLeft(); left >= 0 && left <= s.endPlies && left <= depth {
+			return s.endNode(ply, alpha, beta)
+		}
 	}
 	var moves []games.Move
 	var outcome games.Outcome
@@ -461,25 +488,28 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 		s.keys[ply] = make([]int32, len(moves))
 	}
 	keys := s.keys[ply][:len(moves)]
-	// first is the first of the best-ranked moves, what pick(moves, keys, 0)
-	// would find: most nodes end after their first move, so the ranking
-	// pass finds it instead of a second pass over the keys.
-	first := 0
-	for i, m := range moves {
-		k := s.orderKey(m, ttMove, depth, ply, turn)
-		keys[i] = k
-		if k > keys[first] {
-			first = i
+	// The table's move goes first, before the others are ranked: most
+	// nodes end after it, and then they need no ranking at all. The others
+	// keep their order, so that ties rank as they would with it among them.
+	start := 0
+	if ttMove != games.NoMove {
+		for i, m := range moves {
+			if m == ttMove {
+				copy(moves[1:i+1], moves[:i])
+				moves[0], start = m, 1
+				break
+			}
 		}
 	}
 
 	origAlpha := alpha
 	best, bestMove := int32(-infinity), games.NoMove
 	for i := range moves {
-		if i == 0 {
-			moves[0], moves[first] = moves[first], moves[0]
-			keys[0], keys[first] = keys[first], keys[0]
-		} else {
+		switch {
+		case i < start:
+		case i == start:
+			s.rank(moves[start:], keys[start:], ttMove, depth, ply, turn)
+		default:
 			pick(moves, keys, i)
 		}
 		m := moves[i]
@@ -515,7 +545,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 			}
 			// Killers and history learn from quiet moves: those without a
 			// positive hint.
-			if keys[i] < 1<<28 || (m == ttMove && s.hint(m, depth) <= 0) {
+			if (i >= start && keys[i] < 1<<28) || (m == ttMove && s.hint(m, depth) <= 0) {
 				s.learn(m, depth, ply, turn)
 			}
 			break
@@ -574,6 +604,32 @@ func (s *Searcher) frontierNode(ply int, alpha, beta int32) int32 {
 		if s.hint(r.Move, 1) <= 0 {
 			s.learn(r.Move, 1, ply, s.pos.Turn())
 		}
+	}
+	return r.Score
+}
+
+// endNode searches a node to the end of the game with the game's Ender:
+// the value the engine would find, the moves counted as nodes. Below the
+// root only, where a move needs no principal variation behind it.
+func (s *Searcher) endNode(ply int, alpha, beta int32) int32 {
+	r := s.ender.SolveEnd(alpha, beta, Mate-int32(ply), s.nodeLimit-s.stats.Nodes)
+	before := s.stats.Nodes
+	s.stats.Nodes += r.Nodes
+	if r.Stopped || s.stats.Nodes >= s.nodeLimit {
+		s.stop = true
+		return 0
+	}
+	if s.stats.Nodes>>10 != before>>10 && s.done != nil {
+		select {
+		case <-s.done:
+			s.stop = true
+			return 0
+		default:
+		}
+	}
+	if r.Score > alpha && r.Move != games.NoMove {
+		s.pv[ply][ply] = r.Move
+		s.pvLen[ply] = ply + 1
 	}
 	return r.Score
 }

@@ -179,6 +179,32 @@ type FrontierResult struct {
 	Evals   int // of those, the positions evaluated (the others ended the game)
 }
 
+// Ender is implemented by games.Exact positions that search their last
+// few plies to the end of the game themselves (Othello's last empty
+// squares). When PliesLeft is at most EndPlies and within the depth left,
+// the engine asks SolveEnd for the node's value instead of searching it.
+// SolveEnd must return what the engine's alpha-beta to the end of the game
+// returns, for some order of the moves: each finished game scores +win for
+// the side to move at the node if it wins, -win if it loses, 0 for a draw,
+// less one for every ply below the node (so that the quicker win scores
+// more); a node scores the best of its moves' scores (fail-soft), or the
+// first one at or above beta. Nodes counts the moves played, passes
+// included. When it would exceed budget, SolveEnd stops after budget moves
+// and returns Stopped. The position is returned unchanged.
+type Ender interface {
+	Exact
+	EndPlies() int
+	SolveEnd(alpha, beta, win int32, budget int64) EndResult
+}
+
+// EndResult is what an Ender's search found.
+type EndResult struct {
+	Score   int32
+	Move    Move // the move that scored Score, NoMove when the game is over at the node
+	Nodes   int64
+	Stopped bool // budget reached: Score and Move mean nothing
+}
+
 // Checker is implemented by positions of games with checks (chess): the
 // engine extends the search by a ply at a node whose side to move is in
 // check, so that the horizon does not fall in the middle of an attack.

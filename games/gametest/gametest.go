@@ -37,6 +37,11 @@ func RandomGames(t *testing.T, g games.Game, n int, seed uint64) map[games.Outco
 				ev := evs[(i+ply)%len(evs)]
 				CheckFrontier(t, p, ev, ev.Defaults())
 			}
+			if e, ok := p.(games.Ender); ok {
+				if left := e.PliesLeft(); left >= 0 && left <= e.EndPlies() {
+					CheckEnder(t, p)
+				}
+			}
 			if o != games.Ongoing {
 				outcomes[o]++
 				break
@@ -135,6 +140,77 @@ func CheckFrontier(t *testing.T, p games.Position, ev *games.Evaluator, w []floa
 	if p.String() != before || p.Hash() != hash {
 		t.Fatalf("%s: Frontier left the position as %s", before, p)
 	}
+}
+
+// CheckEnder checks p's games.Ender search against plain minimax to the end
+// of the game through Play, Moves and Undo: the same score with a full
+// window, a score on the right side of every narrower window, a budget
+// that stops the search when it is one move short, and p unchanged.
+func CheckEnder(t *testing.T, p games.Position) {
+	t.Helper()
+	const win = 1 << 23
+	e := p.(games.Ender)
+	before, hash := p.String(), p.Hash()
+	want, nodes := endMinimax(p, win)
+	r := e.SolveEnd(-win-1, win+1, win, 1<<62)
+	if r.Stopped || r.Score != want {
+		t.Fatalf("%s: SolveEnd gives %d (stopped %v), minimax to the end %d", p, r.Score, r.Stopped, want)
+	}
+	if r.Nodes < 1 && nodes > 0 || r.Nodes > nodes {
+		t.Fatalf("%s: SolveEnd played %d moves, minimax %d", p, r.Nodes, nodes)
+	}
+	if r.Move != games.NoMove {
+		p.Play(r.Move)
+		after, _ := endMinimax(p, win-1)
+		p.Undo()
+		if -after != want {
+			t.Fatalf("%s: SolveEnd's move %s scores %d, the position %d", p, p.FormatMove(r.Move), -after, want)
+		}
+	}
+	for _, d := range []int32{-win + 3, -64, -1, 0, 1, 64, win - 3} {
+		alpha, beta := want+d-1, want+d+1
+		r := e.SolveEnd(alpha, beta, win, 1<<62)
+		switch {
+		case r.Stopped,
+			want <= alpha && r.Score > alpha, // must fail low
+			want >= beta && r.Score < beta, // must fail high
+			want > alpha && want < beta && r.Score != want:
+			t.Fatalf("%s: SolveEnd in (%d, %d) gives %d, the value is %d", p, alpha, beta, r.Score, want)
+		}
+	}
+	if r.Nodes > 0 {
+		short := e.SolveEnd(-win-1, win+1, win, r.Nodes-1)
+		if !short.Stopped || short.Nodes != r.Nodes-1 {
+			t.Fatalf("%s: SolveEnd with a budget of %d moves of the %d it needs: stopped %v after %d", p, r.Nodes-1, r.Nodes, short.Stopped, short.Nodes)
+		}
+	}
+	if p.String() != before || p.Hash() != hash {
+		t.Fatalf("%s: SolveEnd left the position as %s", before, p)
+	}
+}
+
+// endMinimax is the value of p with play to the end of the game, scored as
+// an Ender scores it, and the moves it played.
+func endMinimax(p games.Position, win int32) (int32, int64) {
+	moves, o := p.Moves(nil)
+	if o != games.Ongoing {
+		w, ok := o.Winner()
+		switch {
+		case !ok:
+			return 0, 0
+		case w == p.Turn():
+			return win, 0
+		}
+		return -win, 0
+	}
+	best, nodes := int32(-win-1), int64(0)
+	for _, m := range moves {
+		p.Play(m)
+		sc, n := endMinimax(p, win-1)
+		p.Undo()
+		best, nodes = max(best, -sc), nodes+n+1
+	}
+	return best, nodes
 }
 
 // ParsedRoundTrip is the body of every position fuzzer: when g reads s, the

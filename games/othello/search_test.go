@@ -81,17 +81,18 @@ func TestAlphaBetaVersusMinimax(t *testing.T) {
 }
 
 // TestFrontierSearch: the engine searching the last ply through Othello's
-// Frontier finds the same scores as searching it move by move, at every
-// depth from 1 to 7 over the midgame positions with both evaluators, and in
-// exact endgames from 12 empties; and a node limit still stops the search
-// at or below the limit.
+// Frontier and the last empty squares through its Ender finds the same
+// scores as searching them move by move, at every depth from 1 to 7 over
+// the midgame positions with both evaluators, and in exact endgames from
+// 12 empties; and a node limit still stops the search at or below the
+// limit.
 func TestFrontierSearch(t *testing.T) {
 	maxDepth := 7
 	if testing.Short() {
 		maxDepth = 4
 	}
 	fast, _ := engine.New(engine.Options{TableMiB: 1})
-	slow, _ := engine.New(engine.Options{TableMiB: 1, NoFrontier: true})
+	slow, _ := engine.New(engine.Options{TableMiB: 1, NoFrontier: true, NoEnder: true})
 	var fastNodes, slowNodes int64
 	for i, p := range midgames(t) {
 		ev := evaluator([]string{"report", "full"}[i%2])
@@ -118,6 +119,7 @@ func TestFrontierSearch(t *testing.T) {
 	// Endgames: random games stopped at 12 empties (ExactEmpties), searched to the end.
 	rng := rand.New(rand.NewPCG(12, 1))
 	ev := evaluator("report")
+	var ends []*othello.Position
 	for i := 0; i < 6; i++ {
 		p := othello.Start()
 		for p.Empties() > othello.ExactEmpties {
@@ -143,17 +145,19 @@ func TestFrontierSearch(t *testing.T) {
 		if a.Score != b.Score || a.Stats.Evals != 0 {
 			t.Fatalf("%s to the end: %d with the frontier (%d evaluations in the last iteration), %d without", p, a.Score, a.Stats.Evals, b.Score)
 		}
+		ends = append(ends, p)
 	}
 
-	p := midgames(t)[0]
-	for _, limit := range []int64{2, 50, 64, 65, 100, 1000, 5000} {
-		fast.NewGame()
-		res, err := fast.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Nodes: limit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Stats.Nodes > limit || res.Move == games.NoMove {
-			t.Fatalf("node limit %d: %d nodes, move %v", limit, res.Stats.Nodes, res.Move)
+	for _, p := range []*othello.Position{midgames(t)[0], ends[0], ends[1]} {
+		for _, limit := range []int64{2, 50, 64, 65, 100, 1000, 5000, 20000} {
+			fast.NewGame()
+			res, err := fast.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Nodes: limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Stats.Nodes > limit || res.Move == games.NoMove {
+				t.Fatalf("%s, node limit %d: %d nodes, move %v", p, limit, res.Stats.Nodes, res.Move)
+			}
 		}
 	}
 }

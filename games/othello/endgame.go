@@ -1,0 +1,88 @@
+package othello
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/gametune/gametune/games"
+)
+
+// EndEmpties is the most empty squares at which the position searches the
+// rest of the game itself (games.Ender), without the engine's table, its
+// move lists or its calls per move.
+const EndEmpties = 5
+
+// EndPlies bounds the plies left at the positions SolveEnd takes: two per
+// empty square, a pass and a move.
+func (p *Position) EndPlies() int { return 2 * EndEmpties }
+
+// SolveEnd searches to the end of the game (games.Ender). A move is tried
+// on each empty square, best group of squares first; it is legal when it
+// flips a disc.
+func (p *Position) SolveEnd(alpha, beta, win int32, budget int64) games.EndResult {
+	e := ender{budget: budget}
+	sc, m := e.solve(p.discs[p.turn], p.discs[p.turn^1], alpha, beta, win)
+	return games.EndResult{Score: sc, Move: m, Nodes: e.nodes, Stopped: e.stopped}
+}
+
+// ender counts the moves a SolveEnd search plays.
+type ender struct {
+	nodes, budget int64
+	stopped       bool
+}
+
+// solve returns the score of the position with me to move, and its best
+// move.
+func (e *ender) solve(me, them Bitboard, alpha, beta, win int32) (int32, games.Move) {
+	empty := ^(me | them)
+	best, bestMove := int32(math.MinInt32), games.NoMove
+	for _, group := range frontierOrder {
+		for b := empty & group; b != 0; b &= b - 1 {
+			sq := bits.TrailingZeros64(b)
+			f := flips(me, them, sq)
+			if f == 0 {
+				continue
+			}
+			if !e.play() {
+				return 0, games.NoMove
+			}
+			sc, _ := e.solve(them&^f, me|f|1<<sq, -beta, -max(alpha, best), win-1)
+			if e.stopped {
+				return 0, games.NoMove
+			}
+			if sc = -sc; sc > best {
+				best, bestMove = sc, games.Move(sq+1)
+				if sc >= beta {
+					return best, bestMove
+				}
+			}
+		}
+	}
+	if bestMove != games.NoMove {
+		return best, bestMove
+	}
+	if empty != 0 && legalMoves(them, me) != 0 {
+		if !e.play() {
+			return 0, games.NoMove
+		}
+		sc, _ := e.solve(them, me, -beta, -alpha, win-1)
+		return -sc, PassMove
+	}
+	switch n, m := popcount(me), popcount(them); {
+	case n > m:
+		return win, games.NoMove
+	case n < m:
+		return -win, games.NoMove
+	}
+	return 0, games.NoMove
+}
+
+// play counts a move, or stops the search when the budget is spent.
+func (e *ender) play() bool {
+	if e.nodes == e.budget {
+		e.stopped = true
+		return false
+	}
+	e.nodes++
+	return true
+}
