@@ -173,7 +173,7 @@ func CheckEnder(t *testing.T, p games.Position) {
 		switch {
 		case r.Stopped,
 			want <= alpha && r.Score > alpha, // must fail low
-			want >= beta && r.Score < beta, // must fail high
+			want >= beta && r.Score < beta,   // must fail high
 			want > alpha && want < beta && r.Score != want:
 			t.Fatalf("%s: SolveEnd in (%d, %d) gives %d, the value is %d", p, alpha, beta, r.Score, want)
 		}
