@@ -39,7 +39,8 @@ type Options struct {
 	NoQuiescence     bool
 	NoExact          bool // never extend the search to the end of the game (games.Exact)
 	NoCheckExtension bool // do not search a ply deeper where the side to move is in check (games.Checker)
-	NoFrontier       bool // search the last ply here even when the game can (games.Frontier)
+	NoFrontier       bool // search the last plies here even when the game can (games.Frontier)
+	FrontierDepth    int  // the most plies above the horizon a games.Frontier takes; 0 means the game's own
 	NoEnder          bool // search the last plies of a game here even when the game can (games.Ender)
 }
 
@@ -104,16 +105,17 @@ type Searcher struct {
 	opts  Options
 	table *Table
 
-	pos      games.Position
-	orderer  games.Orderer
-	checker  games.Checker  // nil when the game has no checks or the extension is off
-	outcomer games.Outcomer // nil when the game has none, or has checks (a check at the horizon needs the moves)
-	frontier games.Frontier // nil when the game has none, or the option is off
-	ender    games.Ender    // nil when the game has none, or NoExact or NoEnder is set
-	endPlies int            // the ender's EndPlies
-	extendTo int            // check extensions only while ply < extendTo
-	ev       *games.Evaluator
-	w        []float64
+	pos           games.Position
+	orderer       games.Orderer
+	checker       games.Checker  // nil when the game has no checks or the extension is off
+	outcomer      games.Outcomer // nil when the game has none, or has checks (a check at the horizon needs the moves)
+	frontier      games.Frontier // nil when the game has none, or the option is off
+	frontierDepth int            // the frontier's FrontierDepth, at most Options.FrontierDepth
+	ender         games.Ender    // nil when the game has none, or NoExact or NoEnder is set
+	endPlies      int            // the ender's EndPlies
+	extendTo      int            // check extensions only while ply < extendTo
+	ev            *games.Evaluator
+	w             []float64
 
 	killers [MaxPly + 1][2]games.Move
 	history [2][historySize]uint32 // at most 1<<24: halving is a shift
@@ -204,7 +206,10 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 	}
 	s.frontier = nil
 	if f, ok := p.(games.Frontier); ok && s.checker == nil && !s.opts.NoFrontier {
-		s.frontier = f
+		s.frontier, s.frontierDepth = f, min(f.FrontierDepth(), 2)
+		if s.opts.FrontierDepth > 0 {
+			s.frontierDepth = min(s.frontierDepth, s.opts.FrontierDepth)
+		}
 	}
 	s.ender = nil
 	if e, ok := p.(games.Ender); ok && !s.opts.NoExact && !s.opts.NoEnder {
@@ -441,8 +446,10 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	if s.stop {
 		return 0
 	}
-	if depth == 1 && s.frontier != nil && s.nodeLimit-s.stats.Nodes > maxFrontierLeaves {
-		return s.frontierNode(ply, alpha, beta)
+	if s.frontier != nil && depth >= 1 && depth <= s.frontierDepth && ply > 0 && ply < MaxPly {
+		if left := s.nodeLimit - s.stats.Nodes; left > maxFrontierLeaves && (depth == 1 || left > maxFrontierLeaves*maxFrontierLeaves) {
+			return s.frontierNode(depth, ply, alpha, beta)
+		}
 	}
 	if s.ender != nil && ply > 0 && depth >= 2 {
 		if left := s.ender.PliesLeft(); left >= 0 && left <= s.endPlies && left <= depth {
@@ -567,22 +574,43 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 
 // maxFrontierLeaves bounds the moves of a position the game searches as a
 // frontier node: more than the 33 legal moves an Othello position has at
-// most. Below that many nodes left before the limit, the engine searches
-// the node itself, to stop on the very node the limit names.
+// most. Below that many nodes left before the limit (its square two plies
+// above the horizon), the engine searches the node itself, to stop on the
+// very node the limit names.
 const maxFrontierLeaves = 64
 
-// frontierNode searches a node one ply above the horizon with the game's
-// Frontier: the same value as the moves played here would give, the leaves
-// counted as nodes. It neither probes nor stores the table: near the
-// leaves a probe costs more than it saves.
-func (s *Searcher) frontierNode(ply int, alpha, beta int32) int32 {
-	r := s.frontier.Frontier(s.ev, s.w, beta, Mate-int32(ply+1), s.killers[ply])
+// frontierNode searches a node depth plies above the horizon with the
+// game's Frontier: the same value as the moves played here would give, the
+// moves counted as nodes. One ply above the horizon it neither probes nor
+// stores the table: there a probe costs more than it saves.
+func (s *Searcher) frontierNode(depth, ply int, alpha, beta int32) int32 {
+	var ttMove games.Move
+	var key uint64
+	table := depth > 1 && !s.opts.NoTable
+	if table {
+		key = s.pos.Hash()
+		if e, ok := s.table.probe(key); ok {
+			s.stats.TTHits++
+			ttMove = e.move
+			if ply > 0 && int(e.depth) == depth {
+				sc := fromTable(e.score, ply)
+				if e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha) {
+					s.stats.TTCuts++
+					return sc
+				}
+			}
+		}
+	}
+	killers := [2][2]games.Move{s.killers[ply], s.killers[ply+1]}
+	r := s.frontier.Frontier(s.ev, s.w, depth, alpha, beta, Mate-int32(ply+1), ttMove, killers)
 	if r.Outcome != games.Ongoing {
 		return terminal(r.Outcome, s.pos.Turn(), ply)
 	}
 	before := s.stats.Nodes
 	s.stats.Nodes += int64(r.Leaves)
 	s.stats.Evals += int64(r.Evals)
+	s.stats.Cutoffs += int64(r.Cutoffs)
+	s.stats.FirstCutoffs += int64(r.FirstCutoffs)
 	if s.stats.Nodes>>10 != before>>10 && s.done != nil {
 		select {
 		case <-s.done:
@@ -591,19 +619,27 @@ func (s *Searcher) frontierNode(ply int, alpha, beta int32) int32 {
 		default:
 		}
 	}
+	if table {
+		b := boundExact
+		switch {
+		case r.Score <= alpha:
+			b = boundUpper
+		case r.Score >= beta:
+			b = boundLower
+		}
+		s.table.store(key, r.Move, toTable(r.Score, ply), depth, b)
+	}
 	if r.Score <= alpha {
 		return r.Score
 	}
 	s.pv[ply][ply] = r.Move
 	s.pvLen[ply] = ply + 1
-	if r.Score >= beta {
-		s.stats.Cutoffs++
-		if r.Leaves == 1 {
-			s.stats.FirstCutoffs++
-		}
-		if s.hint(r.Move, 1) <= 0 {
-			s.learn(r.Move, 1, ply, s.pos.Turn())
-		}
+	if r.Reply != games.NoMove {
+		s.pv[ply][ply+1] = r.Reply
+		s.pvLen[ply] = ply + 2
+	}
+	if r.Score >= beta && s.hint(r.Move, depth) <= 0 {
+		s.learn(r.Move, depth, ply, s.pos.Turn())
 	}
 	return r.Score
 }

@@ -150,33 +150,41 @@ type Outcomer interface {
 }
 
 // Frontier is implemented by positions of games without noisy moves that
-// search a node one ply above the horizon themselves (Othello, where most of
-// a search's positions are those leaves): each move is made, the position
-// after it scored, and the move taken back, without the engine's calls per
-// move. Frontier must return what the engine's depth-1 alpha-beta returns
-// for some order of the moves:
+// search the nodes one or two plies above the horizon themselves (Othello,
+// where most of a search's positions are those leaves): each move is made,
+// the positions below scored, and the moves taken back, without the
+// engine's calls per move. Frontier(depth, ...) must return what the
+// engine's alpha-beta to that depth returns, for some order of the moves:
 //   - when the game is over at the node itself, its outcome alone;
-//   - otherwise each move (the pass included) scores minus the evaluation
-//     of the position after it (ev.Evaluate with w, clamped to ±MaxEval),
-//     or, when the game is over after it, +win if the side to move wins it,
-//     -win if it loses, 0 for a draw;
-//   - Score is the best of those scores, or the first one at or above beta
-//     (the moves after it are not tried), and Move the move that scored it.
+//   - otherwise a position at the horizon scores its evaluation (ev.Evaluate
+//     with w, clamped to ±MaxEval) for its side to move; a finished game
+//     scores +win for the side to move at the node if it wins by it, -win
+//     if it loses, 0 for a draw, less one for each ply below the node's
+//     children; a node scores the best of its moves' scores negated
+//     (fail-soft), stopping at the first one at or above its beta;
+//   - Score is the node's score within (alpha, beta), Move the move that
+//     scored it and Reply the best answer to it (NoMove when the game ended
+//     or at depth 1).
 //
-// During ev.Evaluate the position holds the board and the side to move of
-// the position after the move, not its history: evaluators must not use
-// Ply. The position is returned unchanged.
+// first is a move to try first, when legal (the table's); killers[0] and
+// killers[1] are killer moves at the node's ply and the next. During
+// ev.Evaluate the position holds the board and the side to move of the
+// position evaluated, not its history: evaluators must not use Ply. The
+// position is returned unchanged.
 type Frontier interface {
-	Frontier(ev *Evaluator, w []float64, beta, win int32, killers [2]Move) FrontierResult
+	FrontierDepth() int // 1 or 2: the most plies above the horizon Frontier takes
+	Frontier(ev *Evaluator, w []float64, depth int, alpha, beta, win int32, first Move, killers [2][2]Move) FrontierResult
 }
 
 // FrontierResult is what a Frontier search found.
 type FrontierResult struct {
-	Outcome Outcome // not Ongoing when the game is over at the node: nothing else is set then
-	Score   int32
-	Move    Move
-	Leaves  int // moves made
-	Evals   int // of those, the positions evaluated (the others ended the game)
+	Outcome      Outcome // not Ongoing when the game is over at the node: nothing else is set then
+	Score        int32
+	Move, Reply  Move
+	Leaves       int // moves made, passes included
+	Evals        int // positions evaluated
+	Cutoffs      int // nodes that stopped at a score at or above beta
+	FirstCutoffs int // of those, the ones that stopped at their first move
 }
 
 // Ender is implemented by games.Exact positions that search their last

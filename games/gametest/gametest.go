@@ -73,73 +73,105 @@ func RandomGames(t *testing.T, g games.Game, n int, seed uint64) map[games.Outco
 	return outcomes
 }
 
-// CheckFrontier checks p's games.Frontier search against the moves played
-// one by one (Play, Evaluate, Undo), as the engine would search them one ply
-// above the horizon: without a cutoff (beta above every score), with beta
-// at each move's score (the search may stop at any move scoring beta or
-// more, and must not stop before one), and p unchanged afterwards.
+// CheckFrontier checks p's games.Frontier search at each depth it takes
+// against plain minimax through Play, Moves, Evaluate and Undo: the value
+// with a full window, the move and its answer scoring it, a score on the
+// right side of every narrower window (fail-soft), the move to try first
+// and the killers changing nothing but the order, and p unchanged.
 func CheckFrontier(t *testing.T, p games.Position, ev *games.Evaluator, w []float64) {
 	t.Helper()
 	const win = 1 << 23
 	f := p.(games.Frontier)
 	before, hash := p.String(), p.Hash()
 	moves, o := p.Moves(nil)
-	var killers [2]games.Move
-	if len(moves) > 0 {
-		killers[0] = moves[len(moves)-1] // a killer changes the order, never the result
+	for depth := 1; depth <= f.FrontierDepth(); depth++ {
+		var killers [2][2]games.Move
+		first := games.NoMove
+		if len(moves) > 1 {
+			first, killers[0][0] = moves[len(moves)-1], moves[len(moves)/2]
+		}
+		r := f.Frontier(ev, w, depth, -games.MaxEval-win-1, games.MaxEval+win+1, win, first, killers)
+		if p.String() != before || p.Hash() != hash {
+			t.Fatalf("%s: Frontier at depth %d left the position as %s", before, depth, p)
+		}
+		if o != games.Ongoing {
+			if r.Outcome != o {
+				t.Fatalf("%s: Frontier gives outcome %v, Moves %v", p, r.Outcome, o)
+			}
+			return
+		}
+		if r.Outcome != games.Ongoing {
+			t.Fatalf("%s: Frontier gives outcome %v on a game that goes on", p, r.Outcome)
+		}
+		want, leaves, evals := int32(-games.MaxEval-win-1), 0, 0
+		var moveScore, replyScore int32
+		for _, m := range moves {
+			p.Play(m)
+			v, l, e := minimaxTo(p, depth-1, ev, w, win)
+			if m == r.Move {
+				moveScore = -v
+				if r.Reply != games.NoMove {
+					p.Play(r.Reply)
+					rv, _, _ := minimaxTo(p, depth-2, ev, w, win-1)
+					replyScore = -rv
+					p.Undo()
+				}
+			}
+			p.Undo()
+			want, leaves, evals = max(want, -v), leaves+l+1, evals+e
+		}
+		if r.Score != want || moveScore != want || r.Leaves > leaves || r.Evals > evals {
+			t.Fatalf("%s (%s) depth %d: Frontier gives %d by %s (%d moves, %d evaluations), minimax %d (%d moves, %d evaluations); the move scores %d",
+				p, ev.Name, depth, r.Score, p.FormatMove(r.Move), r.Leaves, r.Evals, want, leaves, evals, moveScore)
+		}
+		if depth == 1 && r.Reply != games.NoMove || r.Reply != games.NoMove && replyScore != -want {
+			t.Fatalf("%s (%s) depth %d: Frontier's answer to %s scores %d, the move %d", p, ev.Name, depth, p.FormatMove(r.Move), replyScore, want)
+		}
+		for _, d := range []int32{-300, -40, -1, 0, 1, 40, 300} {
+			alpha, beta := want+d-1, want+d+1
+			if d == 300 {
+				alpha = want - 700 // a wide window, its bound above the value
+			}
+			r := f.Frontier(ev, w, depth, alpha, beta, win, first, killers)
+			switch {
+			case want <= alpha && (r.Score > alpha || r.Score < want),
+				want >= beta && (r.Score < beta || r.Score > want),
+				want > alpha && want < beta && r.Score != want:
+				t.Fatalf("%s (%s) depth %d: Frontier in (%d, %d) gives %d, the value is %d", p, ev.Name, depth, alpha, beta, r.Score, want)
+			}
+		}
 	}
-	r := f.Frontier(ev, w, win+1, win, killers)
 	if p.String() != before || p.Hash() != hash {
 		t.Fatalf("%s: Frontier left the position as %s", before, p)
 	}
+}
+
+// minimaxTo is the value of p searched to depth by plain minimax, scored as
+// a Frontier scores it (a finished game at p scores ±win), with the moves
+// it played and the positions it evaluated.
+func minimaxTo(p games.Position, depth int, ev *games.Evaluator, w []float64, win int32) (int32, int, int) {
+	moves, o := p.Moves(nil)
 	if o != games.Ongoing {
-		if r.Outcome != o {
-			t.Fatalf("%s: Frontier gives outcome %v, Moves %v", p, r.Outcome, o)
+		wn, ok := o.Winner()
+		switch {
+		case !ok:
+			return 0, 0, 0
+		case wn == p.Turn():
+			return win, 0, 0
 		}
-		return
+		return -win, 0, 0
 	}
-	if r.Outcome != games.Ongoing {
-		t.Fatalf("%s: Frontier gives outcome %v on a game that goes on", p, r.Outcome)
+	if depth <= 0 {
+		return int32(min(max(ev.Evaluate(p, w), -games.MaxEval), games.MaxEval)), 0, 1
 	}
-	scores := map[games.Move]int32{}
-	best, evals := int32(-win-1), 0
+	best, leaves, evals := int32(-games.MaxEval-win-1), 0, 0
 	for _, m := range moves {
 		p.Play(m)
-		var sc int32
-		if _, out := p.Moves(nil); out != games.Ongoing {
-			if w, ok := out.Winner(); !ok {
-				sc = 0
-			} else if w == p.Turn() {
-				sc = -win
-			} else {
-				sc = win
-			}
-		} else {
-			sc = -int32(min(max(ev.Evaluate(p, w), -games.MaxEval), games.MaxEval))
-			evals++
-		}
+		v, l, e := minimaxTo(p, depth-1, ev, w, win-1)
 		p.Undo()
-		scores[m] = sc
-		best = max(best, sc)
+		best, leaves, evals = max(best, -v), leaves+l+1, evals+e
 	}
-	if r.Score != best || scores[r.Move] != best || r.Leaves != len(moves) || r.Evals != evals {
-		t.Fatalf("%s (%s): Frontier gives %d by %s (%d moves, %d evaluations), the moves one by one %d (%d moves, %d evaluations)",
-			p, ev.Name, r.Score, p.FormatMove(r.Move), r.Leaves, r.Evals, best, len(moves), evals)
-	}
-	for _, m := range moves {
-		beta := scores[m]
-		r := f.Frontier(ev, w, beta, win, killers)
-		sc, ok := scores[r.Move]
-		if !ok || sc != r.Score || r.Score > best || r.Leaves < 1 || r.Leaves > len(moves) {
-			t.Fatalf("%s (%s) beta %d: Frontier gives %d by %s after %d moves", p, ev.Name, beta, r.Score, p.FormatMove(r.Move), r.Leaves)
-		}
-		if r.Score < beta {
-			t.Fatalf("%s (%s) beta %d: Frontier stops at %d, below beta, though %s scores %d", p, ev.Name, beta, r.Score, p.FormatMove(m), beta)
-		}
-	}
-	if p.String() != before || p.Hash() != hash {
-		t.Fatalf("%s: Frontier left the position as %s", before, p)
-	}
+	return best, leaves, evals
 }
 
 // CheckEnder checks p's games.Ender search against plain minimax to the end

@@ -31,73 +31,180 @@ var frontierOrder = func() []Bitboard {
 	return order
 }()
 
-// Frontier searches the node one ply above the horizon (games.Frontier):
-// each move is made on the discs alone, without the hash, the undo record
-// or the engine's calls, the position after it evaluated, and the discs put
-// back.
-func (p *Position) Frontier(ev *games.Evaluator, w []float64, beta, win int32, killers [2]games.Move) games.FrontierResult {
+// FrontierDepth: Othello searches the last two plies above the horizon.
+func (p *Position) FrontierDepth() int { return 2 }
+
+// Frontier searches a node one or two plies above the horizon
+// (games.Frontier): moves are made on the discs alone, without the hash,
+// the undo record or the engine's calls, and the discs put back.
+func (p *Position) Frontier(ev *games.Evaluator, w []float64, depth int, alpha, beta, win int32, first games.Move, killers [2][2]games.Move) games.FrontierResult {
 	turn, legal := p.turn, p.legal
 	me, them := p.discs[turn], p.discs[turn^1]
-	if legal == 0 {
-		reply := legalMoves(them, me)
-		if reply == 0 {
-			return games.FrontierResult{Outcome: p.final()}
-		}
-		p.turn, p.legal = turn^1, reply
-		sc := -clampEval(ev.Evaluate(p, w))
-		p.turn, p.legal = turn, legal
-		return games.FrontierResult{Score: sc, Move: PassMove, Leaves: 1, Evals: 1}
+	if legal == 0 && legalMoves(them, me) == 0 {
+		return games.FrontierResult{Outcome: p.final()}
 	}
-	r := games.FrontierResult{Score: -games.MaxEval - win - 1}
-	p.turn = turn ^ 1
-	// The corners first, then the killers, then the other groups.
-	var first Bitboard
-	for _, k := range killers {
-		if k != games.NoMove && k != PassMove {
-			first |= 1 << (k - 1)
+	f := frontier{p: p, ev: ev, w: w}
+	var r games.FrontierResult
+	if depth >= 2 {
+		r.Score, r.Move, r.Reply = f.two(me, them, legal, turn, alpha, beta, win, first, killers)
+	} else {
+		r.Score, r.Move = f.one(me, them, legal, turn, beta, win, first, killers[0])
+	}
+	p.discs[turn], p.discs[turn^1], p.turn, p.legal = me, them, turn, legal
+	r.Leaves, r.Evals, r.Cutoffs, r.FirstCutoffs = f.leaves, f.evals, f.cutoffs, f.firstCutoffs
+	return r
+}
+
+// frontier is one Frontier search: the position it evaluates through, and
+// its counts.
+type frontier struct {
+	p                                     *Position
+	ev                                    *games.Evaluator
+	w                                     []float64
+	leaves, evals, cutoffs, firstCutoffs int
+}
+
+// moveOrder returns the order Frontier tries a node's moves in: first (the
+// table's move), the corners, the killers, then the other groups of
+// frontierOrder. Each is a set of squares, tried from a1 up.
+func moveOrder(legal Bitboard, first games.Move, killers [2]games.Move) (head [3]Bitboard, rest Bitboard) {
+	var f, k Bitboard
+	if first != games.NoMove && first != PassMove {
+		f = legal & (1 << (first - 1))
+	}
+	for _, m := range killers {
+		if m != games.NoMove && m != PassMove {
+			k |= 1 << (m - 1)
 		}
 	}
-	first &= legal &^ cornerMask
-	order := [...]Bitboard{legal & frontierOrder[0], first}
-search:
-	for i := 0; i < len(frontierOrder)+1; i++ {
+	corners := legal & cornerMask &^ f
+	k &= legal &^ cornerMask &^ f
+	return [3]Bitboard{f, corners, k}, legal &^ (f | corners | k)
+}
+
+// evaluate scores the position with side to move, its discs and its
+// moves, for the side to move.
+func (f *frontier) evaluate(mine, theirs, legal Bitboard, side games.Side) int32 {
+	p := f.p
+	p.discs[side], p.discs[side^1], p.turn, p.legal = mine, theirs, side, legal
+	f.evals++
+	return clampEval(f.ev.Evaluate(p, f.w))
+}
+
+// final scores a finished game for the side holding mine.
+func final(mine, theirs Bitboard, win int32) int32 {
+	switch n, m := popcount(mine), popcount(theirs); {
+	case n > m:
+		return win
+	case n < m:
+		return -win
+	}
+	return 0
+}
+
+// one searches a node one ply above the horizon, me (side) to move with
+// moves legal, in a game that goes on.
+func (f *frontier) one(me, them, legal Bitboard, side games.Side, beta, win int32, first games.Move, killers [2]games.Move) (int32, games.Move) {
+	if legal == 0 { // a pass: the opponent can move
+		f.leaves++
+		return -f.evaluate(them, me, legalMoves(them, me), side^1), PassMove
+	}
+	best, bestMove := below(win), games.NoMove
+	head, rest := moveOrder(legal, first, killers)
+	tried := 0
+	for i := 0; i < len(head)+len(frontierOrder); i++ {
 		var b Bitboard
-		switch {
-		case i < 2:
-			b = order[i]
-		default:
-			b = legal & frontierOrder[i-1] &^ first
+		if i < len(head) {
+			b = head[i]
+		} else {
+			b = rest & frontierOrder[i-len(head)]
 		}
 		for ; b != 0; b &= b - 1 {
 			sq := bits.TrailingZeros64(b)
-			f := flips(me, them, sq)
-			mine, theirs := me|f|1<<sq, them&^f
+			fl := flips(me, them, sq)
+			mine, theirs := me|fl|1<<sq, them&^fl
 			reply := legalMoves(theirs, mine)
-			r.Leaves++
+			f.leaves++
+			tried++
 			var sc int32
 			if reply == 0 && legalMoves(mine, theirs) == 0 {
-				switch n, m := popcount(mine), popcount(theirs); {
-				case n > m:
-					sc = win
-				case n < m:
-					sc = -win
-				}
+				sc = final(mine, theirs, win)
 			} else {
-				p.discs[turn], p.discs[turn^1], p.legal = mine, theirs, reply
-				sc = -clampEval(ev.Evaluate(p, w))
-				r.Evals++
+				sc = -f.evaluate(theirs, mine, reply, side^1)
 			}
-			if sc > r.Score {
-				r.Score, r.Move = sc, games.Move(sq+1)
+			if sc > best {
+				best, bestMove = sc, games.Move(sq+1)
 				if sc >= beta {
-					break search
+					f.cut(tried)
+					return best, bestMove
 				}
 			}
 		}
 	}
-	p.discs[turn], p.discs[turn^1], p.turn, p.legal = me, them, turn, legal
-	return r
+	return best, bestMove
 }
+
+// two searches a node two plies above the horizon, me (side) to move with
+// moves legal, in a game that goes on. It returns the score, the best move
+// and the best answer to it.
+func (f *frontier) two(me, them, legal Bitboard, side games.Side, alpha, beta, win int32, first games.Move, killers [2][2]games.Move) (int32, games.Move, games.Move) {
+	if legal == 0 { // a pass: the opponent can move
+		f.leaves++
+		sc, reply := f.one(them, me, legalMoves(them, me), side^1, -alpha, win-1, games.NoMove, killers[1])
+		return -sc, PassMove, reply
+	}
+	best, bestMove, bestReply := below(win), games.NoMove, games.NoMove
+	head, rest := moveOrder(legal, first, killers[0])
+	tried := 0
+	for i := 0; i < len(head)+len(frontierOrder); i++ {
+		var b Bitboard
+		if i < len(head) {
+			b = head[i]
+		} else {
+			b = rest & frontierOrder[i-len(head)]
+		}
+		for ; b != 0; b &= b - 1 {
+			sq := bits.TrailingZeros64(b)
+			fl := flips(me, them, sq)
+			mine, theirs := me|fl|1<<sq, them&^fl
+			moves := legalMoves(theirs, mine)
+			f.leaves++
+			tried++
+			var sc int32
+			reply := games.NoMove
+			if moves == 0 && legalMoves(mine, theirs) == 0 {
+				sc = final(mine, theirs, win)
+			} else {
+				var s int32
+				s, reply = f.one(theirs, mine, moves, side^1, -max(alpha, best), win-1, games.NoMove, killers[1])
+				sc = -s
+				if s >= -max(alpha, best) && reply != killers[1][0] { // the answer that refuted the move: a killer for its siblings
+					killers[1][0], killers[1][1] = reply, killers[1][0]
+				}
+			}
+			if sc > best {
+				best, bestMove, bestReply = sc, games.Move(sq+1), reply
+				if sc >= beta {
+					f.cut(tried)
+					return best, bestMove, bestReply
+				}
+			}
+		}
+	}
+	return best, bestMove, bestReply
+}
+
+// cut counts a node that stopped at the tried-th move.
+func (f *frontier) cut(tried int) {
+	f.cutoffs++
+	if tried == 1 {
+		f.firstCutoffs++
+	}
+}
+
+// below is less than any score of a node whose finished games score at
+// most win: less than -win and than any evaluation.
+func below(win int32) int32 { return -games.MaxEval - win - 1 }
 
 // clampEval is the engine's bound on a static evaluation.
 func clampEval(v int) int32 {
