@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 
 // buildTune compiles the tune command once for the tests that run it as a
 // real process.
-func buildTune(t *testing.T) string {
+func buildTune(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		buildDir, buildErr = os.MkdirTemp("", "tune-test-bin-")

@@ -58,9 +58,9 @@ func (p *Position) Frontier(ev *games.Evaluator, w []float64, depth int, alpha, 
 // frontier is one Frontier search: the position it evaluates through, and
 // its counts.
 type frontier struct {
-	p                                     *Position
-	ev                                    *games.Evaluator
-	w                                     []float64
+	p                                    *Position
+	ev                                   *games.Evaluator
+	w                                    []float64
 	leaves, evals, cutoffs, firstCutoffs int
 }
 
