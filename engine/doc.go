@@ -5,10 +5,11 @@
 // noisy moves. It knows games only through games.Position.
 //
 // A game may take parts of the tree off its hands where per-move calls cost
-// more than the work: a games.Frontier searches the nodes one ply above the
-// horizon (Othello's evaluations are most of a search), and a games.Ender
-// the last plies of the game (Othello's last empty squares). They return
-// the values the engine would find, and their moves count as nodes.
+// more than the work: a games.Frontier searches the nodes one or two plies
+// above the horizon (Othello's evaluations are most of a search), and a
+// games.Ender the last plies of the game (Othello's last empty squares).
+// They return the values the engine would find, and their moves count as
+// nodes.
 //
 // Minimax, a plain full-width search, stays beside the Searcher as the
 // reference its tests compare against: at the same depth the two return
