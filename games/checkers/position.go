@@ -2,7 +2,6 @@ package checkers
 
 import (
 	"math/rand/v2"
-	"sync"
 
 	"github.com/gametune/gametune/games"
 )
@@ -258,17 +257,14 @@ func (p *Position) Perft(depth int) uint64 {
 	case 1:
 		return uint64(p.countMoves())
 	}
-	lists := perftLists.Get().(*[][]games.Move)
-	for len(*lists) <= depth {
-		*lists = append(*lists, make([]games.Move, 0, 64))
-	}
+	lists := perftLists.Get(depth)
 	n := p.perft(depth, *lists)
 	perftLists.Put(lists)
 	return n
 }
 
 // perftLists holds the move lists Perft borrows.
-var perftLists = sync.Pool{New: func() any { return new([][]games.Move) }}
+var perftLists = games.NewMoveLists(64)
 
 // perft counts for depth >= 1.
 func (p *Position) perft(depth int, bufs [][]games.Move) uint64 {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/gametune/gametune/games"
 )
@@ -501,17 +500,14 @@ func (p *Position) Perft(depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
-	lists := perftLists.Get().(*[][]games.Move)
-	for len(*lists) <= depth {
-		*lists = append(*lists, make([]games.Move, 0, 256))
-	}
+	lists := perftLists.Get(depth)
 	n := p.perft(depth, *lists)
 	perftLists.Put(lists)
 	return n
 }
 
 // perftLists holds the move lists Perft borrows.
-var perftLists = sync.Pool{New: func() any { return new([][]games.Move) }}
+var perftLists = games.NewMoveLists(256)
 
 // PerftMoves writes into dst[:0] the moves Perft follows: every legal move,
 // draws by rule notwithstanding (games.PerftMover).
