@@ -397,6 +397,38 @@ func (s *Searcher) orderKey(m, ttMove games.Move, depth, ply int, turn games.Sid
 	return k
 }
 
+// probe looks key up in the table: the move stored, and the stored score
+// with true when it settles the node (below the root, at the same depth,
+// with a bound that holds for the window).
+func (s *Searcher) probe(key uint64, depth, ply int, alpha, beta int32) (games.Move, int32, bool) {
+	e, ok := s.table.probe(key)
+	if !ok {
+		return games.NoMove, 0, false
+	}
+	s.stats.TTHits++
+	if ply > 0 && int(e.depth) == depth {
+		sc := fromTable(e.score, ply)
+		if e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha) {
+			s.stats.TTCuts++
+			return e.move, sc, true
+		}
+	}
+	return e.move, 0, false
+}
+
+// store keeps a node's result in the table, bounded by the window it was
+// searched with.
+func (s *Searcher) store(key uint64, move games.Move, best, alpha, beta int32, depth, ply int) {
+	b := boundExact
+	switch {
+	case best <= alpha:
+		b = boundUpper
+	case best >= beta:
+		b = boundLower
+	}
+	s.table.store(key, move, toTable(best, ply), depth, b)
+}
+
 // learn records a quiet move that made a beta cutoff in the killers and
 // the history.
 func (s *Searcher) learn(m games.Move, depth, ply int, turn games.Side) {
@@ -478,16 +510,10 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	key := s.pos.Hash()
 	var ttMove games.Move
 	if !s.opts.NoTable {
-		if e, ok := s.table.probe(key); ok {
-			s.stats.TTHits++
-			ttMove = e.move
-			if ply > 0 && int(e.depth) == depth {
-				sc := fromTable(e.score, ply)
-				if e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha) {
-					s.stats.TTCuts++
-					return sc
-				}
-			}
+		var sc int32
+		var cut bool
+		if ttMove, sc, cut = s.probe(key, depth, ply, alpha, beta); cut {
+			return sc
 		}
 	}
 
@@ -560,14 +586,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	}
 
 	if !s.opts.NoTable {
-		b := boundExact
-		switch {
-		case best <= origAlpha:
-			b = boundUpper
-		case best >= beta:
-			b = boundLower
-		}
-		s.table.store(key, bestMove, toTable(best, ply), depth, b)
+		s.store(key, bestMove, best, origAlpha, beta, depth, ply)
 	}
 	return best
 }
@@ -589,16 +608,10 @@ func (s *Searcher) frontierNode(depth, ply int, alpha, beta int32) int32 {
 	table := depth > 1 && !s.opts.NoTable
 	if table {
 		key = s.pos.Hash()
-		if e, ok := s.table.probe(key); ok {
-			s.stats.TTHits++
-			ttMove = e.move
-			if ply > 0 && int(e.depth) == depth {
-				sc := fromTable(e.score, ply)
-				if e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha) {
-					s.stats.TTCuts++
-					return sc
-				}
-			}
+		var sc int32
+		var cut bool
+		if ttMove, sc, cut = s.probe(key, depth, ply, alpha, beta); cut {
+			return sc
 		}
 	}
 	killers := [2][2]games.Move{s.killers[ply], s.killers[ply+1]}
@@ -620,14 +633,7 @@ func (s *Searcher) frontierNode(depth, ply int, alpha, beta int32) int32 {
 		}
 	}
 	if table {
-		b := boundExact
-		switch {
-		case r.Score <= alpha:
-			b = boundUpper
-		case r.Score >= beta:
-			b = boundLower
-		}
-		s.table.store(key, r.Move, toTable(r.Score, ply), depth, b)
+		s.store(key, r.Move, r.Score, alpha, beta, depth, ply)
 	}
 	if r.Score <= alpha {
 		return r.Score

@@ -64,10 +64,37 @@ type frontier struct {
 	leaves, evals, cutoffs, firstCutoffs int
 }
 
-// moveOrder returns the order Frontier tries a node's moves in: first (the
+// squares lists a node's moves in the order Frontier tries them: first (the
 // table's move), the corners, the killers, then the other groups of
-// frontierOrder. Each is a set of squares, tried from a1 up.
-func moveOrder(legal Bitboard, first games.Move, killers [2]games.Move) (head [3]Bitboard, rest Bitboard) {
+// frontierOrder, each group from a1 up.
+type squares struct {
+	head [3]Bitboard
+	rest Bitboard
+	b    Bitboard // what is left of the group being listed
+	i    int      // the next group: head, then frontierOrder
+}
+
+// next returns the next square, or false when none is left.
+func (s *squares) next() (int, bool) {
+	for s.b == 0 {
+		switch {
+		case s.i < len(s.head):
+			s.b = s.head[s.i]
+		case s.i < len(s.head)+len(frontierOrder):
+			s.b = s.rest & frontierOrder[s.i-len(s.head)]
+		default:
+			return 0, false
+		}
+		s.i++
+	}
+	sq := bits.TrailingZeros64(s.b)
+	s.b &= s.b - 1
+	return sq, true
+}
+
+// moveOrder returns the squares of a node's moves legal in Frontier's
+// order.
+func moveOrder(legal Bitboard, first games.Move, killers [2]games.Move) squares {
 	var f, k Bitboard
 	if first != games.NoMove && first != PassMove {
 		f = legal & (1 << (first - 1))
@@ -79,7 +106,7 @@ func moveOrder(legal Bitboard, first games.Move, killers [2]games.Move) (head [3
 	}
 	corners := legal & cornerMask &^ f
 	k &= legal &^ cornerMask &^ f
-	return [3]Bitboard{f, corners, k}, legal &^ (f | corners | k)
+	return squares{head: [3]Bitboard{f, corners, k}, rest: legal &^ (f | corners | k)}
 }
 
 // evaluate scores the position with side to move, its discs and its
@@ -110,34 +137,27 @@ func (f *frontier) one(me, them, legal Bitboard, side games.Side, beta, win int3
 		return -f.evaluate(them, me, legalMoves(them, me), side^1), PassMove
 	}
 	best, bestMove := below(win), games.NoMove
-	head, rest := moveOrder(legal, first, killers)
-	tried := 0
-	for i := 0; i < len(head)+len(frontierOrder); i++ {
-		var b Bitboard
-		if i < len(head) {
-			b = head[i]
-		} else {
-			b = rest & frontierOrder[i-len(head)]
+	order := moveOrder(legal, first, killers)
+	for tried := 1; ; tried++ {
+		sq, ok := order.next()
+		if !ok {
+			break
 		}
-		for ; b != 0; b &= b - 1 {
-			sq := bits.TrailingZeros64(b)
-			fl := flips(me, them, sq)
-			mine, theirs := me|fl|1<<sq, them&^fl
-			reply := legalMoves(theirs, mine)
-			f.leaves++
-			tried++
-			var sc int32
-			if reply == 0 && legalMoves(mine, theirs) == 0 {
-				sc = final(mine, theirs, win)
-			} else {
-				sc = -f.evaluate(theirs, mine, reply, side^1)
-			}
-			if sc > best {
-				best, bestMove = sc, games.Move(sq+1)
-				if sc >= beta {
-					f.cut(tried)
-					return best, bestMove
-				}
+		fl := flips(me, them, sq)
+		mine, theirs := me|fl|1<<sq, them&^fl
+		reply := legalMoves(theirs, mine)
+		f.leaves++
+		var sc int32
+		if reply == 0 && legalMoves(mine, theirs) == 0 {
+			sc = final(mine, theirs, win)
+		} else {
+			sc = -f.evaluate(theirs, mine, reply, side^1)
+		}
+		if sc > best {
+			best, bestMove = sc, games.Move(sq+1)
+			if sc >= beta {
+				f.cut(tried)
+				return best, bestMove
 			}
 		}
 	}
@@ -154,40 +174,33 @@ func (f *frontier) two(me, them, legal Bitboard, side games.Side, alpha, beta, w
 		return -sc, PassMove, reply
 	}
 	best, bestMove, bestReply := below(win), games.NoMove, games.NoMove
-	head, rest := moveOrder(legal, first, killers[0])
-	tried := 0
-	for i := 0; i < len(head)+len(frontierOrder); i++ {
-		var b Bitboard
-		if i < len(head) {
-			b = head[i]
-		} else {
-			b = rest & frontierOrder[i-len(head)]
+	order := moveOrder(legal, first, killers[0])
+	for tried := 1; ; tried++ {
+		sq, ok := order.next()
+		if !ok {
+			break
 		}
-		for ; b != 0; b &= b - 1 {
-			sq := bits.TrailingZeros64(b)
-			fl := flips(me, them, sq)
-			mine, theirs := me|fl|1<<sq, them&^fl
-			moves := legalMoves(theirs, mine)
-			f.leaves++
-			tried++
-			var sc int32
-			reply := games.NoMove
-			if moves == 0 && legalMoves(mine, theirs) == 0 {
-				sc = final(mine, theirs, win)
-			} else {
-				var s int32
-				s, reply = f.one(theirs, mine, moves, side^1, -max(alpha, best), win-1, games.NoMove, killers[1])
-				sc = -s
-				if s >= -max(alpha, best) && reply != killers[1][0] { // the answer that refuted the move: a killer for its siblings
-					killers[1][0], killers[1][1] = reply, killers[1][0]
-				}
+		fl := flips(me, them, sq)
+		mine, theirs := me|fl|1<<sq, them&^fl
+		moves := legalMoves(theirs, mine)
+		f.leaves++
+		var sc int32
+		reply := games.NoMove
+		if moves == 0 && legalMoves(mine, theirs) == 0 {
+			sc = final(mine, theirs, win)
+		} else {
+			var s int32
+			s, reply = f.one(theirs, mine, moves, side^1, -max(alpha, best), win-1, games.NoMove, killers[1])
+			sc = -s
+			if s >= -max(alpha, best) && reply != killers[1][0] { // the answer that refuted the move: a killer for its siblings
+				killers[1][0], killers[1][1] = reply, killers[1][0]
 			}
-			if sc > best {
-				best, bestMove, bestReply = sc, games.Move(sq+1), reply
-				if sc >= beta {
-					f.cut(tried)
-					return best, bestMove, bestReply
-				}
+		}
+		if sc > best {
+			best, bestMove, bestReply = sc, games.Move(sq+1), reply
+			if sc >= beta {
+				f.cut(tried)
+				return best, bestMove, bestReply
 			}
 		}
 	}
