@@ -624,13 +624,8 @@ func (s *Searcher) frontierNode(depth, ply int, alpha, beta int32) int32 {
 	s.stats.Evals += int64(r.Evals)
 	s.stats.Cutoffs += int64(r.Cutoffs)
 	s.stats.FirstCutoffs += int64(r.FirstCutoffs)
-	if s.stats.Nodes>>10 != before>>10 && s.done != nil {
-		select {
-		case <-s.done:
-			s.stop = true
-			return 0
-		default:
-		}
+	if s.cancelled(before) {
+		return 0
 	}
 	if table {
 		s.store(key, r.Move, r.Score, alpha, beta, depth, ply)
@@ -650,6 +645,22 @@ func (s *Searcher) frontierNode(depth, ply int, alpha, beta int32) int32 {
 	return r.Score
 }
 
+// cancelled counts nodes found in bulk (by the game) as play counts them
+// one by one: when the count passes a multiple of 1024 since before, it
+// checks the context and stops the search if it is done.
+func (s *Searcher) cancelled(before int64) bool {
+	if s.stats.Nodes>>10 == before>>10 || s.done == nil {
+		return false
+	}
+	select {
+	case <-s.done:
+		s.stop = true
+		return true
+	default:
+		return false
+	}
+}
+
 // endNode searches a node to the end of the game with the game's Ender:
 // the value the engine would find, the moves counted as nodes. Below the
 // root only, where a move needs no principal variation behind it.
@@ -661,13 +672,8 @@ func (s *Searcher) endNode(ply int, alpha, beta int32) int32 {
 		s.stop = true
 		return 0
 	}
-	if s.stats.Nodes>>10 != before>>10 && s.done != nil {
-		select {
-		case <-s.done:
-			s.stop = true
-			return 0
-		default:
-		}
+	if s.cancelled(before) {
+		return 0
 	}
 	if r.Score > alpha && r.Move != games.NoMove {
 		s.pv[ply][ply] = r.Move
