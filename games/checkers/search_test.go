@@ -13,6 +13,7 @@ import (
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/checkers"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/tournamenttest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/midgame.txt")
@@ -104,23 +105,7 @@ func BenchmarkSearch(b *testing.B) {
 func BenchmarkGameDepth6(b *testing.B) {
 	for _, name := range []string{"paper", "full"} {
 		b.Run(name, func(b *testing.B) {
-			s, err := tournament.NewSearchers(16)
-			if err != nil {
-				b.Fatal(err)
-			}
-			ev := evaluator(name)
-			pl := tournament.Player{Name: name, Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 6}}
-			spec := tournament.GameSpec{Game: checkers.Game(), First: pl, Second: pl}
-			var plies int
-			for b.Loop() {
-				rec, err := tournament.Play(context.Background(), s, spec)
-				if err != nil {
-					b.Fatal(err)
-				}
-				plies = rec.Plies
-			}
-			b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/game")
-			b.ReportMetric(float64(plies), "plies")
+			tournamenttest.BenchmarkGame(b, checkers.Game(), evaluator(name), 6, 16)
 		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/othello"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/tournamenttest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/midgame.txt")
@@ -183,19 +184,7 @@ func BenchmarkSearch(b *testing.B) {
 // report evaluator at depth 6 (exact endgame from 12 empties): the game that
 // took the report 97 s.
 func BenchmarkGameDepth6(b *testing.B) {
-	s, _ := tournament.NewSearchers(16)
-	pl := tournament.Player{Name: "report", Evaluator: evaluator("report"), Weights: evaluator("report").Defaults(), Limits: engine.Limits{Depth: 6}}
-	spec := tournament.GameSpec{Game: othello.Game(), First: pl, Second: pl}
-	var plies int
-	for b.Loop() {
-		rec, err := tournament.Play(context.Background(), s, spec)
-		if err != nil {
-			b.Fatal(err)
-		}
-		plies = rec.Plies
-	}
-	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/game")
-	b.ReportMetric(float64(plies), "plies")
+	tournamenttest.BenchmarkGame(b, othello.Game(), evaluator("report"), 6, 16)
 }
 
 // TestFullBeatsReport: with default weights at equal depth, the full
