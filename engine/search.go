@@ -211,8 +211,12 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 			s.frontierDepth = min(s.frontierDepth, s.opts.FrontierDepth)
 		}
 	}
+	// The ender is asked at every node only when the root is near the end
+	// already (PliesLeft known). From the midgame a search rarely reaches
+	// the ender's few plies, so the calls would be wasted; the engine
+	// searches those nodes itself, to the same values.
 	s.ender = nil
-	if e, ok := p.(games.Ender); ok && !s.opts.NoExact && !s.opts.NoEnder {
+	if e, ok := p.(games.Ender); ok && !s.opts.NoExact && !s.opts.NoEnder && e.PliesLeft() >= 0 {
 		s.ender, s.endPlies = e, e.EndPlies()
 	}
 	s.stats = Stats{Nodes: 1}
