@@ -20,6 +20,11 @@ const StageLadder = "ladder"
 // (DefaultsID for the evaluator's defaults, tournament.Bye = -2 for byes).
 const StartID = -3
 
+// RandomStartID stands for a random start (--start random) in ladders: it
+// is rated, to show how far tuning came from it, but it is not the
+// reference, since tuning from a random draw must beat the defaults.
+const RandomStartID = -4
+
 // MaxLadderChampions bounds the champions a ladder rates: beyond it, evenly
 // spaced ones are kept (the first and the last always), so that the ladder's
 // round robin stays a few dozen pairings.
@@ -62,10 +67,10 @@ type Ladder struct {
 func (l *Ladder) Confident() bool { return l.Best != l.Reference && l.BestLow > 0 }
 
 // ladderPlayers lists the ladder's players from a run's history: the
-// defaults, the start (when it differs from the defaults and is not
-// random: generation 0's champion stands for a random start), and the
-// champion of each generation, without repeating weights already listed,
-// evenly spaced down to MaxLadderChampions.
+// defaults, the start (when it differs from the defaults; a random start
+// only when no champion has its weights, as generation 0's of SPSA may),
+// and the champion of each generation, without repeating weights already
+// listed, evenly spaced down to MaxLadderChampions.
 func (t *Tuner) ladderPlayers(hist []Generation) []LadderEntry {
 	def := t.ev.Defaults()
 	players := []LadderEntry{{Label: "defaults", Genome: DefaultsID, Generation: -1, Weights: def}}
@@ -91,6 +96,10 @@ func (t *Tuner) ladderPlayers(hist []Generation) []LadderEntry {
 			kept = append(kept, champions[i*(n-1)/(MaxLadderChampions-1)])
 		}
 		champions = kept
+	}
+	if t.start != nil && !t.cfg.StartIsReference() && !slices.Equal(t.start, def) &&
+		!slices.ContainsFunc(champions, func(e LadderEntry) bool { return slices.Equal(e.Weights, t.start) }) {
+		players = append(players, LadderEntry{Label: "start", Genome: RandomStartID, Generation: -1, Weights: t.start})
 	}
 	return append(players, champions...)
 }

@@ -85,8 +85,12 @@ func TestLadderPlayers(t *testing.T) {
 		t.Fatalf("a start equal to the defaults is listed once: %d players", len(players))
 	}
 	tu.start, tu.cfg.Start = []float64{2, 2, 2, 2}, StartRandom
+	if players = tu.ladderPlayers(hist[:3]); len(players) != 4 || players[1].Label != "start" || players[1].Genome != RandomStartID {
+		t.Fatalf("a random start is rated, with an id that is not the reference's: %+v", players)
+	}
+	tu.start = hist[0].Genomes[0].Weights
 	if players = tu.ladderPlayers(hist[:3]); len(players) != 3 || players[1].Label != "g0" {
-		t.Fatalf("a random start is not a ladder player (g0 stands for it): %+v", players)
+		t.Fatalf("a random start that is generation 0's champion is listed once, as g0: %+v", players)
 	}
 }
 

@@ -380,7 +380,7 @@ func (r *Run) ladder() Figure {
 		if e.Generation < 0 {
 			lo, hi = math.Min(lo, clip(e.Elo)), math.Max(hi, clip(e.Elo))
 			c, label := palette[7], "defaults"
-			if e.Genome == population.StartID {
+			if e.Genome == population.StartID || e.Genome == population.RandomStartID {
 				c, label = palette[1], "start"
 			}
 			line(p, plotter.XYs{{X: 0, Y: clip(e.Elo)}, {X: maxX, Y: clip(e.Elo)}}, c, vg.Points(1), true, label)

@@ -462,8 +462,11 @@ func writeGames(w http.ResponseWriter, id, game, name string, list []population.
 	var b bytes.Buffer
 	rw := tournament.NewRecordWriter(g, &b)
 	player := func(id int) string {
-		if id == population.DefaultsID {
+		switch id {
+		case population.DefaultsID:
 			return "default weights"
+		case population.StartID, population.RandomStartID:
+			return "start weights"
 		}
 		return "genome " + strconv.Itoa(id)
 	}

@@ -176,7 +176,8 @@ func TestRandomStartCLI(t *testing.T) {
 		} `json:"best"`
 		Ladder struct {
 			Entries []struct {
-				Label string `json:"label"`
+				Label   string             `json:"label"`
+				Weights map[string]float64 `json:"weights"`
 			} `json:"entries"`
 		} `json:"ladder"`
 	}
@@ -186,9 +187,15 @@ func TestRandomStartCLI(t *testing.T) {
 	if show.Best.Reference != "defaults" || len(show.Ladder.Entries) < 2 {
 		t.Fatalf("best against %q, ladder %+v; want the defaults as reference:\n%s", show.Best.Reference, show.Ladder.Entries, out)
 	}
+	// The random start is rated: as "start", or as a champion with its
+	// weights (generation 0's, when SPSA's first block left theta there).
+	rated := false
 	for _, e := range show.Ladder.Entries {
-		if e.Label == "start" {
-			t.Errorf("the random start is a ladder player: %+v", show.Ladder.Entries)
+		if e.Label == "start" || reflect.DeepEqual(e.Weights, cfg.StartWeights) {
+			rated = true
 		}
+	}
+	if !rated {
+		t.Errorf("the random start %v is not on the ladder: %+v", cfg.StartWeights, show.Ladder.Entries)
 	}
 }
