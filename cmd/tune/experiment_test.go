@@ -129,8 +129,9 @@ func TestExperimentChessTextbook(t *testing.T) {
 }
 
 // checkRandomChess: from random weights, the ladder rates the last
-// champion at least +200 Elo above generation 0's, and its material
-// values come out in order (pawn < knight, bishop < rook < queen).
+// champion at least +200 Elo above generation 0's and not significantly
+// below the defaults, and its material values come out in order (pawn <
+// knight, bishop < rook < queen).
 func checkRandomChess(t *testing.T, run string) {
 	t.Helper()
 	_, out, _ := tune(t, "", "show", run, "--json")
@@ -139,6 +140,7 @@ func checkRandomChess(t *testing.T, run string) {
 			Entries []struct {
 				Label   string             `json:"label"`
 				Elo     float64            `json:"elo"`
+				High    *float64           `json:"elo_high"` // null: +Inf
 				Weights map[string]float64 `json:"weights"`
 			} `json:"entries"`
 		} `json:"ladder"`
@@ -158,6 +160,9 @@ func checkRandomChess(t *testing.T, run string) {
 	}
 	if gain := e[last].Elo - e[g0].Elo; gain < 200 {
 		t.Errorf("the last champion is %+.0f Elo over generation 0's, want at least +200", gain)
+	}
+	if h := e[last].High; h != nil && *h < 0 {
+		t.Errorf("the last champion is significantly below the defaults: %+.0f Elo, at most %+.0f", e[last].Elo, *h)
 	}
 	w := e[last].Weights
 	if !(w["pawn"] < w["knight"] && w["pawn"] < w["bishop"] && w["knight"] < w["rook"] && w["bishop"] < w["rook"] && w["rook"] < w["queen"]) {
