@@ -210,9 +210,9 @@ func rateLadder(players []LadderEntry, results []stats.PairResult) (*Ladder, err
 			l.Reference = i
 		}
 	}
-	candidates := 0
+	candidates := 0 // the players that may be named best: champions and a random start
 	for _, e := range players {
-		if e.Generation >= 0 {
+		if e.Generation >= 0 || e.Genome == RandomStartID {
 			candidates++
 		}
 	}

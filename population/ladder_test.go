@@ -356,3 +356,34 @@ func TestTexelGivenData(t *testing.T) {
 		t.Fatalf("a bad given position: %v", err)
 	}
 }
+
+// TestRateLadderRandomStart: a random start on the ladder is rated against
+// the defaults, which stay the reference, and it counts as a candidate for
+// the family-wise interval of the best, as a champion would.
+func TestRateLadderRandomStart(t *testing.T) {
+	results := func() []stats.PairResult {
+		return []stats.PairResult{
+			{A: 0, B: 1, WDL: stats.WDL{Wins: 14, Draws: 4, Losses: 22}},
+			{A: 0, B: 2, WDL: stats.WDL{Wins: 10, Draws: 6, Losses: 24}},
+			{A: 1, B: 2, WDL: stats.WDL{Wins: 15, Draws: 5, Losses: 20}},
+		}
+	}
+	players := func(second LadderEntry) []LadderEntry {
+		return []LadderEntry{{Label: "defaults", Genome: DefaultsID, Generation: -1}, second, {Label: "g1", Genome: 9, Generation: 1}}
+	}
+	withStart, err := rateLadder(players(LadderEntry{Label: "start", Genome: RandomStartID, Generation: -1}), results())
+	if err != nil {
+		t.Fatal(err)
+	}
+	withChampion, err := rateLadder(players(LadderEntry{Label: "g0", Genome: 5, Generation: 0}), results())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withStart.Reference != 0 || withStart.Best != 2 {
+		t.Fatalf("reference %d, best %d; want the defaults (0) and g1 (2)", withStart.Reference, withStart.Best)
+	}
+	if withStart.BestLow != withChampion.BestLow || withStart.BestHigh != withChampion.BestHigh {
+		t.Fatalf("best's interval [%g, %g] with a random start, [%g, %g] with a champion in its place: want the same 2 candidates",
+			withStart.BestLow, withStart.BestHigh, withChampion.BestLow, withChampion.BestHigh)
+	}
+}
