@@ -28,8 +28,8 @@ func experiment(t *testing.T) {
 	}
 }
 
-// matchElo plays the exported best against the defaults and returns the
-// per-game Elo interval.
+// matchElo plays a weights file (an exported best, a random draw) against
+// the defaults and returns the per-game Elo with its interval.
 func matchElo(t *testing.T, bin, game, weights, defaults string, pairs, depth int, seed string) (elo, low, high float64) {
 	t.Helper()
 	p := start(t, bin, "match", "--game", game, "--a", weights, "--b", defaults, "--pairs", itoa(pairs),
