@@ -60,7 +60,7 @@ const bucketSize = int(unsafe.Sizeof(bucket{}))
 // of 64 bytes (two slots each), as many as fit. A power-of-two mib is used
 // whole. mib must be at least 1.
 func NewTable(mib int) (*Table, error) {
-	if mib < 1 || mib > 1<<16 {
+	if mib < 1 || mib > MaxTableMiB {
 		return nil, fmt.Errorf("engine: transposition table size %d MiB out of range (1-65536)", mib)
 	}
 	n := uint64(mib) << 20 / uint64(bucketSize)
