@@ -2,13 +2,35 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 )
 
+// Every command has the same shape (restic's cmd_forget.go): a constructor
+// newXCommand(g *globalOptions) binding the flags into an xOptions struct
+// (positional arguments included), and RunE calling
+//
+//	runX(ctx context.Context, opts xOptions, gopts globalOptions, out output) error
+//
+// which only wires library calls and prints.
+
 // globalOptions are the flags every command honours.
 type globalOptions struct {
 	quiet bool
+}
+
+// output is where a command reads and writes: its results on Stdout, its
+// progress and warnings on Stderr, a person's input (play, engine) from In.
+type output struct {
+	In     io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// outputOf is the command's standard streams.
+func outputOf(c *cobra.Command) output {
+	return output{In: c.InOrStdin(), Stdout: c.OutOrStdout(), Stderr: c.ErrOrStderr()}
 }
 
 func newRootCommand() *cobra.Command {
