@@ -9,6 +9,39 @@ import (
 	"gonum.org/v1/gonum/optimize"
 )
 
+// CMAESConfig is CMA-ES's section of a Config: gonum's CmaEsChol, in
+// weights scaled by their ranges and centred on the start;
+// CMAESGenerations generations of CMAESPopulation candidates (0: gonum's
+// default, 4 + 3 ln n), each candidate's loss its score against the
+// current mean over CMAESPairs colour-swapped pairs; CMAESSigma is the
+// initial step, a fraction of each range.
+type CMAESConfig struct {
+	CMAESGenerations int     `yaml:"cmaes-generations"`
+	CMAESPopulation  int     `yaml:"cmaes-population"`
+	CMAESPairs       int     `yaml:"cmaes-pairs"`
+	CMAESSigma       float64 `yaml:"cmaes-sigma"`
+}
+
+// validate checks the section for a run of budget games (0: no budget).
+func (c CMAESConfig) validate(budget int) error {
+	if c.CMAESGenerations < 1 || c.CMAESGenerations > MaxGenerations {
+		return bad("cmaes-generations %d: 1 to %d", c.CMAESGenerations, MaxGenerations)
+	}
+	if c.CMAESPopulation != 0 && (c.CMAESPopulation < 2 || c.CMAESPopulation > MaxCandidates) {
+		return bad("cmaes-population %d: 0 (gonum's default, 4 + 3 ln n) or 2 to %d", c.CMAESPopulation, MaxCandidates)
+	}
+	if c.CMAESPairs < 1 || c.CMAESPairs > MaxBestOf {
+		return bad("cmaes-pairs %d: 1 to %d pairs of each candidate against the mean", c.CMAESPairs, MaxBestOf)
+	}
+	if !(c.CMAESSigma > 0 && c.CMAESSigma <= 1) {
+		return bad("cmaes-sigma %g: the initial step as a fraction of each range, in (0, 1]", c.CMAESSigma)
+	}
+	if n := 2 * c.CMAESPairs * max(c.CMAESPopulation, 4); budget > 0 && budget < n {
+		return bad("budget-games %d is too small for one CMA-ES generation (%d games or more)", budget, n)
+	}
+	return nil
+}
+
 // StageCMAES names the games of CMA-ES candidates against the mean.
 const StageCMAES = "cmaes"
 

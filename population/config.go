@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
-	"github.com/gametune/gametune/tournament"
 	"gopkg.in/yaml.v3"
 )
 
@@ -42,8 +42,6 @@ const (
 	MaxBestOf          = 1001          // games of a knockout match (before tie-breaks)
 	MaxYardstickPairs  = 100_000       // colour-swapped pairs against the defaults
 	MaxPlyCap          = 10_000        // max-plies: the ply cap of a game
-	MaxDepth           = 30            // search depth
-	MaxNodes           = 1_000_000_000 // node limit per move
 	MaxLadderPairs     = 10_000        // pairs per pairing of the ladder
 	MaxBudgetGames     = 1_000_000_000 // games of a run's budget
 	MaxSPSAIterations  = 100_000_000   // SPSA iterations (one colour-swapped pair each)
@@ -67,7 +65,8 @@ const StartRandom = "random"
 
 // Config is everything that decides a tuning run's result. The run
 // directory keeps it fully resolved; the number of workers is not part of
-// it, since results never depend on it.
+// it, since results never depend on it. Each tuner's settings are a
+// section of their own, inlined: the YAML keys (and the flags) are flat.
 type Config struct {
 	Game      string `yaml:"game"`
 	Evaluator string `yaml:"evaluator"`
@@ -99,81 +98,17 @@ type Config struct {
 	BudgetGames int    `yaml:"budget-games"`
 	BudgetTime  string `yaml:"budget-time"`
 
-	// Genetic algorithm.
-	Population     int     `yaml:"population"`
-	Generations    int     `yaml:"generations"`
-	Games          int     `yaml:"games"`     // opponents each genome meets (a colour-swapped pair each)
-	Fitness        string  `yaml:"fitness"`   // score or exp
-	Selection      string  `yaml:"selection"` // roulette, sus or tournament
-	TournamentSize int     `yaml:"tournament-size"`
-	Crossover      string  `yaml:"crossover"` // uniform, blend or none
-	Redraw         float64 `yaml:"redraw"`    // probability that a child's weights are all re-drawn (the report's mutation)
-	MutationRate   float64 `yaml:"mutation-rate"`
-	Sigma          float64 `yaml:"sigma"` // Gaussian step, as a fraction of each range
-	Elite          int     `yaml:"elite"`
-	Converge       float64 `yaml:"converge"` // stop when diversity falls below this; 0 = never
-
-	// Knockout tuner.
-	Candidates int     `yaml:"candidates"`
-	Rounds     int     `yaml:"rounds"`
-	BestOf     int     `yaml:"best-of"`
-	Ties       string  `yaml:"ties"`  // random or extra
-	Scale      float64 `yaml:"scale"` // multiplies the sum of ten uniform draws in [-1, 1]
-	Window     int     `yaml:"window"`
-	Threshold  float64 `yaml:"threshold"` // stop when the last Window distances are all below it
-
-	// SPSA, as fishtest runs it: SPSAIterations iterations of one
-	// colour-swapped pair each, SPSABlock of them per generation (played
-	// in parallel from the generation's theta, as fishtest's workers do);
-	// A = SPSAARatio * SPSAIterations, alpha, gamma. Parameters come from
-	// SPSAParams (lines "name, int|float, start, min, max, c_end, r_end"),
-	// or else every feature is tuned with c_end = SPSACEnd times its range
-	// (at least its step) and r_end = SPSAREnd.
-	SPSAIterations int     `yaml:"spsa-iterations"`
-	SPSABlock      int     `yaml:"spsa-block"`
-	SPSAARatio     float64 `yaml:"spsa-a-ratio"`
-	SPSAAlpha      float64 `yaml:"spsa-alpha"`
-	SPSAGamma      float64 `yaml:"spsa-gamma"`
-	SPSACEnd       float64 `yaml:"spsa-c-end"`
-	SPSAREnd       float64 `yaml:"spsa-r-end"`
-	SPSAParams     string  `yaml:"spsa-params"`
-	// Texel's method: TexelRounds generations, each playing TexelGames
-	// self-play games of the current weights (each from the start or an
-	// opening of the run, then TexelOpeningPlies random plies), then
-	// fitting the scaling constant K and the weights to the results of
-	// every quiet position of every game so far.
-	TexelRounds       int `yaml:"texel-rounds"`
-	TexelGames        int `yaml:"texel-games"`
-	TexelOpeningPlies int `yaml:"texel-opening-plies"`
-	// TexelPositionsFrom are run directories whose games join the fit
-	// from the first round; TexelPositions is a file of positions with
-	// results (ReadLabelledPositions). Both are read again on resume.
-	TexelPositionsFrom []string `yaml:"texel-positions-from,omitempty"`
-	TexelPositions     string   `yaml:"texel-positions,omitempty"`
-
-	// CMA-ES through gonum's CmaEsChol, in weights scaled by their ranges
-	// and centred on the start: CMAESGenerations generations of
-	// CMAESPopulation candidates (0: gonum's default, 4 + 3 ln n), each
-	// candidate's loss its score against the current mean over CMAESPairs
-	// colour-swapped pairs; CMAESSigma is the initial step, a fraction of
-	// each range.
-	CMAESGenerations int     `yaml:"cmaes-generations"`
-	CMAESPopulation  int     `yaml:"cmaes-population"`
-	CMAESPairs       int     `yaml:"cmaes-pairs"`
-	CMAESSigma       float64 `yaml:"cmaes-sigma"`
+	GeneticConfig  `yaml:",inline"`
+	KnockoutConfig `yaml:",inline"`
+	SPSAConfig     `yaml:",inline"`
+	TexelConfig    `yaml:",inline"`
+	CMAESConfig    `yaml:",inline"`
 
 	// SPSAParamList is internal: the SPSAParams file's lines, filled in
 	// when a run is created (like OpeningList).
 	SPSAParamList []string `yaml:"spsa-param-list,omitempty"`
 
-	// TuneEngine tunes an external engine's own options instead of an
-	// evaluator: its spec (cmd=...,proto=uci,...) and EngineParams, a file
-	// of lines "name, int|float, start, min, max, c_end, r_end", one per
-	// option to tune (the genome); EngineParamList is internal, the file's
-	// lines filled in when the run is created.
-	TuneEngine      string   `yaml:"tune-engine,omitempty"`
-	EngineParams    string   `yaml:"engine-params,omitempty"`
-	EngineParamList []string `yaml:"engine-param-list,omitempty"`
+	EngineConfig `yaml:",inline"`
 }
 
 // TunedEvaluator returns what c tunes in game g: the named evaluator, or, for a
@@ -202,12 +137,13 @@ func Defaults() Config {
 	return Config{
 		Algo: Genetic, Seed: 1, Depth: 4, Openings: "random:8",
 		YardstickPairs: 10, YardstickEvery: 1,
-		Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
-		TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1,
-		Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02,
-		CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1,
-		TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8,
-		SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101, SPSACEnd: 0.05, SPSAREnd: 0.002,
+		GeneticConfig: GeneticConfig{Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
+			TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1},
+		KnockoutConfig: KnockoutConfig{Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02},
+		CMAESConfig:    CMAESConfig{CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1},
+		TexelConfig:    TexelConfig{TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8},
+		SPSAConfig: SPSAConfig{SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101,
+			SPSACEnd: 0.05, SPSAREnd: 0.002},
 	}
 }
 
@@ -285,28 +221,39 @@ func MergeConfig(c *Config, data []byte) error {
 // integerKeys are the YAML keys of Config's integer fields.
 var integerKeys = func() map[string]bool {
 	keys := map[string]bool{}
-	t := reflect.TypeOf(Config{})
-	for i := 0; i < t.NumField(); i++ {
-		switch t.Field(i).Type.Kind() {
+	yamlFields(reflect.TypeOf(Config{}), func(key string, t reflect.Type) {
+		switch t.Kind() {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			keys[strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]] = true
+			keys[key] = true
 		}
-	}
+	})
 	return keys
 }()
 
 // userKeys lists the keys a user's config may set, in Config's order.
 func userKeys() []string {
 	var keys []string
-	t := reflect.TypeOf(Config{})
-	for i := 0; i < t.NumField(); i++ {
-		k := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
-		if _, internal := internalKeys[k]; !internal {
-			keys = append(keys, k)
+	yamlFields(reflect.TypeOf(Config{}), func(key string, _ reflect.Type) {
+		if _, internal := internalKeys[key]; !internal {
+			keys = append(keys, key)
 		}
-	}
+	})
 	return keys
+}
+
+// yamlFields calls f with the YAML key and the type of each field of the
+// struct type t, in order, the fields of inlined sections in their place.
+func yamlFields(t reflect.Type, f func(key string, t reflect.Type)) {
+	for i := 0; i < t.NumField(); i++ {
+		field := t.Field(i)
+		tag := strings.Split(field.Tag.Get("yaml"), ",")
+		if tag[0] == "" && len(tag) > 1 && tag[1] == "inline" {
+			yamlFields(field.Type, f)
+			continue
+		}
+		f(tag[0], field.Type)
+	}
 }
 
 func mergeConfig(c *Config, data []byte, internal bool) error {
@@ -385,40 +332,22 @@ func (c Config) Marshal() []byte {
 }
 
 // Validate checks every field; errors name the field and what is accepted.
+// The settings common to every tuner are checked here, the chosen tuner's
+// by its section.
 func (c Config) Validate() error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("population: "+format, args...)
-	}
-	prob := func(name string, p float64) error {
-		if math.IsNaN(p) || p < 0 || p > 1 {
-			return bad("%s %g is not a probability in [0, 1]", name, p)
-		}
-		return nil
-	}
 	if c.Game == "" {
 		return bad("no game (the config's game)")
 	}
 	if (len(c.TexelPositionsFrom) > 0 || c.TexelPositions != "") && c.Algo != Texel {
 		return bad("texel-positions-from and texel-positions feed Texel's fit: they need algo texel, not %s", c.Algo)
 	}
-	if c.TuneEngine != "" {
-		if _, err := tournament.ParseEngineSpec(c.TuneEngine); err != nil {
-			return bad("tune-engine: %w", err)
-		}
-		if c.EngineParams == "" && len(c.EngineParamList) == 0 {
-			return bad("tune-engine needs engine-params: a file of lines 'name, int|float, start, min, max, c_end, r_end', one per option to tune")
-		}
-	} else if c.EngineParams != "" || len(c.EngineParamList) > 0 {
-		return bad("engine-params without tune-engine: name the engine whose options they are")
+	if err := c.EngineConfig.validate(); err != nil {
+		return err
 	}
-	if c.Depth < 0 || c.Nodes < 0 || (c.Depth == 0 && c.Nodes == 0) {
+	if err := (engine.Limits{Depth: c.Depth, Nodes: c.Nodes}).Check(); errors.Is(err, engine.ErrNoLimit) {
 		return bad("a search needs depth >= 1 or nodes >= 1 (depth %d, nodes %d)", c.Depth, c.Nodes)
-	}
-	if c.Depth > MaxDepth {
-		return bad("depth %d is more than %d", c.Depth, MaxDepth)
-	}
-	if c.Nodes > MaxNodes {
-		return bad("nodes %d is more than %d", c.Nodes, MaxNodes)
+	} else if err != nil {
+		return bad("%v", err)
 	}
 	if c.MaxPlies < 0 || c.MaxPlies > MaxPlyCap {
 		return bad("max-plies %d: 0 (the default cap) to %d", c.MaxPlies, MaxPlyCap)
@@ -442,126 +371,29 @@ func (c Config) Validate() error {
 	}
 	switch c.Algo {
 	case Genetic:
-		if c.Population < 2 || c.Population > MaxPopulation {
-			return bad("population %d: 2 to %d genomes", c.Population, MaxPopulation)
-		}
-		if c.Generations < 1 || c.Generations > MaxGenerations {
-			return bad("generations %d: 1 to %d", c.Generations, MaxGenerations)
-		}
-		if c.Games < 1 || c.Games > c.Population-1 {
-			return bad("games %d: each genome meets 1 to population-1 = %d opponents", c.Games, c.Population-1)
-		}
-		if c.Population*c.Games > MaxPopulationGames {
-			return bad("population %d times games %d is %d meetings a generation, more than %d", c.Population, c.Games, c.Population*c.Games, MaxPopulationGames)
-		}
-		switch c.Fitness {
-		case "score", "exp":
-		default:
-			return bad("unknown fitness %q (score or exp)", c.Fitness)
-		}
-		switch c.Selection {
-		case "roulette", "sus":
-		case "tournament":
-			if c.TournamentSize < 2 || c.TournamentSize > c.Population {
-				return bad("tournament-size %d: 2 to population (%d)", c.TournamentSize, c.Population)
-			}
-		default:
-			return bad("unknown selection %q (roulette, sus or tournament)", c.Selection)
-		}
-		switch c.Crossover {
-		case "uniform", "blend", "none":
-		default:
-			return bad("unknown crossover %q (uniform, blend or none)", c.Crossover)
-		}
-		if err := prob("redraw", c.Redraw); err != nil {
-			return err
-		}
-		if err := prob("mutation-rate", c.MutationRate); err != nil {
-			return err
-		}
-		if math.IsNaN(c.Sigma) || c.Sigma < 0 || c.Sigma > 1 {
-			return bad("sigma %g out of range [0, 1] (a fraction of each weight's range)", c.Sigma)
-		}
-		if c.Elite < 0 || c.Elite >= c.Population {
-			return bad("elite %d: 0 to population-1 = %d", c.Elite, c.Population-1)
-		}
-		if math.IsNaN(c.Converge) || c.Converge < 0 {
-			return bad("converge %g must be >= 0", c.Converge)
-		}
+		return c.GeneticConfig.validate()
 	case Knockout:
-		if c.Candidates < 2 || c.Candidates > MaxCandidates {
-			return bad("candidates %d: 2 to %d", c.Candidates, MaxCandidates)
-		}
-		if c.Rounds < 1 || c.Rounds > MaxRounds {
-			return bad("rounds %d: 1 to %d", c.Rounds, MaxRounds)
-		}
-		if c.BestOf < 1 || c.BestOf > MaxBestOf {
-			return bad("best-of %d: 1 to %d games", c.BestOf, MaxBestOf)
-		}
-		switch c.Ties {
-		case "random", "extra":
-		default:
-			return bad("unknown ties %q (random or extra)", c.Ties)
-		}
-		if math.IsNaN(c.Scale) || c.Scale <= 0 {
-			return bad("scale %g must be > 0", c.Scale)
-		}
-		if c.Window < 1 || math.IsNaN(c.Threshold) || c.Threshold < 0 {
-			return bad("window %d must be >= 1 and threshold %g >= 0", c.Window, c.Threshold)
-		}
+		return c.KnockoutConfig.validate()
 	case SPSA:
-		if c.SPSAIterations < 1 || c.SPSAIterations > MaxSPSAIterations {
-			return bad("spsa-iterations %d: 1 to %d (one colour-swapped pair each)", c.SPSAIterations, MaxSPSAIterations)
-		}
-		if c.SPSABlock < 1 || c.SPSABlock > MaxSPSABlock {
-			return bad("spsa-block %d: 1 to %d iterations per generation", c.SPSABlock, MaxSPSABlock)
-		}
-		if !(c.SPSAARatio >= 0 && c.SPSAARatio <= 10) {
-			return bad("spsa-a-ratio %g: 0 to 10 (A as a fraction of the iterations; fishtest uses 0.1)", c.SPSAARatio)
-		}
-		if !(c.SPSAAlpha > 0 && c.SPSAAlpha <= 2) || !(c.SPSAGamma > 0 && c.SPSAGamma <= 1) {
-			return bad("spsa-alpha %g must be in (0, 2] and spsa-gamma %g in (0, 1] (fishtest: 0.602 and 0.101)", c.SPSAAlpha, c.SPSAGamma)
-		}
-		if !(c.SPSACEnd > 0 && c.SPSACEnd <= 1) {
-			return bad("spsa-c-end %g: a fraction of each range in (0, 1]", c.SPSACEnd)
-		}
-		if !(c.SPSAREnd > 0 && c.SPSAREnd <= 1e6) {
-			return bad("spsa-r-end %g must be > 0 (and at most 1e6)", c.SPSAREnd)
-		}
-		if c.BudgetGames > 0 && c.BudgetGames < 2 {
-			return bad("budget-games %d is too small for one SPSA iteration (a pair of games)", c.BudgetGames)
-		}
+		return c.SPSAConfig.validate(c.BudgetGames)
 	case CMAES:
-		if c.CMAESGenerations < 1 || c.CMAESGenerations > MaxGenerations {
-			return bad("cmaes-generations %d: 1 to %d", c.CMAESGenerations, MaxGenerations)
-		}
-		if c.CMAESPopulation != 0 && (c.CMAESPopulation < 2 || c.CMAESPopulation > MaxCandidates) {
-			return bad("cmaes-population %d: 0 (gonum's default, 4 + 3 ln n) or 2 to %d", c.CMAESPopulation, MaxCandidates)
-		}
-		if c.CMAESPairs < 1 || c.CMAESPairs > MaxBestOf {
-			return bad("cmaes-pairs %d: 1 to %d pairs of each candidate against the mean", c.CMAESPairs, MaxBestOf)
-		}
-		if !(c.CMAESSigma > 0 && c.CMAESSigma <= 1) {
-			return bad("cmaes-sigma %g: the initial step as a fraction of each range, in (0, 1]", c.CMAESSigma)
-		}
-		if n := 2 * c.CMAESPairs * max(c.CMAESPopulation, 4); c.BudgetGames > 0 && c.BudgetGames < n {
-			return bad("budget-games %d is too small for one CMA-ES generation (%d games or more)", c.BudgetGames, n)
-		}
+		return c.CMAESConfig.validate(c.BudgetGames)
 	case Texel:
-		if c.TexelRounds < 1 || c.TexelRounds > MaxTexelRounds {
-			return bad("texel-rounds %d: 1 to %d", c.TexelRounds, MaxTexelRounds)
-		}
-		if c.TexelGames < 1 || c.TexelGames > MaxTexelGames {
-			return bad("texel-games %d: 1 to %d self-play games per round", c.TexelGames, MaxTexelGames)
-		}
-		if c.TexelOpeningPlies < 0 || c.TexelOpeningPlies > 60 {
-			return bad("texel-opening-plies %d: 0 to 60 random plies", c.TexelOpeningPlies)
-		}
-		if c.BudgetGames > 0 && c.BudgetGames < c.TexelGames {
-			return bad("budget-games %d is too small for one Texel round of texel-games %d self-play games", c.BudgetGames, c.TexelGames)
-		}
-	default:
-		return bad("unknown algo %q (genetic, knockout, spsa, cmaes or texel)", c.Algo)
+		return c.TexelConfig.validate(c.BudgetGames)
+	}
+	return bad("unknown algo %q (genetic, knockout, spsa, cmaes or texel)", c.Algo)
+}
+
+// bad is an error of a config's value: format says which and what is
+// accepted.
+func bad(format string, args ...any) error {
+	return fmt.Errorf("population: "+format, args...)
+}
+
+// probability checks that p is a probability.
+func probability(name string, p float64) error {
+	if math.IsNaN(p) || p < 0 || p > 1 {
+		return bad("%s %g is not a probability in [0, 1]", name, p)
 	}
 	return nil
 }

@@ -10,6 +10,34 @@ import (
 	"github.com/gametune/gametune/tournament"
 )
 
+// EngineConfig is the section of a Config that tunes an external engine's
+// own options instead of an evaluator: TuneEngine is its spec
+// (cmd=...,proto=uci,...) and EngineParams a file of lines "name,
+// int|float, start, min, max, c_end, r_end", one per option to tune (the
+// genome); EngineParamList is internal, the file's lines filled in when
+// the run is created.
+type EngineConfig struct {
+	TuneEngine      string   `yaml:"tune-engine,omitempty"`
+	EngineParams    string   `yaml:"engine-params,omitempty"`
+	EngineParamList []string `yaml:"engine-param-list,omitempty"`
+}
+
+func (c EngineConfig) validate() error {
+	if c.TuneEngine == "" {
+		if c.EngineParams != "" || len(c.EngineParamList) > 0 {
+			return bad("engine-params without tune-engine: name the engine whose options they are")
+		}
+		return nil
+	}
+	if _, err := tournament.ParseEngineSpec(c.TuneEngine); err != nil {
+		return bad("tune-engine: %w", err)
+	}
+	if c.EngineParams == "" && len(c.EngineParamList) == 0 {
+		return bad("tune-engine needs engine-params: a file of lines 'name, int|float, start, min, max, c_end, r_end', one per option to tune")
+	}
+	return nil
+}
+
 // EngineEvaluator reads the parameter lines of an external engine, in
 // SPSA's form "name, int|float, start, min, max, c_end, r_end", and
 // returns the evaluator that stands for them: one feature per engine

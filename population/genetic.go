@@ -9,6 +9,70 @@ import (
 	"github.com/gametune/gametune/tournament/stats"
 )
 
+// GeneticConfig is the genetic algorithm's section of a Config.
+type GeneticConfig struct {
+	Population     int     `yaml:"population"`
+	Generations    int     `yaml:"generations"`
+	Games          int     `yaml:"games"`     // opponents each genome meets (a colour-swapped pair each)
+	Fitness        string  `yaml:"fitness"`   // score or exp
+	Selection      string  `yaml:"selection"` // roulette, sus or tournament
+	TournamentSize int     `yaml:"tournament-size"`
+	Crossover      string  `yaml:"crossover"` // uniform, blend or none
+	Redraw         float64 `yaml:"redraw"`    // probability that a child's weights are all re-drawn (the report's mutation)
+	MutationRate   float64 `yaml:"mutation-rate"`
+	Sigma          float64 `yaml:"sigma"` // Gaussian step, as a fraction of each range
+	Elite          int     `yaml:"elite"`
+	Converge       float64 `yaml:"converge"` // stop when diversity falls below this; 0 = never
+}
+
+func (c GeneticConfig) validate() error {
+	if c.Population < 2 || c.Population > MaxPopulation {
+		return bad("population %d: 2 to %d genomes", c.Population, MaxPopulation)
+	}
+	if c.Generations < 1 || c.Generations > MaxGenerations {
+		return bad("generations %d: 1 to %d", c.Generations, MaxGenerations)
+	}
+	if c.Games < 1 || c.Games > c.Population-1 {
+		return bad("games %d: each genome meets 1 to population-1 = %d opponents", c.Games, c.Population-1)
+	}
+	if c.Population*c.Games > MaxPopulationGames {
+		return bad("population %d times games %d is %d meetings a generation, more than %d", c.Population, c.Games, c.Population*c.Games, MaxPopulationGames)
+	}
+	if c.Fitness != "score" && c.Fitness != "exp" {
+		return bad("unknown fitness %q (score or exp)", c.Fitness)
+	}
+	switch c.Selection {
+	case "roulette", "sus":
+	case "tournament":
+		if c.TournamentSize < 2 || c.TournamentSize > c.Population {
+			return bad("tournament-size %d: 2 to population (%d)", c.TournamentSize, c.Population)
+		}
+	default:
+		return bad("unknown selection %q (roulette, sus or tournament)", c.Selection)
+	}
+	switch c.Crossover {
+	case "uniform", "blend", "none":
+	default:
+		return bad("unknown crossover %q (uniform, blend or none)", c.Crossover)
+	}
+	if err := probability("redraw", c.Redraw); err != nil {
+		return err
+	}
+	if err := probability("mutation-rate", c.MutationRate); err != nil {
+		return err
+	}
+	if math.IsNaN(c.Sigma) || c.Sigma < 0 || c.Sigma > 1 {
+		return bad("sigma %g out of range [0, 1] (a fraction of each weight's range)", c.Sigma)
+	}
+	if c.Elite < 0 || c.Elite >= c.Population {
+		return bad("elite %d: 0 to population-1 = %d", c.Elite, c.Population-1)
+	}
+	if math.IsNaN(c.Converge) || c.Converge < 0 {
+		return bad("converge %g must be >= 0", c.Converge)
+	}
+	return nil
+}
+
 // runGenetic is the Othello report's genetic algorithm, generation after
 // generation:
 //

@@ -2,10 +2,44 @@ package population
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 
 	"github.com/gametune/gametune/tournament"
 )
+
+// KnockoutConfig is the knockout tuner's section of a Config.
+type KnockoutConfig struct {
+	Candidates int     `yaml:"candidates"`
+	Rounds     int     `yaml:"rounds"`
+	BestOf     int     `yaml:"best-of"`
+	Ties       string  `yaml:"ties"`  // random or extra
+	Scale      float64 `yaml:"scale"` // multiplies the sum of ten uniform draws in [-1, 1]
+	Window     int     `yaml:"window"`
+	Threshold  float64 `yaml:"threshold"` // stop when the last Window distances are all below it
+}
+
+func (c KnockoutConfig) validate() error {
+	if c.Candidates < 2 || c.Candidates > MaxCandidates {
+		return bad("candidates %d: 2 to %d", c.Candidates, MaxCandidates)
+	}
+	if c.Rounds < 1 || c.Rounds > MaxRounds {
+		return bad("rounds %d: 1 to %d", c.Rounds, MaxRounds)
+	}
+	if c.BestOf < 1 || c.BestOf > MaxBestOf {
+		return bad("best-of %d: 1 to %d games", c.BestOf, MaxBestOf)
+	}
+	if c.Ties != "random" && c.Ties != "extra" {
+		return bad("unknown ties %q (random or extra)", c.Ties)
+	}
+	if math.IsNaN(c.Scale) || c.Scale <= 0 {
+		return bad("scale %g must be > 0", c.Scale)
+	}
+	if c.Window < 1 || math.IsNaN(c.Threshold) || c.Threshold < 0 {
+		return bad("window %d must be >= 1 and threshold %g >= 0", c.Window, c.Threshold)
+	}
+	return nil
+}
 
 // maxExtraPairs bounds the extra colour-swapped pairs that break a tied
 // knockout match; a match still tied after them is decided at random.

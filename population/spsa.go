@@ -12,6 +12,50 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
+// SPSAConfig is SPSA's section of a Config, as fishtest runs it:
+// SPSAIterations iterations of one colour-swapped pair each, SPSABlock of
+// them per generation (played in parallel from the generation's theta, as
+// fishtest's workers do); A = SPSAARatio * SPSAIterations, alpha, gamma.
+// Parameters come from SPSAParams (lines "name, int|float, start, min,
+// max, c_end, r_end"), or else every feature is tuned with c_end =
+// SPSACEnd times its range (at least its step) and r_end = SPSAREnd.
+type SPSAConfig struct {
+	SPSAIterations int     `yaml:"spsa-iterations"`
+	SPSABlock      int     `yaml:"spsa-block"`
+	SPSAARatio     float64 `yaml:"spsa-a-ratio"`
+	SPSAAlpha      float64 `yaml:"spsa-alpha"`
+	SPSAGamma      float64 `yaml:"spsa-gamma"`
+	SPSACEnd       float64 `yaml:"spsa-c-end"`
+	SPSAREnd       float64 `yaml:"spsa-r-end"`
+	SPSAParams     string  `yaml:"spsa-params"`
+}
+
+// validate checks the section for a run of budget games (0: no budget).
+func (c SPSAConfig) validate(budget int) error {
+	if c.SPSAIterations < 1 || c.SPSAIterations > MaxSPSAIterations {
+		return bad("spsa-iterations %d: 1 to %d (one colour-swapped pair each)", c.SPSAIterations, MaxSPSAIterations)
+	}
+	if c.SPSABlock < 1 || c.SPSABlock > MaxSPSABlock {
+		return bad("spsa-block %d: 1 to %d iterations per generation", c.SPSABlock, MaxSPSABlock)
+	}
+	if !(c.SPSAARatio >= 0 && c.SPSAARatio <= 10) {
+		return bad("spsa-a-ratio %g: 0 to 10 (A as a fraction of the iterations; fishtest uses 0.1)", c.SPSAARatio)
+	}
+	if !(c.SPSAAlpha > 0 && c.SPSAAlpha <= 2) || !(c.SPSAGamma > 0 && c.SPSAGamma <= 1) {
+		return bad("spsa-alpha %g must be in (0, 2] and spsa-gamma %g in (0, 1] (fishtest: 0.602 and 0.101)", c.SPSAAlpha, c.SPSAGamma)
+	}
+	if !(c.SPSACEnd > 0 && c.SPSACEnd <= 1) {
+		return bad("spsa-c-end %g: a fraction of each range in (0, 1]", c.SPSACEnd)
+	}
+	if !(c.SPSAREnd > 0 && c.SPSAREnd <= 1e6) {
+		return bad("spsa-r-end %g must be > 0 (and at most 1e6)", c.SPSAREnd)
+	}
+	if budget > 0 && budget < 2 {
+		return bad("budget-games %d is too small for one SPSA iteration (a pair of games)", budget)
+	}
+	return nil
+}
+
 // StageSPSA names the games of SPSA iterations.
 const StageSPSA = "spsa"
 

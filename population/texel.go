@@ -12,6 +12,39 @@ import (
 	"gonum.org/v1/gonum/optimize"
 )
 
+// TexelConfig is Texel's section of a Config: TexelRounds generations,
+// each playing TexelGames self-play games of the current weights (each
+// from the start or an opening of the run, then TexelOpeningPlies random
+// plies), then fitting the scaling constant K and the weights to the
+// results of every quiet position of every game so far.
+// TexelPositionsFrom are run directories whose games join the fit from
+// the first round; TexelPositions is a file of positions with results
+// (ReadLabelledPositions). Both are read again on resume.
+type TexelConfig struct {
+	TexelRounds        int      `yaml:"texel-rounds"`
+	TexelGames         int      `yaml:"texel-games"`
+	TexelOpeningPlies  int      `yaml:"texel-opening-plies"`
+	TexelPositionsFrom []string `yaml:"texel-positions-from,omitempty"`
+	TexelPositions     string   `yaml:"texel-positions,omitempty"`
+}
+
+// validate checks the section for a run of budget games (0: no budget).
+func (c TexelConfig) validate(budget int) error {
+	if c.TexelRounds < 1 || c.TexelRounds > MaxTexelRounds {
+		return bad("texel-rounds %d: 1 to %d", c.TexelRounds, MaxTexelRounds)
+	}
+	if c.TexelGames < 1 || c.TexelGames > MaxTexelGames {
+		return bad("texel-games %d: 1 to %d self-play games per round", c.TexelGames, MaxTexelGames)
+	}
+	if c.TexelOpeningPlies < 0 || c.TexelOpeningPlies > 60 {
+		return bad("texel-opening-plies %d: 0 to 60 random plies", c.TexelOpeningPlies)
+	}
+	if budget > 0 && budget < c.TexelGames {
+		return bad("budget-games %d is too small for one Texel round of texel-games %d self-play games", budget, c.TexelGames)
+	}
+	return nil
+}
+
 // StageTexel names Texel's self-play games.
 const StageTexel = "texel"
 

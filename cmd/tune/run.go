@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
@@ -106,7 +107,7 @@ initialisation).`,
 	configFlag(cf, f.StringVar, "game", "game to tune (see 'tune games')", func(c *C) *string { return &c.Game })
 	configFlag(cf, f.StringVar, "evaluator", "evaluator to tune (default: the game's first)", func(c *C) *string { return &c.Evaluator })
 	configFlag(cf, f.Uint64Var, "seed", "run seed: the same seed and config give the same run", func(c *C) *uint64 { return &c.Seed })
-	configFlag(cf, f.IntVar, "depth", fmt.Sprintf("search depth of every game, 1-%d", population.MaxDepth), func(c *C) *int { return &c.Depth })
+	configFlag(cf, f.IntVar, "depth", fmt.Sprintf("search depth of every game, 1-%d", engine.MaxDepth), func(c *C) *int { return &c.Depth })
 	configFlag(cf, f.Int64Var, "nodes", "node limit per move (instead of or with --depth)", func(c *C) *int64 { return &c.Nodes })
 	configFlag(cf, f.StringVar, "openings", "openings: random:N (N random plies, balanced), a file of positions, or 'start'", func(c *C) *string { return &c.Openings })
 	configFlag(cf, f.IntVar, "max-plies", "ply cap of a game, drawn when reached (0: 400)", func(c *C) *int { return &c.MaxPlies })
