@@ -45,7 +45,7 @@ func (c CMAESConfig) validate(budget int) error {
 // StageCMAES names the games of CMA-ES candidates against the mean.
 const StageCMAES = "cmaes"
 
-// runCMAES runs gonum's CmaEsChol, driven through its Method interface so
+// cmaes runs gonum's CmaEsChol, driven through its Method interface so
 // that each generation's candidates are played in one batch on every
 // worker and every game is recorded: the search space is the features
 // with a range, each weight w = start + x * range (x = 0 is the start);
@@ -58,137 +58,158 @@ const StageCMAES = "cmaes"
 // from a generator seeded from the run seed alone, so a resumed run draws
 // them again identically. It stops after CMAESGenerations generations, or
 // when CmaEsChol declares convergence.
-func (t *Tuner) runCMAES(ctx context.Context) (Result, error) {
-	cfg := t.cfg
-	start := t.space.snapAll(t.startOrDefaults())
-	var idx []int
-	var scale []float64
+type cmaes struct {
+	t          *Tuner
+	cfg        CMAESConfig
+	start      []float64 // the snapped start weights
+	idx        []int     // the features searched
+	scale      []float64 // their ranges
+	pop        int       // candidates per generation
+	recomb     []float64 // CmaEsChol's recombination weights
+	operations chan optimize.Task
+	results    chan optimize.Task
+	mean       []float64     // the current mean, in the search space
+	meanID     int           // the champion that stands for it
+	next       []float64     // the mean after the last generation
+	after      optimize.Task // CmaEsChol's answer to the last generation
+}
+
+func newCMAES(t *Tuner) (Method, error) {
+	m := &cmaes{t: t, cfg: t.cfg.CMAESConfig, start: t.space.snapAll(t.startOrDefaults())}
 	for i, f := range t.ev.Features {
 		if f.Max > f.Min {
-			idx, scale = append(idx, i), append(scale, f.Max-f.Min)
+			m.idx, m.scale = append(m.idx, i), append(m.scale, f.Max-f.Min)
 		}
 	}
-	dim := len(idx)
+	dim := len(m.idx)
 	if dim == 0 {
-		return Result{}, errNothingToTune(t)
+		return nil, errNothingToTune(t.ev)
 	}
-	pop := cfg.CMAESPopulation
-	if pop == 0 {
-		pop = 4 + int(3*math.Log(float64(dim)))
+	m.pop = m.cfg.CMAESPopulation
+	if m.pop == 0 {
+		m.pop = 4 + int(3*math.Log(float64(dim)))
 	}
-	toWeights := func(x []float64) []float64 {
-		w := append([]float64(nil), start...)
-		for j, i := range idx {
-			w[i] = start[i] + x[j]*scale[j]
-		}
-		return t.space.snapAll(w)
-	}
-	method := &optimize.CmaEsChol{InitStepSize: cfg.CMAESSigma, Population: pop,
-		Src: rand.NewPCG(cfg.Seed, rngFor(cfg.Seed, StageCMAES, 0, 0).Uint64())}
-	method.Init(dim, pop)
-	operations := make(chan optimize.Task, pop+2)
-	results := make(chan optimize.Task, pop+2)
-	tasks := make([]optimize.Task, pop)
+	method := &optimize.CmaEsChol{InitStepSize: m.cfg.CMAESSigma, Population: m.pop,
+		Src: rand.NewPCG(t.cfg.Seed, rngFor(t.cfg.Seed, StageCMAES, 0, 0).Uint64())}
+	method.Init(dim, m.pop)
+	m.operations = make(chan optimize.Task, m.pop+2)
+	m.results = make(chan optimize.Task, m.pop+2)
+	tasks := make([]optimize.Task, m.pop)
 	for i := range tasks {
 		tasks[i] = optimize.Task{ID: i, Location: &optimize.Location{X: make([]float64, dim)}}
 	}
-	go method.Run(operations, results, tasks)
-	defer func() {
-		results <- optimize.Task{Op: optimize.PostIteration}
-		close(results)
-		for range operations {
-		}
-	}()
-	// The recombination weights of CmaEsChol: log(mu+1/2) - log(i+1) over
-	// the best mu = pop/2, normalised.
-	mu := pop / 2
-	recomb := make([]float64, mu)
+	go method.Run(m.operations, m.results, tasks)
+	m.recomb = recombination(m.pop / 2)
+	m.mean = make([]float64, dim)
+	return m, nil
+}
+
+// close ends CmaEsChol's goroutine.
+func (m *cmaes) close() {
+	m.results <- optimize.Task{Op: optimize.PostIteration}
+	close(m.results)
+	for range m.operations {
+	}
+}
+
+// recombination is CmaEsChol's recombination weights: log(mu+1/2) -
+// log(i+1) over the best mu, normalised.
+func recombination(mu int) []float64 {
+	w := make([]float64, mu)
 	sum := 0.0
-	for i := range recomb {
-		recomb[i] = math.Log(float64(mu)+0.5) - math.Log(float64(i)+1)
-		sum += recomb[i]
+	for i := range w {
+		w[i] = math.Log(float64(mu)+0.5) - math.Log(float64(i)+1)
+		sum += w[i]
 	}
-	for i := range recomb {
-		recomb[i] /= sum
+	for i := range w {
+		w[i] /= sum
 	}
-	mean := make([]float64, dim)
-	meanID := 0
-	var res Result
-	for gen := 0; gen < cfg.CMAESGenerations; gen++ {
-		cands := make([]optimize.Task, pop)
-		for n := 0; n < pop; n++ {
-			task := <-operations
-			cands[task.ID] = task
-		}
-		meanW := toWeights(mean)
-		genomes := make([]Genome, pop)
-		batch := make([]game, 0, 2*pop*cfg.CMAESPairs)
-		for c := range cands {
-			genomes[c] = Genome{ID: gen*(pop+1) + 1 + c, Parents: []int{meanID}, Weights: toWeights(cands[c].X)}
-			for p := 0; p < cfg.CMAESPairs; p++ {
-				k := c*cfg.CMAESPairs + p
-				op := t.opening(StageCMAES, gen, k)
-				g := genomes[c]
-				batch = append(batch,
-					game{key: GameKey{StageCMAES, gen, 2 * k}, first: g.ID, second: meanID, wFirst: g.Weights, wSecond: meanW, opening: op},
-					game{key: GameKey{StageCMAES, gen, 2*k + 1}, first: meanID, second: g.ID, wFirst: meanW, wSecond: g.Weights, opening: op})
-			}
-		}
-		recs, err := t.play(ctx, batch)
-		if err != nil {
-			return res, err
-		}
-		loss := make([]float64, pop)
-		for c := range cands {
-			for j, r := range recs[2*c*cfg.CMAESPairs : 2*(c+1)*cfg.CMAESPairs] {
-				s := r.Score()
-				if j%2 == 1 {
-					s = 1 - s
-				}
-				genomes[c].Add(s)
-			}
-			genomes[c].Fitness = genomes[c].Points() / float64(max(genomes[c].Games(), 1))
-			loss[c] = 1 - genomes[c].Fitness + 1e-9*float64(c)
-		}
-		// The new mean, as CmaEsChol's update computes it.
-		order := make([]int, pop)
-		for i := range order {
-			order[i] = i
-		}
-		sort.SliceStable(order, func(a, b int) bool { return loss[order[a]] < loss[order[b]] })
-		next := make([]float64, dim)
-		for i, w := range recomb {
-			for j, x := range cands[order[i]].X {
-				next[j] += w * x
-			}
-		}
-		for c := range cands {
-			cands[c].F = loss[c]
-			results <- cands[c]
-		}
-		after := <-operations // MajorIteration, or MethodDone when CmaEsChol has converged
-		champ := Genome{ID: (gen + 1) * (pop + 1), Parents: []int{meanID}, Weights: toWeights(next)}
-		summary, err := t.summarise(ctx, gen, genomes)
-		if err != nil {
-			return res, err
-		}
-		summary.Genomes = append(summary.Genomes, champ)
-		summary.Best = champ.ID
-		summary.Distance = t.space.distance(meanW, champ.Weights)
-		summary.Converged = after.Op == optimize.MethodDone
-		stop, err := t.closeGeneration(ctx, &summary, champ, cfg.CMAESGenerations-1)
-		if err != nil {
-			return res, err
-		}
-		res.Best, res.Generations, res.Converged, res.Stop = champ, gen+1, summary.Converged, summary.Stop
-		if summary.Yardstick != nil {
-			res.Yardstick = summary.Yardstick
-		}
-		if stop {
-			break
-		}
-		results <- after // acknowledge the major iteration: CmaEsChol samples the next generation
-		mean, meanID = next, champ.ID
+	return w
+}
+
+// toWeights maps a point of the search space to snapped weights.
+func (m *cmaes) toWeights(x []float64) []float64 {
+	w := append([]float64(nil), m.start...)
+	for j, i := range m.idx {
+		w[i] = m.start[i] + x[j]*m.scale[j]
 	}
-	return res, nil
+	return m.t.space.snapAll(w)
+}
+
+func (m *cmaes) Generation(ctx context.Context, gen int) (Generation, Genome, error) {
+	if gen > 0 {
+		m.results <- m.after // acknowledge the major iteration: CmaEsChol samples the next generation
+		m.mean, m.meanID = m.next, gen*(m.pop+1)
+	}
+	cands := make([]optimize.Task, m.pop)
+	for n := 0; n < m.pop; n++ {
+		task := <-m.operations
+		cands[task.ID] = task
+	}
+	meanW := m.toWeights(m.mean)
+	genomes, loss, err := m.play(ctx, gen, cands, meanW)
+	if err != nil {
+		return Generation{}, Genome{}, err
+	}
+	m.next = m.newMean(cands, loss)
+	for c := range cands {
+		cands[c].F = loss[c]
+		m.results <- cands[c]
+	}
+	m.after = <-m.operations // MajorIteration, or MethodDone when CmaEsChol has converged
+	champ := Genome{ID: (gen + 1) * (m.pop + 1), Parents: []int{m.meanID}, Weights: m.toWeights(m.next)}
+	s, err := summarise(ctx, m.t.space, gen, genomes)
+	if err != nil {
+		return Generation{}, Genome{}, err
+	}
+	s.Genomes = append(s.Genomes, champ)
+	s.Best = champ.ID
+	s.Distance = m.t.space.distance(meanW, champ.Weights)
+	s.Converged = m.after.Op == optimize.MethodDone
+	return s, champ, nil
+}
+
+// play plays each candidate's pairs against the mean and returns the
+// candidates as genomes, with their records and fitness, and their losses.
+func (m *cmaes) play(ctx context.Context, gen int, cands []optimize.Task, meanW []float64) ([]Genome, []float64, error) {
+	pairs := m.cfg.CMAESPairs
+	genomes := make([]Genome, len(cands))
+	batch := make([]game, 0, 2*len(cands)*pairs)
+	mean := Genome{ID: m.meanID, Weights: meanW}
+	for c := range cands {
+		genomes[c] = Genome{ID: gen*(m.pop+1) + 1 + c, Parents: []int{m.meanID}, Weights: m.toWeights(cands[c].X)}
+		for p := 0; p < pairs; p++ {
+			k := c*pairs + p
+			batch = appendPair(batch, GameKey{StageCMAES, gen, 2 * k}, genomes[c], mean, m.t.opening(StageCMAES, gen, k))
+		}
+	}
+	recs, err := m.t.play(ctx, batch)
+	if err != nil {
+		return nil, nil, err
+	}
+	loss := make([]float64, len(cands))
+	for c := range cands {
+		for j, r := range recs[2*c*pairs : 2*(c+1)*pairs] {
+			genomes[c].Add(pairScore(r, j))
+		}
+		genomes[c].Fitness = genomes[c].Points() / float64(max(genomes[c].Games(), 1))
+		loss[c] = 1 - genomes[c].Fitness + 1e-9*float64(c)
+	}
+	return genomes, loss, nil
+}
+
+// newMean is the mean after a generation, as CmaEsChol's update computes it.
+func (m *cmaes) newMean(cands []optimize.Task, loss []float64) []float64 {
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return loss[order[a]] < loss[order[b]] })
+	next := make([]float64, len(m.idx))
+	for i, w := range m.recomb {
+		for j, x := range cands[order[i]].X {
+			next[j] += w * x
+		}
+	}
+	return next
 }

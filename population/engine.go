@@ -109,13 +109,13 @@ func SetOptionLines(ev *games.Evaluator, w []float64) []string {
 // params' starts).
 func NewEngineTuner(cfg Config, g games.Game, engine tournament.EngineSpec, ev *games.Evaluator, openings []string, start []float64, run tournament.Runner, store Store) (*Tuner, error) {
 	cfg.Evaluator = ev.Name
-	t, err := newTuner(cfg, g, ev, openings, start, run, store)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	plan, err := newPlan(cfg, g, ev, start, openings)
 	if err != nil {
 		return nil, err
 	}
-	t.makePlayer = func(name string, w []float64) tournament.Player {
-		e := engine.WithOptions(EngineOptions(ev, w)...)
-		return tournament.Player{Name: name, Engine: &e}
-	}
-	return t, nil
+	plan.engine = &engine
+	return New(plan, run, store)
 }

@@ -73,7 +73,7 @@ func (c GeneticConfig) validate() error {
 	return nil
 }
 
-// runGenetic is the Othello report's genetic algorithm, generation after
+// genetic is the Othello report's genetic algorithm, generation after
 // generation:
 //
 //  1. each genome meets Games opponents drawn at random among the others,
@@ -90,42 +90,37 @@ func (c GeneticConfig) validate() error {
 //
 // It stops after Generations generations, or when the population's
 // diversity falls below Converge.
-func (t *Tuner) runGenetic(ctx context.Context) (Result, error) {
-	cfg := t.cfg
-	pop := t.initialPopulation()
-	var res Result
-	for gen := 0; gen < cfg.Generations; gen++ {
-		if err := t.evaluate(ctx, gen, pop); err != nil {
-			return res, err
-		}
-		summary, err := t.summarise(ctx, gen, pop)
-		if err != nil {
-			return res, err
-		}
-		best := pop[bestIndex(pop)]
-		summary.Converged = cfg.Converge > 0 && summary.Diversity < cfg.Converge
-		stop, err := t.closeGeneration(ctx, &summary, best, cfg.Generations-1)
-		if err != nil {
-			return res, err
-		}
-		res.Best, res.Generations, res.Converged, res.Stop = best, gen+1, summary.Converged, summary.Stop
-		if summary.Yardstick != nil {
-			res.Yardstick = summary.Yardstick
-		}
-		if stop {
-			break
-		}
-		if pop, err = t.breed(ctx, gen, pop); err != nil {
-			return res, err
-		}
+type genetic struct {
+	t   *Tuner
+	cfg GeneticConfig
+	pop []Genome // the current generation
+}
+
+func newGenetic(t *Tuner) (Method, error) { return &genetic{t: t, cfg: t.cfg.GeneticConfig}, nil }
+
+func (m *genetic) Generation(ctx context.Context, gen int) (Generation, Genome, error) {
+	var err error
+	if gen == 0 {
+		m.pop = m.initialPopulation()
+	} else if m.pop, err = m.breed(ctx, gen-1, m.pop); err != nil {
+		return Generation{}, Genome{}, err
 	}
-	return res, nil
+	if err := m.evaluate(ctx, gen, m.pop); err != nil {
+		return Generation{}, Genome{}, err
+	}
+	s, err := summarise(ctx, m.t.space, gen, m.pop)
+	if err != nil {
+		return Generation{}, Genome{}, err
+	}
+	s.Converged = m.cfg.Converge > 0 && s.Diversity < m.cfg.Converge
+	return s, m.pop[bestIndex(m.pop)], nil
 }
 
 // initialPopulation draws generation 0: uniform in the ranges, or the start
 // weights and Gaussian variations around them.
-func (t *Tuner) initialPopulation() []Genome {
-	pop := make([]Genome, t.cfg.Population)
+func (m *genetic) initialPopulation() []Genome {
+	t := m.t
+	pop := make([]Genome, m.cfg.Population)
 	for i := range pop {
 		rng := rngFor(t.cfg.Seed, "init", 0, i)
 		var w []float64
@@ -135,7 +130,7 @@ func (t *Tuner) initialPopulation() []Genome {
 		case i == 0:
 			w = append([]float64(nil), t.start...)
 		default:
-			w = t.gaussian(rng, t.start, 1)
+			w = m.gaussian(rng, t.start, 1)
 		}
 		pop[i] = Genome{ID: i, Weights: w}
 	}
@@ -144,12 +139,12 @@ func (t *Tuner) initialPopulation() []Genome {
 
 // gaussian moves each weight with probability rate by a normal step of
 // Sigma (at least 0.05) times its range.
-func (t *Tuner) gaussian(rng *rand.Rand, w []float64, rate float64) []float64 {
+func (m *genetic) gaussian(rng *rand.Rand, w []float64, rate float64) []float64 {
 	out := append([]float64(nil), w...)
-	sigma := max(t.cfg.Sigma, 0.05)
-	for i, f := range t.space.features {
+	sigma := max(m.cfg.Sigma, 0.05)
+	for i, f := range m.t.space.features {
 		if rng.Float64() < rate {
-			out[i] = t.space.snap(i, out[i]+rng.NormFloat64()*sigma*(f.Max-f.Min))
+			out[i] = m.t.space.snap(i, out[i]+rng.NormFloat64()*sigma*(f.Max-f.Min))
 		}
 	}
 	return out
@@ -165,8 +160,8 @@ const ctxEvery = 1024
 // meeting a colour-swapped pair from one opening. It costs O(population *
 // Games) time and O(population) scratch memory besides the games, and
 // returns ctx's error as soon as it notices ctx is done.
-func (t *Tuner) pairings(ctx context.Context, gen int, pop []Genome) ([]game, error) {
-	k := t.cfg.Games
+func (m *genetic) pairings(ctx context.Context, gen int, pop []Genome) ([]game, error) {
+	t, k := m.t, m.cfg.Games
 	batch := make([]game, 0, 2*k*len(pop))
 	draw := newSampler(len(pop) - 1)
 	others := make([]int, 0, k)
@@ -182,11 +177,7 @@ func (t *Tuner) pairings(ctx context.Context, gen int, pop []Genome) ([]game, er
 				o++ // skip the genome itself
 			}
 			meeting := i*k + j
-			op := t.opening(StageGeneration, gen, meeting)
-			a, b := pop[i], pop[o]
-			batch = append(batch,
-				game{key: GameKey{StageGeneration, gen, 2 * meeting}, first: a.ID, second: b.ID, wFirst: a.Weights, wSecond: b.Weights, opening: op},
-				game{key: GameKey{StageGeneration, gen, 2*meeting + 1}, first: b.ID, second: a.ID, wFirst: b.Weights, wSecond: a.Weights, opening: op})
+			batch = appendPair(batch, GameKey{StageGeneration, gen, 2 * meeting}, pop[i], pop[o], t.opening(StageGeneration, gen, meeting))
 		}
 	}
 	return batch, nil
@@ -228,12 +219,12 @@ func (s *sampler) sample(rng *rand.Rand, k int, out []int) []int {
 
 // evaluate plays the generation's games and sets every genome's record and
 // fitness.
-func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
-	batch, err := t.pairings(ctx, gen, pop)
+func (m *genetic) evaluate(ctx context.Context, gen int, pop []Genome) error {
+	batch, err := m.pairings(ctx, gen, pop)
 	if err != nil {
 		return err
 	}
-	recs, err := t.play(ctx, batch)
+	recs, err := m.t.play(ctx, batch)
 	if err != nil {
 		return err
 	}
@@ -248,17 +239,17 @@ func (t *Tuner) evaluate(ctx context.Context, gen int, pop []Genome) error {
 		pop[index[batch[i].second]].Add(1 - s)
 	}
 	for i := range pop {
-		pop[i].Fitness = t.fitness(pop[i])
+		pop[i].Fitness = m.fitness(pop[i])
 	}
 	return nil
 }
 
 // fitness is strictly positive so that the roulette wheel can spin.
 // It counts every game the genome played, its prior included.
-func (t *Tuner) fitness(g Genome) float64 {
+func (m *genetic) fitness(g Genome) float64 {
 	r := g.Total()
 	n := float64(max(r.Games(), 1))
-	if t.cfg.Fitness == "exp" {
+	if m.cfg.Fitness == "exp" {
 		return math.Exp2(float64(r.Wins)) / n
 	}
 	return r.Points()/n + 0.01
@@ -277,13 +268,13 @@ func bestIndex(pop []Genome) int {
 	return best
 }
 
-// summarise describes a closed generation; it returns ctx's error as soon
+// summarise describes a generation of genomes in space sp; it returns ctx's error as soon
 // as it notices ctx is done.
-func (t *Tuner) summarise(ctx context.Context, gen int, pop []Genome) (Generation, error) {
+func summarise(ctx context.Context, sp space, gen int, pop []Genome) (Generation, error) {
 	s := Generation{Index: gen, Genomes: append([]Genome(nil), pop...)}
 	s.Mean, s.Std = meanStd(pop)
 	var err error
-	if s.Diversity, err = t.space.diversity(ctx, pop); err != nil {
+	if s.Diversity, err = sp.diversity(ctx, pop); err != nil {
 		return Generation{}, err
 	}
 	b := bestIndex(pop)
@@ -298,8 +289,8 @@ func (t *Tuner) summarise(ctx context.Context, gen int, pop []Genome) (Generatio
 
 // breed makes generation gen+1 from generation gen; it returns ctx's
 // error as soon as it notices ctx is done.
-func (t *Tuner) breed(ctx context.Context, gen int, pop []Genome) ([]Genome, error) {
-	cfg := t.cfg
+func (m *genetic) breed(ctx context.Context, gen int, pop []Genome) ([]Genome, error) {
+	t, cfg := m.t, m.cfg
 	next := make([]Genome, 0, len(pop))
 	nextID := (gen + 1) * cfg.Population
 	order := make([]int, len(pop))
@@ -312,7 +303,7 @@ func (t *Tuner) breed(ctx context.Context, gen int, pop []Genome) ([]Genome, err
 		next = append(next, Genome{ID: nextID + len(next), Parents: []int{g.ID}, Weights: append([]float64(nil), g.Weights...), Prior: g.Total()})
 	}
 	children := len(pop) - cfg.Elite
-	parents, err := t.selectParents(ctx, rngFor(cfg.Seed, "select", gen, 0), pop, 2*children)
+	parents, err := m.selectParents(ctx, rngFor(t.cfg.Seed, "select", gen, 0), pop, 2*children)
 	if err != nil {
 		return nil, err
 	}
@@ -322,30 +313,30 @@ func (t *Tuner) breed(ctx context.Context, gen int, pop []Genome) ([]Genome, err
 				return nil, err
 			}
 		}
-		rng := rngFor(cfg.Seed, "child", gen, c)
+		rng := rngFor(t.cfg.Seed, "child", gen, c)
 		a, b := pop[parents[2*c]], pop[parents[2*c+1]]
-		w, ids := t.crossover(rng, a, b)
+		w, ids := m.crossover(rng, a, b)
 		switch {
 		case rng.Float64() < cfg.Redraw:
 			w = t.space.random(rng)
 		case cfg.MutationRate > 0:
-			w = t.gaussian(rng, w, cfg.MutationRate)
+			w = m.gaussian(rng, w, cfg.MutationRate)
 		}
 		next = append(next, Genome{ID: nextID + len(next), Parents: ids, Weights: w})
 	}
 	return next, nil
 }
 
-func (t *Tuner) crossover(rng *rand.Rand, a, b Genome) ([]float64, []int) {
+func (m *genetic) crossover(rng *rand.Rand, a, b Genome) ([]float64, []int) {
 	w := make([]float64, len(a.Weights))
-	switch t.cfg.Crossover {
+	switch m.cfg.Crossover {
 	case "none":
 		copy(w, a.Weights)
 		return w, []int{a.ID}
 	case "blend":
 		for i := range w {
 			x := rng.Float64()
-			w[i] = t.space.snap(i, x*a.Weights[i]+(1-x)*b.Weights[i])
+			w[i] = m.t.space.snap(i, x*a.Weights[i]+(1-x)*b.Weights[i])
 		}
 	default: // uniform
 		for i := range w {
@@ -365,7 +356,7 @@ func (t *Tuner) crossover(rng *rand.Rand, a, b Genome) ([]float64, []int) {
 // selectParents draws n parent indices by the configured selection. The
 // roulette wheel costs O(len(pop)) a draw; ctx is checked every ctxEvery
 // draws.
-func (t *Tuner) selectParents(ctx context.Context, rng *rand.Rand, pop []Genome, n int) ([]int, error) {
+func (m *genetic) selectParents(ctx context.Context, rng *rand.Rand, pop []Genome, n int) ([]int, error) {
 	out := make([]int, n)
 	total := 0.0
 	for _, g := range pop {
@@ -380,7 +371,7 @@ func (t *Tuner) selectParents(ctx context.Context, rng *rand.Rand, pop []Genome,
 		}
 		return len(pop) - 1
 	}
-	switch t.cfg.Selection {
+	switch m.cfg.Selection {
 	case "sus":
 		step := total / float64(n)
 		start := rng.Float64() * step
@@ -396,7 +387,7 @@ func (t *Tuner) selectParents(ctx context.Context, rng *rand.Rand, pop []Genome,
 	case "tournament":
 		for i := range out {
 			best := rng.IntN(len(pop))
-			for k := 1; k < t.cfg.TournamentSize; k++ {
+			for k := 1; k < m.cfg.TournamentSize; k++ {
 				if c := rng.IntN(len(pop)); pop[c].Fitness > pop[best].Fitness {
 					best = c
 				}

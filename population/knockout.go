@@ -45,7 +45,7 @@ func (c KnockoutConfig) validate() error {
 // knockout match; a match still tied after them is decided at random.
 const maxExtraPairs = 4
 
-// runKnockout is the checkers report's tuner, round after round:
+// knockout is the checkers report's tuner, round after round:
 //
 //  1. Candidates genomes: the current winner (the base; zeros or the start
 //     weights in round 0) and Candidates-1 challengers whose every weight is
@@ -61,8 +61,16 @@ const maxExtraPairs = 4
 // successive winners has stayed below Threshold for Window rounds in a row
 // (the winners have stopped moving: with the defending winner among the
 // candidates, typically because it beat every challenger Window times).
-func (t *Tuner) runKnockout(ctx context.Context) (Result, error) {
-	cfg := t.cfg
+type knockout struct {
+	t         *Tuner
+	cfg       KnockoutConfig
+	base      []float64 // the weights the round's candidates are drawn around
+	baseID    int       // the base's genome id; negative in round 0
+	winner    Genome    // the last round's winner
+	distances []float64 // of each round's winner from its base
+}
+
+func newKnockout(t *Tuner) (Method, error) {
 	base := make([]float64, len(t.ev.Features))
 	if t.start != nil {
 		copy(base, t.start)
@@ -70,54 +78,46 @@ func (t *Tuner) runKnockout(ctx context.Context) (Result, error) {
 	for i := range base {
 		base[i] = t.space.snap(i, base[i])
 	}
-	baseID := DefaultsID - 100 // the base of round 0 is no genome of the run
-	var res Result
-	var distances []float64
-	for round := 0; round < cfg.Rounds; round++ {
-		cands := make([]Genome, cfg.Candidates)
-		for i := range cands {
-			id := round*cfg.Candidates + i
-			if i == 0 {
-				cands[i] = Genome{ID: id, Weights: append([]float64(nil), base...)}
-				if baseID >= 0 {
-					cands[i].Parents = []int{baseID}
-				}
-				continue
-			}
-			rng := rngFor(cfg.Seed, "candidate", round, i)
-			cands[i] = Genome{ID: id, Weights: t.tenDraws(rng, base)}
-			if baseID >= 0 {
-				cands[i].Parents = []int{baseID}
-			}
-		}
-		winner, matches, err := t.bracket(ctx, round, cands)
-		if err != nil {
-			return res, err
-		}
-		summary, err := t.summarise(ctx, round, cands)
-		if err != nil {
-			return res, err
-		}
-		w := cands[winner]
-		summary.Best, summary.Matches = w.ID, matches
-		summary.BestFitness = w.Fitness
-		summary.Distance = t.space.distance(base, w.Weights)
-		distances = append(distances, summary.Distance)
-		summary.Converged = stable(distances, cfg.Window, cfg.Threshold)
-		stop, err := t.closeGeneration(ctx, &summary, w, cfg.Rounds-1)
-		if err != nil {
-			return res, err
-		}
-		res.Best, res.Generations, res.Converged, res.Stop = w, round+1, summary.Converged, summary.Stop
-		if summary.Yardstick != nil {
-			res.Yardstick = summary.Yardstick
-		}
-		if stop {
-			break
-		}
-		base, baseID = w.Weights, w.ID
+	// The base of round 0 is no genome of the run.
+	return &knockout{t: t, cfg: t.cfg.KnockoutConfig, base: base, baseID: DefaultsID - 100}, nil
+}
+
+func (m *knockout) Generation(ctx context.Context, round int) (Generation, Genome, error) {
+	if round > 0 {
+		m.base, m.baseID = m.winner.Weights, m.winner.ID
 	}
-	return res, nil
+	cands := m.candidates(round)
+	winner, matches, err := m.bracket(ctx, round, cands)
+	if err != nil {
+		return Generation{}, Genome{}, err
+	}
+	s, err := summarise(ctx, m.t.space, round, cands)
+	if err != nil {
+		return Generation{}, Genome{}, err
+	}
+	m.winner = cands[winner]
+	s.Best, s.Matches, s.BestFitness = m.winner.ID, matches, m.winner.Fitness
+	s.Distance = m.t.space.distance(m.base, m.winner.Weights)
+	m.distances = append(m.distances, s.Distance)
+	s.Converged = stable(m.distances, m.cfg.Window, m.cfg.Threshold)
+	return s, m.winner, nil
+}
+
+// candidates draws the round's candidates: the base, then the challengers.
+func (m *knockout) candidates(round int) []Genome {
+	cands := make([]Genome, m.cfg.Candidates)
+	for i := range cands {
+		cands[i] = Genome{ID: round*m.cfg.Candidates + i}
+		if i == 0 {
+			cands[i].Weights = append([]float64(nil), m.base...)
+		} else {
+			cands[i].Weights = m.tenDraws(rngFor(m.t.cfg.Seed, "candidate", round, i), m.base)
+		}
+		if m.baseID >= 0 {
+			cands[i].Parents = []int{m.baseID}
+		}
+	}
+	return cands
 }
 
 // stable reports whether the last window distances are all below threshold.
@@ -135,14 +135,14 @@ func stable(distances []float64, window int, threshold float64) bool {
 
 // tenDraws is the report's rule: base plus Scale times the sum of ten
 // uniform draws in [-1, 1], per weight.
-func (t *Tuner) tenDraws(rng *rand.Rand, base []float64) []float64 {
+func (m *knockout) tenDraws(rng *rand.Rand, base []float64) []float64 {
 	w := make([]float64, len(base))
 	for i := range w {
 		sum := 0.0
 		for k := 0; k < 10; k++ {
 			sum += 2*rng.Float64() - 1
 		}
-		w[i] = t.space.snap(i, base[i]+t.cfg.Scale*sum)
+		w[i] = m.t.space.snap(i, base[i]+m.cfg.Scale*sum)
 	}
 	return w
 }
@@ -151,8 +151,9 @@ func (t *Tuner) tenDraws(rng *rand.Rand, base []float64) []float64 {
 // tournament.PlayBracket, every game recorded in the store, and returns the
 // winner's index and every match (with genome ids). Each candidate's
 // record and fitness (points per game) are set from its bracket games.
-func (t *Tuner) bracket(ctx context.Context, round int, cands []Genome) (int, []tournament.BracketMatch, error) {
-	opts := tournament.BracketOptions{BestOf: t.cfg.BestOf, Ties: t.cfg.Ties, MaxExtraPairs: maxExtraPairs,
+func (m *knockout) bracket(ctx context.Context, round int, cands []Genome) (int, []tournament.BracketMatch, error) {
+	t := m.t
+	opts := tournament.BracketOptions{BestOf: m.cfg.BestOf, Ties: m.cfg.Ties, MaxExtraPairs: maxExtraPairs,
 		Seed: rngFor(t.cfg.Seed, "tie", round, 0).Uint64()}
 	res, err := tournament.PlayBracket(ctx, len(cands), opts, func(ctx context.Context, batch []tournament.BracketGame) ([]tournament.Record, error) {
 		games := make([]game, len(batch))
@@ -174,10 +175,10 @@ func (t *Tuner) bracket(ctx context.Context, round int, cands []Genome) (int, []
 		return 0, nil, err
 	}
 	matches := res.Matches
-	for i, m := range matches {
-		matches[i].A, matches[i].Winner = cands[m.A].ID, cands[m.Winner].ID
-		if m.B != tournament.Bye {
-			matches[i].B = cands[m.B].ID
+	for i, bm := range matches {
+		matches[i].A, matches[i].Winner = cands[bm.A].ID, cands[bm.Winner].ID
+		if bm.B != tournament.Bye {
+			matches[i].B = cands[bm.B].ID
 		}
 	}
 	for i := range cands {

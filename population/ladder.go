@@ -158,12 +158,10 @@ func (t *Tuner) RateEntries(ctx context.Context, players []LadderEntry, pairs in
 			if len(openings) > 0 {
 				op = openings[(p*pairs+i)%len(openings)]
 			}
-			idx := 2 * (p*pairs + i)
 			// The generation of a ladder game's key is its pairs per
 			// pairing: a ladder of another size plays other games.
-			batch = append(batch,
-				game{key: GameKey{StageLadder, pairs, idx}, first: a.Genome, second: b.Genome, wFirst: a.Weights, wSecond: b.Weights, opening: op},
-				game{key: GameKey{StageLadder, pairs, idx + 1}, first: b.Genome, second: a.Genome, wFirst: b.Weights, wSecond: a.Weights, opening: op})
+			batch = appendPair(batch, GameKey{StageLadder, pairs, 2 * (p*pairs + i)},
+				Genome{ID: a.Genome, Weights: a.Weights}, Genome{ID: b.Genome, Weights: b.Weights}, op)
 		}
 	}
 	recs, err := t.play(ctx, batch)
@@ -176,10 +174,7 @@ func (t *Tuner) RateEntries(ctx context.Context, players []LadderEntry, pairs in
 	}
 	for i, r := range recs {
 		p := i / (2 * pairs)
-		s := r.Score()
-		if i%2 == 1 {
-			s = 1 - s
-		}
+		s := pairScore(r, i)
 		results[p].WDL.Add(s)
 		players[pairings[p][0]].WDL.Add(s)
 		players[pairings[p][1]].WDL.Add(1 - s)

@@ -281,8 +281,8 @@ func TestBudgets(t *testing.T) {
 func TestChampionByEvidence(t *testing.T) {
 	veteran := Genome{ID: 1, WDL: stats.WDL{Wins: 4, Draws: 1, Losses: 1}, Prior: stats.WDL{Wins: 30, Draws: 10, Losses: 8}}
 	lucky := Genome{ID: 2, WDL: stats.WDL{Wins: 4}}
-	tu := &Tuner{cfg: Config{GeneticConfig: GeneticConfig{Fitness: "score"}}}
-	veteran.Fitness, lucky.Fitness = tu.fitness(veteran), tu.fitness(lucky)
+	m := &genetic{cfg: GeneticConfig{Fitness: "score"}}
+	veteran.Fitness, lucky.Fitness = m.fitness(veteran), m.fitness(lucky)
 	if lucky.Fitness <= veteran.Fitness {
 		t.Fatalf("fitness: lucky %.3f, veteran %.3f; the lucky one scored more per game", lucky.Fitness, veteran.Fitness)
 	}

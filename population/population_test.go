@@ -350,9 +350,10 @@ func TestPairingsLinear(t *testing.T) {
 	cfg := smallGenetic()
 	cfg.Population, cfg.Games = 100000, 2
 	tu := newTestTuner(t, cfg, 1, NewMemoryStore(), nil, nil)
-	pop := tu.initialPopulation()
+	m := &genetic{t: tu, cfg: cfg.GeneticConfig}
+	pop := m.initialPopulation()
 	start := time.Now()
-	batch, err := tu.pairings(context.Background(), 0, pop)
+	batch, err := m.pairings(context.Background(), 0, pop)
 	elapsed := time.Since(start)
 	if err != nil {
 		t.Fatal(err)
@@ -375,7 +376,7 @@ func TestPairingsLinear(t *testing.T) {
 			seen[g.second] = true
 		}
 	}
-	again, _ := tu.pairings(context.Background(), 0, pop)
+	again, _ := m.pairings(context.Background(), 0, pop)
 	for i := range batch {
 		if batch[i].first != again[i].first || batch[i].second != again[i].second || batch[i].opening != again[i].opening {
 			t.Fatalf("game %d drawn differently the second time", i)
@@ -383,7 +384,7 @@ func TestPairingsLinear(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := tu.pairings(ctx, 0, pop); !errors.Is(err, context.Canceled) {
+	if _, err := m.pairings(ctx, 0, pop); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled pairing returned %v", err)
 	}
 }
@@ -505,17 +506,18 @@ func TestBigGenerationStopsPromptly(t *testing.T) {
 	cfg := smallGenetic()
 	cfg.Population, cfg.Games = 100000, 2
 	tu := newTestTuner(t, cfg, 1, NewMemoryStore(), nil, nil)
-	pop := tu.initialPopulation()
+	m := &genetic{t: tu, cfg: cfg.GeneticConfig}
+	pop := m.initialPopulation()
 	for i := range pop {
 		pop[i].Fitness = 1
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start := time.Now()
-	if _, err := tu.summarise(ctx, 0, pop); !errors.Is(err, context.Canceled) {
+	if _, err := summarise(ctx, tu.space, 0, pop); !errors.Is(err, context.Canceled) {
 		t.Errorf("summarise: %v", err)
 	}
-	if _, err := tu.breed(ctx, 0, pop); !errors.Is(err, context.Canceled) {
+	if _, err := m.breed(ctx, 0, pop); !errors.Is(err, context.Canceled) {
 		t.Errorf("breed: %v", err)
 	}
 	if d := time.Since(start); d > 2*time.Second {

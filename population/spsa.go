@@ -258,108 +258,88 @@ func (s space) snapAll(w []float64) []float64 {
 	return out
 }
 
-// spsaParams returns the run's SPSA parameters: the spsa-params lines, or
-// every feature with the default c_end and r_end.
-func (t *Tuner) spsaParams(start []float64) ([]SPSAParam, error) {
-	if len(t.cfg.SPSAParamList) > 0 {
-		return ParseSPSAParams(t.cfg.SPSAParamList, t.ev)
-	}
-	params := defaultSPSAParams(t.ev, start, t.cfg.SPSACEnd, t.cfg.SPSAREnd)
-	if len(params) == 0 {
-		return nil, fmt.Errorf("population: evaluator %q has no feature with a range to tune", t.ev.Name)
-	}
-	return params, nil
-}
-
-// startOrDefaults is the start weights, or the evaluator's defaults.
-func (t *Tuner) startOrDefaults() []float64 {
-	if t.start != nil {
-		return append([]float64(nil), t.start...)
-	}
-	return t.ev.Defaults()
-}
-
-// runSPSA runs SPSA as fishtest does (spsaSchedule), SPSABlock iterations
+// spsa runs SPSA as fishtest does (spsaSchedule), SPSABlock iterations
 // per generation: the block's iterations all perturb the theta the block
 // starts from (as fishtest's workers play from the theta they were sent),
 // are played in one batch on every worker, and update theta one after the
 // other in iteration order. A generation's champion is theta at its end,
 // snapped to the features' steps; its Mean is theta itself and its Std each
 // parameter's c_k (zero for the features not tuned).
-func (t *Tuner) runSPSA(ctx context.Context) (Result, error) {
-	cfg := t.cfg
+type spsa struct {
+	t   *Tuner
+	cfg SPSAConfig
+	s   *spsaState
+}
+
+func newSPSA(t *Tuner) (Method, error) {
+	cfg := t.cfg.SPSAConfig
 	start := t.startOrDefaults()
-	params, err := t.spsaParams(start)
+	params, err := spsaParams(t.cfg, t.ev, start)
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	s := &spsaState{sched: spsaSchedule{Iterations: cfg.SPSAIterations, A: cfg.SPSAARatio * float64(cfg.SPSAIterations),
 		Alpha: cfg.SPSAAlpha, Gamma: cfg.SPSAGamma}, params: params, theta: start, space: t.space}
 	for _, p := range params {
 		s.theta[p.Feature] = p.Start
 	}
-	blocks := (cfg.SPSAIterations + cfg.SPSABlock - 1) / cfg.SPSABlock
-	var res Result
-	for g := 0; g < blocks; g++ {
-		first := g * cfg.SPSABlock
-		n := min(cfg.SPSABlock, cfg.SPSAIterations-first)
-		id := g * (2*cfg.SPSABlock + 1) // theta's id; the sides of iteration i are id+1+2i and id+2+2i
-		deltas := make([][]float64, n)
-		batch := make([]game, 0, 2*n)
-		for i := 0; i < n; i++ {
-			delta, plus, minus := s.perturb(rngFor(cfg.Seed, StageSPSA, g, i), first+i+1)
-			deltas[i] = delta
-			op := t.opening(StageSPSA, g, i)
-			p, m := id+1+2*i, id+2+2*i
-			batch = append(batch,
-				game{key: GameKey{StageSPSA, g, 2 * i}, first: p, second: m, wFirst: plus, wSecond: minus, opening: op},
-				game{key: GameKey{StageSPSA, g, 2*i + 1}, first: m, second: p, wFirst: minus, wSecond: plus, opening: op})
-		}
-		recs, err := t.play(ctx, batch)
-		if err != nil {
-			return res, err
-		}
-		before := s.space.snapAll(s.theta)
-		var plusRecord Genome
-		for i := 0; i < n; i++ {
-			result := 0.0
-			for j, r := range recs[2*i : 2*i+2] {
-				sc := r.Score()
-				if j == 1 {
-					sc = 1 - sc
-				}
-				plusRecord.Add(sc)
-				result += 2*sc - 1 // +1 a win, 0 a draw, -1 a loss
-			}
-			s.update(first+i+1, deltas[i], result)
-		}
-		champ := Genome{ID: id, Weights: s.space.snapAll(s.theta)}
-		if g > 0 {
-			champ.Parents = []int{id - (2*cfg.SPSABlock + 1)}
-		}
-		champ.WDL = plusRecord.WDL
-		champ.Fitness = 0.5
-		summary := Generation{Index: g, Genomes: []Genome{champ}, Mean: append([]float64(nil), s.theta...),
-			Std: make([]float64, len(s.theta)), Best: id, BestFitness: 0.5, MeanFitness: 0.5, WorstFitness: 0.5}
-		for _, p := range params {
-			summary.Std[p.Feature], _ = s.sched.at(p, min(first+n+1, cfg.SPSAIterations))
-		}
-		summary.Distance = t.space.distance(before, champ.Weights)
-		stop, err := t.closeGeneration(ctx, &summary, champ, blocks-1)
-		if err != nil {
-			return res, err
-		}
-		res.Best, res.Generations, res.Stop = champ, g+1, summary.Stop
-		if summary.Yardstick != nil {
-			res.Yardstick = summary.Yardstick
-		}
-		if stop {
-			break
-		}
-	}
-	return res, nil
+	return &spsa{t: t, cfg: cfg, s: s}, nil
 }
 
-func errNothingToTune(t *Tuner) error {
-	return fmt.Errorf("population: evaluator %q has no feature with a range to tune", t.ev.Name)
+// spsaParams returns a run's SPSA parameters: the spsa-params lines, or
+// every feature of ev with the default c_end and r_end.
+func spsaParams(cfg Config, ev *games.Evaluator, start []float64) ([]SPSAParam, error) {
+	if len(cfg.SPSAParamList) > 0 {
+		return ParseSPSAParams(cfg.SPSAParamList, ev)
+	}
+	params := defaultSPSAParams(ev, start, cfg.SPSACEnd, cfg.SPSAREnd)
+	if len(params) == 0 {
+		return nil, errNothingToTune(ev)
+	}
+	return params, nil
+}
+
+func (m *spsa) Generation(ctx context.Context, g int) (Generation, Genome, error) {
+	cfg, s := m.cfg, m.s
+	first := g * cfg.SPSABlock
+	n := min(cfg.SPSABlock, cfg.SPSAIterations-first)
+	id := g * (2*cfg.SPSABlock + 1) // theta's id; the sides of iteration i are id+1+2i and id+2+2i
+	deltas := make([][]float64, n)
+	batch := make([]game, 0, 2*n)
+	for i := 0; i < n; i++ {
+		delta, plus, minus := s.perturb(rngFor(m.t.cfg.Seed, StageSPSA, g, i), first+i+1)
+		deltas[i] = delta
+		batch = appendPair(batch, GameKey{StageSPSA, g, 2 * i}, Genome{ID: id + 1 + 2*i, Weights: plus},
+			Genome{ID: id + 2 + 2*i, Weights: minus}, m.t.opening(StageSPSA, g, i))
+	}
+	recs, err := m.t.play(ctx, batch)
+	if err != nil {
+		return Generation{}, Genome{}, err
+	}
+	before := s.space.snapAll(s.theta)
+	var plusRecord Genome
+	for i := 0; i < n; i++ {
+		result := 0.0
+		for j, r := range recs[2*i : 2*i+2] {
+			sc := pairScore(r, j)
+			plusRecord.Add(sc)
+			result += 2*sc - 1 // +1 a win, 0 a draw, -1 a loss
+		}
+		s.update(first+i+1, deltas[i], result)
+	}
+	champ := Genome{ID: id, Weights: s.space.snapAll(s.theta), WDL: plusRecord.WDL, Fitness: 0.5}
+	if g > 0 {
+		champ.Parents = []int{id - (2*cfg.SPSABlock + 1)}
+	}
+	summary := Generation{Index: g, Genomes: []Genome{champ}, Mean: append([]float64(nil), s.theta...),
+		Std: make([]float64, len(s.theta)), Best: id, BestFitness: 0.5, MeanFitness: 0.5, WorstFitness: 0.5}
+	for _, p := range s.params {
+		summary.Std[p.Feature], _ = s.sched.at(p, min(first+n+1, cfg.SPSAIterations))
+	}
+	summary.Distance = m.t.space.distance(before, champ.Weights)
+	return summary, champ, nil
+}
+
+func errNothingToTune(ev *games.Evaluator) error {
+	return fmt.Errorf("population: evaluator %q has no feature with a range to tune", ev.Name)
 }

@@ -345,7 +345,7 @@ func FitWeights(ctx context.Context, p *Positions, ev *games.Evaluator, start []
 	return fit, nil
 }
 
-// runTexel runs Texel's method round after round (a round is a
+// texel runs Texel's method round after round (a round is a
 // generation): TexelGames self-play games of the current weights, each
 // from an opening of the run (or the start) followed by TexelOpeningPlies
 // random plies drawn from the game's place, recorded like every game; their
@@ -353,86 +353,97 @@ func FitWeights(ctx context.Context, p *Positions, ev *games.Evaluator, start []
 // the current weights. The round's champion (id round+1; 0 is the start)
 // is the fit's weights, which the next round plays. A generation's Mean is
 // the unsnapped optimum, BestFitness the fit's loss.
-func (t *Tuner) runTexel(ctx context.Context) (Result, error) {
-	cfg := t.cfg
+type texel struct {
+	t         *Tuner
+	cfg       TexelConfig
+	current   []float64 // the weights the round plays
+	currentID int
+	next      Genome // the last round's champion
+	pos       *Positions
+}
+
+// newTexel starts the fit with the given data (Tuner.TexelData), made
+// quiet with the start weights.
+func newTexel(t *Tuner) (Method, error) {
 	if t.ev.FeatureValues == nil {
-		return Result{}, ErrNoFeatureValues
+		return nil, ErrNoFeatureValues
 	}
-	current := t.space.snapAll(t.startOrDefaults())
-	currentID := 0
-	pos := &Positions{Dim: len(t.ev.Features)}
+	m := &texel{t: t, cfg: t.cfg.TexelConfig, current: t.space.snapAll(t.startOrDefaults()), pos: &Positions{Dim: len(t.ev.Features)}}
 	for i, r := range t.TexelData.Games {
-		if err := pos.AddGame(t.game, t.ev, current, r); err != nil {
-			return Result{}, fmt.Errorf("population: given game %d: %w", i+1, err)
+		if err := m.pos.AddGame(t.game, t.ev, m.current, r); err != nil {
+			return nil, fmt.Errorf("population: given game %d: %w", i+1, err)
 		}
 	}
 	for i, lp := range t.TexelData.Positions {
 		p, err := t.game.ParsePosition(lp.Position)
 		if err != nil {
-			return Result{}, fmt.Errorf("population: given position %d: %w", i+1, err)
+			return nil, fmt.Errorf("population: given position %d: %w", i+1, err)
 		}
-		if err := pos.AddPosition(t.ev, current, p, lp.First); err != nil {
-			return Result{}, err
+		if err := m.pos.AddPosition(t.ev, m.current, p, lp.First); err != nil {
+			return nil, err
 		}
 	}
-	var res Result
-	for round := 0; round < cfg.TexelRounds; round++ {
-		batch := make([]game, cfg.TexelGames)
-		for i := range batch {
-			op, err := t.texelOpening(round, i)
-			if err != nil {
-				return res, err
-			}
-			batch[i] = game{key: GameKey{StageTexel, round, i}, first: currentID, second: currentID, wFirst: current, wSecond: current, opening: op}
-		}
-		if _, err := t.play(ctx, batch); err != nil {
-			return res, err
-		}
-		for i, g := range batch {
-			if i%ctxEvery == 0 {
-				if err := ctx.Err(); err != nil {
-					return res, err
-				}
-			}
-			r, ok, err := t.store.Game(g.key)
-			if err != nil {
-				return res, err
-			}
-			if !ok {
-				return res, fmt.Errorf("population: game %s is not in the store after it was played", g.key)
-			}
-			if err := pos.AddGame(t.game, t.ev, current, r.Record); err != nil {
-				return res, fmt.Errorf("population: game %s: %w", g.key, err)
-			}
-		}
-		fit, err := FitWeights(ctx, pos, t.ev, current)
-		if err != nil {
-			return res, err
-		}
-		champ := Genome{ID: round + 1, Parents: []int{currentID}, Weights: fit.Weights, Fitness: -fit.Loss}
-		summary := Generation{Index: round, Genomes: []Genome{champ}, Mean: fit.Raw, Std: make([]float64, len(fit.Raw)),
-			Best: champ.ID, BestFitness: -fit.Loss, MeanFitness: -fit.LossStart, WorstFitness: -fit.LossStart,
-			Distance: t.space.distance(current, fit.Weights)}
-		stop, err := t.closeGeneration(ctx, &summary, champ, cfg.TexelRounds-1)
-		if err != nil {
-			return res, err
-		}
-		res.Best, res.Generations, res.Stop = champ, round+1, summary.Stop
-		if summary.Yardstick != nil {
-			res.Yardstick = summary.Yardstick
-		}
-		if stop {
-			break
-		}
-		current, currentID = fit.Weights, champ.ID
-	}
-	return res, nil
+	return m, nil
 }
 
-// texelOpening is the opening of a self-play game: an opening of the run
+func (m *texel) Generation(ctx context.Context, round int) (Generation, Genome, error) {
+	if round > 0 {
+		m.current, m.currentID = m.next.Weights, m.next.ID
+	}
+	if err := m.selfPlay(ctx, round); err != nil {
+		return Generation{}, Genome{}, err
+	}
+	fit, err := FitWeights(ctx, m.pos, m.t.ev, m.current)
+	if err != nil {
+		return Generation{}, Genome{}, err
+	}
+	m.next = Genome{ID: round + 1, Parents: []int{m.currentID}, Weights: fit.Weights, Fitness: -fit.Loss}
+	s := Generation{Index: round, Genomes: []Genome{m.next}, Mean: fit.Raw, Std: make([]float64, len(fit.Raw)),
+		Best: m.next.ID, BestFitness: -fit.Loss, MeanFitness: -fit.LossStart, WorstFitness: -fit.LossStart,
+		Distance: m.t.space.distance(m.current, fit.Weights)}
+	return s, m.next, nil
+}
+
+// selfPlay plays the round's self-play games and adds their quiet
+// positions to the fit's.
+func (m *texel) selfPlay(ctx context.Context, round int) error {
+	t := m.t
+	batch := make([]game, m.cfg.TexelGames)
+	for i := range batch {
+		op, err := m.opening(round, i)
+		if err != nil {
+			return err
+		}
+		batch[i] = game{key: GameKey{StageTexel, round, i}, first: m.currentID, second: m.currentID, wFirst: m.current, wSecond: m.current, opening: op}
+	}
+	if _, err := t.play(ctx, batch); err != nil {
+		return err
+	}
+	for i, g := range batch {
+		if i%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		r, ok, err := t.store.Game(g.key)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("population: game %s is not in the store after it was played", g.key)
+		}
+		if err := m.pos.AddGame(t.game, t.ev, m.current, r.Record); err != nil {
+			return fmt.Errorf("population: game %s: %w", g.key, err)
+		}
+	}
+	return nil
+}
+
+// opening is the opening of a self-play game: an opening of the run
 // (or the start), then TexelOpeningPlies random legal plies, fewer when the
 // game would end.
-func (t *Tuner) texelOpening(round, i int) (string, error) {
+func (m *texel) opening(round, i int) (string, error) {
+	t := m.t
 	base := t.opening(StageTexel, round, i)
 	var p games.Position
 	if base == "" {
@@ -445,14 +456,13 @@ func (t *Tuner) texelOpening(round, i int) (string, error) {
 	}
 	rng := rngFor(t.cfg.Seed, StageTexel+"-plies", round, i)
 	var buf []games.Move
-	for ply := 0; ply < t.cfg.TexelOpeningPlies; ply++ {
+	for ply := 0; ply < m.cfg.TexelOpeningPlies; ply++ {
 		moves, out := p.Moves(buf[:0])
 		buf = moves
 		if out != games.Ongoing {
 			break
 		}
-		m := moves[rng.IntN(len(moves))]
-		p.Play(m)
+		p.Play(moves[rng.IntN(len(moves))])
 		if _, out := p.Moves(buf[:0]); out != games.Ongoing {
 			p.Undo()
 			break

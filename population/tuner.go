@@ -3,17 +3,19 @@ package population
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
-	"github.com/gametune/gametune/tournament/stats"
 )
 
-// Tuner runs one tuning job: the genetic algorithm or knockout tournaments,
-// as its Config says.
+// Tuner is the driver of one tuning run (gonum's optimize.Minimize for
+// games): its Method (genetic, knockout, SPSA, CMA-ES or Texel, as the
+// config's algo says) proposes each generation's games and learns from
+// their results; the Tuner plays them on its runner, records every game
+// and generation in its store, measures the yardstick, applies the
+// budgets, closes each generation and plays the ladder at the end.
 type Tuner struct {
 	cfg      Config
 	game     games.Game
@@ -47,9 +49,30 @@ type Tuner struct {
 	OnGeneration func(g Generation)
 }
 
+// Method is one tuning algorithm. The Tuner calls Generation for
+// generation 0, 1, ... in turn, each after the one before closed without
+// ending the run; the method plays the generation's games through the
+// Tuner and returns its summary (Best and, when its criterion is met,
+// Converged set) and its champion. A method is made afresh for each Run.
+type Method interface {
+	Generation(ctx context.Context, gen int) (Generation, Genome, error)
+}
+
+// methods make the Method of each algo for a tuner, at the start of Run.
+var methods = map[Algo]func(t *Tuner) (Method, error){
+	Genetic:  newGenetic,
+	Knockout: newKnockout,
+	SPSA:     newSPSA,
+	CMAES:    newCMAES,
+	Texel:    newTexel,
+}
+
 // Progress describes where a run is.
 type Progress struct {
-	Stage      string // StageGeneration, StageYardstick or StageKnockout
+	// Stage is the kind of the games being played: the method's own
+	// (StageGeneration, StageKnockout, StageSPSA, StageCMAES, StageTexel),
+	// StageYardstick or StageLadder.
+	Stage      string
 	Generation int
 	Done       int  // games known in this batch
 	Total      int  // games in this batch
@@ -67,17 +90,32 @@ type Result struct {
 	Spent       int        // games of the run, the ladder's included
 }
 
+// New returns the tuner of plan, its games played by run and recorded in
+// store.
+func New(plan *Plan, run tournament.Runner, store Store) (*Tuner, error) {
+	if run == nil || store == nil {
+		return nil, fmt.Errorf("population: a tuner needs a runner (a pool) and a store")
+	}
+	t := &Tuner{cfg: plan.cfg, game: plan.game, ev: plan.ev, space: space{plan.ev.Features}, start: plan.start,
+		openings: plan.openings, run: run, store: store, TexelData: plan.texel}
+	if spec := plan.engine; spec != nil {
+		t.makePlayer = func(name string, w []float64) tournament.Player {
+			e := spec.WithOptions(EngineOptions(plan.ev, w)...)
+			return tournament.Player{Name: name, Engine: &e}
+		}
+	}
+	return t, nil
+}
+
 // NewTuner checks cfg and returns a tuner for game g. openings are
 // positions in the game's notation (none: every game from the start), each
 // checked: a finished game is refused with its line in the list; start
 // is the starting weights (nil: random for genetic, zeros for knockout),
-// already checked against the evaluator.
+// already checked against the evaluator. It is Resolve and New for a
+// config whose files are read already.
 func NewTuner(cfg Config, g games.Game, openings []string, start []float64, run tournament.Runner, store Store) (*Tuner, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
-	}
-	if g.Name() != cfg.Game {
-		return nil, fmt.Errorf("population: config is for game %q, not %q", cfg.Game, g.Name())
 	}
 	if cfg.TuneEngine != "" {
 		return nil, fmt.Errorf("population: a run tuning an engine's options is made by NewEngineTuner")
@@ -86,35 +124,11 @@ func NewTuner(cfg Config, g games.Game, openings []string, start []float64, run 
 	if err != nil {
 		return nil, err
 	}
-	return newTuner(cfg, g, ev, openings, start, run, store)
-}
-
-func newTuner(cfg Config, g games.Game, ev *games.Evaluator, openings []string, start []float64, run tournament.Runner, store Store) (*Tuner, error) {
-	if err := cfg.Validate(); err != nil {
+	plan, err := newPlan(cfg, g, ev, start, openings)
+	if err != nil {
 		return nil, err
 	}
-	if g.Name() != cfg.Game {
-		return nil, fmt.Errorf("population: config is for game %q, not %q", cfg.Game, g.Name())
-	}
-	for _, f := range ev.Features {
-		if !(f.Min <= f.Max) {
-			return nil, fmt.Errorf("population: feature %q has range [%g, %g] with min > max", f.Name, f.Min, f.Max)
-		}
-	}
-	if start != nil {
-		if err := ev.Check(start); err != nil {
-			return nil, fmt.Errorf("population: start weights: %w", err)
-		}
-	}
-	for i, op := range openings {
-		if _, err := tournament.ParseOpening(g, op); err != nil {
-			return nil, fmt.Errorf("population: line %d of the opening list: %w", i+1, err)
-		}
-	}
-	if run == nil || store == nil {
-		return nil, fmt.Errorf("population: a tuner needs a runner (a pool) and a store")
-	}
-	return &Tuner{cfg: cfg, game: g, ev: ev, space: space{ev.Features}, start: start, openings: openings, run: run, store: store}, nil
+	return New(plan, run, store)
 }
 
 // Evaluator returns the evaluator being tuned.
@@ -129,20 +143,18 @@ func (t *Tuner) Run(ctx context.Context) (Result, error) {
 	if t.Elapsed == nil {
 		t.Elapsed = func() time.Duration { return time.Since(began) }
 	}
-	var res Result
-	var err error
-	switch t.cfg.Algo {
-	case Knockout:
-		res, err = t.runKnockout(ctx)
-	case SPSA:
-		res, err = t.runSPSA(ctx)
-	case Texel:
-		res, err = t.runTexel(ctx)
-	case CMAES:
-		res, err = t.runCMAES(ctx)
-	default:
-		res, err = t.runGenetic(ctx)
+	newMethod, ok := methods[t.cfg.Algo]
+	if !ok {
+		return Result{}, bad("unknown algo %q", t.cfg.Algo)
 	}
+	m, err := newMethod(t)
+	if err != nil {
+		return Result{}, err
+	}
+	if c, ok := m.(interface{ close() }); ok {
+		defer c.close()
+	}
+	res, err := t.drive(ctx, m)
 	if err != nil {
 		return res, err
 	}
@@ -159,6 +171,31 @@ func (t *Tuner) Run(ctx context.Context) (Result, error) {
 		res.Ladder = l
 	}
 	res.Spent = t.spent
+	return res, nil
+}
+
+// drive runs m generation after generation until a generation closes
+// with a reason to stop.
+func (t *Tuner) drive(ctx context.Context, m Method) (Result, error) {
+	var res Result
+	last := t.cfg.PlannedGenerations() - 1
+	for gen := 0; gen <= last; gen++ {
+		s, best, err := m.Generation(ctx, gen)
+		if err != nil {
+			return res, err
+		}
+		stop, err := t.closeGeneration(ctx, &s, best, last)
+		if err != nil {
+			return res, err
+		}
+		res.Best, res.Generations, res.Converged, res.Stop = best, gen+1, s.Converged, s.Stop
+		if s.Yardstick != nil {
+			res.Yardstick = s.Yardstick
+		}
+		if stop {
+			break
+		}
+	}
 	return res, nil
 }
 
@@ -205,15 +242,11 @@ func (t *Tuner) closeGeneration(ctx context.Context, s *Generation, best Genome,
 	return s.Stop != "", nil
 }
 
-func (t *Tuner) limits() engine.Limits {
-	return engine.Limits{Depth: t.cfg.Depth, Nodes: t.cfg.Nodes}
-}
-
 func (t *Tuner) player(name string, w []float64) tournament.Player {
 	if t.makePlayer != nil {
 		return t.makePlayer(name, w)
 	}
-	return tournament.Player{Name: name, Evaluator: t.ev, Weights: w, Limits: t.limits()}
+	return tournament.Player{Name: name, Evaluator: t.ev, Weights: w, Limits: engine.Limits{Depth: t.cfg.Depth, Nodes: t.cfg.Nodes}}
 }
 
 // opening picks the opening of one pair of games from its place.
@@ -224,177 +257,10 @@ func (t *Tuner) opening(stage string, generation, pair int) string {
 	return t.openings[rngFor(t.cfg.Seed, stage+"-opening", generation, pair).IntN(len(t.openings))]
 }
 
-// game is one game to play: its key, its players' genome ids and weights.
-type game struct {
-	key           GameKey
-	first, second int
-	wFirst        []float64
-	wSecond       []float64
-	opening       string
-}
-
-// play plays the games not yet in the store, recording each as it finishes,
-// and returns every game's record in order without its moves and opening
-// (they are in the store), so that a generation's results stay small.
-func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, error) {
-	recs := make([]tournament.Record, len(batch))
-	var todo []int
-	known := 0
-	t.spent += len(batch)
-	for i, g := range batch {
-		if i%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		r, ok, err := t.store.Game(g.key)
-		if err != nil {
-			return nil, err
-		}
-		if ok && r.First == g.first && r.Second == g.second {
-			recs[i] = withoutMoves(r.Record)
-			known++
-			continue
-		}
-		todo = append(todo, i)
+// startOrDefaults is the start weights, or the evaluator's defaults.
+func (t *Tuner) startOrDefaults() []float64 {
+	if t.start != nil {
+		return append([]float64(nil), t.start...)
 	}
-	stage, gen := "", 0
-	if len(batch) > 0 {
-		stage, gen = batch[0].key.Stage, batch[0].key.Generation
-	}
-	if t.OnGame != nil && known > 0 {
-		t.OnGame(Progress{Stage: stage, Generation: gen, Done: known, Total: len(batch)})
-	}
-	specs := make([]tournament.GameSpec, len(todo))
-	for j, i := range todo {
-		if j%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		g := batch[i]
-		specs[j] = tournament.GameSpec{
-			Game: t.game, Opening: g.opening,
-			First:  t.player(fmt.Sprint(g.first), g.wFirst),
-			Second: t.player(fmt.Sprint(g.second), g.wSecond),
-			Seed:   uint64(i), MaxPlies: t.cfg.MaxPlies,
-		}
-	}
-	err := t.run.Run(ctx, specs, func(j int, rec tournament.Record) error {
-		i := todo[j]
-		recs[i] = withoutMoves(rec)
-		g := batch[i]
-		if err := t.store.RecordGame(GameResult{Key: g.key, First: g.first, Second: g.second, Record: rec}); err != nil {
-			return err
-		}
-		known++
-		if t.OnGame != nil {
-			t.OnGame(Progress{Stage: stage, Generation: gen, Done: known, Total: len(batch), Played: true})
-		}
-		return nil
-	})
-	return recs, err
-}
-
-func withoutMoves(r tournament.Record) tournament.Record {
-	r.Moves, r.Opening = nil, ""
-	return r
-}
-
-// yardstick plays the best genome against the default weights.
-func (t *Tuner) yardstick(ctx context.Context, generation int, best Genome) (*Yardstick, error) {
-	pairs := t.cfg.YardstickPairs
-	if pairs == 0 {
-		return nil, nil
-	}
-	def := t.ev.Defaults()
-	batch := make([]game, 0, 2*pairs)
-	for i := 0; i < pairs; i++ {
-		op := t.opening(StageYardstick, generation, i)
-		batch = append(batch,
-			game{key: GameKey{StageYardstick, generation, 2 * i}, first: best.ID, second: DefaultsID, wFirst: best.Weights, wSecond: def, opening: op},
-			game{key: GameKey{StageYardstick, generation, 2*i + 1}, first: DefaultsID, second: best.ID, wFirst: def, wSecond: best.Weights, opening: op})
-	}
-	prev, hasPrev := t.yard.previous()
-	if hasPrev && slices.Equal(prev.Weights, best.Weights) {
-		hasPrev = false // the same weights: its games against the defaults carry on
-	}
-	if hasPrev {
-		for i := 0; i < pairs; i++ {
-			op := t.opening(StageYardstick, generation, pairs+i)
-			k := 2 * (pairs + i)
-			batch = append(batch,
-				game{key: GameKey{StageYardstick, generation, k}, first: best.ID, second: prev.ID, wFirst: best.Weights, wSecond: prev.Weights, opening: op},
-				game{key: GameKey{StageYardstick, generation, k + 1}, first: prev.ID, second: best.ID, wFirst: prev.Weights, wSecond: best.Weights, opening: op})
-		}
-	}
-	recs, err := t.play(ctx, batch)
-	if err != nil {
-		return nil, err
-	}
-	y := &Yardstick{Genome: best.ID, Previous: NoGenome}
-	if hasPrev {
-		y.Previous = prev.ID
-	}
-	for i, r := range recs {
-		s := r.Score()
-		if i%2 == 1 {
-			s = 1 - s
-		}
-		if i < 2*pairs {
-			y.Add(s)
-		} else {
-			y.VsPrevious.Add(s)
-		}
-	}
-	y.Score = y.WDL.Score()
-	elo, low, high, err := t.yard.add(best, y.WDL, y.VsPrevious, hasPrev)
-	if err != nil {
-		return nil, err
-	}
-	y.Elo, y.EloLow, y.EloHigh = elo, low, high
-	return y, nil
-}
-
-// yardstickPanel pools every yardstick game of a run: the defaults (player
-// 0) and each champion measured (one player per weight vector), with their
-// results, so that a champion's rating comes from all of them.
-type yardstickPanel struct {
-	players []Genome // players[0] is the defaults
-	results []stats.PairResult
-	last    int // the player measured last; 0 before any
-}
-
-// previous returns the champion measured last, if any.
-func (y *yardstickPanel) previous() (Genome, bool) {
-	if y.last == 0 {
-		return Genome{}, false
-	}
-	return y.players[y.last], true
-}
-
-// add pools a champion's yardstick games (against the defaults, and
-// against the previous champion when hasPrev) and returns its rating with
-// its 95% interval, the defaults being 0.
-func (y *yardstickPanel) add(best Genome, vsDefaults, vsPrev stats.WDL, hasPrev bool) (elo, low, high float64, err error) {
-	if len(y.players) == 0 {
-		y.players = []Genome{{ID: DefaultsID}}
-	}
-	i := slices.IndexFunc(y.players[1:], func(g Genome) bool { return slices.Equal(g.Weights, best.Weights) }) + 1
-	if i == 0 {
-		y.players = append(y.players, best)
-		i = len(y.players) - 1
-	}
-	y.players[i].ID = best.ID
-	y.results = append(y.results, stats.PairResult{A: i, B: 0, WDL: vsDefaults})
-	if hasPrev {
-		y.results = append(y.results, stats.PairResult{A: i, B: y.last, WDL: vsPrev})
-	}
-	y.last = i
-	r, err := stats.Rate(len(y.players), y.results, stats.RatingOptions{Anchor: 0})
-	if err != nil {
-		return 0, 0, 0, fmt.Errorf("population: rating the yardstick: %w", err)
-	}
-	p := r.Players[i]
-	return p.Elo, p.Low, p.High, nil
+	return t.ev.Defaults()
 }
