@@ -310,6 +310,18 @@ func (c Config) PlannedGenerations() int {
 	return c.Generations
 }
 
+// GenerationName is what a generation of c's tuner is called: a "round"
+// of knockout or Texel, a "block" of SPSA iterations, else a "generation".
+func (c Config) GenerationName() string {
+	switch c.Algo {
+	case Knockout, Texel:
+		return "round"
+	case SPSA:
+		return "block"
+	}
+	return "generation"
+}
+
 // TimeBudget is the budget-time key as a duration: 0 when none.
 func (c Config) TimeBudget() (time.Duration, error) {
 	if c.BudgetTime == "" {
@@ -444,6 +456,30 @@ var resumableKeys = map[string]bool{
 
 // ErrNotResumable is wrapped by CheckResume's error.
 var ErrNotResumable = errors.New("population: a run cannot go on with this config")
+
+// ResumeWith reads a user's config (YAML keys over Defaults, as
+// MergeConfig) to go on with a run recorded with config c: what c resolved
+// from files (the opening list, the start weights) carries over where the
+// config names the same files. It returns that config and how it differs
+// from c (Diff), and an error wrapping ErrNotResumable when it changes
+// more than CheckResume allows.
+func (c Config) ResumeWith(data []byte) (Config, []string, error) {
+	want := Defaults()
+	if err := MergeConfig(&want, data); err != nil {
+		return Config{}, nil, err
+	}
+	if want.Openings == c.Openings {
+		want.OpeningList = c.OpeningList
+	}
+	if want.Start == c.Start {
+		want.StartWeights = c.StartWeights
+	}
+	diff := c.Diff(want)
+	if len(diff) == 0 {
+		return want, nil, nil
+	}
+	return want, diff, c.CheckResume(want)
+}
 
 // CheckResume reports whether a run recorded with config c may go on with
 // config d: only the settings of when it stops (generations, rounds,

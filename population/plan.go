@@ -46,9 +46,9 @@ type Sources interface {
 	Game(name string) (games.Game, error)
 	// ReadFile reads a file a user named.
 	ReadFile(path string) ([]byte, error)
-	// RunGames returns the game of the run in dir and its finished
-	// games, oldest first.
-	RunGames(dir string) (game string, finished []tournament.Record, err error)
+	// RunGames returns the game of the run in dir and its last n games
+	// recorded, newest first.
+	RunGames(dir string, n int) (game string, recent []GameResult, err error)
 }
 
 // Resolve validates cfg once and makes its plan: it finds the game, reads
@@ -219,14 +219,18 @@ func inFile(path string, err error) error {
 func texelData(cfg Config, g games.Game, src Sources) (TexelData, error) {
 	var d TexelData
 	for _, dir := range cfg.TexelPositionsFrom {
-		name, finished, err := src.RunGames(dir)
+		name, recent, err := src.RunGames(dir, MaxPopulationGames*4)
 		if err == nil && name != g.Name() {
 			err = fmt.Errorf("%s is a run of %s, not %s", dir, name, g.Name())
 		}
 		if err != nil {
 			return d, fmt.Errorf("population: texel-positions-from: %w", err)
 		}
-		d.Games = append(d.Games, finished...)
+		for i := len(recent) - 1; i >= 0; i-- { // oldest first
+			if recent[i].Record.Outcome != games.Ongoing {
+				d.Games = append(d.Games, recent[i].Record)
+			}
+		}
 	}
 	if cfg.TexelPositions != "" {
 		data, err := src.ReadFile(cfg.TexelPositions)

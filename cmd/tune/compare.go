@@ -3,14 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/gametune/gametune/population"
@@ -24,12 +21,9 @@ type compareOptions struct {
 	game, evaluator, start, algos, out, openings string
 	budget, workers, depth, pairs, champions     int
 	seed                                         uint64
-	json, quiet                                  bool
+	json                                         bool
 	cluster                                      clusterOptions
 }
-
-// allAlgos are the tuners tune compare knows, in its default order.
-var allAlgos = []population.Algo{population.Genetic, population.Knockout, population.SPSA, population.CMAES, population.Texel}
 
 func newCompareCommand(g *globalOptions) *cobra.Command {
 	o := compareOptions{}
@@ -45,8 +39,7 @@ over the start and draws Elo against games spent, one curve per tuner
 (DIR/compare.png and .svg).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			o.quiet = g.quiet
-			return runCompare(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), o)
+			return runCompare(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	f := c.Flags()
@@ -76,52 +69,13 @@ type compareRow struct {
 	High     jsonFloat `json:"high"`
 	Games    int       `json:"games"`
 	Seconds  float64   `json:"seconds"`
+	first, n int       // its champions' entries on the ladder
 }
 
-// compareConfig is a tuner's config in a comparison: its defaults, the
-// shared settings, and plans long enough for the budget to end the run.
-func compareConfig(o compareOptions, algo population.Algo) population.Config {
-	cfg := population.Defaults()
-	cfg.Game, cfg.Evaluator, cfg.Start, cfg.Seed, cfg.Depth, cfg.Openings = o.game, o.evaluator, o.start, o.seed, o.depth, o.openings
-	cfg.Algo, cfg.BudgetGames, cfg.LadderPairs = algo, o.budget, -1
-	cfg.Generations, cfg.Rounds, cfg.CMAESGenerations = population.MaxGenerations, population.MaxRounds, population.MaxGenerations
-	cfg.SPSAIterations = max(1, o.budget/2)
-	cfg.SPSABlock = min(cfg.SPSABlock, cfg.SPSAIterations)
-	cfg.TexelRounds, cfg.TexelGames = 4, max(1, o.budget/5)
-	return cfg
-}
-
-func runCompare(ctx context.Context, stdout, stderr io.Writer, o compareOptions) error {
-	if o.out == "" || o.game == "" {
-		return usageError{errors.New("compare: --game and --out DIR are required")}
-	}
-	if o.budget <= 0 {
-		return usageError{fmt.Errorf("compare: --budget-games %d: want a positive number of games per tuner", o.budget)}
-	}
-	if o.champions < 1 || o.champions > population.MaxLadderChampions {
-		return usageError{fmt.Errorf("compare: --champions %d: 1 to %d", o.champions, population.MaxLadderChampions)}
-	}
-	var algos []population.Algo
-	for _, a := range strings.Split(o.algos, ",") {
-		a := population.Algo(strings.TrimSpace(a))
-		if !slices.Contains(allAlgos, a) {
-			return usageError{fmt.Errorf("compare: unknown algo %q in --algos (genetic, knockout, spsa, cmaes, texel)", a)}
-		}
-		if slices.Contains(algos, a) {
-			return usageError{fmt.Errorf("compare: %q twice in --algos", a)}
-		}
-		algos = append(algos, a)
-	}
-	workers := o.workers
-	if !o.cluster.enabled() {
-		if _, err := checkWorkers(workers); err != nil {
-			return err
-		}
-	}
-	for _, a := range algos {
-		if err := compareConfig(o, a).Validate(); err != nil {
-			return usageError{fmt.Errorf("compare: %s: %w", a, err)}
-		}
+func runCompare(ctx context.Context, o compareOptions, gopts globalOptions, out output) error {
+	plans, err := comparePlans(ctx, o)
+	if err != nil {
+		return err
 	}
 	if err := os.Mkdir(o.out, 0o755); err != nil {
 		if errors.Is(err, os.ErrExist) {
@@ -129,122 +83,153 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, o compareOptions)
 		}
 		return err
 	}
-	to := tuningOutput{io.Discard, stderr, o.quiet}
+	to := tuningOutput{io.Discard, out.Stderr, gopts.quiet}
 	var rows []compareRow
-	var entries []population.LadderEntry
-	var curves [][]int // each tuner's entries
-	var last population.Config
-	for ai, a := range algos {
-		cfg := compareConfig(o, a)
-		dir := filepath.Join(o.out, string(a))
-		if !o.quiet {
-			fmt.Fprintf(stderr, "compare: %s (%s)\n", a, dir)
-		}
-		if err := createAndRun(ctx, to, cfg, dir, workers, o.cluster); err != nil {
-			return fmt.Errorf("compare: %s: %w", a, err)
-		}
-		run, err := results.OpenReadOnly(dir)
+	var champions []population.LadderEntry
+	for i, plan := range plans {
+		row, mine, err := compareRun(ctx, to, o, plan, i)
 		if err != nil {
 			return err
 		}
-		hist, err := run.Generations()
-		info, ierr := run.Info()
-		recorded, cerr := population.ParseConfig(run.Config())
-		run.Close()
-		if err = errors.Join(err, ierr, cerr); err != nil {
-			return err
-		}
-		last = recorded
-		rows = append(rows, compareRow{Algo: string(a), Games: hist[len(hist)-1].Spent, Seconds: info.Seconds})
-		// Up to o.champions champions, evenly spaced, the last always.
-		var mine []int
-		n := len(hist)
-		for k := 0; k < min(o.champions, n); k++ {
-			i := n - 1
-			if o.champions > 1 && n > 1 {
-				i = (n - 1) * (k + 1) / min(o.champions, n)
-			}
-			if len(mine) > 0 && entries[mine[len(mine)-1]].Generation == hist[i].Index {
-				continue
-			}
-			for _, x := range hist[i].Genomes {
-				if x.ID == hist[i].Best {
-					entries = append(entries, population.LadderEntry{Label: fmt.Sprintf("%s:g%d", a, hist[i].Index),
-						Genome: (ai+1)*1_000_000_000 + x.ID, Generation: hist[i].Index, Spent: hist[i].Spent, Weights: x.Weights})
-					mine = append(mine, len(entries)-1)
-				}
-			}
-		}
-		curves = append(curves, mine)
+		row.first, row.n = len(champions), len(mine)
+		rows, champions = append(rows, row), append(champions, mine...)
 	}
-	// The ladder: the defaults, the start when it differs, every champion.
-	lcfg := last
-	lcfg.Algo, lcfg.LadderPairs = population.Genetic, 0
-	prep, err := prepareTuning(ctx, lcfg)
+	l, err := compareLadder(ctx, to, o, plans[len(plans)-1], rows, champions)
 	if err != nil {
 		return err
 	}
-	def := prep.ev.Defaults()
-	players := []population.LadderEntry{{Label: "defaults", Genome: population.DefaultsID, Generation: -1, Weights: def}}
-	if prep.start != nil && !slices.Equal(prep.start, def) {
-		players = append(players, population.LadderEntry{Label: "start", Genome: population.StartID, Generation: -1, Weights: prep.start})
-	}
-	offset := len(players)
-	players = append(players, entries...)
-	ladderRun, err := results.Create(filepath.Join(o.out, "ladder"), lcfg.Marshal(), lcfg.Game, "compare", lcfg.Seed, version)
+	table, err := writeComparison(o.out, l, rows)
 	if err != nil {
 		return err
+	}
+	if o.json {
+		return writeJSON(out.Stdout, rows)
+	}
+	_, err = out.Stdout.Write(table)
+	fmt.Fprintf(out.Stdout, "plot: %s\n", filepath.Join(o.out, "compare.png"))
+	return err
+}
+
+// comparePlans checks the options and resolves each tuner's plan.
+func comparePlans(ctx context.Context, o compareOptions) ([]*population.Plan, error) {
+	if o.out == "" || o.game == "" {
+		return nil, usageError{errors.New("compare: --game and --out DIR are required")}
+	}
+	if o.budget <= 0 {
+		return nil, usageError{fmt.Errorf("compare: --budget-games %d: want a positive number of games per tuner", o.budget)}
+	}
+	if o.champions < 1 || o.champions > population.MaxLadderChampions {
+		return nil, usageError{fmt.Errorf("compare: --champions %d: 1 to %d", o.champions, population.MaxLadderChampions)}
+	}
+	algos, err := population.ParseAlgos(o.algos)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("compare: --algos: %w", err)}
+	}
+	if !o.cluster.enabled() {
+		if _, err := checkWorkers(o.workers); err != nil {
+			return nil, err
+		}
+	}
+	base := population.Defaults()
+	base.Game, base.Evaluator, base.Start, base.Seed, base.Depth, base.Openings = o.game, o.evaluator, o.start, o.seed, o.depth, o.openings
+	base.BudgetGames = o.budget
+	var plans []*population.Plan
+	for _, a := range algos {
+		plan, err := resolvePlan(ctx, population.CompareConfig(base, a))
+		if err != nil {
+			return nil, fmt.Errorf("compare: %s: %w", a, err)
+		}
+		plans = append(plans, plan)
+	}
+	return plans, nil
+}
+
+// compareRun runs the i-th tuner of the comparison in its directory and
+// returns its row and its champions for the ladder.
+func compareRun(ctx context.Context, to tuningOutput, o compareOptions, plan *population.Plan, i int) (compareRow, []population.LadderEntry, error) {
+	a := plan.Config().Algo
+	dir := filepath.Join(o.out, string(a))
+	if !to.quiet {
+		fmt.Fprintf(to.stderr, "compare: %s (%s)\n", a, dir)
+	}
+	if err := createAndRun(ctx, to, plan, dir, o.workers, o.cluster); err != nil {
+		return compareRow{}, nil, fmt.Errorf("compare: %s: %w", a, err)
+	}
+	run, err := results.OpenReadOnly(dir)
+	if err != nil {
+		return compareRow{}, nil, err
+	}
+	defer run.Close()
+	hist, err := run.Generations()
+	info, ierr := run.Info()
+	if err = errors.Join(err, ierr); err != nil {
+		return compareRow{}, nil, err
+	}
+	row := compareRow{Algo: string(a), Games: hist[len(hist)-1].Spent, Seconds: info.Seconds}
+	return row, population.Champions(hist, o.champions, string(a), (i+1)*1_000_000_000), nil
+}
+
+// compareLadder rates every run's champions, the start and the defaults in
+// one ladder, recorded in its own directory, and fills the rows' Elo.
+func compareLadder(ctx context.Context, to tuningOutput, o compareOptions, last *population.Plan, rows []compareRow, champions []population.LadderEntry) (*population.Ladder, error) {
+	cfg := last.Config()
+	cfg.Algo, cfg.LadderPairs = population.Genetic, 0
+	plan, err := resolvePlan(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ladderRun, err := results.Create(filepath.Join(o.out, "ladder"), cfg.Marshal(), cfg.Game, "compare", cfg.Seed, version)
+	if err != nil {
+		return nil, err
 	}
 	defer ladderRun.Close()
-	pool, err := tournament.NewPool(workers, poolTableMiB)
+	pool, err := tournament.NewPool(o.workers, poolTableMiB)
 	if err != nil {
-		return usageError{err}
+		return nil, usageError{err}
 	}
-	tuner, err := population.NewTuner(lcfg, prep.game, prep.openings, prep.start, pool, ladderRun)
+	defer pool.Close()
+	tuner, err := population.New(plan, pool, ladderRun)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	pairs := o.pairs
-	if pairs <= 0 {
-		spent := 0
-		for _, r := range rows {
-			spent += r.Games
+	spent := 0
+	for _, r := range rows {
+		spent += r.Games
+	}
+	l, offset, err := tuner.RateChampions(ctx, champions, o.pairs, spent)
+	if err != nil {
+		return nil, err
+	}
+	if !to.quiet {
+		fmt.Fprintf(to.stderr, "compare: ladder of %d players, %d pairs per pairing\n", len(l.Entries), l.Pairs)
+	}
+	ref := l.Entries[l.Reference].Elo
+	for i, r := range rows {
+		if r.n > 0 {
+			e := l.Entries[offset+r.first+r.n-1]
+			rows[i].Champion, rows[i].Elo, rows[i].Low, rows[i].High = e.Label, jsonFloat(e.Elo-ref), jsonFloat(e.Low-ref), jsonFloat(e.High-ref)
 		}
-		pairs = population.AutoLadderPairs(len(players), spent)
+		rows[i].first += offset
 	}
-	if !o.quiet {
-		fmt.Fprintf(stderr, "compare: ladder of %d players, %d pairs per pairing\n", len(players), pairs)
-	}
-	l, err := tuner.RateEntries(ctx, players, pairs)
-	if err != nil {
-		return err
-	}
-	if err := ladderRun.RecordLadder(*l); err != nil {
-		return err
-	}
+	return l, ladderRun.RecordLadder(*l)
+}
+
+// writeComparison writes the comparison's plot and table into dir and
+// returns the table.
+func writeComparison(dir string, l *population.Ladder, rows []compareRow) ([]byte, error) {
 	ref := l.Entries[l.Reference]
-	var figCurves []reports.CompareCurve
-	for i, mine := range curves {
-		c := reports.CompareCurve{Name: rows[i].Algo}
-		for _, k := range mine {
-			c.Points = append(c.Points, l.Entries[offset+k])
-		}
-		if len(mine) > 0 {
-			e := l.Entries[offset+mine[len(mine)-1]]
-			rows[i].Champion = e.Label
-			rows[i].Elo = jsonFloat(e.Elo - ref.Elo)
-			rows[i].Low, rows[i].High = jsonFloat(e.Low-ref.Elo), jsonFloat(e.High-ref.Elo)
-		}
-		figCurves = append(figCurves, c)
+	var curves []reports.CompareCurve
+	for _, r := range rows {
+		curves = append(curves, reports.CompareCurve{Name: r.Algo, Points: l.Entries[r.first : r.first+r.n]})
 	}
-	fig := reports.Comparison(figCurves, ref.Elo)
-	for _, format := range []string{"png", "svg"} {
-		data, err := map[string]func() ([]byte, error){"png": fig.PNG, "svg": fig.SVG}[format]()
-		if err != nil {
-			return err
+	fig := reports.Comparison(curves, ref.Elo)
+	for format, draw := range map[string]func() ([]byte, error){"png": fig.PNG, "svg": fig.SVG} {
+		data, err := draw()
+		if err == nil {
+			err = results.WriteFileAtomic(filepath.Join(dir, "compare."+format), data, false)
 		}
-		if err := results.WriteFileAtomic(filepath.Join(o.out, "compare."+format), data, false); err != nil {
-			return err
+		if err != nil {
+			return nil, err
 		}
 	}
 	var table bytes.Buffer
@@ -255,15 +240,5 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, o compareOptions)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.0f s\t\n", r.Algo, r.Champion, eloString(float64(r.Elo), float64(r.Low), float64(r.High)), r.Games, r.Seconds)
 	}
 	tw.Flush()
-	if err := results.WriteFileAtomic(filepath.Join(o.out, "compare.txt"), table.Bytes(), false); err != nil {
-		return err
-	}
-	if o.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
-	}
-	_, err = stdout.Write(table.Bytes())
-	fmt.Fprintf(stdout, "plot: %s\n", filepath.Join(o.out, "compare.png"))
-	return err
+	return table.Bytes(), results.WriteFileAtomic(filepath.Join(dir, "compare.txt"), table.Bytes(), false)
 }

@@ -116,7 +116,7 @@ func runLadder(ctx context.Context, stdout, stderr io.Writer, dir string, o ladd
 	if err != nil {
 		return err
 	}
-	if err := results.CheckWeights(hist, len(t.ev.Features)); err != nil {
+	if err := results.CheckWeights(hist, len(t.Evaluator().Features)); err != nil {
 		return err
 	}
 	progress := reports.NewProgress(stderr, o.quiet, 0)
@@ -147,11 +147,11 @@ func runLadder(ctx context.Context, stdout, stderr io.Writer, dir string, o ladd
 	if err := refreshReports(dir); err != nil {
 		fmt.Fprintln(stderr, "could not refresh the report:", err)
 	}
-	choice, err := population.ChooseBest(t.ev, cfg, hist, l)
+	choice, err := population.ChooseBest(t.Evaluator(), cfg, hist, l)
 	if err != nil {
 		return err
 	}
-	names := featureNames(t.ev.Features)
+	names := featureNames(t.Evaluator().Features)
 	if o.json {
 		return writeJSON(stdout, ladderToJSON(l, choice, names))
 	}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/gametune/gametune/population"
@@ -11,7 +13,7 @@ import (
 )
 
 type resumeOptions struct {
-	quiet   bool
+	dir     string
 	workers int
 	config  string
 	force   bool
@@ -29,8 +31,8 @@ the resumed run ends with exactly the genomes an uninterrupted run would have, w
 the number of workers.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			o.quiet = g.quiet
-			return runResume(c.Context(), tuningOutput{c.OutOrStdout(), c.ErrOrStderr(), g.quiet}, args[0], o)
+			o.dir = args[0]
+			return runResume(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	c.Flags().IntVar(&o.workers, "workers", 0, workersHelp)
@@ -40,12 +42,47 @@ the number of workers.`,
 	return c
 }
 
-func runResume(ctx context.Context, to tuningOutput, dir string, o resumeOptions) error {
+func runResume(ctx context.Context, o resumeOptions, gopts globalOptions, out output) error {
+	co, err := resumeCluster(o)
+	if err != nil {
+		return err
+	}
+	run, cfg, err := openRun(o.dir)
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	plan, err := changedPlan(ctx, o, run, cfg, out.Stderr)
+	if err != nil {
+		return err
+	}
+	info, err := run.Info()
+	if err != nil {
+		return err
+	}
+	if info.Status == results.StatusDone && plan == nil {
+		fmt.Fprintf(out.Stdout, "%s is finished already (%d generations, %d games); nothing to resume\n", o.dir, info.Generations, info.Games)
+		return nil
+	}
+	if plan == nil {
+		if plan, err = resolvePlan(ctx, cfg); err != nil {
+			return err
+		}
+	}
+	if !gopts.quiet {
+		fmt.Fprintf(out.Stdout, "resuming %s: %s %s, %d games recorded\n", o.dir, cfg.Game, strings.TrimSpace(string(cfg.Algo)), info.Games)
+	}
+	return runTuning(ctx, tuningOutput{out.Stdout, out.Stderr, gopts.quiet}, plan, run, o.workers, co)
+}
+
+// resumeCluster is where a resumed run's games are played: the cluster
+// options given, else those recorded with the run; checked.
+func resumeCluster(o resumeOptions) (clusterOptions, error) {
 	co := o.cluster
 	if !co.enabled() {
-		recorded, err := loadClusterOptions(dir)
+		recorded, err := loadClusterOptions(o.dir)
 		if err != nil {
-			return err
+			return co, err
 		}
 		if co.TokenFile == "" || !recorded.enabled() {
 			co.NATS, co.BrokerListen = recorded.NATS, recorded.BrokerListen
@@ -56,60 +93,40 @@ func runResume(ctx context.Context, to tuningOutput, dir string, o resumeOptions
 	}
 	if !co.enabled() {
 		if _, err := checkWorkers(o.workers); err != nil {
-			return err
+			return co, err
 		}
 	}
-	run, cfg, err := openRun(dir)
+	return co, nil
+}
+
+// changedPlan checks the run's recorded config cfg against --config, and
+// with --force records and returns the plan of the config given when it
+// differs (nil when it does not, or none is given).
+func changedPlan(ctx context.Context, o resumeOptions, run *results.Run, cfg population.Config, stderr io.Writer) (*population.Plan, error) {
+	if o.config == "" {
+		return nil, nil
+	}
+	data, err := readUserFile(o.config)
 	if err != nil {
-		return err
+		return nil, usageError{fmt.Errorf("--config: %w", err)}
 	}
-	defer run.Close()
-	changed := false
-	if o.config != "" {
-		data, err := readUserFile(o.config)
-		if err != nil {
-			return usageError{fmt.Errorf("--config: %w", err)}
-		}
-		want := population.Defaults()
-		if err := population.MergeConfig(&want, data); err != nil {
-			return usageError{fmt.Errorf("%s: %w", o.config, err)}
-		}
-		// The recorded config holds what its sources resolved to (the
-		// openings file's positions, the start weights): the same sources
-		// resolve to the same.
-		if want.Openings == cfg.Openings {
-			want.OpeningList = cfg.OpeningList
-		}
-		if want.Start == cfg.Start {
-			want.StartWeights = cfg.StartWeights
-		}
-		if diff := cfg.Diff(want); len(diff) > 0 {
-			if err := cfg.CheckResume(want); err != nil {
-				return usageError{fmt.Errorf("resume: %s: %w", o.config, err)}
-			}
-			if !o.force {
-				return usageError{fmt.Errorf("resume: %s differs from the config recorded in %s (%s); resuming with it would not give the run's result: use --force to go on anyway", o.config, dir, strings.Join(diff, "; "))}
-			}
-			if err := want.Validate(); err != nil {
-				return usageError{err}
-			}
-			fmt.Fprintf(to.stderr, "resume: going on with the changed config (%s)\n", strings.Join(diff, "; "))
-			if err := run.SetConfig(want.Marshal()); err != nil {
-				return err
-			}
-			cfg, changed = want, true
-		}
+	want, diff, err := cfg.ResumeWith(data)
+	if errors.Is(err, population.ErrNotResumable) {
+		return nil, usageError{fmt.Errorf("resume: %s: %w", o.config, err)}
 	}
-	info, err := run.Info()
 	if err != nil {
-		return err
+		return nil, usageError{fmt.Errorf("%s: %w", o.config, err)}
 	}
-	if info.Status == results.StatusDone && !changed {
-		fmt.Fprintf(to.stdout, "%s is finished already (%d generations, %d games); nothing to resume\n", dir, info.Generations, info.Games)
-		return nil
+	if len(diff) == 0 {
+		return nil, nil
 	}
-	if !o.quiet {
-		fmt.Fprintf(to.stdout, "resuming %s: %s %s, %d games recorded\n", dir, cfg.Game, strings.TrimSpace(string(cfg.Algo)), info.Games)
+	if !o.force {
+		return nil, usageError{fmt.Errorf("resume: %s differs from the config recorded in %s (%s); resuming with it would not give the run's result: use --force to go on anyway", o.config, o.dir, strings.Join(diff, "; "))}
 	}
-	return runTuning(ctx, to, cfg, run, o.workers, co)
+	plan, err := resolvePlan(ctx, want)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stderr, "resume: going on with the changed config (%s)\n", strings.Join(diff, "; "))
+	return plan, run.SetConfig(plan.Config().Marshal())
 }

@@ -29,7 +29,6 @@ type runOptions struct {
 	config  string
 	preset  string
 	workers int
-	quiet   bool
 	cluster clusterOptions
 	// flags are the config flags, by name; applied to the resolved config
 	// for the names the user set (set).
@@ -85,13 +84,12 @@ checkers-paper: the checkers report's knockout tournaments, best-of-5, ten-draw
 initialisation).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			o.quiet = g.quiet
 			c.Flags().Visit(func(f *pflag.Flag) {
 				if _, ok := o.flags.apply[f.Name]; ok {
 					o.set = append(o.set, f.Name)
 				}
 			})
-			return runRun(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), o)
+			return runRun(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	f := c.Flags()
@@ -100,66 +98,82 @@ initialisation).`,
 	f.StringVar(&o.preset, "preset", "", "start from a preset: "+strings.Join(population.PresetNames(), ", "))
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
 	o.cluster.bind(f)
-	cf := &o.flags
-	f.Var(algoValue{&cf.values.Algo}, "algo", "genetic, knockout, spsa, cmaes or texel")
-	cf.apply["algo"] = func(dst *population.Config) { dst.Algo = cf.values.Algo }
-	type C = population.Config
-	configFlag(cf, f.StringVar, "game", "game to tune (see 'tune games')", func(c *C) *string { return &c.Game })
-	configFlag(cf, f.StringVar, "evaluator", "evaluator to tune (default: the game's first)", func(c *C) *string { return &c.Evaluator })
-	configFlag(cf, f.Uint64Var, "seed", "run seed: the same seed and config give the same run", func(c *C) *uint64 { return &c.Seed })
-	configFlag(cf, f.IntVar, "depth", fmt.Sprintf("search depth of every game, 1-%d", engine.MaxDepth), func(c *C) *int { return &c.Depth })
-	configFlag(cf, f.Int64Var, "nodes", "node limit per move (instead of or with --depth)", func(c *C) *int64 { return &c.Nodes })
-	configFlag(cf, f.StringVar, "openings", "openings: random:N (N random plies, balanced), a file of positions, or 'start'", func(c *C) *string { return &c.Openings })
-	configFlag(cf, f.IntVar, "max-plies", "ply cap of a game, drawn when reached (0: 400)", func(c *C) *int { return &c.MaxPlies })
-	configFlag(cf, f.StringVar, "start", "weights file to start from, 'default' for the evaluator's defaults, or 'random' for one weight vector drawn from the seed (none: a random population for genetic, zeros for knockout, the defaults for spsa, cmaes and texel)", func(c *C) *string { return &c.Start })
-	configFlag(cf, f.IntVar, "ladder-pairs", "pairs per pairing of the ladder played at the end (0: about a tenth of the run's games; -1: no ladder)", func(c *C) *int { return &c.LadderPairs })
-	configFlag(cf, f.IntVar, "budget-games", "end the run at the first generation boundary after this many games (0: no budget)", func(c *C) *int { return &c.BudgetGames })
-	configFlag(cf, f.StringVar, "budget-time", "end the run at the first generation boundary after this much time, e.g. 8h or 90m (none: no budget)", func(c *C) *string { return &c.BudgetTime })
-	configFlag(cf, f.IntVar, "yardstick-pairs", "pairs of games of the best genome against the default weights", func(c *C) *int { return &c.YardstickPairs })
-	configFlag(cf, f.IntVar, "yardstick-every", "measure the yardstick every g generations", func(c *C) *int { return &c.YardstickEvery })
-	configFlag(cf, f.IntVar, "population", fmt.Sprintf("genetic: genomes per generation, 2-%d", population.MaxPopulation), func(c *C) *int { return &c.Population })
-	configFlag(cf, f.IntVar, "generations", "genetic: generations", func(c *C) *int { return &c.Generations })
-	configFlag(cf, f.IntVar, "games", "genetic: opponents each genome meets (a colour-swapped pair each)", func(c *C) *int { return &c.Games })
-	configFlag(cf, f.StringVar, "fitness", "genetic: score (points per game) or exp (2^wins/games)", func(c *C) *string { return &c.Fitness })
-	configFlag(cf, f.StringVar, "selection", "genetic: roulette, sus or tournament", func(c *C) *string { return &c.Selection })
-	configFlag(cf, f.IntVar, "tournament-size", "genetic: genomes per selection tournament", func(c *C) *int { return &c.TournamentSize })
-	configFlag(cf, f.StringVar, "crossover", "genetic: uniform, blend or none", func(c *C) *string { return &c.Crossover })
-	configFlag(cf, f.Float64Var, "redraw", "genetic: probability that a child's weights are all re-drawn (the report's mutation)", func(c *C) *float64 { return &c.Redraw })
-	configFlag(cf, f.Float64Var, "mutation-rate", "genetic: probability of a Gaussian step per weight", func(c *C) *float64 { return &c.MutationRate })
-	configFlag(cf, f.Float64Var, "sigma", "genetic: Gaussian step as a fraction of the weight's range", func(c *C) *float64 { return &c.Sigma })
-	configFlag(cf, f.IntVar, "elite", "genetic: best genomes kept unchanged", func(c *C) *int { return &c.Elite })
-	configFlag(cf, f.Float64Var, "converge", "genetic: stop when diversity falls below this (0: never)", func(c *C) *float64 { return &c.Converge })
-	configFlag(cf, f.IntVar, "candidates", fmt.Sprintf("knockout: candidates per round, 2-%d", population.MaxCandidates), func(c *C) *int { return &c.Candidates })
-	configFlag(cf, f.IntVar, "rounds", "knockout: rounds at most", func(c *C) *int { return &c.Rounds })
-	configFlag(cf, f.IntVar, "best-of", "knockout: games per match", func(c *C) *int { return &c.BestOf })
-	configFlag(cf, f.StringVar, "ties", "knockout: random or extra (extra pairs until one leads)", func(c *C) *string { return &c.Ties })
-	configFlag(cf, f.Float64Var, "scale", "knockout: scale of the ten-draw step around the winner", func(c *C) *float64 { return &c.Scale })
-	configFlag(cf, f.IntVar, "window", "knockout: rounds of small moves that mean convergence", func(c *C) *int { return &c.Window })
-	configFlag(cf, f.Float64Var, "threshold", "knockout: distance below which a move is small", func(c *C) *float64 { return &c.Threshold })
-	configFlag(cf, f.IntVar, "cmaes-generations", "cmaes: generations", func(c *C) *int { return &c.CMAESGenerations })
-	configFlag(cf, f.IntVar, "cmaes-population", "cmaes: candidates per generation (0: gonum's default, 4 + 3 ln n)", func(c *C) *int { return &c.CMAESPopulation })
-	configFlag(cf, f.IntVar, "cmaes-pairs", "cmaes: colour-swapped pairs of each candidate against the mean", func(c *C) *int { return &c.CMAESPairs })
-	configFlag(cf, f.Float64Var, "cmaes-sigma", "cmaes: initial step as a fraction of each range", func(c *C) *float64 { return &c.CMAESSigma })
-	configFlag(cf, f.IntVar, "texel-rounds", "texel: rounds of self-play games then a fit", func(c *C) *int { return &c.TexelRounds })
-	configFlag(cf, f.IntVar, "texel-games", "texel: self-play games per round, counted against the budget", func(c *C) *int { return &c.TexelGames })
-	configFlag(cf, f.StringSliceVar, "positions-from", "texel: also fit on the games of this run directory (repeatable)", func(c *C) *[]string { return &c.TexelPositionsFrom })
-	configFlag(cf, f.StringVar, "positions", "texel: also fit on this file of positions with results: 'POSITION | 1-0' lines, or EPD with c9 \"1-0\"", func(c *C) *string { return &c.TexelPositions })
-	configFlag(cf, f.IntVar, "texel-opening-plies", "texel: random plies after the opening of each self-play game", func(c *C) *int { return &c.TexelOpeningPlies })
-	configFlag(cf, f.IntVar, "spsa-iterations", fmt.Sprintf("spsa: iterations N (one colour-swapped pair each), 1-%d", population.MaxSPSAIterations), func(c *C) *int { return &c.SPSAIterations })
-	configFlag(cf, f.IntVar, "spsa-block", "spsa: iterations per generation, played in parallel from the same theta", func(c *C) *int { return &c.SPSABlock })
-	configFlag(cf, f.Float64Var, "spsa-a-ratio", "spsa: A as a fraction of the iterations (fishtest: 0.1)", func(c *C) *float64 { return &c.SPSAARatio })
-	configFlag(cf, f.Float64Var, "spsa-alpha", "spsa: decay exponent of a_k (fishtest: 0.602)", func(c *C) *float64 { return &c.SPSAAlpha })
-	configFlag(cf, f.Float64Var, "spsa-gamma", "spsa: decay exponent of c_k (fishtest: 0.101)", func(c *C) *float64 { return &c.SPSAGamma })
-	configFlag(cf, f.Float64Var, "spsa-c-end", "spsa: c_end of every feature as a fraction of its range, without --spsa-params", func(c *C) *float64 { return &c.SPSACEnd })
-	configFlag(cf, f.Float64Var, "spsa-r-end", "spsa: r_end of every feature, without --spsa-params", func(c *C) *float64 { return &c.SPSAREnd })
-	configFlag(cf, f.StringVar, "tune-engine", "tune this external engine's own options instead of an evaluator: cmd=PATH,proto=uci,... (see 'tune match --help'); needs --params", func(c *C) *string { return &c.TuneEngine })
-	configFlag(cf, f.StringVar, "params", "with --tune-engine: file of lines 'name, int|float, start, min, max, c_end, r_end', one per engine option to tune", func(c *C) *string { return &c.EngineParams })
-	configFlag(cf, f.StringVar, "spsa-params", "spsa: file of parameter lines 'name, int|float, start, min, max, c_end, r_end' (the features to tune)", func(c *C) *string { return &c.SPSAParams })
+	bindCommonFlags(f, &o.flags)
+	bindGeneticFlags(f, &o.flags)
+	bindFitFlags(f, &o.flags)
 	return c
 }
 
+// conf is the config its flags set.
+type conf = population.Config
+
+// bindCommonFlags binds the flags of the settings every tuner has.
+func bindCommonFlags(f *pflag.FlagSet, cf *configFlags) {
+	f.Var(algoValue{&cf.values.Algo}, "algo", "genetic, knockout, spsa, cmaes or texel")
+	cf.apply["algo"] = func(dst *population.Config) { dst.Algo = cf.values.Algo }
+	configFlag(cf, f.StringVar, "game", "game to tune (see 'tune games')", func(c *conf) *string { return &c.Game })
+	configFlag(cf, f.StringVar, "evaluator", "evaluator to tune (default: the game's first)", func(c *conf) *string { return &c.Evaluator })
+	configFlag(cf, f.Uint64Var, "seed", "run seed: the same seed and config give the same run", func(c *conf) *uint64 { return &c.Seed })
+	configFlag(cf, f.IntVar, "depth", fmt.Sprintf("search depth of every game, 1-%d", engine.MaxDepth), func(c *conf) *int { return &c.Depth })
+	configFlag(cf, f.Int64Var, "nodes", "node limit per move (instead of or with --depth)", func(c *conf) *int64 { return &c.Nodes })
+	configFlag(cf, f.StringVar, "openings", "openings: random:N (N random plies, balanced), a file of positions, or 'start'", func(c *conf) *string { return &c.Openings })
+	configFlag(cf, f.IntVar, "max-plies", "ply cap of a game, drawn when reached (0: 400)", func(c *conf) *int { return &c.MaxPlies })
+	configFlag(cf, f.StringVar, "start", "weights file to start from, 'default' for the evaluator's defaults, or 'random' for one weight vector drawn from the seed (none: a random population for genetic, zeros for knockout, the defaults for spsa, cmaes and texel)", func(c *conf) *string { return &c.Start })
+	configFlag(cf, f.IntVar, "ladder-pairs", "pairs per pairing of the ladder played at the end (0: about a tenth of the run's games; -1: no ladder)", func(c *conf) *int { return &c.LadderPairs })
+	configFlag(cf, f.IntVar, "budget-games", "end the run at the first generation boundary after this many games (0: no budget)", func(c *conf) *int { return &c.BudgetGames })
+	configFlag(cf, f.StringVar, "budget-time", "end the run at the first generation boundary after this much time, e.g. 8h or 90m (none: no budget)", func(c *conf) *string { return &c.BudgetTime })
+	configFlag(cf, f.IntVar, "yardstick-pairs", "pairs of games of the best genome against the default weights", func(c *conf) *int { return &c.YardstickPairs })
+	configFlag(cf, f.IntVar, "yardstick-every", "measure the yardstick every g generations", func(c *conf) *int { return &c.YardstickEvery })
+}
+
+// bindGeneticFlags binds the flags of the genetic and knockout tuners.
+func bindGeneticFlags(f *pflag.FlagSet, cf *configFlags) {
+	configFlag(cf, f.IntVar, "population", fmt.Sprintf("genetic: genomes per generation, 2-%d", population.MaxPopulation), func(c *conf) *int { return &c.Population })
+	configFlag(cf, f.IntVar, "generations", "genetic: generations", func(c *conf) *int { return &c.Generations })
+	configFlag(cf, f.IntVar, "games", "genetic: opponents each genome meets (a colour-swapped pair each)", func(c *conf) *int { return &c.Games })
+	configFlag(cf, f.StringVar, "fitness", "genetic: score (points per game) or exp (2^wins/games)", func(c *conf) *string { return &c.Fitness })
+	configFlag(cf, f.StringVar, "selection", "genetic: roulette, sus or tournament", func(c *conf) *string { return &c.Selection })
+	configFlag(cf, f.IntVar, "tournament-size", "genetic: genomes per selection tournament", func(c *conf) *int { return &c.TournamentSize })
+	configFlag(cf, f.StringVar, "crossover", "genetic: uniform, blend or none", func(c *conf) *string { return &c.Crossover })
+	configFlag(cf, f.Float64Var, "redraw", "genetic: probability that a child's weights are all re-drawn (the report's mutation)", func(c *conf) *float64 { return &c.Redraw })
+	configFlag(cf, f.Float64Var, "mutation-rate", "genetic: probability of a Gaussian step per weight", func(c *conf) *float64 { return &c.MutationRate })
+	configFlag(cf, f.Float64Var, "sigma", "genetic: Gaussian step as a fraction of the weight's range", func(c *conf) *float64 { return &c.Sigma })
+	configFlag(cf, f.IntVar, "elite", "genetic: best genomes kept unchanged", func(c *conf) *int { return &c.Elite })
+	configFlag(cf, f.Float64Var, "converge", "genetic: stop when diversity falls below this (0: never)", func(c *conf) *float64 { return &c.Converge })
+	configFlag(cf, f.IntVar, "candidates", fmt.Sprintf("knockout: candidates per round, 2-%d", population.MaxCandidates), func(c *conf) *int { return &c.Candidates })
+	configFlag(cf, f.IntVar, "rounds", "knockout: rounds at most", func(c *conf) *int { return &c.Rounds })
+	configFlag(cf, f.IntVar, "best-of", "knockout: games per match", func(c *conf) *int { return &c.BestOf })
+	configFlag(cf, f.StringVar, "ties", "knockout: random or extra (extra pairs until one leads)", func(c *conf) *string { return &c.Ties })
+	configFlag(cf, f.Float64Var, "scale", "knockout: scale of the ten-draw step around the winner", func(c *conf) *float64 { return &c.Scale })
+	configFlag(cf, f.IntVar, "window", "knockout: rounds of small moves that mean convergence", func(c *conf) *int { return &c.Window })
+	configFlag(cf, f.Float64Var, "threshold", "knockout: distance below which a move is small", func(c *conf) *float64 { return &c.Threshold })
+}
+
+// bindFitFlags binds the flags of CMA-ES, Texel, SPSA and engine tuning.
+func bindFitFlags(f *pflag.FlagSet, cf *configFlags) {
+	configFlag(cf, f.IntVar, "cmaes-generations", "cmaes: generations", func(c *conf) *int { return &c.CMAESGenerations })
+	configFlag(cf, f.IntVar, "cmaes-population", "cmaes: candidates per generation (0: gonum's default, 4 + 3 ln n)", func(c *conf) *int { return &c.CMAESPopulation })
+	configFlag(cf, f.IntVar, "cmaes-pairs", "cmaes: colour-swapped pairs of each candidate against the mean", func(c *conf) *int { return &c.CMAESPairs })
+	configFlag(cf, f.Float64Var, "cmaes-sigma", "cmaes: initial step as a fraction of each range", func(c *conf) *float64 { return &c.CMAESSigma })
+	configFlag(cf, f.IntVar, "texel-rounds", "texel: rounds of self-play games then a fit", func(c *conf) *int { return &c.TexelRounds })
+	configFlag(cf, f.IntVar, "texel-games", "texel: self-play games per round, counted against the budget", func(c *conf) *int { return &c.TexelGames })
+	configFlag(cf, f.StringSliceVar, "positions-from", "texel: also fit on the games of this run directory (repeatable)", func(c *conf) *[]string { return &c.TexelPositionsFrom })
+	configFlag(cf, f.StringVar, "positions", "texel: also fit on this file of positions with results: 'POSITION | 1-0' lines, or EPD with c9 \"1-0\"", func(c *conf) *string { return &c.TexelPositions })
+	configFlag(cf, f.IntVar, "texel-opening-plies", "texel: random plies after the opening of each self-play game", func(c *conf) *int { return &c.TexelOpeningPlies })
+	configFlag(cf, f.IntVar, "spsa-iterations", fmt.Sprintf("spsa: iterations N (one colour-swapped pair each), 1-%d", population.MaxSPSAIterations), func(c *conf) *int { return &c.SPSAIterations })
+	configFlag(cf, f.IntVar, "spsa-block", "spsa: iterations per generation, played in parallel from the same theta", func(c *conf) *int { return &c.SPSABlock })
+	configFlag(cf, f.Float64Var, "spsa-a-ratio", "spsa: A as a fraction of the iterations (fishtest: 0.1)", func(c *conf) *float64 { return &c.SPSAARatio })
+	configFlag(cf, f.Float64Var, "spsa-alpha", "spsa: decay exponent of a_k (fishtest: 0.602)", func(c *conf) *float64 { return &c.SPSAAlpha })
+	configFlag(cf, f.Float64Var, "spsa-gamma", "spsa: decay exponent of c_k (fishtest: 0.101)", func(c *conf) *float64 { return &c.SPSAGamma })
+	configFlag(cf, f.Float64Var, "spsa-c-end", "spsa: c_end of every feature as a fraction of its range, without --spsa-params", func(c *conf) *float64 { return &c.SPSACEnd })
+	configFlag(cf, f.Float64Var, "spsa-r-end", "spsa: r_end of every feature, without --spsa-params", func(c *conf) *float64 { return &c.SPSAREnd })
+	configFlag(cf, f.StringVar, "tune-engine", "tune this external engine's own options instead of an evaluator: cmd=PATH,proto=uci,... (see 'tune match --help'); needs --params", func(c *conf) *string { return &c.TuneEngine })
+	configFlag(cf, f.StringVar, "params", "with --tune-engine: file of lines 'name, int|float, start, min, max, c_end, r_end', one per engine option to tune", func(c *conf) *string { return &c.EngineParams })
+	configFlag(cf, f.StringVar, "spsa-params", "spsa: file of parameter lines 'name, int|float, start, min, max, c_end, r_end' (the features to tune)", func(c *conf) *string { return &c.SPSAParams })
+}
+
 // resolveConfig builds the run's config: defaults, preset, file, then the
-// flags the user set.
+// flags the user set. Resolve validates it.
 func resolveConfig(o runOptions) (population.Config, error) {
 	cfg := population.Defaults()
 	if o.preset != "" {
@@ -182,13 +196,10 @@ func resolveConfig(o runOptions) (population.Config, error) {
 	if slices.Contains(o.set, "budget-games") && cfg.BudgetGames <= 0 {
 		return cfg, usageError{fmt.Errorf("--budget-games %d: want a positive number of games (leave it out for no budget)", cfg.BudgetGames)}
 	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, usageError{err}
-	}
 	return cfg, nil
 }
 
-func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
+func runRun(ctx context.Context, o runOptions, gopts globalOptions, out output) error {
 	if o.out == "" {
 		return usageError{fmt.Errorf("run: --out DIR is required (a new directory for the run's results)")}
 	}
@@ -201,106 +212,55 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, o runOptions) error {
 	if err != nil {
 		return err
 	}
-	return createAndRun(ctx, tuningOutput{stdout, stderr, o.quiet}, cfg, o.out, o.workers, o.cluster)
-}
-
-// createAndRun creates the run directory out for the resolved config cfg
-// and runs it to its end, its games played by workers here and, with co,
-// through a broker.
-func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, out string, workers int, co clusterOptions) error {
-	if cfg.TuneEngine != "" {
-		// The engine's options are the genome: read their lines into the
-		// config, and check the engine answers and lists them before
-		// anything is created.
-		data, err := readUserFile(cfg.EngineParams)
-		if err != nil {
-			return usageError{fmt.Errorf("--params: %w", err)}
-		}
-		cfg.EngineParamList = strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-		game, err := findGame(cfg.Game)
-		if err != nil {
-			return err
-		}
-		ev, _, err := population.EngineEvaluator(cfg.EngineParamList)
-		if err != nil {
-			return usageError{fmt.Errorf("%s: %w", cfg.EngineParams, err)}
-		}
-		cfg.Evaluator = ev.Name
-		spec, err := tournament.ParseEngineSpec(cfg.TuneEngine)
-		if err != nil {
-			return usageError{err}
-		}
-		// With the options at their starts: an option the engine does
-		// not list is refused here.
-		if err := tournament.CheckEngine(ctx, game, spec.WithOptions(population.EngineOptions(ev, ev.Defaults())...), nil); err != nil {
-			if errors.Is(err, tournament.ErrEngineSpec) {
-				return usageError{err}
-			}
-			return err
-		}
-	}
-	// Read the start weights and the openings file now, into the config, so
-	// that the run directory holds everything a resume needs.
-	if cfg.Start != "" {
-		game, err := findGame(cfg.Game)
-		if err != nil {
-			return err
-		}
-		var ev *games.Evaluator
-		var w []float64
-		switch cfg.Start {
-		case population.StartDefaults, population.StartRandom:
-			if ev, err = cfg.TunedEvaluator(game); err != nil {
-				return usageError{err}
-			}
-			w = ev.Defaults()
-			if cfg.Start == population.StartRandom {
-				w = population.RandomStart(ev, cfg.Seed)
-			}
-		default:
-			if ev, w, err = games.ReadWeights(cfg.Start, game); err != nil {
-				return usageError{err}
-			}
-		}
-		if cfg.Evaluator != "" && cfg.Evaluator != ev.Name {
-			return usageError{fmt.Errorf("run: --start %s holds weights of evaluator %q, not %q", cfg.Start, ev.Name, cfg.Evaluator)}
-		}
-		cfg.Evaluator = ev.Name
-		cfg.StartWeights = map[string]float64{}
-		for i, f := range ev.Features {
-			cfg.StartWeights[f.Name] = w[i]
-		}
-	}
-	if cfg.Openings != "" && cfg.Openings != "start" && !tournament.IsRandomOpenings(cfg.Openings) {
-		game, err := findGame(cfg.Game)
-		if err != nil {
-			return err
-		}
-		list, err := tournament.ReadOpenings(cfg.Openings, game)
-		if err != nil {
-			return usageError{err}
-		}
-		cfg.OpeningList = list
-	}
-	if cfg.SPSAParams != "" {
-		data, err := readUserFile(cfg.SPSAParams)
-		if err != nil {
-			return usageError{fmt.Errorf("--spsa-params: %w", err)}
-		}
-		cfg.SPSAParamList = strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	}
-	t, err := prepareTuning(ctx, cfg)
+	plan, err := resolvePlan(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	if cfg.Algo == population.Texel {
-		if _, err := texelData(cfg, t); err != nil { // refused before the run exists
-			return err
-		}
+	return createAndRun(ctx, tuningOutput{out.Stdout, out.Stderr, gopts.quiet}, plan, o.out, o.workers, o.cluster)
+}
+
+// resolvePlan validates cfg and reads what it names (population.Resolve).
+func resolvePlan(ctx context.Context, cfg population.Config) (*population.Plan, error) {
+	plan, err := population.Resolve(ctx, cfg, runSources{})
+	if err != nil {
+		return nil, usageError{err}
 	}
-	run, err := results.Create(out, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, version)
+	return plan, nil
+}
+
+// runSources is where a plan reads what its config names.
+type runSources struct{}
+
+func (runSources) Game(name string) (games.Game, error) { return findGame(name) }
+func (runSources) ReadFile(path string) ([]byte, error) { return readUserFile(path) }
+
+func (runSources) RunGames(dir string, n int) (string, []population.GameResult, error) {
+	r, err := results.OpenReadOnly(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	defer r.Close()
+	cfg, err := population.ParseConfig(r.Config())
+	if err != nil {
+		return "", nil, err
+	}
+	recent, err := r.LastGames(n)
+	return cfg.Game, recent, err
+}
+
+// createAndRun creates the run directory dir for plan and runs it to its
+// end, its games played by workers here and, with co, through a broker.
+func createAndRun(ctx context.Context, to tuningOutput, plan *population.Plan, dir string, workers int, co clusterOptions) error {
+	if err := plan.CheckEngine(ctx); err != nil {
+		if errors.Is(err, tournament.ErrEngineSpec) {
+			return usageError{err}
+		}
+		return err
+	}
+	cfg := plan.Config()
+	run, err := results.Create(dir, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, version)
 	if errors.Is(err, results.ErrExists) {
-		return usageError{fmt.Errorf("%w (choose a new --out, or continue it with 'tune resume %s')", err, out)}
+		return usageError{fmt.Errorf("%w (choose a new --out, or continue it with 'tune resume %s')", err, dir)}
 	}
 	if err != nil {
 		return err
@@ -309,71 +269,7 @@ func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, o
 	if err := saveClusterOptions(run.Dir(), co); err != nil {
 		return err
 	}
-	return runTuning(ctx, to, cfg, run, workers, co)
-}
-
-// tuning is what a run needs besides its config and store.
-type tuning struct {
-	game     games.Game
-	ev       *games.Evaluator
-	start    []float64
-	openings []string
-	engine   *tournament.EngineSpec // the engine whose options are tuned; nil for an evaluator
-}
-
-// prepareTuning resolves and checks everything a config names: the game,
-// the evaluator, the start weights and the openings.
-func prepareTuning(ctx context.Context, cfg population.Config) (*tuning, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, usageError{err}
-	}
-	game, err := findGame(cfg.Game)
-	if err != nil {
-		return nil, err
-	}
-	ev, err := cfg.TunedEvaluator(game)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	t := &tuning{game: game, ev: ev}
-	if cfg.TuneEngine != "" {
-		spec, err := tournament.ParseEngineSpec(cfg.TuneEngine)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		t.engine = &spec
-	}
-	if len(cfg.SPSAParamList) > 0 {
-		if _, err := population.ParseSPSAParams(cfg.SPSAParamList, ev); err != nil {
-			if cfg.SPSAParams != "" {
-				err = fmt.Errorf("%s: %w", cfg.SPSAParams, err)
-			}
-			return nil, usageError{err}
-		}
-	}
-	if cfg.StartWeights != nil {
-		t.start = make([]float64, len(ev.Features))
-		for i, f := range ev.Features {
-			v, ok := cfg.StartWeights[f.Name]
-			if !ok {
-				return nil, usageError{fmt.Errorf("run: start weights lack feature %q", f.Name)}
-			}
-			t.start[i] = v
-		}
-		if err := ev.Check(t.start); err != nil {
-			return nil, usageError{err}
-		}
-	}
-	switch {
-	case len(cfg.OpeningList) > 0:
-		t.openings = cfg.OpeningList
-	case tournament.IsRandomOpenings(cfg.Openings):
-		t.openings, err = tournament.RandomOpenings(ctx, game, cfg.Openings, cfg.Seed)
-		if err != nil {
-			return nil, usageError{err}
-		}
-	}
-	return t, nil
+	return runTuning(ctx, to, plan, run, workers, co)
 }
 
 // tuningOutput is where a tuning job reports: results on stdout, progress
@@ -398,93 +294,45 @@ func openRun(dir string) (*results.Run, population.Config, error) {
 	return run, cfg, nil
 }
 
-// newRunTuner resolves what cfg names and makes the tuner of a run, its
-// games played by workers here and, with co, through a broker (see
-// openRunner). Close the runner it returns when done.
-func newRunTuner(ctx context.Context, cfg population.Config, run *results.Run, workers int, co clusterOptions, stderr io.Writer) (*population.Tuner, *tuning, *gameRunner, error) {
-	t, err := prepareTuning(ctx, cfg)
+// newRunTuner resolves the plan of a run's config and makes its tuner (see
+// newTuner). Close the runner it returns when done.
+func newRunTuner(ctx context.Context, cfg population.Config, run *results.Run, workers int, co clusterOptions, stderr io.Writer) (*population.Tuner, *population.Plan, *gameRunner, error) {
+	plan, err := resolvePlan(ctx, cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	tuner, games, err := newTuner(ctx, plan, run, workers, co, stderr)
+	return tuner, plan, games, err
+}
+
+// newTuner makes the tuner of a run, its games played by workers here
+// and, with co, through a broker (see openRunner). Close the runner it
+// returns when done.
+func newTuner(ctx context.Context, plan *population.Plan, run *results.Run, workers int, co clusterOptions, stderr io.Writer) (*population.Tuner, *gameRunner, error) {
 	name, err := runName(run)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	games, err := openRunner(ctx, co, workers, name, false, filepath.Join(run.Dir(), "broker"), stderr)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	var data population.TexelData
-	if cfg.Algo == population.Texel {
-		if data, err = texelData(cfg, t); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	var tuner *population.Tuner
-	if t.engine != nil {
-		tuner, err = population.NewEngineTuner(cfg, t.game, *t.engine, t.ev, t.openings, t.start, games, run)
-	} else {
-		tuner, err = population.NewTuner(cfg, t.game, t.openings, t.start, games, run)
-	}
+	tuner, err := population.New(plan, games, run)
 	if err != nil {
 		games.Close()
-		return nil, nil, nil, usageError{err}
+		return nil, nil, usageError{err}
 	}
-	tuner.TexelData = data
-	return tuner, t, games, nil
-}
-
-// texelData reads the games and positions a Texel run fits on besides its
-// own: the finished games of the runs in texel-positions-from (of the same
-// game) and the texel-positions file.
-func texelData(cfg population.Config, t *tuning) (population.TexelData, error) {
-	var d population.TexelData
-	for _, dir := range cfg.TexelPositionsFrom {
-		r, err := results.OpenReadOnly(dir)
-		if err != nil {
-			return d, usageError{fmt.Errorf("--positions-from: %w", err)}
-		}
-		other, err := population.ParseConfig(r.Config())
-		if err == nil && other.Game != t.game.Name() {
-			err = fmt.Errorf("%s is a run of %s, not %s", dir, other.Game, t.game.Name())
-		}
-		var recorded []population.GameResult
-		if err == nil {
-			recorded, err = r.LastGames(population.MaxPopulationGames * 4)
-		}
-		r.Close()
-		if err != nil {
-			return d, usageError{fmt.Errorf("--positions-from: %w", err)}
-		}
-		for i := len(recorded) - 1; i >= 0; i-- { // oldest first
-			if recorded[i].Record.Outcome != games.Ongoing {
-				d.Games = append(d.Games, recorded[i].Record)
-			}
-		}
-	}
-	if cfg.TexelPositions != "" {
-		data, err := readUserFile(cfg.TexelPositions)
-		if err != nil {
-			return d, usageError{fmt.Errorf("--positions: %w", err)}
-		}
-		if d.Positions, err = population.ReadLabelledPositions(t.game, data); err != nil {
-			return d, usageError{fmt.Errorf("%s: %w", cfg.TexelPositions, err)}
-		}
-	}
-	return d, nil
+	return tuner, games, nil
 }
 
 // runTuning runs (or resumes) the tuning job of a run directory to its end.
 // workers and co choose where the games are played (see openRunner).
-func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run *results.Run, workers int, co clusterOptions) error {
-	quiet := to.quiet
-	out := to.stdout
-	tuner, _, games, err := newRunTuner(ctx, cfg, run, workers, co, to.stderr)
+func runTuning(ctx context.Context, to tuningOutput, plan *population.Plan, run *results.Run, workers int, co clusterOptions) error {
+	tuner, games, err := newTuner(ctx, plan, run, workers, co, to.stderr)
 	if err != nil {
 		return err
 	}
 	defer games.Close()
-	total := cfg.PlannedGenerations()
 	info, err := run.Info()
 	if err != nil {
 		return err
@@ -493,17 +341,39 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 	tuner.Elapsed = func() time.Duration {
 		return time.Duration(info.Seconds*float64(time.Second)) + time.Since(start)
 	}
-	played := 0
-	progress := reports.NewProgress(to.stderr, quiet, 0)
+	progress := reports.NewProgress(to.stderr, to.quiet, 0)
 	defer progress.Finish()
-	stage, stageGen := "", -1
+	watch(tuner, plan.Config(), run, progress, start, to.quiet)
+	if err := run.SetStatus(results.StatusRunning); err != nil {
+		return err
+	}
+	res, err := tuner.Run(ctx)
+	if !to.quiet {
+		games.report(to.stderr)
+	}
+	if err := endRun(ctx, run, brokerHint(err), to.stderr); err != nil {
+		return err
+	}
+	progress.Finish()
+	if err := refreshReports(run.Dir()); err != nil {
+		fmt.Fprintln(to.stderr, "could not draw the plots:", err)
+	}
+	return printRun(to.stdout, plan, run, res)
+}
+
+// watch shows a run's progress: a bar per batch of games and a line per
+// generation, after which the running time is recorded and the plots
+// redrawn.
+func watch(tuner *population.Tuner, cfg population.Config, run *results.Run, progress *reports.Progress, start time.Time, quiet bool) {
+	total, name := cfg.PlannedGenerations(), cfg.GenerationName()
+	played, stage, stageGen := 0, "", -1
 	tuner.OnGame = func(p population.Progress) {
 		if p.Played {
 			played++
 		}
 		if p.Stage != stage || p.Generation != stageGen {
 			stage, stageGen = p.Stage, p.Generation
-			label := fmt.Sprintf("%s %d/%d", stageName(cfg), p.Generation+1, total)
+			label := fmt.Sprintf("%s %d/%d", name, p.Generation+1, total)
 			switch p.Stage {
 			case population.StageYardstick:
 				label = fmt.Sprintf("yardstick %d/%d", p.Generation+1, total)
@@ -515,7 +385,7 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 		progress.Set(p.Done)
 	}
 	tuner.OnGeneration = func(g population.Generation) {
-		line := fmt.Sprintf("%s %d/%d: best %d fitness %.3f (mean %.3f), diversity %.3f", stageName(cfg), g.Index+1, total, g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
+		line := fmt.Sprintf("%s %d/%d: best %d fitness %.3f (mean %.3f), diversity %.3f", name, g.Index+1, total, g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
 		if cfg.Algo == population.Knockout {
 			line += fmt.Sprintf(", moved %.3f", g.Distance)
 		}
@@ -525,8 +395,7 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 		if g.Stop != "" && g.Stop != population.StopGenerations {
 			line += ", stopped: " + g.Stop
 		}
-		line += fmt.Sprintf(", %.1f games/s", float64(played)/max(since(start), 1e-9))
-		progress.Line(line)
+		progress.Line(line + fmt.Sprintf(", %.1f games/s", float64(played)/max(since(start), 1e-9)))
 		if err := run.RecordTime(); err != nil && !quiet {
 			progress.Line("could not record the running time: " + err.Error())
 		}
@@ -534,46 +403,42 @@ func runTuning(ctx context.Context, to tuningOutput, cfg population.Config, run 
 			progress.Line("could not refresh the plots: " + err.Error())
 		}
 	}
-	if err := run.SetStatus(results.StatusRunning); err != nil {
-		return err
+}
+
+// endRun records how a run ended: done, or with err failed (or
+// interrupted, when ctx is done), and returns err.
+func endRun(ctx context.Context, run *results.Run, err error, stderr io.Writer) error {
+	if err == nil {
+		return run.SetStatus(results.StatusDone)
 	}
-	res, err := tuner.Run(ctx)
-	if !quiet {
-		games.report(to.stderr)
+	status := results.StatusFailed
+	if ctx.Err() != nil {
+		status = results.StatusInterrupted
+		fmt.Fprintf(stderr, "run interrupted; every finished game is saved. Continue with: tune resume %s\n", run.Dir())
 	}
-	err = brokerHint(err)
-	if err != nil {
-		status := results.StatusFailed
-		if ctx.Err() != nil {
-			status = results.StatusInterrupted
-			fmt.Fprintf(to.stderr, "run interrupted; every finished game is saved. Continue with: tune resume %s\n", run.Dir())
-		}
-		if serr := run.SetStatus(status); serr != nil {
-			return fmt.Errorf("%w (and recording the status: %w)", err, serr)
-		}
-		return err
+	if serr := run.SetStatus(status); serr != nil {
+		return fmt.Errorf("%w (and recording the status: %w)", err, serr)
 	}
-	if err := run.SetStatus(results.StatusDone); err != nil {
-		return err
-	}
-	progress.Finish()
-	if err := refreshReports(run.Dir()); err != nil {
-		fmt.Fprintln(to.stderr, "could not draw the plots:", err)
-	}
+	return err
+}
+
+// printRun prints a finished run: its length, its ladder and its best.
+func printRun(out io.Writer, plan *population.Plan, run *results.Run, res population.Result) error {
 	hist, err := run.Generations()
 	if err != nil {
 		return err
 	}
-	choice, err := population.ChooseBest(tuner.Evaluator(), cfg, hist, res.Ladder)
+	cfg, ev := plan.Config(), plan.Evaluator()
+	choice, err := population.ChooseBest(ev, cfg, hist, res.Ladder)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%d %ss, %d games (%s)\n", res.Generations, stageName(cfg), res.Spent, res.Stop)
+	fmt.Fprintf(out, "%d %ss, %d games (%s)\n", res.Generations, cfg.GenerationName(), res.Spent, res.Stop)
 	if res.Ladder != nil {
 		printLadder(out, res.Ladder)
 	}
 	fmt.Fprintf(out, "best: %s\n", choice.Summary())
-	for i, f := range tuner.Evaluator().Features {
+	for i, f := range ev.Features {
 		fmt.Fprintf(out, "  %-24s %g\n", f.Name, choice.Weights[i])
 	}
 	fmt.Fprintf(out, "results in %s: report.html, plots/ (tune show %s; tune export %s --format json)\n", run.Dir(), run.Dir(), run.Dir())
@@ -590,18 +455,6 @@ func refreshReports(dir string) error {
 		return err
 	}
 	return reports.WriteHTML(r, filepath.Join(dir, "report.html"))
-}
-
-func stageName(cfg population.Config) string {
-	switch cfg.Algo {
-	case population.Knockout:
-		return "round"
-	case population.SPSA:
-		return "block"
-	case population.Texel:
-		return "round"
-	}
-	return "generation"
 }
 
 // eloString writes an Elo difference with its 95% interval.

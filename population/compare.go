@@ -1,0 +1,86 @@
+package population
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Algos are the tuners, in the order tune compare runs them by default.
+var Algos = []Algo{Genetic, Knockout, SPSA, CMAES, Texel}
+
+// ParseAlgos reads a comma-separated list of tuners, each named once.
+func ParseAlgos(list string) ([]Algo, error) {
+	var algos []Algo
+	for _, a := range strings.Split(list, ",") {
+		a := Algo(strings.TrimSpace(a))
+		if !slices.Contains(Algos, a) {
+			return nil, bad("unknown algo %q (genetic, knockout, spsa, cmaes, texel)", a)
+		}
+		if slices.Contains(algos, a) {
+			return nil, bad("%q twice", a)
+		}
+		algos = append(algos, a)
+	}
+	return algos, nil
+}
+
+// CompareConfig is algo's config in a comparison of tuners on one budget:
+// base (Defaults with the shared settings: game, evaluator, start, seed,
+// depth, openings and budget-games) with algo, no ladder of its own, and
+// plans long enough for the budget to end the run.
+func CompareConfig(base Config, algo Algo) Config {
+	cfg := base
+	cfg.Algo, cfg.LadderPairs = algo, -1
+	cfg.Generations, cfg.Rounds, cfg.CMAESGenerations = MaxGenerations, MaxRounds, MaxGenerations
+	cfg.SPSAIterations = max(1, cfg.BudgetGames/2)
+	cfg.SPSABlock = min(cfg.SPSABlock, cfg.SPSAIterations)
+	cfg.TexelRounds, cfg.TexelGames = 4, max(1, cfg.BudgetGames/5)
+	return cfg
+}
+
+// Champions picks up to n champions of a run's history as ladder entries,
+// evenly spaced, the last always: each labelled "run:g<generation>" and
+// its genome id offset by idBase, so that the champions of several runs
+// can meet in one ladder (RateChampions).
+func Champions(hist []Generation, n int, run string, idBase int) []LadderEntry {
+	var out []LadderEntry
+	size := len(hist)
+	for k := 0; k < min(n, size); k++ {
+		i := size - 1
+		if n > 1 && size > 1 {
+			i = (size - 1) * (k + 1) / min(n, size)
+		}
+		if len(out) > 0 && out[len(out)-1].Generation == hist[i].Index {
+			continue
+		}
+		for _, x := range hist[i].Genomes {
+			if x.ID == hist[i].Best {
+				out = append(out, LadderEntry{Label: fmt.Sprintf("%s:g%d", run, hist[i].Index),
+					Genome: idBase + x.ID, Generation: hist[i].Index, Spent: hist[i].Spent, Weights: x.Weights})
+			}
+		}
+	}
+	return out
+}
+
+// RateChampions rates champions (of several runs: Champions) with the
+// evaluator's defaults and the tuner's start, when it differs from them,
+// in one ladder (RateEntries), pairs colour-swapped pairs per pairing (0:
+// AutoLadderPairs for spent games). The champions' entries start at the
+// index it returns.
+func (t *Tuner) RateChampions(ctx context.Context, champions []LadderEntry, pairs, spent int) (*Ladder, int, error) {
+	def := t.ev.Defaults()
+	players := []LadderEntry{{Label: "defaults", Genome: DefaultsID, Generation: -1, Weights: def}}
+	if t.start != nil && !slices.Equal(t.start, def) {
+		players = append(players, LadderEntry{Label: "start", Genome: StartID, Generation: -1, Weights: t.start})
+	}
+	offset := len(players)
+	players = append(players, champions...)
+	if pairs <= 0 {
+		pairs = AutoLadderPairs(len(players), spent)
+	}
+	l, err := t.RateEntries(ctx, players, pairs)
+	return l, offset, err
+}
