@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
 	"github.com/spf13/cobra"
 )
@@ -65,9 +68,10 @@ func runResume(ctx context.Context, o resumeOptions, gopts globalOptions, out ou
 		return nil
 	}
 	if plan == nil {
-		if plan, err = resolvePlan(ctx, cfg); err != nil {
-			return err
-		}
+		plan, err = resolvePlan(ctx, cfg)
+	}
+	if err != nil {
+		return err
 	}
 	if !gopts.quiet {
 		fmt.Fprintf(out.Stdout, "resuming %s: %s %s, %d games recorded\n", o.dir, cfg.Game, strings.TrimSpace(string(cfg.Algo)), info.Games)
@@ -92,9 +96,8 @@ func resumeCluster(o resumeOptions) (clusterOptions, error) {
 		}
 	}
 	if !co.enabled() {
-		if _, err := checkWorkers(o.workers); err != nil {
-			return co, err
-		}
+		_, err := checkWorkers(o.workers)
+		return co, err
 	}
 	return co, nil
 }
@@ -129,4 +132,168 @@ func changedPlan(ctx context.Context, o resumeOptions, run *results.Run, cfg pop
 	}
 	fmt.Fprintf(stderr, "resume: going on with the changed config (%s)\n", strings.Join(diff, "; "))
 	return plan, run.SetConfig(plan.Config().Marshal())
+}
+
+// openRun opens a run directory to work on it (locked; see results.Open)
+// with its recorded config.
+func openRun(dir string) (*results.Run, population.Config, error) {
+	run, err := results.Open(dir)
+	if err != nil {
+		return nil, population.Config{}, usageError{err}
+	}
+	cfg, err := population.ParseConfig(run.Config())
+	if err != nil {
+		run.Close()
+		return nil, population.Config{}, fmt.Errorf("the config recorded in %s: %w", dir, err)
+	}
+	return run, cfg, nil
+}
+
+// newRunTuner resolves the plan of a run's config and makes its tuner (see
+// newTuner). Close the runner it returns when done.
+func newRunTuner(ctx context.Context, cfg population.Config, run *results.Run, workers int, co clusterOptions, stderr io.Writer) (*population.Tuner, *population.Plan, *gameRunner, error) {
+	plan, err := resolvePlan(ctx, cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tuner, games, err := newTuner(ctx, plan, run, workers, co, stderr)
+	return tuner, plan, games, err
+}
+
+// newTuner makes the tuner of a run, its games played by workers here
+// and, with co, through a broker (see openRunner). Close the runner it
+// returns when done.
+func newTuner(ctx context.Context, plan *population.Plan, run *results.Run, workers int, co clusterOptions, stderr io.Writer) (*population.Tuner, *gameRunner, error) {
+	name, err := runName(run)
+	if err != nil {
+		return nil, nil, err
+	}
+	games, err := openRunner(ctx, co, workers, name, false, filepath.Join(run.Dir(), "broker"), stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	tuner, err := population.New(plan, games, run)
+	if err != nil {
+		games.Close()
+		return nil, nil, usageError{err}
+	}
+	return tuner, games, nil
+}
+
+// runTuning runs (or resumes) the tuning job of a run directory to its end.
+// workers and co choose where the games are played (see openRunner).
+func runTuning(ctx context.Context, to tuningOutput, plan *population.Plan, run *results.Run, workers int, co clusterOptions) error {
+	tuner, games, err := newTuner(ctx, plan, run, workers, co, to.stderr)
+	if err != nil {
+		return err
+	}
+	defer games.Close()
+	info, err := run.Info()
+	if err != nil {
+		return err
+	}
+	start := now()
+	tuner.Elapsed = func() time.Duration { return time.Duration(info.Seconds*float64(time.Second)) + time.Since(start) }
+	progress := reports.NewProgress(to.stderr, to.quiet, 0)
+	defer progress.Finish()
+	watch(tuner, plan.Config(), run, progress, start, to.quiet)
+	if err := run.SetStatus(results.StatusRunning); err != nil {
+		return err
+	}
+	res, err := tuner.Run(ctx)
+	if !to.quiet {
+		games.report(to.stderr)
+	}
+	if err := endRun(ctx, run, brokerHint(err), to.stderr); err != nil {
+		return err
+	}
+	progress.Finish()
+	if err := refreshReports(run.Dir()); err != nil {
+		fmt.Fprintln(to.stderr, "could not draw the plots:", err)
+	}
+	return printRun(to.stdout, plan, run, res)
+}
+
+// watch shows a run's progress: a bar per batch of games and a line per
+// generation, after which the running time is recorded and the plots
+// redrawn.
+func watch(tuner *population.Tuner, cfg population.Config, run *results.Run, progress *reports.Progress, start time.Time, quiet bool) {
+	total, name := cfg.PlannedGenerations(), cfg.GenerationName()
+	played, stage, stageGen := 0, "", -1
+	tuner.OnGame = func(p population.Progress) {
+		if p.Played {
+			played++
+		}
+		if p.Stage != stage || p.Generation != stageGen {
+			stage, stageGen = p.Stage, p.Generation
+			label := fmt.Sprintf("%s %d/%d", name, p.Generation+1, total)
+			switch p.Stage {
+			case population.StageYardstick:
+				label = fmt.Sprintf("yardstick %d/%d", p.Generation+1, total)
+			case population.StageLadder:
+				label = "ladder"
+			}
+			progress.Start(label, p.Total)
+		}
+		progress.Set(p.Done)
+	}
+	tuner.OnGeneration = func(g population.Generation) {
+		line := fmt.Sprintf("%s %d/%d: best %d fitness %.3f (mean %.3f), diversity %.3f", name, g.Index+1, total, g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
+		if cfg.Algo == population.Knockout {
+			line += fmt.Sprintf(", moved %.3f", g.Distance)
+		}
+		if y := g.Yardstick; y != nil {
+			line += ", yardstick " + eloString(y.Elo, y.EloLow, y.EloHigh)
+		}
+		if g.Stop != "" && g.Stop != population.StopGenerations {
+			line += ", stopped: " + g.Stop
+		}
+		progress.Line(line + fmt.Sprintf(", %.1f games/s", float64(played)/max(since(start), 1e-9)))
+		if err := run.RecordTime(); err != nil && !quiet {
+			progress.Line("could not record the running time: " + err.Error())
+		}
+		if err := refreshReports(run.Dir()); err != nil && !quiet {
+			progress.Line("could not refresh the plots: " + err.Error())
+		}
+	}
+}
+
+// endRun records how a run ended: done, or with err failed (or
+// interrupted, when ctx is done), and returns err.
+func endRun(ctx context.Context, run *results.Run, err error, stderr io.Writer) error {
+	if err == nil {
+		return run.SetStatus(results.StatusDone)
+	}
+	status := results.StatusFailed
+	if ctx.Err() != nil {
+		status = results.StatusInterrupted
+		fmt.Fprintf(stderr, "run interrupted; every finished game is saved. Continue with: tune resume %s\n", run.Dir())
+	}
+	if serr := run.SetStatus(status); serr != nil {
+		return fmt.Errorf("%w (and recording the status: %w)", err, serr)
+	}
+	return err
+}
+
+// printRun prints a finished run: its length, its ladder and its best.
+func printRun(out io.Writer, plan *population.Plan, run *results.Run, res population.Result) error {
+	hist, err := run.Generations()
+	if err != nil {
+		return err
+	}
+	cfg, ev := plan.Config(), plan.Evaluator()
+	choice, err := population.ChooseBest(ev, cfg, hist, res.Ladder)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%d %ss, %d games (%s)\n", res.Generations, cfg.GenerationName(), res.Spent, res.Stop)
+	if res.Ladder != nil {
+		printLadder(out, res.Ladder)
+	}
+	fmt.Fprintf(out, "best: %s\n", choice.Summary())
+	for i, f := range ev.Features {
+		fmt.Fprintf(out, "  %-24s %g\n", f.Name, choice.Weights[i])
+	}
+	fmt.Fprintf(out, "results in %s: report.html, plots/ (tune show %s; tune export %s --format json)\n", run.Dir(), run.Dir(), run.Dir())
+	return nil
 }
