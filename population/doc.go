@@ -1,8 +1,17 @@
-// Package population holds genomes (weight vectors) and the tuners that
-// evolve them: the Othello report's genetic algorithm and the checkers
-// report's knockout tournaments. Tuners play their games through
-// tournament's worker pool and record every game and generation through a
-// Store, an interface this package defines and the results package
-// implements; a run resumed from its store replays nothing and ends exactly
-// where an uninterrupted run would.
+// Package population holds genomes (weight vectors) and tunes them.
+//
+// A run starts from a Config (one section per tuner, inlined so that its
+// YAML keys are flat): Resolve validates it once, reads the files it names
+// and returns a Plan; New makes the Tuner of a plan. The Tuner is the one
+// driver (gonum's optimize.Minimize for games): it plays each generation's
+// games through a tournament.Runner (the local pool or a cluster), records
+// every game and generation through a Store (an interface this package
+// defines and the results package implements), measures the yardstick,
+// applies the budgets, closes each generation and rates the champions in
+// a ladder at the end. A Method proposes what a generation plays and
+// learns from the results: the Othello report's genetic algorithm, the
+// checkers report's knockout tournaments, SPSA, CMA-ES and Texel's fit,
+// each in its own file. A run resumed from its store replays nothing and
+// ends exactly where an uninterrupted run would; ChooseBest is the one
+// definition of a run's best genome.
 package population

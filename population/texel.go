@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
 	"gonum.org/v1/gonum/optimize"
@@ -57,6 +58,9 @@ type Positions struct {
 	Results  []float64
 	Resolved int // positions replaced by their quiescence leaf
 	Games    int // games the positions come from
+
+	quiet       *engine.Searcher // finds the quiescence leaves; made at the first position
+	moves, leaf []games.Move
 }
 
 // Len is the number of positions.
@@ -86,10 +90,10 @@ func (p *Positions) AddGame(g games.Game, ev *games.Evaluator, w []float64, rec 
 			return fmt.Errorf("population: a recorded opening: %w", err)
 		}
 	}
-	q := quiescer{ev: ev, w: w}
-	add := func() { p.addQuiet(&q, ev, pos, first) }
 	for i, s := range rec.Moves {
-		add()
+		if err := p.addQuiet(ev, w, pos, first); err != nil {
+			return err
+		}
 		m, err := pos.ParseMove(s)
 		if err != nil {
 			return fmt.Errorf("population: move %d of a recorded game: %w", i+1, err)
@@ -108,19 +112,25 @@ func (p *Positions) AddPosition(ev *games.Evaluator, w []float64, pos games.Posi
 		return ErrNoFeatureValues
 	}
 	p.Dim = len(ev.Features)
-	q := quiescer{ev: ev, w: w}
-	p.addQuiet(&q, ev, pos, first)
-	return nil
+	return p.addQuiet(ev, w, pos, first)
 }
 
-// addQuiet adds pos (or its quiescence leaf) with the result first of the
-// first player, seen from the side to move there.
-func (p *Positions) addQuiet(q *quiescer, ev *games.Evaluator, pos games.Position, first float64) {
-	if _, out := pos.Moves(q.buf(0)); out != games.Ongoing {
-		return
+// addQuiet adds pos (or its quiescence leaf: engine.Searcher.QuietLeaf
+// with weights w) with the result first of the first player, seen from
+// the side to move there.
+func (p *Positions) addQuiet(ev *games.Evaluator, w []float64, pos games.Position, first float64) error {
+	var out games.Outcome
+	if p.moves, out = pos.Moves(p.moves[:0]); out != games.Ongoing {
+		return nil
 	}
-	leaf := q.leaf(pos)
-	for _, m := range leaf {
+	if p.quiet == nil {
+		var err error
+		if p.quiet, err = engine.New(engine.Options{TableMiB: 1}); err != nil {
+			return err
+		}
+	}
+	p.leaf, _ = p.quiet.QuietLeaf(pos, ev, w, p.leaf[:0])
+	for _, m := range p.leaf {
 		pos.Play(m)
 	}
 	n := len(p.Values)
@@ -131,12 +141,13 @@ func (p *Positions) addQuiet(q *quiescer, ev *games.Evaluator, pos games.Positio
 		r = 1 - first
 	}
 	p.Results = append(p.Results, r)
-	if len(leaf) > 0 {
+	if len(p.leaf) > 0 {
 		p.Resolved++
 	}
-	for range leaf {
+	for range p.leaf {
 		pos.Undo()
 	}
+	return nil
 }
 
 // TexelData are positions given to the Texel tuner besides its own
@@ -152,55 +163,6 @@ type TexelData struct {
 type LabelledPosition struct {
 	Position string
 	First    float64
-}
-
-// maxQuiescence bounds the quiescence search's plies.
-const maxQuiescence = 12
-
-// quiescer finds the leaf of a quiescence search: alpha-beta over noisy
-// moves with stand-pat, the evaluator's static scores, and its principal
-// variation.
-type quiescer struct {
-	ev    *games.Evaluator
-	w     []float64
-	moves [maxQuiescence + 1][]games.Move
-	pv    [maxQuiescence + 1][]games.Move
-}
-
-func (q *quiescer) buf(ply int) []games.Move { return q.moves[ply][:0] }
-
-// leaf returns the moves from pos to its quiescence leaf (none when pos is
-// quiet or standing pat is best).
-func (q *quiescer) leaf(pos games.Position) []games.Move {
-	q.search(pos, 0, -math.MaxInt32, math.MaxInt32)
-	return q.pv[0]
-}
-
-func (q *quiescer) search(pos games.Position, ply, alpha, beta int) int {
-	q.pv[ply] = q.pv[ply][:0]
-	stand := q.ev.Evaluate(pos, q.w)
-	if stand >= beta || ply == maxQuiescence {
-		return stand
-	}
-	alpha = max(alpha, stand)
-	if _, out := pos.Moves(q.buf(ply)); out != games.Ongoing {
-		return stand
-	}
-	q.moves[ply] = pos.Noisy(q.buf(ply))
-	for i := 0; i < len(q.moves[ply]); i++ {
-		m := q.moves[ply][i]
-		pos.Play(m)
-		v := -q.search(pos, ply+1, -beta, -alpha)
-		pos.Undo()
-		if v > alpha {
-			alpha = v
-			q.pv[ply] = append(append(q.pv[ply][:0], m), q.pv[ply+1]...)
-			if v >= beta {
-				break
-			}
-		}
-	}
-	return alpha
 }
 
 // texelLoss is the mean squared error between the results and the

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
 )
@@ -126,4 +127,49 @@ func mustFind(t *testing.T, name string) games.Game {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// TestQuietLeaves: the leaf Texel's positions take from the engine's
+// quiescence search is where the search's score comes from (its static
+// evaluation, seen from the root's side), on chess positions with
+// captures, and the position comes back unchanged.
+func TestQuietLeaves(t *testing.T) {
+	g := mustFind(t, "chess")
+	ev, _ := games.FindEvaluator(g, "textbook")
+	s, err := engine.New(engine.Options{TableMiB: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolved := 0
+	for _, fen := range []string{
+		"4r1kr/1ppq3p/4bppQ/p2Nb3/P2n4/1P1BR3/1BPP1PP1/4R1K1 w - - 1 23",
+		"r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3",
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	} {
+		pos, err := g.ParsePosition(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := ev.Defaults()
+		leaf, score := s.QuietLeaf(pos, ev, w, nil)
+		if pos.String() != fen {
+			t.Fatalf("%s: came back as %s", fen, pos)
+		}
+		for _, m := range leaf {
+			pos.Play(m)
+		}
+		v := ev.Evaluate(pos, w)
+		if len(leaf)%2 == 1 {
+			v = -v
+		}
+		if v != score {
+			t.Errorf("%s: leaf %v evaluates to %d, the search scored %d", fen, leaf, v, score)
+		}
+		if len(leaf) > 0 {
+			resolved++
+		}
+	}
+	if resolved == 0 {
+		t.Error("no position resolved: the first one's captures win material")
+	}
 }
