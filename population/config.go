@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/games"
-	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/external"
 	"gopkg.in/yaml.v3"
 )
 
@@ -402,7 +402,7 @@ func (c Config) Validate() error {
 		return bad("texel-positions-from and texel-positions feed Texel's fit: they need algo texel, not %s", c.Algo)
 	}
 	if c.TuneEngine != "" {
-		if _, err := tournament.ParseEngineSpec(c.TuneEngine); err != nil {
+		if _, err := external.Parse(c.TuneEngine); err != nil {
 			return bad("tune-engine: %w", err)
 		}
 		if c.EngineParams == "" && len(c.EngineParamList) == 0 {

@@ -20,6 +20,20 @@ const RandomOpeningCount = 64
 // IsRandomOpenings reports whether spec asks for generated openings.
 func IsRandomOpenings(spec string) bool { return strings.HasPrefix(spec, "random:") }
 
+// LoadOpenings returns the openings spec names: none for "" or "start"
+// (every game from the start), RandomOpenings' for "random:N" (or
+// RandomOpeningMoves' when asMoves), or else the openings file
+// (ReadOpenings).
+func LoadOpenings(ctx context.Context, g games.Game, spec string, seed uint64, asMoves bool) ([]string, error) {
+	switch {
+	case spec == "" || spec == "start":
+		return nil, nil
+	case IsRandomOpenings(spec):
+		return randomOpenings(ctx, g, spec, seed, asMoves)
+	}
+	return ReadOpenings(spec, g)
+}
+
 // RandomOpenings generates openings for spec "random:N": positions N random
 // legal plies from the start, drawn from generators seeded from seed and
 // each candidate's index, duplicates and finished games dropped. Each

@@ -13,12 +13,12 @@ import (
 // searcher. Results never depend on the number of workers: every game
 // depends on its spec alone, and results are handed over in spec order.
 //
-// A worker owns its players: external engine processes are started at
-// their first game, kept between games, restarted after a crash or a
-// stall, and all killed by Close.
+// A worker owns its movers: the movers of engines (external engine
+// processes) are made at their first game, kept between games, and all
+// closed by Close.
 type Pool struct {
 	workers int
-	rosters []*roster
+	held    []*worker
 }
 
 // NewPool returns a pool of workers goroutines (0 means one per core), each
@@ -37,25 +37,26 @@ func NewPool(workers, tableMiB int) (*Pool, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.rosters = append(p.rosters, newRoster(s, nil))
+		p.held = append(p.held, newWorker(s))
 	}
 	return p, nil
 }
 
-// SetEngineLog sends the stderr of the external engines started from now
-// on to w, each line prefixed by the engine's name. Without it their
-// stderr is dropped.
+// SetEngineLog sends the diagnostics of the engines' movers made from now
+// on (an external engine's stderr, each line prefixed by the engine's
+// name) to w. Without it they are dropped.
 func (p *Pool) SetEngineLog(w io.Writer) {
-	for _, r := range p.rosters {
-		r.log = w
+	for _, wk := range p.held {
+		wk.log = w
 	}
 }
 
-// Close ends the external engine processes of every worker. It must not
-// be called while Run runs; Run may be called again afterwards.
+// Close closes the engines' movers of every worker (external engine
+// processes end). It must not be called while Run runs; Run may be
+// called again afterwards.
 func (p *Pool) Close() error {
-	for _, r := range p.rosters {
-		r.close()
+	for _, wk := range p.held {
+		wk.close()
 	}
 	return nil
 }
@@ -82,21 +83,15 @@ func (p *Pool) Run(ctx context.Context, specs []GameSpec, done func(i int, r Rec
 	var wg sync.WaitGroup
 	for w := 0; w < p.workers; w++ {
 		wg.Add(1)
-		go func(r *roster) {
+		go func(wk *worker) {
 			defer wg.Done()
 			for i := range jobs {
-				var rec Record
-				var err error
-				if specs[i].First.Engine == nil && specs[i].Second.Engine == nil {
-					rec, err = Play(ctx, r.searchers, specs[i])
-				} else {
-					movers, release := r.movers(specs[i])
-					rec, err = PlayMovers(ctx, specs[i], movers)
-					release()
-				}
+				movers, release := wk.movers(specs[i])
+				rec, err := PlayMovers(ctx, specs[i], movers)
+				release()
 				results <- result{i, rec, err}
 			}
-		}(p.rosters[w])
+		}(p.held[w])
 	}
 	go func() {
 		defer close(jobs)

@@ -16,6 +16,7 @@ import (
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/external"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -225,14 +226,14 @@ func createAndRun(ctx context.Context, to tuningOutput, cfg population.Config, o
 			return usageError{fmt.Errorf("%s: %w", cfg.EngineParams, err)}
 		}
 		cfg.Evaluator = ev.Name
-		spec, err := tournament.ParseEngineSpec(cfg.TuneEngine)
+		spec, err := external.Parse(cfg.TuneEngine)
 		if err != nil {
 			return usageError{err}
 		}
 		// With the options at their starts: an option the engine does
 		// not list is refused here.
-		if err := tournament.CheckEngine(ctx, game, spec.WithOptions(population.EngineOptions(ev, ev.Defaults())...), nil); err != nil {
-			if errors.Is(err, tournament.ErrEngineSpec) {
+		if err := external.Check(ctx, game, spec.WithOptions(population.EngineOptions(ev, ev.Defaults())...), nil); err != nil {
+			if errors.Is(err, external.ErrSpec) {
 				return usageError{err}
 			}
 			return err
@@ -317,7 +318,7 @@ type tuning struct {
 	ev       *games.Evaluator
 	start    []float64
 	openings []string
-	engine   *tournament.EngineSpec // the engine whose options are tuned; nil for an evaluator
+	engine   *external.Spec // the engine whose options are tuned; nil for an evaluator
 }
 
 // prepareTuning resolves and checks everything a config names: the game,
@@ -336,7 +337,7 @@ func prepareTuning(ctx context.Context, cfg population.Config) (*tuning, error) 
 	}
 	t := &tuning{game: game, ev: ev}
 	if cfg.TuneEngine != "" {
-		spec, err := tournament.ParseEngineSpec(cfg.TuneEngine)
+		spec, err := external.Parse(cfg.TuneEngine)
 		if err != nil {
 			return nil, usageError{err}
 		}
