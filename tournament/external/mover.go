@@ -31,9 +31,11 @@ type mover struct {
 }
 
 // crash, stall and illegal are the faults that lose a game.
-func crash(detail string) error   { return &tournament.Fault{Reason: tournament.ByCrash, Detail: detail} }
-func stall(detail string) error   { return &tournament.Fault{Reason: tournament.ByStall, Detail: detail} }
-func illegal(detail string) error { return &tournament.Fault{Reason: tournament.ByIllegal, Detail: detail} }
+func crash(detail string) error { return &tournament.Fault{Reason: tournament.ByCrash, Detail: detail} }
+func stall(detail string) error { return &tournament.Fault{Reason: tournament.ByStall, Detail: detail} }
+func illegal(detail string) error {
+	return &tournament.Fault{Reason: tournament.ByIllegal, Detail: detail}
+}
 
 func (x *mover) handshake() time.Duration {
 	if x.spec.Stall > 0 && x.spec.Stall < defaultHandshake {
