@@ -73,13 +73,8 @@ func (p *Pool) Workers() int { return p.workers }
 func (p *Pool) Run(ctx context.Context, specs []GameSpec, done func(i int, r Record) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	type result struct {
-		i   int
-		rec Record
-		err error
-	}
 	jobs := make(chan int)
-	results := make(chan result)
+	results := make(chan poolResult)
 	var wg sync.WaitGroup
 	for w := 0; w < p.workers; w++ {
 		wg.Add(1)
@@ -89,7 +84,7 @@ func (p *Pool) Run(ctx context.Context, specs []GameSpec, done func(i int, r Rec
 				movers, release := wk.movers(specs[i])
 				rec, err := PlayMovers(ctx, specs[i], movers)
 				release()
-				results <- result{i, rec, err}
+				results <- poolResult{i, rec, err}
 			}
 		}(p.held[w])
 	}
@@ -108,7 +103,27 @@ func (p *Pool) Run(ctx context.Context, specs []GameSpec, done func(i int, r Rec
 		close(results)
 	}()
 
-	pending := make(map[int]result)
+	if err := deliver(results, done, cancel); err != nil {
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return err
+	}
+	return ctx.Err()
+}
+
+// poolResult is a finished game i of a Run.
+type poolResult struct {
+	i   int
+	rec Record
+	err error
+}
+
+// deliver hands the results over to done in order, from 0 on, keeping the
+// ones that come early until their turn. At the first error (a game's, or
+// done's) it cancels the run, drains the results and returns the error.
+func deliver(results <-chan poolResult, done func(i int, r Record) error, cancel func()) error {
+	pending := make(map[int]poolResult)
 	next := 0
 	var firstErr error
 	for r := range results {
@@ -135,11 +150,5 @@ func (p *Pool) Run(ctx context.Context, specs []GameSpec, done func(i int, r Rec
 			next++
 		}
 	}
-	if firstErr != nil {
-		if errors.Is(firstErr, context.Canceled) && ctx.Err() != nil {
-			return context.Cause(ctx)
-		}
-		return firstErr
-	}
-	return ctx.Err()
+	return firstErr
 }
