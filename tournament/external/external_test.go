@@ -286,7 +286,7 @@ func TestExternalCancel(t *testing.T) {
 	}
 }
 
-// TestCheckEngine: bad specs are refused before any game.
+// TestCheck: bad specs are refused before any game.
 func TestCheck(t *testing.T) {
 	bin := buildTestEngine(t)
 	markProcesses(t)
