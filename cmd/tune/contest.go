@@ -94,7 +94,8 @@ func (o contestOptions) prepare(ctx context.Context, players []string, stderr io
 		return nil, err
 	}
 	if o.gamesOut != "" {
-		if ct.records, err = tournament.CreateRecordFile(o.gamesOut, g); errors.Is(err, os.ErrExist) {
+		ct.records, err = tournament.CreateRecordFile(o.gamesOut, g)
+		if errors.Is(err, os.ErrExist) {
 			err = fmt.Errorf("--games-out %s exists; choose a new file", o.gamesOut)
 		}
 		if err != nil {
