@@ -63,6 +63,8 @@ type Spec struct {
 	Stall time.Duration
 }
 
+var _ tournament.Engine = Spec{}
+
 const (
 	defaultStall     = 60 * time.Second
 	defaultHandshake = 10 * time.Second
