@@ -47,36 +47,24 @@ type server struct {
 func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
 	s := &server{e: e, pos: e.Game().Start()}
 	out := lines.NewWriter(w)
-	in := lines.NewReader(ctx, r)
-	for {
-		text, err := in.Next(ctx)
-		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case errors.Is(err, lines.ErrTooLong):
-			out.Write(Failure(Command{}, err.Error()).String())
-			continue
-		case err != nil:
-			return err
-		}
+	tooLong := func(err error) { out.Write(Failure(Command{}, err.Error()).String()) }
+	return lines.Each(ctx, r, tooLong, func(text string) bool {
 		c, err := ParseCommand(text)
 		if errors.Is(err, ErrEmpty) {
-			continue
+			return true
 		}
 		if err != nil {
 			out.Write(Failure(Command{}, err.Error()).String())
-			continue
+			return true
 		}
 		answer, err := s.answer(ctx, c)
 		if err != nil {
 			out.Write(Failure(c, err.Error()).String())
-			continue
+			return true
 		}
 		out.Write(Success(c, answer).String())
-		if c.Name == "quit" {
-			return nil
-		}
-	}
+		return c.Name != "quit"
+	})
 }
 
 // handler answers one command with at least args arguments.

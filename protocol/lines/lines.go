@@ -55,6 +55,27 @@ func (r *Reader) Next(ctx context.Context) (string, error) {
 	}
 }
 
+// Each calls handle with each line of r, in order, until handle returns
+// false (Each returns nil), the end of r (nil too) or the end of ctx (its
+// error). A line longer than MaxLine is skipped and given to tooLong
+// instead (ErrTooLong).
+func Each(ctx context.Context, r io.Reader, tooLong func(error), handle func(line string) bool) error {
+	in := NewReader(ctx, r)
+	for {
+		text, err := in.Next(ctx)
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil
+		case errors.Is(err, ErrTooLong):
+			tooLong(err)
+		case err != nil:
+			return err
+		case !handle(text):
+			return nil
+		}
+	}
+}
+
 // read sends the lines of in on ch and closes ch at the end of the input.
 func read(ctx context.Context, in io.Reader, ch chan<- line) {
 	defer close(ch)

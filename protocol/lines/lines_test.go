@@ -69,3 +69,18 @@ func TestWriter(t *testing.T) {
 		}
 	}
 }
+
+// TestEach: every line in order to the handler until it says stop, a line
+// too long to tooLong.
+func TestEach(t *testing.T) {
+	in := "a\n" + strings.Repeat("x", lines.MaxLine+1) + "\nb\nquit\nc\n"
+	var got []string
+	var long error
+	err := lines.Each(context.Background(), strings.NewReader(in), func(err error) { long = err }, func(l string) bool {
+		got = append(got, l)
+		return l != "quit"
+	})
+	if err != nil || strings.Join(got, " ") != "a b quit" || !errors.Is(long, lines.ErrTooLong) {
+		t.Fatalf("Each: %v, lines %q, too long %v", err, got, long)
+	}
+}

@@ -2,7 +2,6 @@ package nboard
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -45,36 +44,22 @@ type server struct {
 func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
 	s := &server{e: e, pos: e.Game().Start(), out: lines.NewWriter(w)}
 	defer e.Stop()
-	in := lines.NewReader(ctx, r)
-	for {
-		text, err := in.Next(ctx)
-		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case errors.Is(err, lines.ErrTooLong):
-			s.fail("%v", err)
-			continue
-		case err != nil:
-			return err
-		}
+	tooLong := func(err error) { s.fail("%v", err) }
+	return lines.Each(ctx, r, tooLong, func(text string) bool {
 		c, err := ParseCommand(text)
-		if err != nil {
-			continue
-		}
-		if c.Name == "quit" {
-			return nil
-		}
-		s.answer(ctx, c)
-	}
+		return err != nil || s.answer(ctx, c)
+	})
 }
 
 func (s *server) fail(format string, args ...any) {
 	s.out.Println("status error: " + strings.Join(strings.Fields(fmt.Sprintf(format, args...)), " "))
 }
 
-// answer runs one command.
-func (s *server) answer(ctx context.Context, c Command) {
+// answer runs one command and reports whether to go on (not after quit).
+func (s *server) answer(ctx context.Context, c Command) bool {
 	switch c.Name {
+	case "quit":
+		return false
 	case "nboard":
 		ev, _ := s.e.Evaluator()
 		s.out.Println("set myname gametune-" + ev.Name)
@@ -96,6 +81,7 @@ func (s *server) answer(ctx context.Context, c Command) {
 	default:
 		s.fail("unknown command %q (nboard, set depth, set game, move, go, hint, ping, learn, quit)", c.Name)
 	}
+	return true
 }
 
 // set runs "set depth N", "set game GGF" and "set contempt N" (ignored).

@@ -2,7 +2,6 @@ package uci
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -50,36 +49,22 @@ type server struct {
 func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
 	s := &server{e: e, pos: e.Game().Start(), out: lines.NewWriter(w)}
 	defer e.Stop()
-	in := lines.NewReader(ctx, r)
-	for {
-		text, err := in.Next(ctx)
-		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case errors.Is(err, lines.ErrTooLong):
-			s.fail("%v", err)
-			continue
-		case err != nil:
-			return err
-		}
+	tooLong := func(err error) { s.fail("%v", err) }
+	return lines.Each(ctx, r, tooLong, func(text string) bool {
 		c, err := ParseCommand(text)
-		if err != nil {
-			continue
-		}
-		if c.Name == "quit" {
-			return nil
-		}
-		s.answer(ctx, c)
-	}
+		return err != nil || s.answer(ctx, c)
+	})
 }
 
 func (s *server) fail(format string, args ...any) {
 	s.out.Println(InfoString("error: " + fmt.Sprintf(format, args...)))
 }
 
-// answer runs one command.
-func (s *server) answer(ctx context.Context, c Command) {
+// answer runs one command and reports whether to go on (not after quit).
+func (s *server) answer(ctx context.Context, c Command) bool {
 	switch c.Name {
+	case "quit":
+		return false
 	case "uci":
 		s.out.Println(s.hello()...)
 	case "isready":
@@ -88,7 +73,7 @@ func (s *server) answer(ctx context.Context, c Command) {
 	case "ucinewgame":
 		if err := s.e.Settle(); err != nil {
 			s.fail("ucinewgame: %v", err)
-			return
+			return true
 		}
 		s.e.NewGame()
 		s.pos, s.positioned = s.e.Game().Start(), false
@@ -98,11 +83,11 @@ func (s *server) answer(ctx context.Context, c Command) {
 		p, err := position(s.e.Game(), c.Args)
 		if err != nil {
 			s.fail("%v (the position stays %s)", err, s.pos.String())
-			return
+			return true
 		}
 		if err := s.e.Settle(); err != nil {
 			s.fail("position: %v", err)
-			return
+			return true
 		}
 		s.pos, s.positioned = p, true
 	case "go":
@@ -112,6 +97,7 @@ func (s *server) answer(ctx context.Context, c Command) {
 	default:
 		s.fail("unknown command %q (commands: uci, isready, ucinewgame, setoption, position, go, stop, quit)", c.Name)
 	}
+	return true
 }
 
 // hello is the answer to "uci": the id, the options and uciok.
