@@ -1,6 +1,7 @@
 // Package nboard reads and writes the messages of the NBoard protocol
-// (version 2), which the NBoard Othello GUI speaks to its engines, and the
-// GGF game records it sends with "set game". Both sides use it: `tune engine
+// (version 2), which the NBoard Othello GUI speaks to its engines (the GGF
+// game records it sends with "set game" are read by the game, a
+// games.RecordReader). Both sides use it: `tune engine
 // othello --protocol nboard` reads commands and writes answers ("=== F5",
 // "pong 3", "status ..."), and a client driving an external engine writes
 // commands and reads answers. The messages hold no board: squares stay
