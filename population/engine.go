@@ -8,6 +8,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/external"
 )
 
 // EngineConfig is the section of a Config that tunes an external engine's
@@ -29,7 +30,7 @@ func (c EngineConfig) validate() error {
 		}
 		return nil
 	}
-	if _, err := tournament.ParseEngineSpec(c.TuneEngine); err != nil {
+	if _, err := external.Parse(c.TuneEngine); err != nil {
 		return bad("tune-engine: %w", err)
 	}
 	if c.EngineParams == "" && len(c.EngineParamList) == 0 {
@@ -79,14 +80,14 @@ func EngineEvaluator(lines []string) (*games.Evaluator, []SPSAParam, error) {
 // EngineOptions are the options that set weights w of ev (from
 // EngineEvaluator) on the engine: an int option's value rounded to the
 // nearest whole number.
-func EngineOptions(ev *games.Evaluator, w []float64) []tournament.EngineOption {
-	out := make([]tournament.EngineOption, len(ev.Features))
+func EngineOptions(ev *games.Evaluator, w []float64) []external.Option {
+	out := make([]external.Option, len(ev.Features))
 	for i, f := range ev.Features {
 		v := strconv.FormatFloat(w[i], 'g', -1, 64)
 		if f.Step == 1 {
 			v = strconv.FormatInt(int64(math.Round(w[i])), 10)
 		}
-		out[i] = tournament.EngineOption{Name: f.Name, Value: v}
+		out[i] = external.Option{Name: f.Name, Value: v}
 	}
 	return out
 }
@@ -107,7 +108,7 @@ func SetOptionLines(ev *games.Evaluator, w []float64) []string {
 // (depth=, nodes=, tc=...) apply, cfg's depth and nodes do not. Every
 // tuner works on it unchanged; the yardstick is ev's defaults (the
 // params' starts).
-func NewEngineTuner(cfg Config, g games.Game, engine tournament.EngineSpec, ev *games.Evaluator, openings []string, start []float64, run tournament.Runner, store Store) (*Tuner, error) {
+func NewEngineTuner(cfg Config, g games.Game, engine external.Spec, ev *games.Evaluator, openings []string, start []float64, run tournament.Runner, store Store) (*Tuner, error) {
 	cfg.Evaluator = ev.Name
 	if err := cfg.Validate(); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/external"
 )
 
 // Plan is a run made ready to tune: its config validated, the game and
@@ -20,7 +21,7 @@ type Plan struct {
 	ev       *games.Evaluator
 	start    []float64 // nil for none
 	openings []string
-	engine   *tournament.EngineSpec // the engine whose options are tuned; nil for an evaluator
+	engine   *external.Spec // the engine whose options are tuned; nil for an evaluator
 	texel    TexelData
 }
 
@@ -89,7 +90,7 @@ func Resolve(ctx context.Context, cfg Config, src Sources) (*Plan, error) {
 		return nil, err
 	}
 	if cfg.TuneEngine != "" {
-		spec, err := tournament.ParseEngineSpec(cfg.TuneEngine)
+		spec, err := external.Parse(cfg.TuneEngine)
 		if err != nil {
 			return nil, err
 		}
@@ -251,5 +252,5 @@ func (p *Plan) CheckEngine(ctx context.Context) error {
 	if p.engine == nil {
 		return nil
 	}
-	return tournament.CheckEngine(ctx, p.game, p.engine.WithOptions(EngineOptions(p.ev, p.ev.Defaults())...), nil)
+	return external.Check(ctx, p.game, p.engine.WithOptions(EngineOptions(p.ev, p.ev.Defaults())...), nil)
 }

@@ -100,8 +100,7 @@ func New(plan *Plan, run tournament.Runner, store Store) (*Tuner, error) {
 		openings: plan.openings, run: run, store: store, TexelData: plan.texel}
 	if spec := plan.engine; spec != nil {
 		t.makePlayer = func(name string, w []float64) tournament.Player {
-			e := spec.WithOptions(EngineOptions(plan.ev, w)...)
-			return tournament.Player{Name: name, Engine: &e}
+			return tournament.Player{Name: name, Engine: spec.WithOptions(EngineOptions(plan.ev, w)...)}
 		}
 	}
 	return t, nil

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -8,15 +9,29 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// Player is one side of a game: an evaluator with its weights and the
-// search limits it plays with, or an external engine (Engine not nil, the
-// other fields but Name unused).
+// Player describes who plays one side of a game: the built-in searcher
+// with an evaluator, its weights and the search limits, or an Engine. A
+// worker plays it with a Mover.
 type Player struct {
 	Name      string
 	Evaluator *games.Evaluator
 	Weights   []float64
 	Limits    engine.Limits
-	Engine    *EngineSpec
+	// Engine, when not nil, plays instead of the built-in searcher; the
+	// fields above but Name are then unused.
+	Engine Engine
+}
+
+// checkBuiltin checks that a built-in player can search: an evaluator and
+// one weight per feature.
+func (p Player) checkBuiltin() error {
+	if p.Evaluator == nil {
+		return fmt.Errorf("tournament: player %q has no evaluator", p.Name)
+	}
+	if len(p.Weights) != len(p.Evaluator.Features) {
+		return fmt.Errorf("tournament: player %q: %d weights for %d features", p.Name, len(p.Weights), len(p.Evaluator.Features))
+	}
+	return nil
 }
 
 // Adjudication ends games early when both engines agree. The zero value
@@ -31,6 +46,14 @@ type Adjudication struct {
 	// ResignMargin for ResignPlies consecutive plies (0 = off).
 	ResignMargin int
 	ResignPlies  int
+}
+
+// Check reports a negative setting, which no adjudication means.
+func (a Adjudication) Check() error {
+	if a.DrawAfter < 0 || a.DrawPlies < 0 || a.DrawMargin < 0 || a.ResignPlies < 0 || a.ResignMargin < 0 {
+		return fmt.Errorf("tournament: adjudication %+v: the settings must not be negative", a)
+	}
+	return nil
 }
 
 // Reason says why a game ended.
@@ -58,6 +81,16 @@ type GameSpec struct {
 	// MaxPlies ends the game drawn after this many plies; 0 means 400.
 	MaxPlies     int
 	Adjudication Adjudication
+}
+
+// Pair returns the colour-swapped pair of games of first: first itself,
+// then the same game with the players' sides exchanged and the seed one
+// more.
+func Pair(first GameSpec) [2]GameSpec {
+	second := first
+	second.First, second.Second = first.Second, first.First
+	second.Seed = first.Seed + 1
+	return [2]GameSpec{first, second}
 }
 
 // Record is the result of one game.

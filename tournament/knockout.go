@@ -76,17 +76,9 @@ func Knockout(ctx context.Context, n int, opts BracketOptions, play PlayFunc) (i
 	if n < 1 {
 		return 0, nil, fmt.Errorf("tournament: a bracket needs at least one entrant")
 	}
-	if opts.BestOf == 0 {
-		opts.BestOf = 5
-	}
-	if opts.Ties == "" {
-		opts.Ties = "random"
-	}
-	if opts.MaxExtraPairs == 0 {
-		opts.MaxExtraPairs = 4
-	}
-	if opts.BestOf < 1 || (opts.Ties != "random" && opts.Ties != "extra") {
-		return 0, nil, fmt.Errorf("tournament: bracket best-of %d, ties %q (want best-of >= 1, ties random or extra)", opts.BestOf, opts.Ties)
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return 0, nil, err
 	}
 	size := 1
 	for size < n {
@@ -101,98 +93,160 @@ func Knockout(ctx context.Context, n int, opts BracketOptions, play PlayFunc) (i
 	}
 	var matches []BracketMatch
 	for round := 0; len(alive) > 1; round++ {
-		next := make([]int, len(alive)/2)
-		var live []BracketMatch
-		var slot []int
-		for m := range next {
-			a, b := alive[2*m], alive[2*m+1]
-			switch {
-			case a == Bye && b == Bye:
-				next[m] = Bye
-			case a == Bye || b == Bye:
-				w := max(a, b)
-				next[m] = w
-				matches = append(matches, BracketMatch{Round: round, A: w, B: Bye, Winner: w})
-			default:
-				live = append(live, BracketMatch{Round: round, A: a, B: b})
-				slot = append(slot, m)
-			}
-		}
-		var batch []BracketGame
-		add := func(l, game int) {
-			batch = append(batch, BracketGame{Round: round, Match: slot[l], Game: game,
-				A: live[l].A, B: live[l].B, Swap: game%2 == 1, Index: round<<20 | slot[l]<<10 | game})
-		}
-		playBatch := func() error {
-			if len(batch) == 0 {
-				return nil
-			}
-			scores, err := play(ctx, batch)
-			if err != nil {
-				return err
-			}
-			for i, g := range batch {
-				for l := range live {
-					if slot[l] == g.Match {
-						live[l].ScoreA += scores[i]
-						live[l].ScoreB += 1 - scores[i]
-						live[l].Games++
-					}
-				}
-			}
-			batch = batch[:0]
-			return nil
-		}
-		for l := range live {
-			for g := 0; g < opts.BestOf; g++ {
-				add(l, g)
-			}
-		}
-		if err := playBatch(); err != nil {
+		r := newBracketRound(round, alive)
+		matches = append(matches, r.byes...)
+		if err := r.play(ctx, opts, play); err != nil {
 			return 0, nil, err
 		}
-		for extra := 0; ; extra++ {
-			var tied []int
-			for l := range live {
-				if live[l].ScoreA == live[l].ScoreB {
-					tied = append(tied, l)
-				}
-			}
-			if len(tied) == 0 {
-				break
-			}
-			if opts.Ties == "random" || extra >= opts.MaxExtraPairs {
-				for _, l := range tied {
-					rng := rand.New(rand.NewPCG(opts.Seed, uint64(round<<20|slot[l]<<10)^0x746965))
-					live[l].Winner = live[l].A
-					if rng.IntN(2) == 1 {
-						live[l].Winner = live[l].B
-					}
-					live[l].TieBreak = "random"
-				}
-				break
-			}
-			for _, l := range tied {
-				first := live[l].Games + live[l].Games%2 // start a fresh pair
-				add(l, first)
-				add(l, first+1)
-				live[l].TieBreak = "extra"
-			}
-			if err := playBatch(); err != nil {
-				return 0, nil, err
-			}
+		for l := range r.live {
+			r.next[r.slot[l]] = r.live[l].Winner
 		}
-		for l := range live {
-			if live[l].TieBreak != "random" {
-				live[l].Winner = live[l].A
-				if live[l].ScoreB > live[l].ScoreA {
-					live[l].Winner = live[l].B
-				}
-			}
-			next[slot[l]] = live[l].Winner
-			matches = append(matches, live[l])
-		}
-		alive = next
+		matches = append(matches, r.live...)
+		alive = r.next
 	}
 	return alive[0], matches, nil
+}
+
+// withDefaults fills in the defaults of the zero values and checks the
+// options.
+func (o BracketOptions) withDefaults() (BracketOptions, error) {
+	if o.BestOf == 0 {
+		o.BestOf = 5
+	}
+	if o.Ties == "" {
+		o.Ties = "random"
+	}
+	if o.MaxExtraPairs == 0 {
+		o.MaxExtraPairs = 4
+	}
+	if o.BestOf < 1 || (o.Ties != "random" && o.Ties != "extra") {
+		return o, fmt.Errorf("tournament: bracket best-of %d, ties %q (want best-of >= 1, ties random or extra)", o.BestOf, o.Ties)
+	}
+	return o, nil
+}
+
+// bracketRound is one round of a bracket: the matches to play (live, each
+// in its slot of the next round), the byes, and the games of the batch
+// being gathered.
+type bracketRound struct {
+	round int
+	next  []int // the entrants of the next round, by slot
+	byes  []BracketMatch
+	live  []BracketMatch
+	slot  []int // the slot of each live match
+	batch []BracketGame
+}
+
+// newBracketRound pairs the entrants alive two by two: a pair with one
+// bye sends the other on, a pair of byes a bye.
+func newBracketRound(round int, alive []int) *bracketRound {
+	r := &bracketRound{round: round, next: make([]int, len(alive)/2)}
+	for m := range r.next {
+		a, b := alive[2*m], alive[2*m+1]
+		switch {
+		case a == Bye && b == Bye:
+			r.next[m] = Bye
+		case a == Bye || b == Bye:
+			w := max(a, b)
+			r.next[m] = w
+			r.byes = append(r.byes, BracketMatch{Round: round, A: w, B: Bye, Winner: w})
+		default:
+			r.live = append(r.live, BracketMatch{Round: round, A: a, B: b})
+			r.slot = append(r.slot, m)
+		}
+	}
+	return r
+}
+
+// play plays the round's matches: BestOf games each, then the tied ones
+// decided as opts.Ties says, and sets every match's winner.
+func (r *bracketRound) play(ctx context.Context, opts BracketOptions, play PlayFunc) error {
+	for l := range r.live {
+		for g := 0; g < opts.BestOf; g++ {
+			r.add(l, g)
+		}
+	}
+	if err := r.playBatch(ctx, play); err != nil {
+		return err
+	}
+	for extra := 0; ; extra++ {
+		tied := r.tied()
+		if len(tied) == 0 {
+			break
+		}
+		if opts.Ties == "random" || extra >= opts.MaxExtraPairs {
+			r.toss(tied, opts.Seed)
+			break
+		}
+		for _, l := range tied {
+			first := r.live[l].Games + r.live[l].Games%2 // start a fresh pair
+			r.add(l, first)
+			r.add(l, first+1)
+			r.live[l].TieBreak = "extra"
+		}
+		if err := r.playBatch(ctx, play); err != nil {
+			return err
+		}
+	}
+	for l := range r.live {
+		if m := &r.live[l]; m.TieBreak != "random" {
+			m.Winner = m.A
+			if m.ScoreB > m.ScoreA {
+				m.Winner = m.B
+			}
+		}
+	}
+	return nil
+}
+
+// add adds game number game of live match l to the batch.
+func (r *bracketRound) add(l, game int) {
+	r.batch = append(r.batch, BracketGame{Round: r.round, Match: r.slot[l], Game: game,
+		A: r.live[l].A, B: r.live[l].B, Swap: game%2 == 1, Index: r.round<<20 | r.slot[l]<<10 | game})
+}
+
+// playBatch plays the batch and counts its scores in the matches.
+func (r *bracketRound) playBatch(ctx context.Context, play PlayFunc) error {
+	if len(r.batch) == 0 {
+		return nil
+	}
+	scores, err := play(ctx, r.batch)
+	if err != nil {
+		return err
+	}
+	for i, g := range r.batch {
+		for l := range r.live {
+			if r.slot[l] == g.Match {
+				r.live[l].ScoreA += scores[i]
+				r.live[l].ScoreB += 1 - scores[i]
+				r.live[l].Games++
+			}
+		}
+	}
+	r.batch = r.batch[:0]
+	return nil
+}
+
+// tied lists the live matches whose scores are level.
+func (r *bracketRound) tied() []int {
+	var out []int
+	for l := range r.live {
+		if r.live[l].ScoreA == r.live[l].ScoreB {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// toss decides tied matches by a coin seeded from seed and the match's
+// place in the bracket.
+func (r *bracketRound) toss(tied []int, seed uint64) {
+	for _, l := range tied {
+		rng := rand.New(rand.NewPCG(seed, uint64(r.round<<20|r.slot[l]<<10)^0x746965))
+		r.live[l].Winner = r.live[l].A
+		if rng.IntN(2) == 1 {
+			r.live[l].Winner = r.live[l].B
+		}
+		r.live[l].TieBreak = "random"
+	}
 }

@@ -3,9 +3,6 @@ package tournament
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"strings"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament/stats"
@@ -21,9 +18,8 @@ func MatchSpecs(g games.Game, a, b Player, pairs int, openings []string, maxPlie
 		if len(openings) > 0 {
 			op = openings[i%len(openings)]
 		}
-		specs = append(specs,
-			GameSpec{Game: g, Opening: op, First: a, Second: b, Seed: uint64(2 * i), MaxPlies: maxPlies, Adjudication: adj},
-			GameSpec{Game: g, Opening: op, First: b, Second: a, Seed: uint64(2*i + 1), MaxPlies: maxPlies, Adjudication: adj})
+		pair := Pair(GameSpec{Game: g, Opening: op, First: a, Second: b, Seed: uint64(2 * i), MaxPlies: maxPlies, Adjudication: adj})
+		specs = append(specs, pair[:]...)
 	}
 	return specs
 }
@@ -80,45 +76,4 @@ func RunMatch(ctx context.Context, run Runner, specs []GameSpec, sprt *stats.SPR
 		err = nil
 	}
 	return res, err
-}
-
-// RecordWriter writes finished games to a file of records. WriteGame's
-// error wraps the writer's (errors.Is finds it).
-type RecordWriter interface {
-	WriteGame(g games.Game, white, black string, r Record) error
-}
-
-// NewRecordWriter returns the game's own record format (PGN for chess) when
-// it has one (games.Recorder), one line per game otherwise.
-func NewRecordWriter(g games.Game, w io.Writer) RecordWriter {
-	if r, ok := g.(games.Recorder); ok {
-		return gameRecorder{r, w, new(int)}
-	}
-	return LineWriter{W: w}
-}
-
-type gameRecorder struct {
-	r     games.Recorder
-	w     io.Writer
-	count *int
-}
-
-func (g gameRecorder) WriteGame(game games.Game, first, second string, r Record) error {
-	*g.count++
-	tags := [][2]string{{"Event", "gametune"}, {"Round", fmt.Sprint(*g.count)}, {games.TagFirst, first}, {games.TagSecond, second}, {"Termination", string(r.Reason)}}
-	if err := g.r.WriteGame(g.w, tags, r.Opening, r.Moves, r.Outcome); err != nil {
-		return fmt.Errorf("tournament: writing game %d: %w", *g.count, err)
-	}
-	return nil
-}
-
-// LineWriter writes one line per game: the players, the opening, the moves,
-// the result and the reason, separated by " | ".
-type LineWriter struct{ W io.Writer }
-
-func (l LineWriter) WriteGame(g games.Game, first, second string, r Record) error {
-	if _, err := fmt.Fprintf(l.W, "%s | %s | %s | %s | %s | %s | %s\n", g.Name(), first, second, r.Opening, strings.Join(r.Moves, " "), r.Outcome, r.Reason); err != nil {
-		return fmt.Errorf("tournament: writing a game: %w", err)
-	}
-	return nil
 }

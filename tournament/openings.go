@@ -20,6 +20,20 @@ const RandomOpeningCount = 64
 // IsRandomOpenings reports whether spec asks for generated openings.
 func IsRandomOpenings(spec string) bool { return strings.HasPrefix(spec, "random:") }
 
+// LoadOpenings returns the openings spec names: none for "" or "start"
+// (every game from the start), RandomOpenings' for "random:N" (or
+// RandomOpeningMoves' when asMoves), or else the openings file
+// (ReadOpenings).
+func LoadOpenings(ctx context.Context, g games.Game, spec string, seed uint64, asMoves bool) ([]string, error) {
+	switch {
+	case spec == "" || spec == "start":
+		return nil, nil
+	case IsRandomOpenings(spec):
+		return randomOpenings(ctx, g, spec, seed, asMoves)
+	}
+	return ReadOpenings(spec, g)
+}
+
 // RandomOpenings generates openings for spec "random:N": positions N random
 // legal plies from the start, drawn from generators seeded from seed and
 // each candidate's index, duplicates and finished games dropped. Each
@@ -55,36 +69,12 @@ func randomOpenings(ctx context.Context, g games.Game, spec string, seed uint64,
 	}
 	ev := g.Evaluators()[0]
 	w := ev.Defaults()
-	type candidate struct {
-		pos   string
-		path  string
-		score int
-	}
-	var cands []candidate
+	var cands []opening
 	seen := map[string]bool{}
-	var buf []games.Move
 	for i := 0; i < 20*RandomOpeningCount && len(cands) < 2*RandomOpeningCount; i++ {
 		rng := rand.New(rand.NewPCG(seed, uint64(i)^0x6f70656e696e67))
-		p := g.Start()
-		ok := true
-		var path []string
-		for ply := 0; ply < n; ply++ {
-			moves, outcome := p.Moves(buf)
-			buf = moves
-			if outcome != games.Ongoing {
-				ok = false
-				break
-			}
-			m := moves[rng.IntN(len(moves))]
-			if asMoves {
-				path = append(path, p.FormatMove(m))
-			}
-			p.Play(m)
-		}
+		p, path, ok := randomWalk(g, rng, n)
 		if !ok {
-			continue
-		}
-		if _, outcome := p.Moves(buf); outcome != games.Ongoing {
 			continue
 		}
 		key := p.String()
@@ -101,11 +91,47 @@ func randomOpenings(ctx context.Context, g games.Game, spec string, seed uint64,
 		if err != nil {
 			return nil, err
 		}
-		cands = append(cands, candidate{key, "moves: " + strings.Join(path, " "), abs(res.Score)})
+		cands = append(cands, opening{key, "moves: " + strings.Join(path, " "), abs(res.Score)})
 	}
 	if len(cands) == 0 {
 		return nil, fmt.Errorf("tournament: no game of %s lasts %d plies: choose fewer", g.Name(), n)
 	}
+	return balanced(cands, asMoves), nil
+}
+
+// opening is a drawn opening: its position, the moves to it, and the
+// absolute score a shallow search gives it.
+type opening struct {
+	pos   string
+	path  string
+	score int
+}
+
+// randomWalk plays n random legal plies from the start and returns the
+// position and the moves played, or false when the game ends on the way
+// or at the end.
+func randomWalk(g games.Game, rng *rand.Rand, n int) (games.Position, []string, bool) {
+	p := g.Start()
+	var path []string
+	for ply := 0; ply < n; ply++ {
+		moves, outcome := p.Moves(nil)
+		if outcome != games.Ongoing {
+			return nil, nil, false
+		}
+		m := moves[rng.IntN(len(moves))]
+		path = append(path, p.FormatMove(m))
+		p.Play(m)
+	}
+	if _, outcome := p.Moves(nil); outcome != games.Ongoing {
+		return nil, nil, false
+	}
+	return p, path, true
+}
+
+// balanced keeps the more balanced half of the openings (those within
+// the median absolute score), at most RandomOpeningCount, in their order:
+// their positions, or the moves to them when asMoves.
+func balanced(cands []opening, asMoves bool) []string {
 	scores := make([]int, len(cands))
 	for i, c := range cands {
 		scores[i] = c.score
@@ -121,7 +147,7 @@ func randomOpenings(ctx context.Context, g games.Game, spec string, seed uint64,
 			out = append(out, c.pos)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // MaxOpeningsFile bounds an openings file: an EPD book of a hundred

@@ -13,12 +13,12 @@ import (
 // searcher. Results never depend on the number of workers: every game
 // depends on its spec alone, and results are handed over in spec order.
 //
-// A worker owns its players: external engine processes are started at
-// their first game, kept between games, restarted after a crash or a
-// stall, and all killed by Close.
+// A worker owns its movers: the movers of engines (external engine
+// processes) are made at their first game, kept between games, and all
+// closed by Close.
 type Pool struct {
 	workers int
-	rosters []*roster
+	held    []*worker
 }
 
 // NewPool returns a pool of workers goroutines (0 means one per core), each
@@ -37,25 +37,26 @@ func NewPool(workers, tableMiB int) (*Pool, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.rosters = append(p.rosters, newRoster(s, nil))
+		p.held = append(p.held, newWorker(s))
 	}
 	return p, nil
 }
 
-// SetEngineLog sends the stderr of the external engines started from now
-// on to w, each line prefixed by the engine's name. Without it their
-// stderr is dropped.
+// SetEngineLog sends the diagnostics of the engines' movers made from now
+// on (an external engine's stderr, each line prefixed by the engine's
+// name) to w. Without it they are dropped.
 func (p *Pool) SetEngineLog(w io.Writer) {
-	for _, r := range p.rosters {
-		r.log = w
+	for _, wk := range p.held {
+		wk.log = w
 	}
 }
 
-// Close ends the external engine processes of every worker. It must not
-// be called while Run runs; Run may be called again afterwards.
+// Close closes the engines' movers of every worker (external engine
+// processes end). It must not be called while Run runs; Run may be
+// called again afterwards.
 func (p *Pool) Close() error {
-	for _, r := range p.rosters {
-		r.close()
+	for _, wk := range p.held {
+		wk.close()
 	}
 	return nil
 }
@@ -72,31 +73,20 @@ func (p *Pool) Workers() int { return p.workers }
 func (p *Pool) Run(ctx context.Context, specs []GameSpec, done func(i int, r Record) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	type result struct {
-		i   int
-		rec Record
-		err error
-	}
 	jobs := make(chan int)
-	results := make(chan result)
+	results := make(chan poolResult)
 	var wg sync.WaitGroup
 	for w := 0; w < p.workers; w++ {
 		wg.Add(1)
-		go func(r *roster) {
+		go func(wk *worker) {
 			defer wg.Done()
 			for i := range jobs {
-				var rec Record
-				var err error
-				if specs[i].First.Engine == nil && specs[i].Second.Engine == nil {
-					rec, err = Play(ctx, r.searchers, specs[i])
-				} else {
-					movers, release := r.movers(specs[i])
-					rec, err = PlayMovers(ctx, specs[i], movers)
-					release()
-				}
-				results <- result{i, rec, err}
+				movers, release := wk.movers(specs[i])
+				rec, err := PlayMovers(ctx, specs[i], movers)
+				release()
+				results <- poolResult{i, rec, err}
 			}
-		}(p.rosters[w])
+		}(p.held[w])
 	}
 	go func() {
 		defer close(jobs)
@@ -113,7 +103,27 @@ func (p *Pool) Run(ctx context.Context, specs []GameSpec, done func(i int, r Rec
 		close(results)
 	}()
 
-	pending := make(map[int]result)
+	if err := deliver(results, done, cancel); err != nil {
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return err
+	}
+	return ctx.Err()
+}
+
+// poolResult is a finished game i of a Run.
+type poolResult struct {
+	i   int
+	rec Record
+	err error
+}
+
+// deliver hands the results over to done in order, from 0 on, keeping the
+// ones that come early until their turn. At the first error (a game's, or
+// done's) it cancels the run, drains the results and returns the error.
+func deliver(results <-chan poolResult, done func(i int, r Record) error, cancel func()) error {
+	pending := make(map[int]poolResult)
 	next := 0
 	var firstErr error
 	for r := range results {
@@ -140,11 +150,5 @@ func (p *Pool) Run(ctx context.Context, specs []GameSpec, done func(i int, r Rec
 			next++
 		}
 	}
-	if firstErr != nil {
-		if errors.Is(firstErr, context.Canceled) && ctx.Err() != nil {
-			return context.Cause(ctx)
-		}
-		return firstErr
-	}
-	return ctx.Err()
+	return firstErr
 }

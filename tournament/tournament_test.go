@@ -269,6 +269,31 @@ func TestOpenings(t *testing.T) {
 	}
 }
 
+// TestLoadOpenings: an openings spec names the start, drawn openings
+// (as positions, or as the moves that reach them) or a file.
+func TestLoadOpenings(t *testing.T) {
+	g, _ := all.Find("tictactoe")
+	ctx := context.Background()
+	for _, spec := range []string{"", "start"} {
+		if list, err := LoadOpenings(ctx, g, spec, 1, false); list != nil || err != nil {
+			t.Errorf("%q: %v %v, want none", spec, list, err)
+		}
+	}
+	drawn, _ := RandomOpenings(ctx, g, "random:2", 3)
+	if list, err := LoadOpenings(ctx, g, "random:2", 3, false); err != nil || !reflect.DeepEqual(list, drawn) {
+		t.Errorf("random:2: %v %v, want %v", list, err, drawn)
+	}
+	moves, _ := RandomOpeningMoves(ctx, g, "random:2", 3)
+	if list, err := LoadOpenings(ctx, g, "random:2", 3, true); err != nil || !reflect.DeepEqual(list, moves) || !strings.HasPrefix(list[0], "moves:") {
+		t.Errorf("random:2 as moves: %v %v, want %v", list, err, moves)
+	}
+	path := filepath.Join(t.TempDir(), "openings.txt")
+	os.WriteFile(path, []byte("x--------\n"), 0o644)
+	if list, err := LoadOpenings(ctx, g, path, 1, true); err != nil || !reflect.DeepEqual(list, []string{"x--------"}) {
+		t.Errorf("file: %v %v", list, err)
+	}
+}
+
 // FuzzReadOpenings: reading any file never panics, and every opening it
 // accepts parses as a game still going on.
 func FuzzReadOpenings(f *testing.F) {

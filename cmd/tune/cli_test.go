@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
@@ -219,7 +220,7 @@ func TestPlayOthelloAndCheckers(t *testing.T) {
 // it is allocated (it used to end the process out of memory).
 func TestHashBeyondMemory(t *testing.T) {
 	total := totalMemory()
-	if total == 0 || total>>20 >= 4*maxHashMiB {
+	if total == 0 || total>>20 >= 4*engine.MaxTableMiB {
 		t.Skip("this machine's memory is unknown, or holds the largest table")
 	}
 	code, _, errOut := tune(t, "", "search", "chess", "--hash", "65536", "--depth", "2")

@@ -22,18 +22,6 @@ func findGame(name string) (games.Game, error) {
 	return g, nil
 }
 
-// position returns the start position, or the one written in notation.
-func position(g games.Game, notation string) (games.Position, error) {
-	if notation == "" || notation == "start" {
-		return g.Start(), nil
-	}
-	p, err := g.ParsePosition(notation)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return p, nil
-}
-
 // player resolves an evaluator name and a weights file ("" or "default" for
 // the evaluator's defaults). A weights file names its own evaluator; an
 // explicit --evaluator must agree with it.
@@ -59,20 +47,6 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// formatLine writes a move sequence in the game's notation, playing it on p
-// and taking it back.
-func formatLine(p games.Position, moves []games.Move) []string {
-	out := make([]string, 0, len(moves))
-	for _, m := range moves {
-		out = append(out, p.FormatMove(m))
-		p.Play(m)
-	}
-	for range moves {
-		p.Undo()
-	}
-	return out
 }
 
 func joinOr(s []string, empty string) string {

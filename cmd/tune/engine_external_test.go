@@ -14,6 +14,7 @@ import (
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/chess"
 	"github.com/gametune/gametune/games/othello"
+	"github.com/gametune/gametune/protocol/gtp"
 	"github.com/gametune/gametune/tournament/stats"
 )
 
@@ -82,7 +83,7 @@ func refereeOthello(t *testing.T, black, white *engineProcess, opening []string)
 	for _, s := range opening {
 		m, _ := p.ParseMove(s)
 		for _, e := range engines {
-			if r := e.gtp("play "+sideColour(p.Turn())+" "+s, 10*time.Second); r.Error {
+			if r := e.gtp("play "+gtp.ColorName(p.Turn() == games.First)+" "+s, 10*time.Second); r.Error {
 				t.Fatalf("play %s: %+v", s, r)
 			}
 		}
@@ -102,7 +103,7 @@ func refereeOthello(t *testing.T, black, white *engineProcess, opening []string)
 			continue
 		}
 		side := p.Turn()
-		colour := sideColour(side)
+		colour := gtp.ColorName(side == games.First)
 		r := engines[side].gtp("genmove "+colour, 60*time.Second)
 		if r.Error {
 			t.Fatalf("genmove %s: %+v", colour, r)

@@ -10,6 +10,7 @@ import (
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/chess"
 	"github.com/gametune/gametune/games/othello"
+	"github.com/gametune/gametune/protocol/gtp"
 	"github.com/gametune/gametune/protocol/nboard"
 	"github.com/gametune/gametune/protocol/uci"
 )
@@ -185,7 +186,7 @@ func TestEngineGTPGame(t *testing.T) {
 			t.Logf("game over after %d plies: %s", ply, outcome)
 			break
 		}
-		colour := sideColour(pos.Turn())
+		colour := gtp.ColorName(pos.Turn() == games.First)
 		if ply == 3 {
 			for _, bad := range []string{"play " + colour + " a1", "genmove green", "dance", "play", "boardsize 10"} {
 				if r := p.gtp(bad, 5*time.Second); !r.Error {
@@ -196,7 +197,7 @@ func TestEngineGTPGame(t *testing.T) {
 				t.Fatalf("undo: %+v", r)
 			}
 			pos.Undo()
-			colour = sideColour(pos.Turn())
+			colour = gtp.ColorName(pos.Turn() == games.First)
 		}
 		r := p.gtp("genmove "+colour, 10*time.Second)
 		if r.Error {
@@ -208,8 +209,8 @@ func TestEngineGTPGame(t *testing.T) {
 		}
 		pos.Play(mv)
 	}
-	if r := p.gtp("final_score", 5*time.Second); r.Error || r.Text != othelloScore(pos) {
-		t.Errorf("final_score: %+v, want %s", r, othelloScore(pos))
+	if r := p.gtp("final_score", 5*time.Second); r.Error || r.Text != gtp.FinalScore(pos) {
+		t.Errorf("final_score: %+v, want %s", r, gtp.FinalScore(pos))
 	}
 	p.closeAndWait(5 * time.Second)
 }
@@ -256,4 +257,12 @@ func TestEngineNBoardGame(t *testing.T) {
 		p.expect(fmt.Sprintf("pong %d", ply+100), 5*time.Second)
 	}
 	p.closeAndWait(5 * time.Second)
+}
+
+// nboardSquare is an NBoard move in games/othello's notation.
+func nboardSquare(m nboard.Move) string {
+	if m.IsPass() {
+		return "pass"
+	}
+	return m.Square
 }

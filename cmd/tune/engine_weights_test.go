@@ -12,6 +12,7 @@ import (
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/chess"
 	"github.com/gametune/gametune/games/othello"
+	"github.com/gametune/gametune/protocol/gtp"
 	"github.com/gametune/gametune/tournament"
 )
 
@@ -79,7 +80,7 @@ func TestEngineWeightsFile(t *testing.T) {
 		p.gtp("clear_board", 5*time.Second)
 		pos := othello.Start()
 		for i, w := range want {
-			r := p.gtp("genmove "+sideColour(pos.Turn()), 10*time.Second)
+			r := p.gtp("genmove "+gtp.ColorName(pos.Turn() == games.First), 10*time.Second)
 			if got := strings.ToLower(r.Text); r.Error || got != w {
 				t.Fatalf("ply %d: tune engine plays %q, the built-in player %s (so far %v)", i+1, r.Text, w, want[:i])
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"text/tabwriter"
 
@@ -19,7 +20,7 @@ func newGamesCommand(g *globalOptions) *cobra.Command {
 		Short: "List the games, their notation, evaluators and features",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runGames(c, o)
+			return runGames(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
@@ -49,7 +50,36 @@ type gameJSON struct {
 	Evaluators []evaluatorJSON `json:"evaluators"`
 }
 
-func runGames(c *cobra.Command, o gamesOptions) error {
+func runGames(_ context.Context, o gamesOptions, _ globalOptions, out output) error {
+	list := gamesList()
+	if o.json {
+		return writeJSON(out.Stdout, list)
+	}
+	w := out.Stdout
+	for i, g := range list {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s: %s\n  notation: %s\n  start: %s\n", g.Name, g.Doc, g.Notation, g.Start)
+		for j, e := range g.Evaluators {
+			def := ""
+			if j == 0 {
+				def = " (default)"
+			}
+			fmt.Fprintf(w, "  evaluator %s%s: %s\n", e.Name, def, e.Doc)
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "    feature\tdefault\tmin\tmax\tstep\tmeaning")
+			for _, f := range e.Features {
+				fmt.Fprintf(tw, "    %s\t%g\t%g\t%g\t%g\t%s\n", f.Name, f.Default, f.Min, f.Max, f.Step, f.Doc)
+			}
+			tw.Flush()
+		}
+	}
+	return nil
+}
+
+// gamesList describes every game of the registry.
+func gamesList() []gameJSON {
 	var list []gameJSON
 	for _, g := range all.Games() {
 		gj := gameJSON{Name: g.Name(), Doc: g.Doc(), Notation: g.Notation(), Start: g.Start().String()}
@@ -62,28 +92,5 @@ func runGames(c *cobra.Command, o gamesOptions) error {
 		}
 		list = append(list, gj)
 	}
-	out := c.OutOrStdout()
-	if o.json {
-		return writeJSON(out, list)
-	}
-	for i, g := range list {
-		if i > 0 {
-			fmt.Fprintln(out)
-		}
-		fmt.Fprintf(out, "%s: %s\n  notation: %s\n  start: %s\n", g.Name, g.Doc, g.Notation, g.Start)
-		for j, e := range g.Evaluators {
-			def := ""
-			if j == 0 {
-				def = " (default)"
-			}
-			fmt.Fprintf(out, "  evaluator %s%s: %s\n", e.Name, def, e.Doc)
-			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "    feature\tdefault\tmin\tmax\tstep\tmeaning")
-			for _, f := range e.Features {
-				fmt.Fprintf(tw, "    %s\t%g\t%g\t%g\t%g\t%s\n", f.Name, f.Default, f.Min, f.Max, f.Step, f.Doc)
-			}
-			tw.Flush()
-		}
-	}
-	return nil
+	return list
 }

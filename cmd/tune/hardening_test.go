@@ -275,37 +275,6 @@ func TestEndlessFiles(t *testing.T) {
 	}
 }
 
-// FuzzSavedGame: the saved-game reader never panics, and what it accepts
-// replays to the position it returns.
-func FuzzSavedGame(f *testing.F) {
-	f.Add("tictactoe", "game tictactoe\nstart ---------\nb2\na1\n")
-	f.Add("nim", "game nim\nstart 20\n3\n")
-	f.Add("othello", "game othello\nstart start\nd3\n")
-	f.Add("chess", "game chess\nstart rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\ne4\ne5\nNf3\n")
-	f.Add("checkers", "game checkers\nstart start\n11-15\n")
-	f.Add("tictactoe", "game tictactoe\nstart xxx------\na3\n")
-	f.Fuzz(func(t *testing.T, name, data string) {
-		g, err := findGame(name)
-		if err != nil {
-			return
-		}
-		start, p, played, err := parseSavedGame(g, []byte(data))
-		if err != nil {
-			return
-		}
-		q, err := g.ParsePosition(start)
-		if err != nil {
-			t.Fatalf("accepted start %q does not parse: %v", start, err)
-		}
-		for _, m := range played {
-			q.Play(m)
-		}
-		if q.String() != p.String() {
-			t.Fatalf("replayed %q, returned %q", q, p)
-		}
-	})
-}
-
 // TestHugeSizesRefused: sizes no machine holds are refused before anything
 // is created, from flags and from YAML (a float for an integer too).
 func TestHugeSizesRefused(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,6 +12,8 @@ import (
 )
 
 type perftOptions struct {
+	game     string
+	depth    string
 	position string
 	json     bool
 }
@@ -25,7 +28,8 @@ Games that end earlier are not extended; a pass is a ply. The counts are the
 published ones for every game gametune knows, so perft checks move generation.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runPerft(c, args[0], args[1], o)
+			o.game, o.depth = args[0], args[1]
+			return runPerft(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	// "perft chess -1" reaches the flag parser as a flag: say what is wrong
@@ -55,29 +59,29 @@ type perftJSON struct {
 // maxPerftDepth bounds the depth a user may ask for.
 const maxPerftDepth = 30
 
-func runPerft(c *cobra.Command, gameName, depthArg string, o perftOptions) error {
-	g, err := findGame(gameName)
+func runPerft(ctx context.Context, o perftOptions, _ globalOptions, out output) error {
+	g, err := findGame(o.game)
 	if err != nil {
 		return err
 	}
-	depth, err := strconv.Atoi(depthArg)
+	depth, err := strconv.Atoi(o.depth)
 	if err != nil || depth < 0 || depth > maxPerftDepth {
-		return usageError{fmt.Errorf("perft: depth %q must be a whole number from 0 to %d", depthArg, maxPerftDepth)}
+		return usageError{fmt.Errorf("perft: depth %q must be a whole number from 0 to %d", o.depth, maxPerftDepth)}
 	}
 	p, err := position(g, o.position)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	nodes, err := games.PerftContext(c.Context(), p, depth)
+	nodes, err := games.PerftContext(ctx, p, depth)
 	if err != nil {
 		return err
 	}
 	secs := time.Since(start).Seconds()
 	r := perftJSON{Game: g.Name(), Position: p.String(), Depth: depth, Nodes: nodes, Seconds: secs, NPS: float64(nodes) / max(secs, 1e-9)}
 	if o.json {
-		return writeJSON(c.OutOrStdout(), r)
+		return writeJSON(out.Stdout, r)
 	}
-	fmt.Fprintf(c.OutOrStdout(), "perft %s depth %d: %d nodes in %.3f s (%.1f M nodes/s)\n", r.Game, depth, nodes, secs, r.NPS/1e6)
+	fmt.Fprintf(out.Stdout, "perft %s depth %d: %d nodes in %.3f s (%.1f M nodes/s)\n", r.Game, depth, nodes, secs, r.NPS/1e6)
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
-	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/external"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -251,7 +251,7 @@ func (runSources) RunGames(dir string, n int) (string, []population.GameResult, 
 // end, its games played by workers here and, with co, through a broker.
 func createAndRun(ctx context.Context, to tuningOutput, plan *population.Plan, dir string, workers int, co clusterOptions) error {
 	if err := plan.CheckEngine(ctx); err != nil {
-		if errors.Is(err, tournament.ErrEngineSpec) {
+		if errors.Is(err, external.ErrSpec) {
 			return usageError{err}
 		}
 		return err

@@ -1,20 +1,20 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"time"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/engine/thinker"
 	"github.com/gametune/gametune/games"
 	"github.com/spf13/cobra"
 )
 
 type searchOptions struct {
-	position  string
-	limits    searchLimits
-	evaluator string
-	weights   string
-	tableMiB  int
-	json      bool
+	game   string
+	engine engineFlags
+	json   bool
 }
 
 func newSearchCommand(g *globalOptions) *cobra.Command {
@@ -24,16 +24,12 @@ func newSearchCommand(g *globalOptions) *cobra.Command {
 		Short: "Search a position: best move, score, principal variation and statistics",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runSearch(c, args[0], o)
+			o.game = args[0]
+			return runSearch(c.Context(), o, *g, outputOf(c))
 		},
 	}
-	f := c.Flags()
-	f.StringVar(&o.position, "position", "", "position in the game's notation (default: the start)")
-	o.limits.bind(f, 6)
-	f.StringVar(&o.evaluator, "evaluator", "", "evaluator name (default: the game's first; see 'tune games')")
-	f.StringVar(&o.weights, "weights", "", "weights file (JSON, as 'tune export' writes)")
-	f.IntVar(&o.tableMiB, "hash", 16, hashHelp)
-	f.BoolVar(&o.json, "json", false, "print JSON")
+	o.engine.bind(c.Flags(), withPosition|withPlayer|withLimits|withHash)
+	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
 	return c
 }
 
@@ -70,95 +66,56 @@ type searchJSON struct {
 	Stats     statsJSON `json:"stats"`
 }
 
-// uciFormatter is a position that also writes its moves in UCI's long
-// algebraic notation (chess).
-type uciFormatter interface {
-	UCI(games.Move) string
-}
-
-// uciLine writes a move sequence in UCI notation, or nil when the game has
-// none.
-func uciLine(p games.Position, moves []games.Move) []string {
-	if _, ok := p.(uciFormatter); !ok {
-		return nil
-	}
-	out := make([]string, 0, len(moves))
-	for _, m := range moves {
-		out = append(out, p.(uciFormatter).UCI(m))
-		p.Play(m)
-	}
-	for range moves {
-		p.Undo()
-	}
-	return out
-}
-
-// scoreJSON splits an engine score into a plain score or a forced end: in
+// scoreJSON splits a search's score into a plain score or a forced end: in
 // moves of the side to move (negative when it loses) and in plies.
-func scoreJSON(s int) (score, mateIn, plies *int) {
-	switch {
-	case engine.IsWin(s):
-		p := engine.Mate - s
+func scoreJSON(t games.Thought) (score, mateIn, plies *int) {
+	switch p := t.EndPlies; {
+	case p > 0:
 		m := (p + 1) / 2
 		return nil, &m, &p
-	case engine.IsLoss(s):
-		p := engine.Mate + s
+	case p < 0:
+		p = -p
 		m := -p / 2
 		return nil, &m, &p
 	}
-	return &s, nil, nil
+	return &t.Score, nil, nil
 }
 
-func runSearch(c *cobra.Command, gameName string, o searchOptions) error {
-	g, err := findGame(gameName)
+func runSearch(ctx context.Context, o searchOptions, _ globalOptions, out output) error {
+	s, err := o.engine.resolve(o.game)
 	if err != nil {
 		return err
 	}
-	p, err := position(g, o.position)
-	if err != nil {
-		return err
-	}
-	ev, w, err := player(g, o.evaluator, o.weights)
-	if err != nil {
-		return err
-	}
-	lim, err := o.limits.limits()
-	if err != nil {
-		return err
-	}
-	if err := checkHash(o.tableMiB); err != nil {
-		return err
-	}
-	s, err := engine.New(engine.Options{TableMiB: o.tableMiB})
+	searcher, err := engine.New(engine.Options{TableMiB: o.engine.tableMiB})
 	if err != nil {
 		return usageError{err}
 	}
-	start := now()
-	res, err := s.Search(c.Context(), p, ev, w, lim)
+	start := time.Now()
+	res, err := searcher.Search(ctx, s.pos, s.ev, s.w, s.lim)
 	if err != nil {
 		return err
 	}
-	secs := since(start)
+	secs := time.Since(start).Seconds()
 	st := res.Stats
-	score, mateIn, plies := scoreJSON(res.Score)
+	p := s.pos
+	score, mateIn, plies := scoreJSON(thinker.Report(p, res, 0))
 	r := searchJSON{
-		Game: g.Name(), Position: p.String(), Evaluator: ev.Name,
+		Game: s.game.Name(), Position: p.String(), Evaluator: s.ev.Name,
 		Move: p.FormatMove(res.Move), Score: score, MateIn: mateIn, EndPlies: plies,
-		PV: formatLine(p, res.PV), PVUCI: uciLine(p, res.PV),
+		PV: games.FormatLine(p, res.PV, nil), PVUCI: games.UCILine(p, res.PV),
 		Seconds: secs, NPS: float64(st.Nodes) / max(secs, 1e-9),
 		Stats: statsJSON{st.Nodes, st.QNodes, st.TTHits, st.TTCuts, st.Cutoffs, st.FirstCutoffs, st.FirstCutoffShare(), st.Depth, st.EBF},
 	}
-	if u := uciLine(p, []games.Move{res.Move}); u != nil {
+	if u := games.UCILine(p, []games.Move{res.Move}); u != nil {
 		r.MoveUCI = u[0]
 	}
 	if o.json {
-		return writeJSON(c.OutOrStdout(), r)
+		return writeJSON(out.Stdout, r)
 	}
-	out := c.OutOrStdout()
-	fmt.Fprintf(out, "best move %s, score %s, depth %d\n", r.Move, scoreString(res.Score), st.Depth)
-	fmt.Fprintf(out, "pv: %s\n", joinOr(r.PV, "-"))
-	fmt.Fprintf(out, "nodes %d (quiescence %d) in %.3f s, %.2f M nodes/s\n", st.Nodes, st.QNodes, secs, r.NPS/1e6)
-	fmt.Fprintf(out, "table hits %d (cuts %d), beta cutoffs %d (%.1f%% by the first move), branching factor %.2f\n",
+	fmt.Fprintf(out.Stdout, "best move %s, score %s, depth %d\n", r.Move, scoreString(res.Score), st.Depth)
+	fmt.Fprintf(out.Stdout, "pv: %s\n", joinOr(r.PV, "-"))
+	fmt.Fprintf(out.Stdout, "nodes %d (quiescence %d) in %.3f s, %.2f M nodes/s\n", st.Nodes, st.QNodes, secs, r.NPS/1e6)
+	fmt.Fprintf(out.Stdout, "table hits %d (cuts %d), beta cutoffs %d (%.1f%% by the first move), branching factor %.2f\n",
 		st.TTHits, st.TTCuts, st.Cutoffs, 100*st.FirstCutoffShare(), st.EBF)
 	return nil
 }

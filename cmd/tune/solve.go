@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"time"
 
 	"github.com/gametune/gametune/engine"
 	"github.com/spf13/cobra"
 )
 
 type solveOptions struct {
-	position string
+	game     string
+	engine   engineFlags
 	maxDepth int
 	json     bool
 }
@@ -20,11 +23,12 @@ func newSolveCommand(g *globalOptions) *cobra.Command {
 		Short: "Find the exact value (win, loss, draw) of a position whose tree can be exhausted",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runSolve(c, args[0], o)
+			o.game = args[0]
+			return runSolve(c.Context(), o, *g, outputOf(c))
 		},
 	}
-	c.Flags().StringVar(&o.position, "position", "", "position in the game's notation (default: the start)")
-	c.Flags().IntVar(&o.maxDepth, "max-depth", engine.MaxPly/2, "give up beyond this depth")
+	o.engine.bind(c.Flags(), withPosition)
+	c.Flags().IntVar(&o.maxDepth, "max-depth", engine.MaxDepth, "give up beyond this depth")
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
 	return c
 }
@@ -40,37 +44,32 @@ type solveJSON struct {
 	Seconds  float64 `json:"seconds"`
 }
 
-func runSolve(c *cobra.Command, gameName string, o solveOptions) error {
-	g, err := findGame(gameName)
+func runSolve(ctx context.Context, o solveOptions, _ globalOptions, out output) error {
+	s, err := o.engine.resolve(o.game)
 	if err != nil {
 		return err
 	}
-	p, err := position(g, o.position)
+	searcher, err := engine.New(engine.Options{})
 	if err != nil {
 		return err
 	}
-	s, err := engine.New(engine.Options{})
-	if err != nil {
-		return err
-	}
-	start := now()
-	sol, err := s.Solve(c.Context(), p, g.Evaluators()[0], o.maxDepth)
+	start := time.Now()
+	sol, err := searcher.Solve(ctx, s.pos, s.game.Evaluators()[0], o.maxDepth)
 	if err != nil {
 		return usageError{err}
 	}
-	r := solveJSON{Game: g.Name(), Position: p.String(), Value: sol.Value.String(), Move: p.FormatMove(sol.Move),
-		Plies: sol.Plies, Depth: sol.Depth, Nodes: sol.Nodes, Seconds: since(start)}
+	r := solveJSON{Game: s.game.Name(), Position: s.pos.String(), Value: sol.Value.String(), Move: s.pos.FormatMove(sol.Move),
+		Plies: sol.Plies, Depth: sol.Depth, Nodes: sol.Nodes, Seconds: time.Since(start).Seconds()}
 	if o.json {
-		return writeJSON(c.OutOrStdout(), r)
+		return writeJSON(out.Stdout, r)
 	}
-	out := c.OutOrStdout()
 	switch sol.Value {
 	case engine.Unknown:
-		fmt.Fprintf(out, "unknown: the tree is not exhausted at depth %d (best move so far %s)\n", sol.Depth, r.Move)
+		fmt.Fprintf(out.Stdout, "unknown: the tree is not exhausted at depth %d (best move so far %s)\n", sol.Depth, r.Move)
 	case engine.Win, engine.Loss:
-		fmt.Fprintf(out, "%s for the side to move in %d plies, best move %s (%d nodes, %.3f s)\n", r.Value, sol.Plies, r.Move, sol.Nodes, r.Seconds)
+		fmt.Fprintf(out.Stdout, "%s for the side to move in %d plies, best move %s (%d nodes, %.3f s)\n", r.Value, sol.Plies, r.Move, sol.Nodes, r.Seconds)
 	default:
-		fmt.Fprintf(out, "draw with best play, e.g. %s (%d nodes, %.3f s)\n", r.Move, sol.Nodes, r.Seconds)
+		fmt.Fprintf(out.Stdout, "draw with best play, e.g. %s (%d nodes, %.3f s)\n", r.Move, sol.Nodes, r.Seconds)
 	}
 	return nil
 }

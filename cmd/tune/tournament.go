@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/external"
 	"github.com/spf13/cobra"
 )
 
@@ -32,7 +34,7 @@ bracket in the order given (byes to the first), each match best-of --best-of gam
 ties broken by --ties random (a seeded coin) or extra (extra pairs).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runTournament(c, g, &o)
+			return runTournament(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	o.bind(c)
@@ -77,110 +79,131 @@ type tournamentJSON struct {
 	Winner    string        `json:"winner,omitempty"`
 }
 
-func runTournament(c *cobra.Command, g *globalOptions, o *tournamentOptions) error {
+func runTournament(ctx context.Context, o tournamentOptions, gopts globalOptions, out output) error {
+	specs, err := o.playerSpecs()
+	if err != nil {
+		return err
+	}
+	ct, err := o.prepare(ctx, specs, out.Stderr)
+	if err != nil {
+		return err
+	}
+	defer ct.close()
+	players, err := ct.players(ctx, specs)
+	if err != nil {
+		return err
+	}
+	for i := range players {
+		players[i].Name = fmt.Sprintf("%d:%s", i+1, players[i].Name)
+	}
+	rep := &tournamentReport{ct: ct, format: o.format, quiet: gopts.quiet, stderr: out.Stderr}
+	opts := tournament.Options{Game: ct.game, Pairs: o.pairs, Openings: ct.openings, MaxPlies: o.maxPlies, Adjudication: o.adjudicate, OnGame: rep.game}
+	view, runErr := o.play(ctx, ct.runner, players, opts)
+	if rep.bar != nil {
+		rep.bar.Finish()
+	}
+	if runErr = ct.finish(runErr); runErr != nil && ctx.Err() == nil {
+		return runErr
+	}
+	if !o.json {
+		printTournament(out.Stdout, view)
+	} else if err := writeJSON(out.Stdout, view); err != nil {
+		return err
+	}
+	return runErr
+}
+
+// playerSpecs checks the format and its settings and returns the player
+// specs of --players and --player, in order.
+func (o tournamentOptions) playerSpecs() ([]string, error) {
 	switch o.format {
 	case "roundrobin", "gauntlet", "knockout":
 	default:
-		return usageError{fmt.Errorf("--format %q: want roundrobin, gauntlet or knockout", o.format)}
+		return nil, usageError{fmt.Errorf("--format %q: want roundrobin, gauntlet or knockout", o.format)}
 	}
 	var specs []string
 	if o.players != "" {
-		if tournament.IsEngineSpec(o.players) {
-			return usageError{fmt.Errorf("--players splits at commas, which engine specs hold: give each engine with its own --player")}
+		if external.IsSpec(o.players) {
+			return nil, usageError{fmt.Errorf("--players splits at commas, which engine specs hold: give each engine with its own --player")}
 		}
 		specs = strings.Split(o.players, ",")
 	}
 	specs = append(specs, o.player...)
 	if len(specs) < 2 {
-		return usageError{fmt.Errorf("give at least two players: --players SPEC,SPEC or --player SPEC repeated")}
-	}
-	for _, s := range specs {
-		o.playersNameEngine = o.playersNameEngine || tournament.IsEngineSpec(s)
+		return nil, usageError{fmt.Errorf("give at least two players: --players SPEC,SPEC or --player SPEC repeated")}
 	}
 	if o.format == "knockout" {
 		if o.ties != "random" && o.ties != "extra" {
-			return usageError{fmt.Errorf("--ties %q: want random or extra", o.ties)}
+			return nil, usageError{fmt.Errorf("--ties %q: want random or extra", o.ties)}
 		}
 		if o.bestOf < 1 {
-			return usageError{fmt.Errorf("--best-of %d: want 1 or more", o.bestOf)}
+			return nil, usageError{fmt.Errorf("--best-of %d: want 1 or more", o.bestOf)}
 		}
 	}
-	ct, err := o.prepare(c)
-	if err != nil {
-		return err
+	for i := range specs {
+		specs[i] = strings.TrimSpace(specs[i])
 	}
-	defer ct.closeOut()
-	defer ct.runner.Close()
-	var players []tournament.Player
-	for i, s := range specs {
-		p, err := ct.contestant(c, &o.contestOptions, strings.TrimSpace(s))
-		if err != nil {
-			return err
-		}
-		p.Name = fmt.Sprintf("%d:%s", i+1, p.Name)
-		players = append(players, p)
-	}
-	opts := tournament.Options{Game: ct.game, Pairs: o.pairs, Openings: ct.openings, MaxPlies: o.maxPlies, Adjudication: o.adjudicate}
-	var bar *reports.Progress // started with the first game, when the total is known
-	opts.OnGame = func(done, total int, spec tournament.GameSpec, r tournament.Record) error {
-		if bar == nil && total > 0 {
-			bar = reports.NewProgress(c.ErrOrStderr(), g.quiet, max(1, total/10))
-			bar.Start(o.format, total)
-		}
-		if bar != nil {
-			bar.Set(done)
-		}
-		if ct.records != nil {
-			if err := ct.records.WriteGame(ct.game, spec.First.Name, spec.Second.Name, r); err != nil {
-				return fmt.Errorf("--games-out: %w", err)
-			}
-		}
-		return nil
-	}
-	out := tournamentJSON{Game: ct.game.Name(), Format: o.format}
+	return specs, nil
+}
+
+// play plays the tournament of the format and returns its view: the
+// standings, and a knockout's bracket and winner.
+func (o tournamentOptions) play(ctx context.Context, run tournament.Runner, players []tournament.Player, opts tournament.Options) (tournamentJSON, error) {
+	view := tournamentJSON{Game: opts.Game.Name(), Format: o.format}
 	var standings []tournament.Standing
-	var runErr error
+	var err error
 	switch o.format {
 	case "roundrobin":
-		standings, runErr = tournament.RoundRobin(c.Context(), ct.runner, players, opts)
+		standings, err = tournament.RoundRobin(ctx, run, players, opts)
 	case "gauntlet":
-		standings, runErr = tournament.Gauntlet(c.Context(), ct.runner, players, opts)
+		standings, err = tournament.Gauntlet(ctx, run, players, opts)
 	case "knockout":
 		var res tournament.BracketResult
 		bracket := tournament.BracketOptions{BestOf: o.bestOf, Ties: o.ties, Seed: o.seed}
-		res, standings, runErr = tournament.KnockoutTournament(c.Context(), ct.runner, players, bracket, opts)
-		if runErr == nil {
-			out.Winner = players[res.Winner].Name
-			for _, m := range res.Matches {
-				bj := bracketJSON{Round: m.Round, A: players[m.A].Name, B: "bye", ScoreA: m.ScoreA, ScoreB: m.ScoreB, Games: m.Games, Winner: players[m.Winner].Name, TieBreak: m.TieBreak}
-				if m.B != tournament.Bye {
-					bj.B = players[m.B].Name
-				}
-				out.Bracket = append(out.Bracket, bj)
-			}
+		res, standings, err = tournament.KnockoutTournament(ctx, run, players, bracket, opts)
+		if err == nil {
+			view.Winner, view.Bracket = players[res.Winner].Name, bracketView(players, res.Matches)
 		}
-	}
-	if bar != nil {
-		bar.Finish()
-	}
-	if err := ct.closeOut(); err != nil && runErr == nil {
-		runErr = err
-	}
-	if runErr != nil && c.Context().Err() == nil {
-		return runErr
 	}
 	for _, s := range standings {
 		r, e := s.Record, s.Elo
-		out.Standings = append(out.Standings, standing{s.Name, r.Games(), r.Wins, r.Draws, r.Losses, s.Points, jsonFloat(s.Score), jsonFloat(e.Elo), jsonFloat(e.Low), jsonFloat(e.High)})
+		view.Standings = append(view.Standings, standing{s.Name, r.Games(), r.Wins, r.Draws, r.Losses, s.Points, jsonFloat(s.Score), jsonFloat(e.Elo), jsonFloat(e.Low), jsonFloat(e.High)})
 	}
-	if o.json {
-		if err := writeJSON(c.OutOrStdout(), out); err != nil {
-			return err
+	return view, err
+}
+
+// bracketView names the entrants of a bracket's matches.
+func bracketView(players []tournament.Player, matches []tournament.BracketMatch) []bracketJSON {
+	out := make([]bracketJSON, len(matches))
+	for i, m := range matches {
+		out[i] = bracketJSON{Round: m.Round, A: players[m.A].Name, B: "bye", ScoreA: m.ScoreA, ScoreB: m.ScoreB, Games: m.Games, Winner: players[m.Winner].Name, TieBreak: m.TieBreak}
+		if m.B != tournament.Bye {
+			out[i].B = players[m.B].Name
 		}
-		return runErr
 	}
-	printTournament(c.OutOrStdout(), out)
-	return runErr
+	return out
+}
+
+// tournamentReport writes the games of a tournament to --games-out as
+// they finish and shows its progress, from the first game on which the
+// total is known.
+type tournamentReport struct {
+	ct     *contest
+	format string
+	quiet  bool
+	stderr io.Writer
+	bar    *reports.Progress
+}
+
+func (t *tournamentReport) game(done, total int, spec tournament.GameSpec, r tournament.Record) error {
+	if t.bar == nil && total > 0 {
+		t.bar = reports.NewProgress(t.stderr, t.quiet, max(1, total/10))
+		t.bar.Start(t.format, total)
+	}
+	if t.bar != nil {
+		t.bar.Set(done)
+	}
+	return t.ct.writeGame(spec, r)
 }
 
 func printTournament(w io.Writer, t tournamentJSON) {

@@ -14,6 +14,7 @@ import (
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/protocol/uci"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/external"
 )
 
 // TestTuneExternalEngine: a genetic run whose player is `tune engine
@@ -69,7 +70,7 @@ func TestTuneExternalEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := tournament.ParseEngineSpec("cmd=" + bin + ",arg=engine,arg=chess,arg=--evaluator,arg=textbook,proto=uci,name=tune-engine,option.Hash=16,depth=1")
+	spec, err := external.Parse("cmd=" + bin + ",arg=engine,arg=chess,arg=--evaluator,arg=textbook,proto=uci,name=tune-engine,option.Hash=16,depth=1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -246,7 +246,9 @@ func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []strin
 }
 
 // ReadGames reads the GGF games of data, each "(;...;)", as records in the
-// position and move notation (passes as "pass").
+// position and move notation (passes as "pass"). A move by the side that
+// just moved (or, first, by the side not to move on the board) follows a
+// pass the record left out, which the record then holds.
 func (game) ReadGames(data []byte) ([]games.GameRecord, error) {
 	text := string(data)
 	var out []games.GameRecord
@@ -264,12 +266,18 @@ func (game) ReadGames(data []byte) ([]games.GameRecord, error) {
 			return nil, fmt.Errorf("game %d: %w", len(out)+1, err)
 		}
 		r := games.GameRecord{Tags: g.Tags, Start: g.Notation()}
+		black := g.Black
 		for _, m := range g.Moves {
+			if m.Black != black {
+				// A pass the record left out: Replay checks it was forced.
+				r.Moves = append(r.Moves, "pass")
+			}
 			sq := strings.ToLower(m.Square())
 			if sq == "pa" {
 				sq = "pass"
 			}
 			r.Moves = append(r.Moves, sq)
+			black = !m.Black
 		}
 		out = append(out, r)
 		if len(out) > games.MaxRecordGames {

@@ -2,6 +2,7 @@ package othello_test
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -98,4 +99,80 @@ func FuzzGGF(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGGFLeftOutPass: a GGF game that leaves a forced pass out (the same
+// colour moves twice) reads with the pass put back, and replays; a pass
+// that was not forced does not replay.
+func TestGGFLeftOutPass(t *testing.T) {
+	g := othello.Game()
+	line := gameToForcedPass(t)
+	p := othello.Start()
+	for _, s := range line {
+		m, _ := p.ParseMove(s)
+		p.Play(m)
+	}
+	if p.MovesLeft() != p.Empties()/2+1 {
+		t.Errorf("MovesLeft %d with %d empty squares", p.MovesLeft(), p.Empties())
+	}
+	pass, _ := p.ForcedPass()
+	p.Play(pass)
+	next, _ := p.Moves(nil)
+	full := append(append([]string(nil), line...), "pass", p.FormatMove(next[0]))
+	var b bytes.Buffer
+	if err := g.(games.Recorder).WriteGame(&b, nil, othello.StartNotation, full, games.Ongoing); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(strings.Replace(b.String(), "B[PA]", "", 1), "W[PA]", "", 1)
+	if strings.Contains(text, "PA") {
+		t.Fatalf("the pass is still there: %s", text)
+	}
+	recs, err := g.(games.RecordReader).ReadGames([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(recs[0].Moves, " "); got != strings.Join(full, " ") {
+		t.Fatalf("read %s, want %s", got, strings.Join(full, " "))
+	}
+	if _, _, err := recs[0].Replay(g); err != nil {
+		t.Fatal(err)
+	}
+	// Black moving twice from the start: the pass put back is not forced.
+	bad := "(;GM[Othello]BO[8 " + othello.StartGGFBoard + " *]B[F5]B[F6];)"
+	if recs, err = g.(games.RecordReader).ReadGames([]byte(bad)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := recs[0].Replay(g); err == nil {
+		t.Errorf("%s replays", bad)
+	}
+}
+
+// gameToForcedPass plays random games until one reaches a forced pass in
+// the middle of the game, and returns its moves up to there. ForcedPass
+// must agree with Moves on every position on the way.
+func gameToForcedPass(t *testing.T) []string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, 5))
+	for range 1000 {
+		p := othello.Start()
+		var moves []string
+		for {
+			ms, o := p.Moves(nil)
+			if o != games.Ongoing {
+				break
+			}
+			m, forced := p.ForcedPass()
+			if forced != (len(ms) == 1 && ms[0] == othello.PassMove) || forced && m != othello.PassMove {
+				t.Fatalf("after %v: ForcedPass %v %v, moves %v", moves, m, forced, ms)
+			}
+			if forced {
+				return moves
+			}
+			m = ms[rng.IntN(len(ms))]
+			moves = append(moves, p.FormatMove(m))
+			p.Play(m)
+		}
+	}
+	t.Fatal("no forced pass in 1000 random games")
+	return nil
 }

@@ -87,6 +87,19 @@ func (p *Position) theirs() Bitboard { return p.discs[1-p.turn] }
 // Empties counts the empty squares.
 func (p *Position) Empties() int { return 64 - popcount(p.discs[0]|p.discs[1]) }
 
+// MovesLeft estimates the moves the side to move still plays: half the
+// empty squares, and the one it is about to play (games.Pacer).
+func (p *Position) MovesLeft() int { return p.Empties()/2 + 1 }
+
+// ForcedPass returns the pass and true when the side to move has no legal
+// move and the game goes on (games.Passer).
+func (p *Position) ForcedPass() (games.Move, bool) {
+	if p.legal != 0 || legalMoves(p.theirs(), p.mine()) == 0 {
+		return 0, false
+	}
+	return PassMove, true
+}
+
 // Discs returns the disc counts of black and white.
 func (p *Position) Discs() (black, white int) {
 	return popcount(p.discs[0]), popcount(p.discs[1])

@@ -3,7 +3,9 @@
 // optional id, and responses "= result" or "? message" ended by an empty
 // line. Both sides use it: `tune engine othello --protocol gtp` reads
 // commands and writes responses, and a referee driving an external engine
-// writes commands and reads responses. It holds no board and no search.
+// writes commands and reads responses: Serve is the engine side's loop
+// (`tune engine`), against the small Engine interface it declares (the
+// search stays with the engine).
 package gtp
 
 import (

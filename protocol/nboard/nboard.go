@@ -1,10 +1,13 @@
 // Package nboard reads and writes the messages of the NBoard protocol
-// (version 2), which the NBoard Othello GUI speaks to its engines, and the
-// GGF game records it sends with "set game". Both sides use it: `tune engine
+// (version 2), which the NBoard Othello GUI speaks to its engines (the GGF
+// game records it sends with "set game" are read by the game, a
+// games.RecordReader). Both sides use it: `tune engine
 // othello --protocol nboard` reads commands and writes answers ("=== F5",
 // "pong 3", "status ..."), and a client driving an external engine writes
-// commands and reads answers. It holds no board and no search: squares stay
-// strings such as "F5" and "PA" (pass).
+// commands and reads answers. The messages hold no board: squares stay
+// strings such as "F5" and "PA" (pass). Serve is the engine side's loop,
+// against the small Engine interface it declares (the search stays with
+// the engine).
 package nboard
 
 import (

@@ -1,8 +1,9 @@
 // Package uci reads and writes the messages of the Universal Chess Interface,
 // both ways: the commands a GUI sends an engine (position, go, setoption,
-// ...) and the lines an engine answers (id, option, info, bestmove). It holds
-// no search and no game loop: `tune engine` uses it as the engine, and a
-// match runner driving an external engine uses it as the GUI.
+// ...) and the lines an engine answers (id, option, info, bestmove). A match
+// runner driving an external engine uses it as the GUI; `tune engine` serves
+// UCI with Serve, the engine side's loop, against the small Engine interface
+// it declares (the search stays with the engine).
 //
 // Moves stay strings in UCI's long algebraic notation (e2e4, e7e8q, 0000);
 // checking them against a position is the caller's business.

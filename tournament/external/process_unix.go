@@ -1,6 +1,6 @@
 //go:build unix
 
-package tournament
+package external
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package tournament
+package external
 
 import (
 	"bufio"
@@ -30,7 +30,7 @@ type process struct {
 
 // startProcess starts the engine of e, its stderr to log (nil: dropped)
 // with each line prefixed by the engine's name.
-func startProcess(e *EngineSpec, log io.Writer) (*process, error) {
+func startProcess(e *Spec, log io.Writer) (*process, error) {
 	cmd := exec.Command(e.Command, e.Args...)
 	cmd.Dir = e.Dir
 	cmd.SysProcAttr = processAttributes()
@@ -47,7 +47,7 @@ func startProcess(e *EngineSpec, log io.Writer) (*process, error) {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrEngineSpec, e.Name, unwrapExec(err))
+		return nil, fmt.Errorf("%w: %s: %v", ErrSpec, e.Name, unwrapExec(err))
 	}
 	p := &process{name: e.Name, cmd: cmd, stdin: stdin, lines: make(chan string, 256), done: make(chan struct{}), quit: make(chan struct{})}
 	go p.read(stdout)
@@ -96,7 +96,7 @@ func (p *process) readLine(ctx context.Context, timeout time.Duration, waitingFo
 		}
 		return l, nil
 	case <-t.C:
-		return "", &Fault{ByStall, fmt.Sprintf("no answer in %v while %s", timeout, waitingFor)}
+		return "", stall(fmt.Sprintf("no answer in %v while %s", timeout, waitingFor))
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
@@ -107,11 +107,11 @@ func (p *process) crashed(what string) error {
 	select {
 	case <-p.done:
 		if p.err != nil {
-			return &Fault{ByCrash, fmt.Sprintf("%s (%v)", what, p.err)}
+			return crash(fmt.Sprintf("%s (%v)", what, p.err))
 		}
-		return &Fault{ByCrash, what + " (exit status 0)"}
+		return crash(what + " (exit status 0)")
 	case <-time.After(quitGrace):
-		return &Fault{ByCrash, what}
+		return crash(what)
 	}
 }
 

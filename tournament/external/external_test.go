@@ -1,4 +1,4 @@
-package tournament
+package external
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/stats"
 )
 
@@ -30,7 +31,7 @@ const (
 // it), so that leftovers can be found by listing processes.
 const ownerVariable = "GAMETUNE_TEST_OWNER"
 
-func TestParseEngineSpec(t *testing.T) {
+func TestParse(t *testing.T) {
 	good := map[string]string{
 		"cmd=/bin/sf,proto=uci,depth=8":                                    "cmd=/bin/sf,proto=uci,name=sf,depth=8",
 		"cmd=e,proto=uci,name=x,arg=-a,arg=b,dir=d,option.Hash=16,nodes=5": "cmd=e,proto=uci,name=x,arg=-a,arg=b,dir=d,option.Hash=16,nodes=5",
@@ -39,7 +40,7 @@ func TestParseEngineSpec(t *testing.T) {
 		"cmd=e,proto=uci,movetime=100,stall=2000":                          "cmd=e,proto=uci,name=e,movetime=100,stall=2000",
 	}
 	for in, want := range good {
-		e, err := ParseEngineSpec(in)
+		e, err := Parse(in)
 		if err != nil {
 			t.Errorf("%s: %v", in, err)
 			continue
@@ -64,32 +65,21 @@ func TestParseEngineSpec(t *testing.T) {
 		"cmd=e,proto=uci,restart=yes,depth=1": "restart=yes",
 	}
 	for in, want := range bad {
-		_, err := ParseEngineSpec(in)
-		if err == nil || !errors.Is(err, ErrEngineSpec) || !strings.Contains(err.Error(), want) {
+		_, err := Parse(in)
+		if err == nil || !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one with %q", in, err, want)
 		}
 	}
 }
 
-func TestParseTimeControl(t *testing.T) {
-	tc, err := ParseTimeControl("40/60+0.5")
-	if err != nil || tc != (TimeControl{40, time.Minute, 500 * time.Millisecond}) {
-		t.Fatalf("40/60+0.5: %+v %v", tc, err)
-	}
-	tc, err = ParseTimeControl("0.5")
-	if err != nil || tc != (TimeControl{0, 500 * time.Millisecond, 0}) {
-		t.Fatalf("0.5: %+v %v", tc, err)
-	}
-}
-
-func FuzzParseEngineSpec(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	f.Add("cmd=/bin/sf,proto=uci,option.Hash=16,tc=40/60+0.5")
 	f.Fuzz(func(t *testing.T, s string) {
-		e, err := ParseEngineSpec(s)
+		e, err := Parse(s)
 		if err != nil {
 			return
 		}
-		back, err := ParseEngineSpec(e.String())
+		back, err := Parse(e.String())
 		if err != nil || back.String() != e.String() {
 			t.Fatalf("%q: read back %q: %v", s, e.String(), err)
 		}
@@ -166,13 +156,20 @@ func children() []string {
 	return out
 }
 
-func mustSpec(t *testing.T, s string) *EngineSpec {
+func mustSpec(t *testing.T, s string) Spec {
 	t.Helper()
-	e, err := ParseEngineSpec(s)
+	e, err := Parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &e
+	return e
+}
+
+// enginePlayer is the player of spec s, named after the engine.
+func enginePlayer(t *testing.T, s string) tournament.Player {
+	t.Helper()
+	e := mustSpec(t, s)
+	return tournament.Player{Name: e.Name, Engine: e}
 }
 
 // syncBuffer is a log written by several engines.
@@ -202,30 +199,29 @@ func TestExternalFaults(t *testing.T) {
 	markProcesses(t)
 	g, _ := all.Find("chess")
 	ev, _ := games.FindEvaluator(g, "textbook")
-	builtin := Player{Name: "builtin", Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 1}}
+	builtin := tournament.Player{Name: "builtin", Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 1}}
 	cases := []struct {
 		flags  string
-		reason Reason
+		reason tournament.Reason
 		detail string
 	}{
-		{"arg=-crash-at,arg=6", ByCrash, "exited"},
-		{"arg=-stall-at,arg=6,stall=300", ByStall, "no answer"},
-		{"arg=-illegal-at,arg=6", ByIllegal, "a1a1"},
-		{"arg=-ignore-quit,arg=-child,arg=-crash-at,arg=500", ByRule, ""},
+		{"arg=-crash-at,arg=6", tournament.ByCrash, "exited"},
+		{"arg=-stall-at,arg=6,stall=300", tournament.ByStall, "no answer"},
+		{"arg=-illegal-at,arg=6", tournament.ByIllegal, "a1a1"},
+		{"arg=-ignore-quit,arg=-child,arg=-crash-at,arg=500", tournament.ByRule, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.flags, func(t *testing.T) {
-			pool, err := NewPool(1, 1)
+			pool, err := tournament.NewPool(1, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var log syncBuffer
 			pool.SetEngineLog(&log)
-			ext := Player{Name: "test", Engine: mustSpec(t, "cmd="+bin+",proto=uci,name=test,depth=1,arg=-child,"+tc.flags)}
-			ext.Name = ext.Engine.Name
-			specs := MatchSpecs(g, builtin, ext, 2, nil, 60, Adjudication{})
-			var recs []Record
-			err = pool.Run(context.Background(), specs, func(i int, r Record) error {
+			ext := enginePlayer(t, "cmd="+bin+",proto=uci,name=test,depth=1,arg=-child,"+tc.flags)
+			specs := tournament.MatchSpecs(g, builtin, ext, 2, nil, 60, tournament.Adjudication{})
+			var recs []tournament.Record
+			err = pool.Run(context.Background(), specs, func(i int, r tournament.Record) error {
 				recs = append(recs, r)
 				return nil
 			})
@@ -236,13 +232,13 @@ func TestExternalFaults(t *testing.T) {
 				t.Fatalf("%d games delivered, want 4", len(recs))
 			}
 			for i, r := range recs {
-				if r.Reason == ByPlyCap {
-					r.Reason = ByRule
+				if r.Reason == tournament.ByPlyCap {
+					r.Reason = tournament.ByRule
 				}
 				if r.Reason != tc.reason {
 					t.Errorf("game %d: reason %s (%s), want %s", i, r.Reason, r.Detail, tc.reason)
 				}
-				if tc.reason != ByRule {
+				if tc.reason != tournament.ByRule {
 					extSide := games.Second
 					if i%2 == 1 {
 						extSide = games.First
@@ -255,14 +251,14 @@ func TestExternalFaults(t *testing.T) {
 					}
 				}
 			}
-			if len(children()) == 0 && tc.reason == ByRule {
+			if len(children()) == 0 && tc.reason == tournament.ByRule {
 				t.Errorf("no engine process kept between games")
 			}
 			pool.Close()
 			if c := children(); len(c) > 0 {
 				t.Errorf("children left after Close: %v", c)
 			}
-			if tc.reason == ByCrash && !strings.Contains(log.String(), "test: testengine: crashing on purpose") {
+			if tc.reason == tournament.ByCrash && !strings.Contains(log.String(), "test: testengine: crashing on purpose") {
 				t.Errorf("the engine's stderr is not in the log:\n%s", log.String())
 			}
 		})
@@ -274,13 +270,13 @@ func TestExternalCancel(t *testing.T) {
 	bin := buildTestEngine(t)
 	markProcesses(t)
 	g, _ := all.Find("chess")
-	pool, _ := NewPool(2, 1)
+	pool, _ := tournament.NewPool(2, 1)
 	defer pool.Close()
-	a := Player{Name: "a", Engine: mustSpec(t, "cmd="+bin+",proto=uci,name=a,depth=1,arg=-child,arg=-stall-at,arg=3")}
-	b := Player{Name: "b", Engine: mustSpec(t, "cmd="+bin+",proto=uci,name=b,depth=1,arg=-child")}
+	a := enginePlayer(t, "cmd="+bin+",proto=uci,name=a,depth=1,arg=-child,arg=-stall-at,arg=3")
+	b := enginePlayer(t, "cmd="+bin+",proto=uci,name=b,depth=1,arg=-child")
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
-	err := pool.Run(ctx, MatchSpecs(g, a, b, 2, nil, 40, Adjudication{}), func(int, Record) error { return nil })
+	err := pool.Run(ctx, tournament.MatchSpecs(g, a, b, 2, nil, 40, tournament.Adjudication{}), func(int, tournament.Record) error { return nil })
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Run: %v, want the deadline", err)
 	}
@@ -290,8 +286,8 @@ func TestExternalCancel(t *testing.T) {
 	}
 }
 
-// TestCheckEngine: bad specs are refused before any game.
-func TestCheckEngine(t *testing.T) {
+// TestCheck: bad specs are refused before any game.
+func TestCheck(t *testing.T) {
 	bin := buildTestEngine(t)
 	markProcesses(t)
 	chess, _ := all.Find("chess")
@@ -309,15 +305,15 @@ func TestCheckEngine(t *testing.T) {
 	}
 	for _, tc := range cases {
 		e := mustSpec(t, tc.spec)
-		err := CheckEngine(context.Background(), tc.game, *e, nil)
+		err := Check(context.Background(), tc.game, e, nil)
 		if tc.want == "" {
 			if err != nil {
 				t.Errorf("%s: %v", tc.spec, err)
 			}
 			continue
 		}
-		if !errors.Is(err, ErrEngineSpec) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want ErrEngineSpec with %q", tc.spec, err, tc.want)
+		if !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want ErrSpec with %q", tc.spec, err, tc.want)
 		}
 	}
 }
@@ -327,28 +323,28 @@ func TestTimeForfeit(t *testing.T) {
 	bin := buildTestEngine(t)
 	markProcesses(t)
 	g, _ := all.Find("chess")
-	pool, _ := NewPool(1, 1)
+	pool, _ := tournament.NewPool(1, 1)
 	defer pool.Close()
-	slow := Player{Name: "slow", Engine: mustSpec(t, "cmd="+bin+",proto=uci,name=slow,tc=0.2,timemargin=10,arg=-stall-at,arg=2")}
-	fast := Player{Name: "fast", Engine: mustSpec(t, "cmd="+bin+",proto=uci,name=fast,tc=10")}
-	var recs []Record
-	err := pool.Run(context.Background(), []GameSpec{{Game: g, First: fast, Second: slow, MaxPlies: 20}}, func(_ int, r Record) error {
+	slow := enginePlayer(t, "cmd="+bin+",proto=uci,name=slow,tc=0.2,timemargin=10,arg=-stall-at,arg=2")
+	fast := enginePlayer(t, "cmd="+bin+",proto=uci,name=fast,tc=10")
+	var recs []tournament.Record
+	err := pool.Run(context.Background(), []tournament.GameSpec{{Game: g, First: fast, Second: slow, MaxPlies: 20}}, func(_ int, r tournament.Record) error {
 		recs = append(recs, r)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := recs[0]; r.Reason != ByTime || r.Outcome != games.FirstWins {
+	if r := recs[0]; r.Reason != tournament.ByTime || r.Outcome != games.FirstWins {
 		t.Fatalf("%s %s (%s), want a loss on time for the second", r.Outcome, r.Reason, r.Detail)
 	}
 }
 
 // externalMatch plays a against b over pairs colour-swapped pairs on
 // workers and logs W-D-L, Elo and games/s from a's point of view.
-func externalMatch(t *testing.T, g games.Game, a, b Player, pairs, workers int, openings []string) stats.WDL {
+func externalMatch(t *testing.T, g games.Game, a, b tournament.Player, pairs, workers int, openings []string) stats.WDL {
 	t.Helper()
-	pool, err := NewPool(workers, 16)
+	pool, err := tournament.NewPool(workers, 16)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +352,7 @@ func externalMatch(t *testing.T, g games.Game, a, b Player, pairs, workers int, 
 	var log syncBuffer
 	pool.SetEngineLog(&log)
 	start := time.Now()
-	res, err := RunMatch(context.Background(), pool, MatchSpecs(g, a, b, pairs, openings, 0, Adjudication{}), nil, nil)
+	res, err := tournament.RunMatch(context.Background(), pool, tournament.MatchSpecs(g, a, b, pairs, openings, 0, tournament.Adjudication{}), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,10 +399,9 @@ func TestAgainstStockfish(t *testing.T) {
 	markProcesses(t)
 	g, _ := all.Find("chess")
 	ev, _ := games.FindEvaluator(g, "textbook")
-	ours := Player{Name: "textbook-d5", Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 5}}
-	sf := Player{Engine: mustSpec(t, "cmd="+stockfishPath+",proto=uci,option.UCI_LimitStrength=true,option.UCI_Elo=1800,option.Threads=1,option.Hash=16,depth=8")}
-	sf.Name = sf.Engine.Name
-	openings, err := RandomOpenings(context.Background(), g, "random:4", 1)
+	ours := tournament.Player{Name: "textbook-d5", Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 5}}
+	sf := enginePlayer(t, "cmd="+stockfishPath+",proto=uci,option.UCI_LimitStrength=true,option.UCI_Elo=1800,option.Threads=1,option.Hash=16,depth=8")
+	openings, err := tournament.RandomOpenings(context.Background(), g, "random:4", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,10 +416,9 @@ func TestAgainstRhino(t *testing.T) {
 	markProcesses(t)
 	g, _ := all.Find("othello")
 	ev, _ := games.FindEvaluator(g, "full")
-	ours := Player{Name: "full-d6", Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 6}}
-	rhino := Player{Engine: mustSpec(t, "cmd="+rhinoPath+",proto=gtp,arg=-l,arg=3")}
-	rhino.Name = rhino.Engine.Name
-	openings, err := RandomOpeningMoves(context.Background(), g, "random:4", 1)
+	ours := tournament.Player{Name: "full-d6", Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 6}}
+	rhino := enginePlayer(t, "cmd="+rhinoPath+",proto=gtp,arg=-l,arg=3")
+	openings, err := tournament.RandomOpeningMoves(context.Background(), g, "random:4", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,19 +432,19 @@ func TestAgainstRhino(t *testing.T) {
 func BenchmarkExternalGame(b *testing.B) {
 	bin := buildTestEngine(b)
 	g, _ := all.Find("chess")
-	pool, _ := NewPool(1, 1)
+	pool, _ := tournament.NewPool(1, 1)
 	defer pool.Close()
-	spec := func(name string) Player {
-		e, err := ParseEngineSpec("cmd=" + bin + ",proto=uci,tc=60+1,name=" + name)
+	spec := func(name string) tournament.Player {
+		e, err := Parse("cmd=" + bin + ",proto=uci,tc=60+1,name=" + name)
 		if err != nil {
 			b.Fatal(err)
 		}
-		return Player{Name: name, Engine: &e}
+		return tournament.Player{Name: name, Engine: e}
 	}
-	specs := []GameSpec{{Game: g, First: spec("a"), Second: spec("b"), MaxPlies: 40}}
+	specs := []tournament.GameSpec{{Game: g, First: spec("a"), Second: spec("b"), MaxPlies: 40}}
 	plies := 0
 	for b.Loop() {
-		if err := pool.Run(context.Background(), specs, func(_ int, r Record) error { plies += r.Plies; return nil }); err != nil {
+		if err := pool.Run(context.Background(), specs, func(_ int, r tournament.Record) error { plies += r.Plies; return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package tournament
+package external
 
 import "syscall"
 

@@ -1,0 +1,286 @@
+package gtp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/protocol/lines"
+)
+
+// Engine is what Serve needs of an engine (engine/thinker's Thinker is
+// one).
+type Engine interface {
+	Game() games.Game
+	Evaluator() (*games.Evaluator, []float64) // its name is the version's
+	NewGame()                                 // clear_board
+	// Think searches p on its own goroutine and reports once; it returns an
+	// error when there is nothing to search. Wait waits for the report.
+	Think(ctx context.Context, p games.Position, lim games.ThinkLimits, report func(games.Thought)) error
+	Wait()
+}
+
+// Commands are the commands Serve knows, in the order list_commands gives
+// them.
+var Commands = []string{"protocol_version", "name", "version", "known_command", "list_commands", "boardsize",
+	"clear_board", "komi", "play", "genmove", "undo", "time_settings", "time_left", "final_score", "showboard", "quit"}
+
+// server is one GTP session: the engine, the position and the clocks the
+// controller set up.
+type server struct {
+	e     Engine
+	pos   games.Position
+	timed bool             // time_settings or time_left gave a clock
+	left  [2]time.Duration // each side's time left, black first
+}
+
+// Serve answers the GTP commands read from r on w until quit, the end of r
+// or the end of ctx (its error is returned then), for a game whose moves
+// are squares (Othello). GTP is one command, one answer: genmove searches
+// before the next command is read. A failing command is answered "? ..."
+// and changes nothing.
+func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
+	s := &server{e: e, pos: e.Game().Start()}
+	out := lines.NewWriter(w)
+	tooLong := func(err error) { out.Write(Failure(Command{}, err.Error()).String()) }
+	return lines.Each(ctx, r, tooLong, func(text string) bool {
+		c, err := ParseCommand(text)
+		if errors.Is(err, ErrEmpty) {
+			return true
+		}
+		if err != nil {
+			out.Write(Failure(Command{}, err.Error()).String())
+			return true
+		}
+		answer, err := s.answer(ctx, c)
+		if err != nil {
+			out.Write(Failure(c, err.Error()).String())
+			return true
+		}
+		out.Write(Success(c, answer).String())
+		return c.Name != "quit"
+	})
+}
+
+// handler answers one command with at least args arguments.
+type handler struct {
+	args int
+	run  func(s *server, ctx context.Context, args []string) (string, error)
+}
+
+var handlers = map[string]handler{
+	"protocol_version": {0, func(*server, context.Context, []string) (string, error) { return "2", nil }},
+	"name":             {0, func(*server, context.Context, []string) (string, error) { return "gametune", nil }},
+	"version":          {0, (*server).version},
+	"known_command":    {1, knownCommand},
+	"list_commands":    {0, func(*server, context.Context, []string) (string, error) { return strings.Join(Commands, "\n"), nil }},
+	"boardsize":        {1, boardSize},
+	"clear_board":      {0, (*server).clearBoard},
+	"komi":             {0, func(*server, context.Context, []string) (string, error) { return "", nil }},
+	"play":             {2, (*server).play},
+	"genmove":          {1, (*server).genmove},
+	"undo":             {0, (*server).undo},
+	"time_settings":    {3, (*server).timeSettings},
+	"time_left":        {2, (*server).timeLeft},
+	"final_score":      {0, (*server).finalScore},
+	"showboard":        {0, (*server).showBoard},
+	"quit":             {0, func(*server, context.Context, []string) (string, error) { return "", nil }},
+}
+
+func (s *server) answer(ctx context.Context, c Command) (string, error) {
+	h, ok := handlers[c.Name]
+	if !ok {
+		return "", fmt.Errorf("unknown command %q (see list_commands)", c.Name)
+	}
+	if len(c.Args) < h.args {
+		return "", fmt.Errorf("syntax error: %s needs %d arguments", c.Name, h.args)
+	}
+	return h.run(s, ctx, c.Args)
+}
+
+func (s *server) version(context.Context, []string) (string, error) {
+	ev, _ := s.e.Evaluator()
+	return s.e.Game().Name() + " " + ev.Name, nil
+}
+
+func knownCommand(_ *server, _ context.Context, args []string) (string, error) {
+	for _, k := range Commands {
+		if k == args[0] {
+			return "true", nil
+		}
+	}
+	return "false", nil
+}
+
+func boardSize(_ *server, _ context.Context, args []string) (string, error) {
+	if args[0] != "8" {
+		return "", errors.New("unacceptable size: Othello is played on 8x8")
+	}
+	return "", nil
+}
+
+func (s *server) clearBoard(context.Context, []string) (string, error) {
+	s.pos = s.e.Game().Start()
+	s.e.NewGame()
+	return "", nil
+}
+
+func (s *server) play(_ context.Context, args []string) (string, error) {
+	side, err := side(args[0])
+	if err != nil {
+		return "", err
+	}
+	p, err := playFor(s.pos, side, args[1])
+	if err != nil {
+		return "", fmt.Errorf("illegal move: %v", err)
+	}
+	s.pos = p
+	return "", nil
+}
+
+// genmove searches for side, within the engine's own limits or, on a
+// clock, the time manager's share of side's time, and plays the move.
+func (s *server) genmove(ctx context.Context, args []string) (string, error) {
+	side, err := side(args[0])
+	if err != nil {
+		return "", err
+	}
+	p, err := passUntil(s.pos, side)
+	if err != nil {
+		return "", err
+	}
+	var lim games.ThinkLimits
+	if s.timed {
+		lim = games.ThinkLimits{Clock: true, Left: s.left[side]}
+		if pacer, ok := p.(games.Pacer); ok {
+			lim.MovesToGo = pacer.MovesLeft()
+		}
+	}
+	var t games.Thought
+	if err := s.e.Think(ctx, p, lim, func(r games.Thought) { t = r }); err != nil {
+		return "", err
+	}
+	s.e.Wait()
+	move := t.Position.FormatMove(t.Move)
+	p.Play(t.Move)
+	s.pos = p
+	return strings.ToUpper(move), nil
+}
+
+func (s *server) undo(context.Context, []string) (string, error) {
+	if s.pos.Ply() == 0 {
+		return "", errors.New("cannot undo: no move was played")
+	}
+	s.pos.Undo()
+	return "", nil
+}
+
+func (s *server) timeSettings(_ context.Context, args []string) (string, error) {
+	main, err1 := strconv.Atoi(args[0])
+	byo, err2 := strconv.Atoi(args[1])
+	if err1 != nil || err2 != nil || main < 0 || byo < 0 {
+		return "", errors.New("syntax error: time_settings MAIN BYO_YOMI STONES, in seconds")
+	}
+	s.timed = main > 0 || byo > 0
+	s.left = [2]time.Duration{time.Duration(main) * time.Second, time.Duration(main) * time.Second}
+	return "", nil
+}
+
+func (s *server) timeLeft(_ context.Context, args []string) (string, error) {
+	side, err := side(args[0])
+	if err != nil {
+		return "", err
+	}
+	secs, err := strconv.ParseFloat(args[1], 64)
+	if err != nil || secs < 0 || secs > 1e7 {
+		return "", fmt.Errorf("syntax error: time_left COLOR SECONDS STONES, got %q seconds", args[1])
+	}
+	s.timed = true
+	s.left[side] = time.Duration(secs * float64(time.Second))
+	return "", nil
+}
+
+// finalScore is "B+4", "W+2" or "0" by the count of discs (0 for a game
+// without a count).
+func (s *server) finalScore(context.Context, []string) (string, error) {
+	return FinalScore(s.pos), nil
+}
+
+func (s *server) showBoard(context.Context, []string) (string, error) {
+	if d, ok := s.pos.(games.Drawer); ok {
+		return "\n" + strings.TrimRight(d.Draw(), "\n"), nil
+	}
+	return s.pos.String(), nil
+}
+
+// FinalScore is final_score's answer in p: "B+4", "W+2" or "0" by the count
+// of each side's pieces (games.DiscCounter), "0" in a game without one.
+func FinalScore(p games.Position) string {
+	c, ok := p.(games.DiscCounter)
+	if !ok {
+		return "0"
+	}
+	b, w := c.Discs()
+	switch {
+	case b > w:
+		return fmt.Sprintf("B+%d", b-w)
+	case w > b:
+		return fmt.Sprintf("W+%d", w-b)
+	}
+	return "0"
+}
+
+func side(s string) (games.Side, error) {
+	black, err := Color(s)
+	if err != nil {
+		return 0, fmt.Errorf("syntax error: %v", err)
+	}
+	if black {
+		return games.First, nil
+	}
+	return games.Second, nil
+}
+
+// passUntil returns p, or a copy of p in which the side to move has passed
+// so that side is to move: controllers may leave a forced pass out
+// (games.Passer). Any other turn mismatch is an error.
+func passUntil(p games.Position, side games.Side) (games.Position, error) {
+	if p.Turn() == side {
+		return p, nil
+	}
+	if _, outcome := p.Moves(nil); outcome != games.Ongoing {
+		return nil, fmt.Errorf("the game is over (%s)", outcome)
+	}
+	if passer, ok := p.(games.Passer); ok {
+		if m, ok := passer.ForcedPass(); ok {
+			q := p.Clone()
+			q.Play(m)
+			return q, nil
+		}
+	}
+	return nil, fmt.Errorf("it is %s's turn", ColorName(p.Turn() == games.First))
+}
+
+// playFor plays move (in the game's notation) for side on a copy of p,
+// after a forced pass of the other side if needed, and returns the copy; p
+// is unchanged.
+func playFor(p games.Position, side games.Side, move string) (games.Position, error) {
+	q, err := passUntil(p, side)
+	if err != nil {
+		return nil, err
+	}
+	if q == p {
+		q = p.Clone()
+	}
+	m, err := q.ParseMove(move)
+	if err != nil {
+		return nil, err
+	}
+	q.Play(m)
+	return q, nil
+}

@@ -1,0 +1,195 @@
+package nboard
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/protocol/lines"
+)
+
+// Engine is what Serve needs of an engine (engine/thinker's Thinker is
+// one). Serve calls its methods from one goroutine; Think's report comes
+// from the search's.
+type Engine interface {
+	Game() games.Game
+	Evaluator() (*games.Evaluator, []float64) // its name is in myname
+	// SetDepth makes d plies the limit of the searches Serve asks for
+	// ("set depth"), or says why not.
+	SetDepth(d int) error
+	// Think searches p on its own goroutine and reports once; it returns an
+	// error when there is nothing to search.
+	Think(ctx context.Context, p games.Position, lim games.ThinkLimits, report func(games.Thought)) error
+	Wait() // wait for the search in flight to report
+	Stop() // end the search in flight now, with its report
+}
+
+// server is one NBoard session: the engine, the position the GUI set up
+// and where the answers go.
+type server struct {
+	e   Engine
+	pos games.Position
+	out *lines.Writer
+}
+
+// Serve answers the NBoard commands read from r on w until quit, the end
+// of r or the end of ctx (its error is returned then), for a game whose
+// records NBoard sends (Othello's GGF: a games.RecordReader). go and hint
+// search on their own goroutine; ping stops them and answers once they have
+// reported, as the protocol asks. Errors in the input are answered with
+// "status error: ..." and the engine keeps its last legal state.
+func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
+	s := &server{e: e, pos: e.Game().Start(), out: lines.NewWriter(w)}
+	defer e.Stop()
+	tooLong := func(err error) { s.fail("%v", err) }
+	return lines.Each(ctx, r, tooLong, func(text string) bool {
+		c, err := ParseCommand(text)
+		return err != nil || s.answer(ctx, c)
+	})
+}
+
+func (s *server) fail(format string, args ...any) {
+	s.out.Println("status error: " + strings.Join(strings.Fields(fmt.Sprintf(format, args...)), " "))
+}
+
+// answer runs one command and reports whether to go on (not after quit).
+func (s *server) answer(ctx context.Context, c Command) bool {
+	switch c.Name {
+	case "quit":
+		return false
+	case "nboard":
+		ev, _ := s.e.Evaluator()
+		s.out.Println("set myname gametune-" + ev.Name)
+	case "set":
+		s.set(c)
+	case "move":
+		s.move(c.Args)
+	case "go", "hint":
+		s.think(ctx, c.Name)
+	case "ping":
+		s.e.Stop()
+		n := "0"
+		if len(c.Args) > 0 {
+			n = c.Args[0]
+		}
+		s.out.Println("pong " + n)
+	case "learn":
+		s.out.Println("learned")
+	default:
+		s.fail("unknown command %q (nboard, set depth, set game, move, go, hint, ping, learn, quit)", c.Name)
+	}
+	return true
+}
+
+// set runs "set depth N", "set game GGF" and "set contempt N" (ignored).
+func (s *server) set(c Command) {
+	if len(c.Args) == 0 {
+		s.fail("set needs depth, game or contempt")
+		return
+	}
+	s.e.Wait()
+	switch c.Args[0] {
+	case "depth":
+		d := 0
+		if len(c.Args) == 2 {
+			d, _ = strconv.Atoi(c.Args[1])
+		}
+		if err := s.e.SetDepth(d); err != nil {
+			s.fail("set depth %s: %v", strings.Join(c.Args[1:], " "), err)
+		}
+	case "game":
+		p, err := gamePosition(s.e.Game(), strings.TrimSpace(strings.TrimPrefix(c.Rest, "game")))
+		if err != nil {
+			s.fail("set game: %v (the position stays %s)", err, s.pos.String())
+			return
+		}
+		s.pos = p
+	case "contempt":
+	default:
+		s.fail("set %s: unknown setting (depth, game, contempt)", c.Args[0])
+	}
+}
+
+// move plays one move such as F5 or F5/1.00/0.5 for the side to move.
+func (s *server) move(args []string) {
+	s.e.Wait()
+	if len(args) != 1 {
+		s.fail("move needs one move such as F5 or F5/1.00/0.5")
+		return
+	}
+	m, err := ParseMove(args[0])
+	if err == nil {
+		q := s.pos.Clone()
+		var mv games.Move
+		if mv, err = q.ParseMove(square(m)); err == nil {
+			q.Play(mv)
+			s.pos = q
+		}
+	}
+	if err != nil {
+		s.fail("move %s: %v", args[0], err)
+	}
+}
+
+// think answers go ("=== F5/1.50/0.20") and hint (a search line), then
+// "status".
+func (s *server) think(ctx context.Context, command string) {
+	s.e.Wait()
+	out, ready := s.out, make(chan struct{})
+	err := s.e.Think(ctx, s.pos, games.ThinkLimits{}, func(t games.Thought) {
+		<-ready // after the status line below
+		if command == "hint" {
+			out.Println(Search(games.FormatLine(t.Position, t.PV, nil), eval(t), t.Depth), "status")
+			return
+		}
+		m := Move{Square: t.Position.FormatMove(t.Move), Eval: eval(t), HasEval: true, Seconds: t.Elapsed.Seconds()}
+		out.Println(BestMove(m), "status")
+	})
+	if err != nil {
+		s.fail("%s: %v", command, err)
+		return
+	}
+	s.out.Println("status gametune is thinking")
+	close(ready)
+}
+
+// square is the move in the game's notation (games/othello's: f5, pass).
+func square(m Move) string {
+	if m.IsPass() {
+		return "pass"
+	}
+	return strings.ToLower(m.Square)
+}
+
+// eval turns a score (tenths of a disc in Othello's evaluators) into
+// NBoard's discs; a forced win or loss is ±64.
+func eval(t games.Thought) float64 {
+	switch {
+	case t.EndPlies > 0:
+		return 64
+	case t.EndPlies < 0:
+		return -64
+	}
+	return float64(t.Score) / 10
+}
+
+// gamePosition plays the game record text (GGF) from its board, checking
+// every move; the game's reader puts back the forced passes it leaves out.
+func gamePosition(g games.Game, text string) (games.Position, error) {
+	reader, ok := g.(games.RecordReader)
+	if !ok {
+		return nil, fmt.Errorf("%s has no game records", g.Name())
+	}
+	recs, err := reader.ReadGames([]byte(text))
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) != 1 {
+		return nil, fmt.Errorf("%d games: want one", len(recs))
+	}
+	p, _, err := recs[0].Replay(g)
+	return p, err
+}

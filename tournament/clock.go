@@ -1,0 +1,121 @@
+package tournament
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TimeControl is a clock: Moves moves in Base (0 moves: the whole game),
+// plus Increment after each move.
+type TimeControl struct {
+	Moves     int
+	Base      time.Duration
+	Increment time.Duration
+}
+
+// ParseTimeControl reads cutechess's tc form [MOVES/]SECONDS[+INCREMENT]:
+// "40/60" (40 moves in a minute, repeating), "10+0.1", "0.5+0.05".
+func ParseTimeControl(s string) (TimeControl, error) {
+	var tc TimeControl
+	rest := s
+	if m, after, ok := strings.Cut(s, "/"); ok {
+		n, err := strconv.Atoi(m)
+		if err != nil || n < 1 {
+			return TimeControl{}, fmt.Errorf("tc=%s: moves %q before / is not a positive number (want [MOVES/]SECONDS[+INC])", s, m)
+		}
+		tc.Moves, rest = n, after
+	}
+	base, inc, hasInc := strings.Cut(rest, "+")
+	secs, err := strconv.ParseFloat(base, 64)
+	if err != nil || secs <= 0 || secs > 1e6 {
+		return TimeControl{}, fmt.Errorf("tc=%s: seconds %q is not a positive number (want [MOVES/]SECONDS[+INC])", s, base)
+	}
+	tc.Base = time.Duration(secs * float64(time.Second))
+	if hasInc {
+		x, err := strconv.ParseFloat(inc, 64)
+		if err != nil || x < 0 || x > 1e6 {
+			return TimeControl{}, fmt.Errorf("tc=%s: increment %q is not a number of seconds (want [MOVES/]SECONDS[+INC])", s, inc)
+		}
+		tc.Increment = time.Duration(x * float64(time.Second))
+	}
+	return tc, nil
+}
+
+// String writes the time control back in ParseTimeControl's form.
+func (tc TimeControl) String() string {
+	s := strconv.FormatFloat(tc.Base.Seconds(), 'f', -1, 64)
+	if tc.Moves > 0 {
+		s = fmt.Sprintf("%d/%s", tc.Moves, s)
+	}
+	if tc.Increment > 0 {
+		s += "+" + strconv.FormatFloat(tc.Increment.Seconds(), 'f', -1, 64)
+	}
+	return s
+}
+
+// sideClock is one side's clock during a game.
+type sideClock struct {
+	tc        *TimeControl
+	moveTime  time.Duration
+	margin    time.Duration
+	left      time.Duration
+	movesDone int
+}
+
+func newSideClock(pl Player) sideClock {
+	c := sideClock{margin: DefaultTimeMargin}
+	if pl.Engine != nil {
+		t := pl.Engine.Timing()
+		c.tc, c.moveTime = t.TC, t.MoveTime
+		if t.Margin > 0 {
+			c.margin = t.Margin
+		}
+		if c.tc != nil {
+			c.left = c.tc.Base
+		}
+	}
+	return c
+}
+
+// spend charges a move's time to the clock and reports whether the side
+// lost on time.
+func (c *sideClock) spend(elapsed time.Duration) (lost bool, detail string) {
+	switch {
+	case c.tc != nil:
+		if elapsed > c.left+c.margin {
+			return true, fmt.Sprintf("used %v with %v left (margin %v)", elapsed.Round(time.Millisecond), c.left.Round(time.Millisecond), c.margin)
+		}
+		c.left += c.tc.Increment - elapsed
+		c.movesDone++
+		if c.tc.Moves > 0 && c.movesDone%c.tc.Moves == 0 {
+			c.left += c.tc.Base
+		}
+	case c.moveTime > 0:
+		if elapsed > c.moveTime+c.margin {
+			return true, fmt.Sprintf("used %v of movetime %v (margin %v)", elapsed.Round(time.Millisecond), c.moveTime, c.margin)
+		}
+	}
+	return false, ""
+}
+
+// turnClock is the clock side is shown when it is asked for a move: none
+// when it plays without one.
+func turnClock(c [2]sideClock, side int) Clock {
+	if c[side].tc == nil {
+		return Clock{}
+	}
+	out := Clock{Timed: true, Left: [2]time.Duration{c[0].left, c[1].left}}
+	for s := range c {
+		if c[s].tc == nil {
+			out.Left[s] = c[side].left // an untimed opponent: show ours
+		} else {
+			out.Increment[s] = c[s].tc.Increment
+		}
+	}
+	if n := c[side].tc.Moves; n > 0 {
+		out.MovesToGo = n - c[side].movesDone%n
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+package external
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/protocol/gtp"
+	"github.com/gametune/gametune/tournament"
+)
+
+// newGameGTP clears the engine's board and sets its clock. GTP cannot set
+// up a position: a game must start from the game's start.
+func (x *mover) newGameGTP(ctx context.Context) error {
+	if x.startText != "" {
+		return fmt.Errorf("%w: %s: GTP cannot set up the opening %q; give openings as moves (random:N openings are)", ErrSpec, x.spec.Name, x.startText)
+	}
+	if _, err := x.gtp(ctx, "clear_board", x.handshake()); err != nil {
+		return x.fail(err)
+	}
+	if tc := x.spec.TC; tc != nil {
+		cmd := fmt.Sprintf("time_settings %d 0 0", int(tc.Base.Seconds()))
+		if _, err := x.gtp(ctx, cmd, x.handshake()); err != nil {
+			return x.fail(err)
+		}
+	}
+	return nil
+}
+
+// gtp sends one GTP command and reads its response; "? ..." is a crash
+// Fault (the engine refused what the referee knows is right).
+func (x *mover) gtp(ctx context.Context, command string, timeout time.Duration) (string, error) {
+	if err := x.proc.send(command); err != nil {
+		return "", err
+	}
+	deadline := time.Now().Add(timeout)
+	var text []string
+	for {
+		l, err := x.proc.readLine(ctx, time.Until(deadline), "answering "+command)
+		if err != nil {
+			return "", err
+		}
+		l = strings.TrimRight(l, "\r")
+		if strings.TrimSpace(l) == "" {
+			if len(text) == 0 {
+				continue
+			}
+			break
+		}
+		text = append(text, l)
+	}
+	r, err := gtp.ParseResponse(strings.Join(text, "\n"))
+	if err != nil {
+		return "", crash(fmt.Sprintf("answering %s: %v", command, err))
+	}
+	if r.Error {
+		return "", crash(fmt.Sprintf("refused %q: %s", command, r.Text))
+	}
+	return strings.TrimSpace(r.Text), nil
+}
+
+// moveGTP tells the engine the moves it lacks (play), its time left
+// (time_left) and asks for its move (genmove). A forced pass is neither
+// told nor asked for.
+func (x *mover) moveGTP(ctx context.Context, t tournament.Turn, budget time.Duration) (tournament.Reply, error) {
+	colour := func(s games.Side) string { return gtp.ColorName(s == games.First) }
+	err := x.catchUp(t, func(p games.Position, m games.Move) error {
+		s := p.FormatMove(m)
+		if gtp.IsPass(s) {
+			return nil // engines pass by themselves; gtp-rhino refuses "play COLOUR pass"
+		}
+		_, err := x.gtp(ctx, "play "+colour(p.Turn())+" "+s, x.handshake())
+		return err
+	})
+	if err != nil {
+		return tournament.Reply{}, err
+	}
+	moves, _ := t.Position.Moves(nil)
+	if len(moves) == 1 && gtp.IsPass(t.Position.FormatMove(moves[0])) {
+		x.synced++ // a forced pass is neither asked for nor told
+		x.replay.Play(moves[0])
+		return tournament.Reply{Move: moves[0]}, nil
+	}
+	side := t.Position.Turn()
+	if t.Clock.Timed {
+		secs := strconv.FormatFloat(t.Clock.Left[side].Seconds(), 'f', 0, 64)
+		if _, err := x.gtp(ctx, "time_left "+colour(side)+" "+secs+" 0", x.handshake()); err != nil {
+			return tournament.Reply{}, err
+		}
+	}
+	text, err := x.gtp(ctx, "genmove "+colour(side), budget)
+	if err != nil {
+		return tournament.Reply{}, err
+	}
+	m, err := tournament.ParseLegal(t.Position, strings.ToLower(text))
+	if err != nil {
+		return tournament.Reply{}, illegal(fmt.Sprintf("genmove answered %q in %s: %v", text, t.Position.String(), err))
+	}
+	x.synced++ // the engine played it on its own board
+	x.replay.Play(m)
+	return tournament.Reply{Move: m}, nil
+}

@@ -1,0 +1,221 @@
+package external
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/protocol/uci"
+	"github.com/gametune/gametune/tournament"
+)
+
+// mover is an engine process as a tournament.Mover. It keeps its process
+// between games (a fresh one for each game with Restart), starts it again
+// after a crash or a stall, and kills it on Close.
+type mover struct {
+	spec Spec // the player of the current game: its options and limits
+	log  io.Writer
+	proc *process
+
+	listed map[string]uci.Option // UCI: the options the engine listed, by lower-case name
+	set    map[string]string     // UCI: the values set, by lower-case name
+
+	replay    games.Position // the game as the engine was told it
+	startText string
+	told      []string // UCI: the moves told, in UCI notation
+	synced    int      // moves of the game replayed
+}
+
+// crash, stall and illegal are the faults that lose a game.
+func crash(detail string) error { return &tournament.Fault{Reason: tournament.ByCrash, Detail: detail} }
+func stall(detail string) error { return &tournament.Fault{Reason: tournament.ByStall, Detail: detail} }
+func illegal(detail string) error {
+	return &tournament.Fault{Reason: tournament.ByIllegal, Detail: detail}
+}
+
+func (x *mover) handshake() time.Duration {
+	if x.spec.Stall > 0 && x.spec.Stall < defaultHandshake {
+		return x.spec.Stall
+	}
+	return defaultHandshake
+}
+
+// start starts the process and greets it: uci/uciok (the options listed)
+// or GTP's protocol_version. Unknown options are an ErrSpec error.
+func (x *mover) start(ctx context.Context) error {
+	p, err := startProcess(&x.spec, x.log)
+	if err != nil {
+		return err
+	}
+	x.proc = p
+	if x.spec.Protocol == ProtocolGTP {
+		_, err := x.gtp(ctx, "protocol_version", x.handshake())
+		return err
+	}
+	x.listed, x.set = map[string]uci.Option{}, map[string]string{}
+	if err := p.send("uci"); err != nil {
+		return err
+	}
+	for {
+		l, err := p.readLine(ctx, x.handshake(), "waiting for uciok")
+		if err != nil {
+			return err
+		}
+		f := strings.Fields(l)
+		if len(f) > 0 && f[0] == "uciok" {
+			break
+		}
+		if len(f) > 0 && f[0] == "option" {
+			if o, err := uci.ParseOption(f[1:]); err == nil {
+				x.listed[strings.ToLower(o.Name)] = o
+			}
+		}
+	}
+	for _, o := range x.spec.Options {
+		if _, ok := x.listed[strings.ToLower(o.Name)]; !ok {
+			names := make([]string, 0, len(x.listed))
+			for _, l := range x.listed {
+				names = append(names, l.Name)
+			}
+			return fmt.Errorf("%w: %s lists no option %q (it lists: %s)", ErrSpec, x.spec.Name, o.Name, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// stop ends the process: quit, then its group killed.
+func (x *mover) stop() {
+	if x.proc == nil {
+		return
+	}
+	x.proc.close("quit")
+	x.proc = nil
+}
+
+// Close ends the engine process.
+func (x *mover) Close() error {
+	x.stop()
+	return nil
+}
+
+// fail stops a process that broke (so that it stops searching at once)
+// and passes err on.
+func (x *mover) fail(err error) error {
+	var f *tournament.Fault
+	if errors.As(err, &f) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		if x.proc != nil {
+			x.proc.kill()
+			<-x.proc.done
+			x.proc = nil
+		}
+	}
+	return err
+}
+
+// NewGame starts a game as s.Player, whose Engine must be a Spec of the
+// mover's key: the process is started if it is not running (or started
+// again with Restart), and told the player's options and the new game.
+func (x *mover) NewGame(ctx context.Context, s tournament.Start) error {
+	spec, ok := specOf(s.Player.Engine)
+	if !ok || spec.Key() != x.spec.Key() {
+		return fmt.Errorf("external: player %q is not an engine of this mover's process", s.Player.Name)
+	}
+	x.spec = spec
+	if x.spec.Restart {
+		x.stop()
+	}
+	if x.proc == nil {
+		if err := x.start(ctx); err != nil {
+			return x.fail(err)
+		}
+	}
+	x.replay, x.startText, x.told, x.synced = s.Position, s.Notation, x.told[:0], 0
+	if x.spec.Protocol == ProtocolGTP {
+		return x.newGameGTP(ctx)
+	}
+	if err := x.setOptions(); err != nil {
+		return x.fail(err)
+	}
+	if err := x.proc.send("ucinewgame", "isready"); err != nil {
+		return x.fail(err)
+	}
+	return x.fail(x.expect(ctx, "readyok", x.handshake()))
+}
+
+// specOf is the Spec an engine is, by value or by pointer.
+func specOf(e tournament.Engine) (Spec, bool) {
+	switch s := e.(type) {
+	case Spec:
+		return s, true
+	case *Spec:
+		if s != nil {
+			return *s, true
+		}
+	}
+	return Spec{}, false
+}
+
+// Move asks the engine for its move within the time it has: its clock or
+// its movetime, with the margin and a second, or the stall time.
+func (x *mover) Move(ctx context.Context, t tournament.Turn) (tournament.Reply, error) {
+	if x.proc == nil {
+		return tournament.Reply{}, crash("the engine is not running")
+	}
+	budget := x.spec.Stall
+	if budget == 0 {
+		budget = defaultStall
+	}
+	margin := x.spec.TimeMargin
+	if margin == 0 {
+		margin = tournament.DefaultTimeMargin
+	}
+	switch {
+	case t.Clock.Timed:
+		budget = t.Clock.Left[t.Position.Turn()] + margin + time.Second
+	case x.spec.MoveTime > 0:
+		budget = x.spec.MoveTime + margin + time.Second
+	}
+	var r tournament.Reply
+	var err error
+	if x.spec.Protocol == ProtocolUCI {
+		r, err = x.moveUCI(ctx, t, budget)
+	} else {
+		r, err = x.moveGTP(ctx, t, budget)
+	}
+	return r, x.fail(err)
+}
+
+// catchUp replays the moves of t the engine's copy lacks, calling tell for
+// each with the position before it.
+func (x *mover) catchUp(t tournament.Turn, tell func(p games.Position, m games.Move) error) error {
+	for ; x.synced < len(t.Moves); x.synced++ {
+		m := t.Moves[x.synced]
+		if err := tell(x.replay, m); err != nil {
+			return err
+		}
+		x.replay.Play(m)
+	}
+	return nil
+}
+
+// Check checks an external engine before any game: the command
+// (Spec.CheckCommand), then a process started, greeted and its options
+// compared with the ones the engine lists, then closed. Errors the user
+// must fix wrap ErrSpec.
+func Check(ctx context.Context, g games.Game, e Spec, log io.Writer) error {
+	if err := e.CheckCommand(g.Name()); err != nil {
+		return err
+	}
+	x := &mover{spec: e, log: log}
+	defer x.Close()
+	err := x.start(ctx)
+	var f *tournament.Fault
+	if errors.As(err, &f) {
+		return fmt.Errorf("%w: %s did not start as a %s engine: %v", ErrSpec, e.Name, e.Protocol, err)
+	}
+	return err
+}

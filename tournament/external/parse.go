@@ -1,0 +1,184 @@
+package external
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gametune/gametune/tournament"
+)
+
+// Parse reads a spec such as
+//
+//	cmd=/usr/games/stockfish,proto=uci,name=sf,option.Hash=16,depth=8
+//
+// Keys: cmd, proto (uci or gtp), name, arg (repeatable, in order), dir,
+// option.NAME=VALUE (repeatable), one of depth=D, nodes=N, movetime=MS or
+// tc=[MOVES/]SECONDS[+INC], restart=on|off, timemargin=MS and stall=MS.
+// A value cannot hold a comma. It checks the syntax only; CheckCommand
+// looks at the command.
+func Parse(s string) (Spec, error) {
+	var e Spec
+	bad := func(err error) (Spec, error) {
+		return Spec{}, fmt.Errorf("%w %q: %v", ErrSpec, s, err)
+	}
+	limits := 0
+	seen := map[string]bool{}
+	for _, kv := range strings.Split(s, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return bad(fmt.Errorf("%q is not KEY=VALUE", kv))
+		}
+		if key != "arg" && !strings.HasPrefix(key, "option.") {
+			if seen[key] {
+				return bad(fmt.Errorf("%s is given twice", key))
+			}
+			seen[key] = true
+		}
+		known, err := e.setProcess(key, value)
+		if !known {
+			var limit bool
+			limit, err = e.setLimit(key, value)
+			if limit {
+				limits++
+			}
+		}
+		if err != nil {
+			return bad(err)
+		}
+	}
+	if err := e.complete(limits); err != nil {
+		return bad(err)
+	}
+	return e, nil
+}
+
+// setProcess sets a key that says what runs (cmd, proto, name, arg, dir,
+// option.NAME) and reports whether key is one of them.
+func (e *Spec) setProcess(key, value string) (bool, error) {
+	switch {
+	case key == "cmd":
+		e.Command = value
+	case key == "proto":
+		if value != ProtocolUCI && value != ProtocolGTP {
+			return true, fmt.Errorf("proto=%s: want uci (chess) or gtp (Othello)", value)
+		}
+		e.Protocol = value
+	case key == "name":
+		e.Name = value
+	case key == "arg":
+		e.Args = append(e.Args, value)
+	case key == "dir":
+		e.Dir = value
+	case strings.HasPrefix(key, "option."):
+		name := strings.TrimPrefix(key, "option.")
+		if name == "" {
+			return true, errors.New("option. needs a name: option.NAME=VALUE")
+		}
+		e.Options = append(e.Options, Option{name, value})
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// setLimit sets a key of the engine's limits and supervision (depth,
+// nodes, movetime, tc, restart, timemargin, stall) and reports whether it
+// is one of the four limits, of which a spec gives at most one.
+func (e *Spec) setLimit(key, value string) (limit bool, err error) {
+	switch key {
+	case "depth":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 || n > 200 {
+			return true, fmt.Errorf("depth=%s: want 1 to 200 plies", value)
+		}
+		e.Depth = n
+	case "nodes":
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || n < 1 {
+			return true, fmt.Errorf("nodes=%s: want a positive number", value)
+		}
+		e.Nodes = n
+	case "movetime":
+		d, err := millis(value)
+		if err != nil || d <= 0 {
+			return true, fmt.Errorf("movetime=%s: want milliseconds, more than 0", value)
+		}
+		e.MoveTime = d
+	case "tc":
+		tc, err := tournament.ParseTimeControl(value)
+		if err != nil {
+			return true, err
+		}
+		e.TC = &tc
+	default:
+		return false, e.setSupervision(key, value)
+	}
+	return true, nil
+}
+
+// setSupervision sets restart, timemargin or stall.
+func (e *Spec) setSupervision(key, value string) error {
+	switch key {
+	case "restart":
+		if value != "on" && value != "off" {
+			return fmt.Errorf("restart=%s: want on or off", value)
+		}
+		e.Restart = value == "on"
+	case "timemargin":
+		d, err := millis(value)
+		if err != nil || d < 0 {
+			return fmt.Errorf("timemargin=%s: want milliseconds", value)
+		}
+		e.TimeMargin = d
+	case "stall":
+		d, err := millis(value)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("stall=%s: want milliseconds, more than 0", value)
+		}
+		e.Stall = d
+	default:
+		return fmt.Errorf("unknown key %q (keys: cmd, proto, name, arg, dir, option.NAME, depth, nodes, movetime, tc, restart, timemargin, stall)", key)
+	}
+	return nil
+}
+
+// complete checks a parsed spec as a whole, given how many limits it set,
+// and names it after its command when it has no name.
+func (e *Spec) complete(limits int) error {
+	if e.Command == "" {
+		return errors.New("cmd= is missing")
+	}
+	if e.Protocol == "" {
+		return errors.New("proto= is missing (uci or gtp)")
+	}
+	if limits > 1 {
+		return fmt.Errorf("give one of depth=, nodes=, movetime= or tc=, not %d", limits)
+	}
+	switch {
+	case e.Protocol == ProtocolUCI && limits == 0:
+		return errors.New("a UCI engine needs depth=, nodes=, movetime= or tc=")
+	case e.Protocol == ProtocolGTP && (e.Depth > 0 || e.Nodes > 0 || e.MoveTime > 0):
+		return errors.New("GTP has no depth, node or movetime limit: use tc=, or the engine's own level through arg=")
+	}
+	if e.Name == "" {
+		e.Name = filepath.Base(e.Command)
+	}
+	return nil
+}
+
+// millis reads a number of milliseconds.
+func millis(s string) (time.Duration, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n > 1<<40 {
+		return 0, errors.New("not milliseconds")
+	}
+	return time.Duration(n) * time.Millisecond, nil
+}
