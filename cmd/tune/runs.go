@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"github.com/gametune/gametune/population"
 	"math"
 	"text/tabwriter"
 
@@ -11,6 +11,7 @@ import (
 )
 
 type runsOptions struct {
+	root string
 	json bool
 }
 
@@ -21,11 +22,11 @@ func newRunsCommand(g *globalOptions) *cobra.Command {
 		Short: "List the runs under a folder (default: runs)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			root := "runs"
+			o.root = "runs"
 			if len(args) == 1 {
-				root = args[0]
+				o.root = args[0]
 			}
-			return runRuns(c, root, o)
+			return runRuns(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
@@ -38,83 +39,56 @@ type runLine struct {
 	// Best is the run's best genome as show and export name it; null
 	// until a generation is finished. BestElo and its bounds are its
 	// rating over the reference (null when not measured).
-	Best    *choiceJSON `json:"best"`
-	BestElo jsonFloat   `json:"best_elo"`
-	EloLow  jsonFloat   `json:"best_elo_low"`
-	EloHigh jsonFloat   `json:"best_elo_high"`
+	Best    *results.BestJSON `json:"best"`
+	BestElo results.Float     `json:"best_elo"`
+	EloLow  results.Float     `json:"best_elo_low"`
+	EloHigh results.Float     `json:"best_elo_high"`
 	best    string
 }
 
-func runRuns(c *cobra.Command, root string, o runsOptions) error {
-	infos, errs := results.List(root)
+func runRuns(ctx context.Context, o runsOptions, gopts globalOptions, out output) error {
+	infos, errs := results.List(o.root)
 	if len(infos) == 0 && len(errs) > 0 {
 		return usageError{errs[0]}
 	}
-	var lines []runLine
-	for _, in := range infos {
-		l := runLine{Info: in, BestElo: jsonFloat(math.NaN()), EloLow: jsonFloat(math.NaN()), EloHigh: jsonFloat(math.NaN())}
-		l.best = "-"
-		if r, err := results.OpenReadOnly(in.Dir); err == nil {
-			if c, err := bestOfRun(r); err == nil && c != nil {
-				l.Best = c
-				l.BestElo, l.EloLow, l.EloHigh = c.Elo, c.Low, c.High
-				l.best = c.Label
-				if !math.IsNaN(float64(c.Elo)) {
-					l.best += " " + eloString(float64(c.Elo), float64(c.Low), float64(c.High)) + " over the " + c.Reference
-				}
-				if !c.Confident {
-					l.best += " (no gain shown)"
-				}
-			} else if err != nil {
-				l.best = "damaged: " + err.Error()
-			}
-			l.Progress = progressOf(r, in)
-			r.Close()
-		}
-		lines = append(lines, l)
+	lines := make([]runLine, len(infos))
+	for i, in := range infos {
+		lines[i] = lineOf(in)
 	}
-	out := c.OutOrStdout()
 	if o.json {
-		return writeJSON(out, lines)
+		return writeJSON(out.Stdout, lines)
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(out.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "run\tgame\talgorithm\tprogress\tstatus\tbest")
 	for _, l := range lines {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Dir, l.Game, l.Algo, l.Progress, l.Status, l.best)
 	}
 	tw.Flush()
 	for _, err := range errs {
-		fmt.Fprintln(c.ErrOrStderr(), "skipped:", err)
+		fmt.Fprintln(out.Stderr, "skipped:", err)
 	}
 	return nil
 }
 
-// bestOfRun is a run's best genome for scripts; nil before its first
-// finished generation.
-func bestOfRun(r *results.Run) (*choiceJSON, error) {
-	cfg, err := population.ParseConfig(r.Config())
+// lineOf is a run's line in the list: its best as show names it, or why
+// the run cannot be read.
+func lineOf(in results.Info) runLine {
+	nan := results.Float(math.NaN())
+	l := runLine{Info: in, Progress: fmt.Sprint(in.Generations), BestElo: nan, EloLow: nan, EloHigh: nan, best: "-"}
+	v, err := results.OpenView(in.Dir)
 	if err != nil {
-		return nil, err
+		l.best = "damaged: " + err.Error()
+		return l
 	}
-	g, err := findGame(cfg.Game)
-	if err != nil {
-		return nil, err
+	l.Progress = v.Progress()
+	if b := v.BestJSON(); b != nil {
+		l.Best, l.BestElo, l.EloLow, l.EloHigh, l.best = b, b.Elo, b.Low, b.High, b.Label
+		if !math.IsNaN(float64(b.Elo)) {
+			l.best += " " + eloString(float64(b.Elo), float64(b.Low), float64(b.High)) + " over the " + b.Reference
+		}
+		if !b.Confident {
+			l.best += " (no gain shown)"
+		}
 	}
-	ev, err := cfg.TunedEvaluator(g)
-	if err != nil {
-		return nil, err
-	}
-	hist, err := r.Generations()
-	if err != nil || len(hist) == 0 {
-		return nil, err
-	}
-	if err := results.CheckWeights(hist, len(ev.Features)); err != nil {
-		return nil, err
-	}
-	c, _, err := runBest(r, cfg, ev, hist)
-	if err != nil {
-		return nil, err
-	}
-	j := choiceToJSON(c, featureNames(ev.Features))
-	return &j, nil
+	return l
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"syscall"
 	"time"
@@ -37,7 +36,7 @@ It listens on the loopback address unless told otherwise; any other address need
 /?token=TOKEN once) or --insecure.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runServe(c.Context(), c.OutOrStdout(), o, g.quiet)
+			return runServe(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	f := c.Flags()
@@ -49,7 +48,7 @@ It listens on the loopback address unless told otherwise; any other address need
 	return c
 }
 
-func runServe(ctx context.Context, stdout io.Writer, o serveOptions, quiet bool) error {
+func runServe(ctx context.Context, o serveOptions, gopts globalOptions, out output) error {
 	loopback, err := web.IsLoopback(o.listen)
 	if err != nil {
 		return usageError{err}
@@ -78,12 +77,12 @@ func runServe(ctx context.Context, stdout io.Writer, o serveOptions, quiet bool)
 		}
 		return usageError{fmt.Errorf("serve: cannot listen on %s: %w", o.listen, err)}
 	}
-	if !quiet {
+	if !gopts.quiet {
 		note := ""
 		if token != "" {
 			note = " (open /?token=TOKEN once in a browser; scripts send Authorization: Bearer TOKEN)"
 		}
-		fmt.Fprintf(stdout, "serving the runs in %s at http://%s/%s; Ctrl-C stops\n", o.runs, ln.Addr(), note)
+		fmt.Fprintf(out.Stdout, "serving the runs in %s at http://%s/%s; Ctrl-C stops\n", o.runs, ln.Addr(), note)
 	}
 	return web.Serve(ctx, ln, s)
 }
