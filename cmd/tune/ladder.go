@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
@@ -116,22 +115,4 @@ func playLadder(ctx context.Context, tuner *population.Tuner, v *results.View, p
 }
 
 // printLadder writes a ladder as a table, in the order of the run.
-func printLadder(w io.Writer, l *population.Ladder) {
-	fmt.Fprintf(w, "ladder (%d pairs per pairing, the defaults = 0):\n", l.Pairs)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  player\tgames spent\tW-D-L\tElo [95%]\t")
-	for i, e := range l.Entries {
-		mark := ""
-		switch i {
-		case l.Best:
-			mark = "strongest"
-		case l.Reference:
-			mark = "reference"
-		}
-		if i == l.Best && i == l.Reference {
-			mark = "strongest, reference"
-		}
-		fmt.Fprintf(tw, "  %s\t%d\t%d-%d-%d\t%s\t%s\n", e.Label, e.Spent, e.Wins, e.Draws, e.Losses, eloString(e.Elo, e.Low, e.High), mark)
-	}
-	tw.Flush()
-}
+var printLadder = reports.WriteLadder

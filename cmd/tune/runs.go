@@ -6,6 +6,7 @@ import (
 	"math"
 	"text/tabwriter"
 
+	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
 	"github.com/spf13/cobra"
 )
@@ -84,7 +85,7 @@ func lineOf(in results.Info) runLine {
 	if b := v.BestJSON(); b != nil {
 		l.Best, l.BestElo, l.EloLow, l.EloHigh, l.best = b, b.Elo, b.Low, b.High, b.Label
 		if !math.IsNaN(float64(b.Elo)) {
-			l.best += " " + eloString(float64(b.Elo), float64(b.Low), float64(b.High)) + " over the " + b.Reference
+			l.best += " " + reports.EloInterval(float64(b.Elo), float64(b.Low), float64(b.High)) + " over the " + b.Reference
 		}
 		if !b.Confident {
 			l.best += " (no gain shown)"

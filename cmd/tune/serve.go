@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net"
-	"syscall"
 	"time"
 
 	"github.com/gametune/gametune/web"
@@ -49,18 +46,12 @@ It listens on the loopback address unless told otherwise; any other address need
 }
 
 func runServe(ctx context.Context, o serveOptions, gopts globalOptions, out output) error {
-	loopback, err := web.IsLoopback(o.listen)
-	if err != nil {
-		return usageError{err}
-	}
 	var token string
 	if o.tokenFile != "" {
+		var err error
 		if token, err = web.ReadToken(o.tokenFile); err != nil {
 			return usageError{err}
 		}
-	}
-	if !loopback && token == "" && !o.insecure {
-		return usageError{fmt.Errorf("serve: %s is not a loopback address: give --token-file FILE so that every request needs the token, or --insecure to serve it to anyone who can reach it", o.listen)}
 	}
 	if o.poll < 50*time.Millisecond {
 		return usageError{fmt.Errorf("serve: --poll %v is too short (50ms at least)", o.poll)}
@@ -69,13 +60,10 @@ func runServe(ctx context.Context, o serveOptions, gopts globalOptions, out outp
 	if err != nil {
 		return usageError{err}
 	}
-	ln, err := net.Listen("tcp", o.listen)
+	ln, err := web.Listen(o.listen, token != "", o.insecure)
 	if err != nil {
 		s.Close()
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return usageError{fmt.Errorf("serve: %s is in use by another program: choose another port with --listen", o.listen)}
-		}
-		return usageError{fmt.Errorf("serve: cannot listen on %s: %w", o.listen, err)}
+		return usageError{err}
 	}
 	if !gopts.quiet {
 		note := ""
