@@ -86,6 +86,30 @@ func writeYardstick(w io.Writer, hist []population.Generation) {
 	}
 }
 
+// WriteRuns writes a list of runs as a table (tune runs): each run's
+// progress, status and best, or why it cannot be read.
+func WriteRuns(w io.Writer, lines []results.RunLineJSON) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "run\tgame\talgorithm\tprogress\tstatus\tbest")
+	for _, l := range lines {
+		best := "-"
+		if b := l.Best; b != nil {
+			best = b.Label
+			if !math.IsNaN(float64(b.Elo)) {
+				best += " " + EloInterval(float64(b.Elo), float64(b.Low), float64(b.High)) + " over the " + b.Reference
+			}
+			if !b.Confident {
+				best += " (no gain shown)"
+			}
+		}
+		if l.Damaged != "" {
+			best = "damaged: " + l.Damaged
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Dir, l.Game, l.Algo, l.Progress, l.Status, best)
+	}
+	tw.Flush()
+}
+
 // EloInterval writes an Elo difference with its 95% interval for a
 // terminal: "+35 Elo [+10, +60]".
 func EloInterval(elo, lo, hi float64) string {

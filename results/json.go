@@ -47,6 +47,38 @@ type RunJSON struct {
 	Yardstick     []YardstickJSON `json:"yardstick"`
 }
 
+// RunLineJSON is one run of a list (tune runs --json): its record, its
+// progress and its best.
+type RunLineJSON struct {
+	Info
+	Progress string `json:"progress"`          // generations closed/planned
+	Damaged  string `json:"damaged,omitempty"` // why the run cannot be read
+	// Best is the run's best genome as show and export name it; null
+	// until a generation is finished. BestElo and its bounds are its
+	// rating over the reference (null when not measured).
+	Best    *BestJSON `json:"best"`
+	BestElo Float     `json:"best_elo"`
+	EloLow  Float     `json:"best_elo_low"`
+	EloHigh Float     `json:"best_elo_high"`
+}
+
+// ListLine reads the line of the run in a list whose record is in
+// (List): its view (OpenView), or with Damaged set, why it cannot be read.
+func ListLine(in Info) RunLineJSON {
+	nan := Float(math.NaN())
+	l := RunLineJSON{Info: in, Progress: fmt.Sprint(in.Generations), BestElo: nan, EloLow: nan, EloHigh: nan}
+	v, err := OpenView(in.Dir)
+	if err != nil {
+		l.Damaged = err.Error()
+		return l
+	}
+	l.Progress = v.Progress()
+	if b := v.BestJSON(); b != nil {
+		l.Best, l.BestElo, l.EloLow, l.EloHigh = b, b.Elo, b.Low, b.High
+	}
+	return l
+}
+
 // BestJSON is a run's best genome (a population.Choice) with its weights by
 // feature name.
 type BestJSON struct {
