@@ -314,12 +314,23 @@ func (s *Server) lastGamesOf(e *entry) ([]population.GameResult, error) {
 	return e.store.LastGames(s.opts.LastGames)
 }
 
-func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
+// whole finds the run of the request's {id}, as run does, and reads it
+// whole (entry.whole): the run is nil when it is damaged, and the entry
+// nil when there is none (answered 404).
+func (s *Server) whole(w http.ResponseWriter, r *http.Request) (*entry, *reports.Run, snapshot) {
 	e, snap := s.run(w, r)
+	if e == nil {
+		return nil, nil, snap
+	}
+	run, snap := e.whole()
+	return e, run, snap
+}
+
+func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
+	e, run, snap := s.whole(w, r)
 	if e == nil {
 		return
 	}
-	run, snap := e.whole()
 	if run == nil {
 		render(w, listTemplate, listData{Root: s.catalog.root, Now: time.Now(), Runs: []Summary{snap.sum}, Damaged: 1})
 		return
@@ -373,11 +384,10 @@ const (
 )
 
 func (s *Server) plot(w http.ResponseWriter, r *http.Request) {
-	e, snap := s.run(w, r)
+	e, run, snap := s.whole(w, r)
 	if e == nil {
 		return
 	}
-	run, snap := e.whole()
 	if run == nil {
 		damaged(w, snap.sum)
 		return
