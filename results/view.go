@@ -74,9 +74,9 @@ func (v *View) SetLadder(l *population.Ladder) error {
 // ReadView reads the view of an open run: its record, its config, every
 // genome of every closed generation (Generations) and its ladder.
 func ReadView(r *Run) (*View, error) {
-	cfg, err := population.ParseConfig(r.Config())
+	cfg, err := r.ReadConfig()
 	if err != nil {
-		return nil, fmt.Errorf("results: the config recorded in %s: %w", r.dir, err)
+		return nil, err
 	}
 	info, err := r.Info()
 	if err != nil {
@@ -91,6 +91,16 @@ func ReadView(r *Run) (*View, error) {
 		return nil, err
 	}
 	return NewView(filepath.Base(r.dir), cfg, info, hist, l)
+}
+
+// ReadConfig parses the config the run recorded (population.ParseConfig);
+// its error names the run.
+func (r *Run) ReadConfig() (population.Config, error) {
+	cfg, err := population.ParseConfig(r.Config())
+	if err != nil {
+		return population.Config{}, fmt.Errorf("results: the config recorded in %s: %w", r.dir, err)
+	}
+	return cfg, nil
 }
 
 // OpenView opens the run in dir for reading (OpenReadOnly, which checks the
