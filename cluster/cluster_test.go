@@ -172,7 +172,7 @@ func TestBadJobsAreReported(t *testing.T) {
 	bad.First.Limits = engine.Limits{} // no limit: refused as bad
 	var fe *JobFailedError
 	err = r.Run(ctx, []tournament.GameSpec{specs[1], bad}, func(int, tournament.Record) error { return nil })
-	if !errors.As(err, &fe) || fe.Index != 1 || !strings.Contains(fe.Reason, "neither a depth nor a node limit") {
+	if !errors.As(err, &fe) || fe.Index != 1 || !strings.Contains(fe.Reason, "needs a depth or a node limit") || errors.Is(err, ErrMaxDeliver) {
 		t.Fatalf("a bad job: got %v", err)
 	}
 
@@ -190,7 +190,7 @@ func TestBadJobsAreReported(t *testing.T) {
 	// spec in a batch whose only job is the refused one.
 	start := time.Now()
 	err = r.collect(ctx, map[string][]int{job.Key: {0}}, 1, func(int, tournament.Record) error { return nil })
-	if !errors.As(err, &fe) || !strings.Contains(fe.Reason, "max_deliver") || !strings.Contains(fe.Reason, "unknown game") {
+	if !errors.As(err, &fe) || !errors.Is(err, ErrMaxDeliver) || !strings.Contains(fe.Reason, "unknown game") {
 		t.Fatalf("a refused job: got %v", err)
 	}
 	t.Logf("refused job reported after %v", time.Since(start).Round(time.Millisecond))
@@ -198,6 +198,42 @@ func TestBadJobsAreReported(t *testing.T) {
 	// The worker still plays.
 	if got := collect(t, r, specs[:1]); len(got) != 1 {
 		t.Fatal("no game after the bad jobs")
+	}
+}
+
+// TestDial: a runner Dial made with a broker of its own plays games, and
+// closes the broker with itself; a Dial that fails closes it at once.
+func TestDial(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	start := func() *Broker {
+		b, err := StartBroker(BrokerOptions{Listen: "127.0.0.1:0", Store: t.TempDir(), Token: testToken})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	b := start()
+	r, err := Dial(ctx, DialOptions{Token: testToken, Broker: b, Runner: RunnerOptions{Run: "dial", Workers: 1, Ephemeral: true}})
+	if err != nil {
+		b.Close()
+		t.Fatal(err)
+	}
+	if got := collect(t, r, matchSpecs(t, 1)); len(got) != 2 {
+		t.Fatalf("%d games", len(got))
+	}
+	url := b.URL()
+	r.Close()
+	if _, err := nats.Connect(url, nats.Token(testToken), nats.MaxReconnects(0)); err == nil {
+		t.Error("the broker still listens after the runner closed")
+	}
+	b = start()
+	url = b.URL()
+	if _, err := Dial(ctx, DialOptions{Token: "wrong", Broker: b, Runner: RunnerOptions{Run: "dial"}}); !errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("a wrong token: got %v", err)
+	}
+	if _, err := nats.Connect(url, nats.Token(testToken), nats.MaxReconnects(0)); err == nil {
+		t.Error("the broker still listens after Dial failed")
 	}
 }
 

@@ -9,7 +9,10 @@
 // result and only then acknowledges the job; during a long game it tells the
 // server the job is still in progress. A job a worker crashed on goes back
 // to the queue after the consumer's ack wait; one that fails MaxDeliver
-// times is reported to its run by the server's advisory, not retried.
+// times is reported to its run by the server's advisory, not retried (an
+// error wrapping ErrMaxDeliver). Dial connects a command to the broker and
+// returns its Runner, which owns the connection (and a broker the process
+// started); RunName, MatchName and ProcessName name runs and workers.
 //
 // Results do not depend on where games are played: a game depends on its
 // spec alone (the searcher's table size travels with it), and the runner

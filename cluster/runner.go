@@ -31,6 +31,7 @@ type Runner struct {
 	locDone  chan struct{}
 	ephem    bool
 	closed   chan struct{}
+	owned    func() // closes what Dial opened for the runner; nil for none
 
 	mu      sync.Mutex
 	workers map[string]int // games handed over, by worker name
@@ -68,21 +69,9 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 	}
 	r := &Runner{conn: conn, run: o.Run, tableMiB: o.TableMiB, log: o.Log, ephem: o.Ephemeral,
 		results: make(chan jetstream.Msg, 1024), closed: make(chan struct{}), maxDel: make(chan uint64, 64), workers: map[string]int{}}
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := conn.jobs.Purge(cctx, jetstream.WithPurgeSubject(jobsPrefix+r.run)); err != nil {
-		return nil, conn.apiError("removing the run's old jobs", err)
-	}
-	name := "run-" + r.run
-	if err := conn.results.DeleteConsumer(cctx, name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
-		return nil, conn.apiError("the run's results consumer", err)
-	}
-	cons, err := conn.results.CreateConsumer(cctx, jetstream.ConsumerConfig{
-		Durable: name, AckPolicy: jetstream.AckExplicitPolicy, AckWait: time.Minute,
-		MaxAckPending: 100_000, FilterSubject: resultsPrefix + r.run, DeliverPolicy: jetstream.DeliverAllPolicy,
-	})
+	cons, err := r.resultsConsumer(ctx)
 	if err != nil {
-		return nil, conn.apiError("the run's results consumer", err)
+		return nil, err
 	}
 	r.advisory, err = conn.NC.Subscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+JobsStream+"."+WorkersConsumer, func(m *nats.Msg) {
 		var a struct {
@@ -109,23 +98,98 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 		return nil, conn.apiError("consuming results", err)
 	}
 	if o.Workers > 0 {
-		if r.local, err = NewWorker(ctx, conn, WorkerOptions{Workers: o.Workers, Name: o.Name, Log: o.Log}); err != nil {
+		if err := r.startLocal(ctx, o); err != nil {
 			r.Close()
 			return nil, err
 		}
-		lctx, stop := context.WithCancel(context.Background())
-		r.stopLoc, r.locDone = stop, make(chan struct{})
-		go func() {
-			defer close(r.locDone)
-			r.local.Run(lctx)
-		}()
+	}
+	return r, nil
+}
+
+// resultsConsumer removes the run's old jobs and makes its consumer of
+// results afresh.
+func (r *Runner) resultsConsumer(ctx context.Context) (jetstream.Consumer, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := r.conn.jobs.Purge(ctx, jetstream.WithPurgeSubject(jobsPrefix+r.run)); err != nil {
+		return nil, r.conn.apiError("removing the run's old jobs", err)
+	}
+	name := "run-" + r.run
+	if err := r.conn.results.DeleteConsumer(ctx, name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return nil, r.conn.apiError("the run's results consumer", err)
+	}
+	cons, err := r.conn.results.CreateConsumer(ctx, jetstream.ConsumerConfig{
+		Durable: name, AckPolicy: jetstream.AckExplicitPolicy, AckWait: time.Minute,
+		MaxAckPending: 100_000, FilterSubject: resultsPrefix + r.run, DeliverPolicy: jetstream.DeliverAllPolicy,
+	})
+	if err != nil {
+		return nil, r.conn.apiError("the run's results consumer", err)
+	}
+	return cons, nil
+}
+
+// startLocal starts the worker of this process, playing o.Workers games at
+// once until Close.
+func (r *Runner) startLocal(ctx context.Context, o RunnerOptions) error {
+	var err error
+	if r.local, err = NewWorker(ctx, r.conn, WorkerOptions{Workers: o.Workers, Name: o.Name, Log: o.Log}); err != nil {
+		return err
+	}
+	lctx, stop := context.WithCancel(context.Background())
+	r.stopLoc, r.locDone = stop, make(chan struct{})
+	go func() {
+		defer close(r.locDone)
+		r.local.Run(lctx)
+	}()
+	return nil
+}
+
+// DialOptions configure Dial. The zero value of each field means its
+// default.
+type DialOptions struct {
+	URL   string // the broker's, nats://HOST:PORT; "" for Broker's
+	Token string
+	// Broker is a broker this process started for the run, or nil: the
+	// runner closes it when it closes.
+	Broker  *Broker
+	Connect ConnectOptions
+	Runner  RunnerOptions
+}
+
+// Dial connects to the broker and returns the runner of the run o.Runner
+// names (NewRunner). The runner owns the connection and o.Broker: Close
+// closes them after itself. When Dial fails, it closes them at once.
+func Dial(ctx context.Context, o DialOptions) (*Runner, error) {
+	closeBroker := func() {
+		if o.Broker != nil {
+			o.Broker.Close()
+		}
+	}
+	url := o.URL
+	if url == "" && o.Broker != nil {
+		url = o.Broker.URL()
+	}
+	conn, err := Connect(ctx, url, o.Token, o.Connect)
+	if err != nil {
+		closeBroker()
+		return nil, err
+	}
+	r, err := NewRunner(ctx, conn, o.Runner)
+	if err != nil {
+		conn.Close()
+		closeBroker()
+		return nil, err
+	}
+	r.owned = func() {
+		conn.Close()
+		closeBroker()
 	}
 	return r, nil
 }
 
 // Close stops the local worker (its games in flight go back to the queue)
-// and the consumption of results. Jobs stay for the workers unless the run
-// is ephemeral.
+// and the consumption of results, and closes what Dial opened. Jobs stay
+// for the workers unless the run is ephemeral.
 func (r *Runner) Close() error {
 	if r.stopLoc != nil {
 		r.stopLoc()
@@ -145,6 +209,9 @@ func (r *Runner) Close() error {
 		_ = r.conn.results.DeleteConsumer(ctx, "run-"+r.run)
 		_ = r.conn.results.Purge(ctx, jetstream.WithPurgeSubject(resultsPrefix+r.run))
 	}
+	if r.owned != nil {
+		r.owned()
+	}
 	return nil
 }
 
@@ -160,6 +227,11 @@ func (r *Runner) GamesByWorker() map[string]int {
 	return out
 }
 
+// ErrMaxDeliver is wrapped by the error of a job the broker handed out the
+// workers' consumer's MaxDeliver times without a result: workers crashed
+// on it or refused it, and their logs say why.
+var ErrMaxDeliver = errors.New("cluster: a job was handed out max_deliver times without a result")
+
 // JobFailedError is the error of a game whose job a worker could not play,
 // or that was handed out MaxDeliver times without a result.
 type JobFailedError struct {
@@ -167,7 +239,11 @@ type JobFailedError struct {
 	Key    string // its job's key
 	Worker string // the worker that failed it ("" when it ran out of deliveries)
 	Reason string
+	Err    error // ErrMaxDeliver when the job ran out of deliveries, else nil
 }
+
+// Unwrap returns ErrMaxDeliver for a job that ran out of deliveries.
+func (e *JobFailedError) Unwrap() error { return e.Err }
 
 func (e *JobFailedError) Error() string {
 	if e.Worker != "" {
@@ -296,7 +372,7 @@ func (r *Runner) outOfDeliveries(ctx context.Context, seq uint64, byKey map[stri
 	if last := refusals[job.Key]; last != "" {
 		reason += "; last refusal: " + last
 	}
-	return &JobFailedError{Index: idx[0], Key: job.Key, Reason: reason}
+	return &JobFailedError{Index: idx[0], Key: job.Key, Reason: reason, Err: ErrMaxDeliver}
 }
 
 func (r *Runner) logf(format string, args ...any) {

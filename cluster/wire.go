@@ -21,11 +21,10 @@ import (
 // refuses a job of another version (another worker may know it).
 const WireVersion = 1
 
-// Bounds a worker enforces on a job, as on any user input.
+// Bounds a worker enforces on a job, as on any user input, besides the
+// search's own (engine.Limits.Check).
 const (
 	MaxMessage  = 1 << 20       // bytes of a job or result message
-	maxDepth    = 64            // plies of search per move
-	maxNodes    = 1 << 40       // node limit per move
 	maxPlies    = 100_000       // ply cap of a game
 	maxTableMiB = 4096          // transposition table of a searcher
 	maxName     = 200           // bytes of a player's name
@@ -186,16 +185,11 @@ func readPlayer(g games.Game, w WirePlayer) (tournament.Player, error) {
 	if err := ev.Check(w.Weights); err != nil {
 		return tournament.Player{}, err
 	}
-	if w.Depth < 0 || w.Depth > maxDepth {
-		return tournament.Player{}, fmt.Errorf("depth %d: want 0 to %d", w.Depth, maxDepth)
+	limits := engine.Limits{Depth: w.Depth, Nodes: w.Nodes}
+	if err := limits.Check(); err != nil {
+		return tournament.Player{}, err
 	}
-	if w.Nodes < 0 || w.Nodes > maxNodes {
-		return tournament.Player{}, fmt.Errorf("nodes %d: want 0 to %d", w.Nodes, int64(maxNodes))
-	}
-	if w.Depth == 0 && w.Nodes == 0 {
-		return tournament.Player{}, errors.New("neither a depth nor a node limit: the search would not end")
-	}
-	return tournament.Player{Name: w.Name, Evaluator: ev, Weights: w.Weights, Limits: engine.Limits{Depth: w.Depth, Nodes: w.Nodes}}, nil
+	return tournament.Player{Name: w.Name, Evaluator: ev, Weights: w.Weights, Limits: limits}, nil
 }
 
 // Result is the wire form of a finished game (or of a job a worker could

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/tournament"
 )
 
@@ -48,6 +49,7 @@ func TestDecodeJobRefusesBadInput(t *testing.T) {
 		"opening":        {func(j *Job) { j.Opening = "zz" }, false},
 		"no limit":       {func(j *Job) { j.First.Depth, j.First.Nodes = 0, 0 }, false},
 		"deep":           {func(j *Job) { j.First.Depth = 1000 }, false},
+		"past the bound": {func(j *Job) { j.First.Depth = engine.MaxDepth + 1 }, false},
 		"table":          {func(j *Job) { j.TableMiB = 0 }, false},
 		"plies":          {func(j *Job) { j.MaxPlies = -1 }, false},
 		"adjudication":   {func(j *Job) { j.Adjudication.DrawPlies = -3 }, false},

@@ -13,24 +13,26 @@ import (
 	"github.com/gametune/gametune/tournament"
 )
 
-var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"elo": func(x float64) string {
-		switch {
-		case math.IsInf(x, 1):
-			return "+∞"
-		case math.IsInf(x, -1):
-			return "−∞"
-		}
-		return fmt.Sprintf("%+.0f", math.Round(x)+0)
-	},
-	"num": func(x float64) string { return fmt.Sprintf("%.4g", x) },
-}).Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>gametune run {{.Name}}</title>
-<style>
-body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; line-height: 1.4; }
+// EloText writes an Elo rating for a page: signed and rounded, "+∞" and
+// "−∞" for the infinities, "–" for none (NaN).
+func EloText(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "–"
+	case math.IsInf(x, 1):
+		return "+∞"
+	case math.IsInf(x, -1):
+		return "−∞"
+	}
+	return fmt.Sprintf("%+.0f", math.Round(x)+0)
+}
+
+// NumberText writes a weight for a page: four significant digits.
+func NumberText(x float64) string { return fmt.Sprintf("%.4g", x) }
+
+// PageStyle is the look the report shares with the dashboard's pages:
+// fonts, headings, tables and the config's block, as CSS rules.
+const PageStyle = `body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; line-height: 1.4; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: 0.5em 0; }
@@ -38,7 +40,18 @@ th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }
 th { background: #f4f4f4; }
 td.name, th.name { text-align: left; }
 pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
-.figure { margin: 1em 0; }
+`
+
+var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"elo": EloText,
+	"num": NumberText,
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>gametune run {{.Name}}</title>
+<style>
+` + PageStyle + `.figure { margin: 1em 0; }
 .figure svg { max-width: 100%; height: auto; border: 1px solid #eee; }
 .status { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em; background: #e8f0fe; }
 .bracket { display: flex; gap: 1.5em; align-items: center; overflow-x: auto; }

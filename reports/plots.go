@@ -1,7 +1,8 @@
 // Package reports draws a tuning run: convergence plots (gonum/plot, PNG
-// and SVG), a self-contained HTML report, and the progress display of long
-// commands. It reads runs through the results package and draws from plain
-// data (Run), so tests can draw recorded runs of their own.
+// and SVG), a self-contained HTML report, the text summary and tables a
+// terminal shows (tune show, runs, ladder), and the progress display of
+// long commands. It draws a run as results reads it (results.View, inside
+// Run), so tests can draw recorded runs of their own.
 package reports
 
 import (
@@ -13,8 +14,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gametune/gametune/games"
-	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 	"gonum.org/v1/plot"
@@ -25,97 +24,31 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Run is what the reports draw: a run's config, its evaluator's features
-// and its closed generations (or knockout rounds).
+// Run is what the reports draw: a run as every reader sees it
+// (results.View: its config, evaluator, closed generations or knockout
+// rounds, ladder and best).
 type Run struct {
-	Name        string
-	Config      population.Config
-	Evaluator   *games.Evaluator
-	Generations []population.Generation
-	Info        results.Info
-	Ladder      *population.Ladder // nil until the run has one
-	Best        population.Choice  // the run's best genome, as every command names it
+	results.View
 }
 
-// Load reads a run directory.
+// Load reads a run directory (results.OpenView).
 func Load(dir string) (*Run, error) {
-	r, err := results.OpenReadOnly(dir)
+	v, err := results.OpenView(dir)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	cfg, err := population.ParseConfig(r.Config())
-	if err != nil {
-		return nil, fmt.Errorf("reports: %s: %w", dir, err)
-	}
-	info, err := r.Info()
-	if err != nil {
-		return nil, err
-	}
-	hist, err := r.Generations()
-	if err != nil {
-		return nil, err
-	}
-	run, err := NewRun(filepath.Base(dir), cfg, hist, info)
-	if err != nil {
-		return nil, err
-	}
-	l, err := r.Ladder()
-	if err != nil {
-		return nil, err
-	}
-	if err := run.SetLadder(l); err != nil {
-		return nil, err
-	}
-	return run, nil
+	return &Run{*v}, nil
 }
 
-// SetLadder gives the run its ladder (nil for none) and chooses its best
-// genome again.
-func (r *Run) SetLadder(l *population.Ladder) error {
-	if l != nil {
-		for _, e := range l.Entries {
-			if len(e.Weights) != len(r.Evaluator.Features) {
-				return fmt.Errorf("%w: ladder entry %s has %d weights for %d features", results.ErrDamaged, e.Label, len(e.Weights), len(r.Evaluator.Features))
-			}
-		}
-	}
-	best, err := population.ChooseBest(r.Evaluator, r.Config, r.Generations, l)
-	if err != nil {
-		return err
-	}
-	r.Ladder, r.Best = l, best
-	return nil
-}
-
-// NewRun builds a Run from recorded data, finding the evaluator by name.
+// NewRun builds a Run from recorded data (results.NewView), without a
+// ladder; SetLadder gives it one.
 func NewRun(name string, cfg population.Config, hist []population.Generation, info results.Info) (*Run, error) {
-	var ev *games.Evaluator
-	for _, g := range all.Games() {
-		if g.Name() == cfg.Game {
-			e, err := cfg.TunedEvaluator(g)
-			if err != nil {
-				return nil, fmt.Errorf("reports: %w", err)
-			}
-			ev = e
-		}
-	}
-	if ev == nil {
-		return nil, fmt.Errorf("reports: unknown game %q", cfg.Game)
-	}
-	if err := results.CheckWeights(hist, len(ev.Features)); err != nil {
+	v, err := results.NewView(name, cfg, info, hist, nil)
+	if err != nil {
 		return nil, err
 	}
-	run := &Run{Name: name, Config: cfg, Evaluator: ev, Generations: hist, Info: info}
-	if err := run.SetLadder(nil); err != nil {
-		return nil, err
-	}
-	return run, nil
+	return &Run{*v}, nil
 }
-
-// Knockout reports whether the run is a knockout run (rounds, not
-// generations).
-func (r *Run) Knockout() bool { return r.Config.Algo == population.Knockout }
 
 func (r *Run) stage() string {
 	if r.Knockout() {
@@ -321,9 +254,33 @@ const eloClip = 800
 
 func clip(x float64) float64 { return math.Max(-eloClip, math.Min(eloClip, x)) }
 
+// errPoints are ratings with their 95% intervals.
 type errPoints struct {
 	plotter.XYs
 	plotter.YErrors
+}
+
+// span widens [lo, hi] to hold every interval.
+func (pts errPoints) span(lo, hi float64) (float64, float64) {
+	for i, xy := range pts.XYs {
+		lo = math.Min(lo, xy.Y-pts.YErrors[i].Low)
+		hi = math.Max(hi, xy.Y+pts.YErrors[i].High)
+	}
+	return lo, hi
+}
+
+// draw adds the intervals as error bars and the ratings as dots, named
+// label in the legend.
+func (pts errPoints) draw(p *plot.Plot, label string) {
+	if bars, err := plotter.NewYErrorBars(pts); err == nil {
+		bars.Color = palette[0]
+		p.Add(bars)
+	}
+	if s, err := plotter.NewScatter(pts.XYs); err == nil {
+		s.Color = palette[0]
+		p.Add(s)
+		p.Legend.Add(label, s)
+	}
 }
 
 func (r *Run) yardstick() Figure {
@@ -339,21 +296,9 @@ func (r *Run) yardstick() Figure {
 	zero := plotter.XYs{{X: 0, Y: 0}, {X: float64(r.Generations[len(r.Generations)-1].Index), Y: 0}}
 	line(p, zero, palette[7], vg.Points(0.8), true, "")
 	if len(pts.XYs) > 0 {
-		lo, hi := 0.0, 0.0
-		for i, xy := range pts.XYs {
-			lo = math.Min(lo, xy.Y-pts.YErrors[i].Low)
-			hi = math.Max(hi, xy.Y+pts.YErrors[i].High)
-		}
+		lo, hi := pts.span(0, 0)
 		p.Y.Min, p.Y.Max = lo-50, hi+100 // room for the legend
-		if bars, err := plotter.NewYErrorBars(pts); err == nil {
-			bars.Color = palette[0]
-			p.Add(bars)
-		}
-		if s, err := plotter.NewScatter(pts.XYs); err == nil {
-			s.Color = palette[0]
-			p.Add(s)
-			p.Legend.Add("rating of the champion", s)
-		}
+		pts.draw(p, "rating of the champion")
 	}
 	return Figure{Name: "yardstick", Title: "Yardstick: each champion against the defaults and the previous champion, rated from every yardstick game (clipped at ±800)", Width: vg.Points(520), Height: vg.Points(320), draw: single(p)}
 }
@@ -386,10 +331,7 @@ func (r *Run) ladder() Figure {
 			line(p, plotter.XYs{{X: 0, Y: clip(e.Elo)}, {X: maxX, Y: clip(e.Elo)}}, c, vg.Points(1), true, label)
 		}
 	}
-	for i, xy := range pts.XYs {
-		lo = math.Min(lo, xy.Y-pts.YErrors[i].Low)
-		hi = math.Max(hi, xy.Y+pts.YErrors[i].High)
-	}
+	lo, hi = pts.span(lo, hi)
 	p.Y.Min, p.Y.Max = lo-50, hi+100
 	p.X.Min, p.X.Max = 0, maxX*1.05
 	if len(pts.XYs) > 0 {
@@ -397,15 +339,7 @@ func (r *Run) ladder() Figure {
 			l.Color = palette[0]
 			p.Add(l)
 		}
-		if bars, err := plotter.NewYErrorBars(pts); err == nil {
-			bars.Color = palette[0]
-			p.Add(bars)
-		}
-		if s, err := plotter.NewScatter(pts.XYs); err == nil {
-			s.Color = palette[0]
-			p.Add(s)
-			p.Legend.Add("champion", s)
-		}
+		pts.draw(p, "champion")
 	}
 	return Figure{Name: "ladder", Title: fmt.Sprintf("Ladder: Elo of the champions against the games spent (%d pairs per pairing, on openings the run never used)", r.Ladder.Pairs), Width: vg.Points(620), Height: vg.Points(360), draw: single(p)}
 }

@@ -56,6 +56,27 @@ func Export(formatName string, g games.Game, ev *games.Evaluator, history []popu
 	return ExportWeights(formatName, g, ev, population.Choice{Label: fmt.Sprintf("g%d", bestGen), Genome: best.ID, Generation: bestGen, Weights: best.Weights}, source)
 }
 
+// Export writes the run's best genome (Best) in format, or with generation
+// >= 0 the fittest genome of that generation, or for csv the whole history
+// (the package's Export). source goes into a json export (where the weights
+// come from: the run, for instance); the run's seed and algorithm are added
+// to it, and for the best its summary. A run that tunes an engine's own
+// options exports uci as that engine's setoption lines, in its units.
+func (v *View) Export(formatName string, generation int, source map[string]any) ([]byte, error) {
+	if source == nil {
+		source = map[string]any{}
+	}
+	source["seed"], source["algo"] = v.Config.Seed, v.Config.Algo
+	if generation >= 0 || formatName == "csv" {
+		return Export(formatName, v.Game, v.Evaluator, v.Generations, generation, source)
+	}
+	source["best"] = v.Best.Summary()
+	if v.Config.TuneEngine != "" && formatName == "uci" {
+		return []byte(strings.Join(population.SetOptionLines(v.Evaluator, v.Best.Weights), "\n") + "\n"), nil
+	}
+	return ExportWeights(formatName, v.Game, v.Evaluator, v.Best, source)
+}
+
 // ExportWeights writes a chosen genome's weights in format (not csv).
 func ExportWeights(formatName string, g games.Game, ev *games.Evaluator, best population.Choice, source map[string]any) ([]byte, error) {
 	bestGen := best.Generation

@@ -63,18 +63,28 @@ func (r *Run) Info() (Info, error) {
 // Generations reads every closed generation, in order, with its genomes,
 // yardstick and bracket.
 func (r *Run) Generations() ([]population.Generation, error) {
-	out, index, err := r.generationRecords()
+	var out []population.Generation
+	err := r.eachRow(`SELECT `+r.generationColumns()+` FROM generations ORDER BY idx`, func(rows *sql.Rows) error {
+		var g population.Generation
+		var j generationJSON
+		if err := rows.Scan(j.fields(&g)...); err != nil {
+			return err
+		}
+		j.decode(&g)
+		out = append(out, g)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	if err := r.readGenomes(out, index, `SELECT generation, id, parents, weights, fitness, wins, draws, losses, `+r.priorColumns("")+` FROM genomes ORDER BY generation, pos`); err != nil {
-		return nil, err
+	index := map[int]int{}
+	for i, g := range out {
+		index[g.Index] = i
 	}
-	if err := r.readMatches(out, index); err != nil {
-		return nil, err
-	}
-	if err := r.readYardsticks(out, index); err != nil {
-		return nil, err
+	for _, read := range []func([]population.Generation, map[int]int) error{r.readGenomes, r.readMatches, r.readYardsticks} {
+		if err := read(out, index); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -88,179 +98,195 @@ func (r *Run) Generations() ([]population.Generation, error) {
 func (r *Run) Champions() ([]population.Generation, error) {
 	// One statement: on the dashboard's first list of a folder, the cost
 	// of a run is mostly the statements run on it.
-	generation, yard, genome := "spent, stop", "y.prev, y.prev_wins, y.prev_draws, y.prev_losses", r.priorColumns("x.")
-	if r.version < 2 {
-		generation, yard = "0, ''", "-4, 0, 0, 0"
-	}
-	rows, err := r.db.Query(`SELECT idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged, ` + generation + `,
-		y.genome, y.wins, y.draws, y.losses, y.score, y.elo, y.elo_low, y.elo_high, ` + yard + `,
-		x.id, x.parents, x.weights, x.fitness, x.wins, x.draws, x.losses, ` + genome + `
+	query := `SELECT ` + r.generationColumns() + `, ` + r.yardstickColumns("y.") + `, ` + r.genomeColumns("x.") + `
 		FROM generations LEFT JOIN yardstick y ON y.generation = idx LEFT JOIN genomes x ON x.generation = idx AND x.id = y.genome
-		ORDER BY idx, x.pos`)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	defer rows.Close()
+		ORDER BY idx, x.pos`
 	var out []population.Generation
-	for rows.Next() {
+	err := r.eachRow(query, func(rows *sql.Rows) error {
 		var g population.Generation
-		var mean, std string
-		var y struct {
-			genome, wins, draws, losses, prev, prevWins, prevDraws, prevLosses sql.NullInt64
-			score                                                              sql.NullFloat64
-			elo, low, high                                                     sql.NullString
-		}
-		var x struct {
-			id, wins, draws, losses, priorWins, priorDraws, priorLosses sql.NullInt64
-			fitness                                                     sql.NullFloat64
-			parents, weights                                            sql.NullString
-		}
-		if err := rows.Scan(&g.Index, &mean, &std, &g.Diversity, &g.Best, &g.BestFitness, &g.MeanFitness, &g.WorstFitness, &g.Distance, &g.Converged, &g.Spent, &g.Stop,
-			&y.genome, &y.wins, &y.draws, &y.losses, &y.score, &y.elo, &y.low, &y.high, &y.prev, &y.prevWins, &y.prevDraws, &y.prevLosses,
-			&x.id, &x.parents, &x.weights, &x.fitness, &x.wins, &x.draws, &x.losses, &x.priorWins, &x.priorDraws, &x.priorLosses); err != nil {
-			return nil, wrap(err)
+		var j generationJSON
+		var y yardstickRow
+		var x genomeRow
+		if err := rows.Scan(append(append(j.fields(&g), y.fields()...), x.fields()...)...); err != nil {
+			return err
 		}
 		if n := len(out); n > 0 && out[n-1].Index == g.Index {
-			return nil, fmt.Errorf("%w: generation %d's yardstick names genome %d twice", ErrDamaged, g.Index, y.genome.Int64)
+			return fmt.Errorf("%w: generation %d's yardstick names genome %d twice", ErrDamaged, g.Index, y.genome.Int64)
 		}
-		json.Unmarshal([]byte(mean), &g.Mean)
-		json.Unmarshal([]byte(std), &g.Std)
-		if y.genome.Valid {
-			g.Yardstick = &population.Yardstick{Genome: int(y.genome.Int64),
-				WDL: stats.WDL{Wins: int(y.wins.Int64), Draws: int(y.draws.Int64), Losses: int(y.losses.Int64)}, Score: y.score.Float64,
-				Elo: parseFloatText(y.elo.String), EloLow: parseFloatText(y.low.String), EloHigh: parseFloatText(y.high.String),
-				Previous: int(y.prev.Int64), VsPrevious: stats.WDL{Wins: int(y.prevWins.Int64), Draws: int(y.prevDraws.Int64), Losses: int(y.prevLosses.Int64)}}
-		}
+		j.decode(&g)
+		g.Yardstick = y.yardstick()
 		if x.id.Valid {
-			c := population.Genome{ID: int(x.id.Int64), Fitness: x.fitness.Float64,
-				WDL:   stats.WDL{Wins: int(x.wins.Int64), Draws: int(x.draws.Int64), Losses: int(x.losses.Int64)},
-				Prior: stats.WDL{Wins: int(x.priorWins.Int64), Draws: int(x.priorDraws.Int64), Losses: int(x.priorLosses.Int64)}}
-			json.Unmarshal([]byte(x.parents.String), &c.Parents)
-			if len(c.Parents) == 0 {
-				c.Parents = nil
-			}
-			json.Unmarshal([]byte(x.weights.String), &c.Weights)
-			g.Genomes = []population.Genome{c}
+			g.Genomes = []population.Genome{x.genome()}
 		}
 		out = append(out, g)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, wrap(rows.Err())
+	return out, nil
 }
 
-// generationRecords reads the generations table, in order, and returns the
-// position in it of each generation index.
-func (r *Run) generationRecords() ([]population.Generation, map[int]int, error) {
+// eachRow runs query with args and calls scan on each row of its answer.
+// An error of scan ends the reading and is returned (SQLite's wrapped in
+// the package's prefix, an ErrDamaged one as it is).
+func (r *Run) eachRow(query string, scan func(*sql.Rows) error, args ...any) error {
+	rows, err := r.db.Query(query, args...)
+	if err != nil {
+		return wrap(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			if errors.Is(err, ErrDamaged) {
+				return err
+			}
+			return wrap(err)
+		}
+	}
+	return wrap(rows.Err())
+}
+
+// generationColumns selects a generation's record from the generations
+// table, in the order of generationJSON.fields (zeros for the columns a
+// store older than them lacks).
+func (r *Run) generationColumns() string {
 	extra := "spent, stop"
 	if r.version < 2 {
 		extra = "0, ''"
 	}
-	rows, err := r.db.Query(`SELECT idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged, ` + extra + ` FROM generations ORDER BY idx`)
-	if err != nil {
-		return nil, nil, wrap(err)
-	}
-	defer rows.Close()
-	var out []population.Generation
-	for rows.Next() {
-		var g population.Generation
-		var mean, std string
-		if err := rows.Scan(&g.Index, &mean, &std, &g.Diversity, &g.Best, &g.BestFitness, &g.MeanFitness, &g.WorstFitness, &g.Distance, &g.Converged, &g.Spent, &g.Stop); err != nil {
-			return nil, nil, wrap(err)
-		}
-		json.Unmarshal([]byte(mean), &g.Mean)
-		json.Unmarshal([]byte(std), &g.Std)
-		out = append(out, g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, wrap(err)
-	}
-	index := map[int]int{}
-	for i, g := range out {
-		index[g.Index] = i
-	}
-	return out, index, nil
+	return "idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged, " + extra
 }
 
-// priorColumns selects a genome's prior record from the genomes table
-// (named with prefix in the query), or zeros in a store older than them.
-func (r *Run) priorColumns(prefix string) string {
+// generationJSON holds the columns of a generation kept as JSON text.
+type generationJSON struct{ mean, std string }
+
+// fields are the destinations of generationColumns: g's fields, and the
+// mean and spread as JSON in j.
+func (j *generationJSON) fields(g *population.Generation) []any {
+	return []any{&g.Index, &j.mean, &j.std, &g.Diversity, &g.Best, &g.BestFitness, &g.MeanFitness, &g.WorstFitness, &g.Distance, &g.Converged, &g.Spent, &g.Stop}
+}
+
+func (j *generationJSON) decode(g *population.Generation) {
+	json.Unmarshal([]byte(j.mean), &g.Mean)
+	json.Unmarshal([]byte(j.std), &g.Std)
+}
+
+// genomeColumns selects a genome from the genomes table (named with prefix
+// in the query), in the order of genomeRow.fields: its prior record is
+// zeros in a store older than it.
+func (r *Run) genomeColumns(prefix string) string {
+	prior := prefix + "prior_wins, " + prefix + "prior_draws, " + prefix + "prior_losses"
 	if r.version < 2 {
-		return "0, 0, 0"
+		prior = "0, 0, 0"
 	}
-	return prefix + "prior_wins, " + prefix + "prior_draws, " + prefix + "prior_losses"
+	return prefix + "id, " + prefix + "parents, " + prefix + "weights, " + prefix + "fitness, " + prefix + "wins, " + prefix + "draws, " + prefix + "losses, " + prior
 }
 
-// readGenomes adds to out the genomes that query selects: its columns are
-// generation, id, parents, weights, fitness, wins, draws, losses and the
-// prior record's three (priorColumns).
-func (r *Run) readGenomes(out []population.Generation, index map[int]int, query string) error {
-	rows, err := r.db.Query(query)
-	if err != nil {
-		return wrap(err)
+// genomeRow is a genome as the genomes table holds it, NULL when a LEFT
+// JOIN found none (id not Valid).
+type genomeRow struct {
+	id, wins, draws, losses, priorWins, priorDraws, priorLosses sql.NullInt64
+	fitness                                                     sql.NullFloat64
+	parents, weights                                            sql.NullString
+}
+
+func (x *genomeRow) fields() []any {
+	return []any{&x.id, &x.parents, &x.weights, &x.fitness, &x.wins, &x.draws, &x.losses, &x.priorWins, &x.priorDraws, &x.priorLosses}
+}
+
+func (x *genomeRow) genome() population.Genome {
+	c := population.Genome{ID: int(x.id.Int64), Fitness: x.fitness.Float64,
+		WDL:   stats.WDL{Wins: int(x.wins.Int64), Draws: int(x.draws.Int64), Losses: int(x.losses.Int64)},
+		Prior: stats.WDL{Wins: int(x.priorWins.Int64), Draws: int(x.priorDraws.Int64), Losses: int(x.priorLosses.Int64)}}
+	json.Unmarshal([]byte(x.parents.String), &c.Parents)
+	if len(c.Parents) == 0 {
+		c.Parents = nil
 	}
-	defer rows.Close()
-	for rows.Next() {
+	json.Unmarshal([]byte(x.weights.String), &c.Weights)
+	return c
+}
+
+// yardstickColumns selects a yardstick match from the yardstick table
+// (named with prefix in the query), in the order of yardstickRow.fields:
+// its match against the previous champion is none in a store older than
+// it.
+func (r *Run) yardstickColumns(prefix string) string {
+	prev := prefix + "prev, " + prefix + "prev_wins, " + prefix + "prev_draws, " + prefix + "prev_losses"
+	if r.version < 2 {
+		prev = "-4, 0, 0, 0"
+	}
+	return prefix + "genome, " + prefix + "wins, " + prefix + "draws, " + prefix + "losses, " + prefix + "score, " +
+		prefix + "elo, " + prefix + "elo_low, " + prefix + "elo_high, " + prev
+}
+
+// yardstickRow is a yardstick match as the yardstick table holds it, NULL
+// when a LEFT JOIN found none (genome not Valid).
+type yardstickRow struct {
+	genome, wins, draws, losses, prev, prevWins, prevDraws, prevLosses sql.NullInt64
+	score                                                              sql.NullFloat64
+	elo, low, high                                                     sql.NullString
+}
+
+func (y *yardstickRow) fields() []any {
+	return []any{&y.genome, &y.wins, &y.draws, &y.losses, &y.score, &y.elo, &y.low, &y.high, &y.prev, &y.prevWins, &y.prevDraws, &y.prevLosses}
+}
+
+// yardstick is the match; nil for none.
+func (y *yardstickRow) yardstick() *population.Yardstick {
+	if !y.genome.Valid {
+		return nil
+	}
+	return &population.Yardstick{Genome: int(y.genome.Int64),
+		WDL: stats.WDL{Wins: int(y.wins.Int64), Draws: int(y.draws.Int64), Losses: int(y.losses.Int64)}, Score: y.score.Float64,
+		Elo: parseFloatText(y.elo.String), EloLow: parseFloatText(y.low.String), EloHigh: parseFloatText(y.high.String),
+		Previous: int(y.prev.Int64), VsPrevious: stats.WDL{Wins: int(y.prevWins.Int64), Draws: int(y.prevDraws.Int64), Losses: int(y.prevLosses.Int64)}}
+}
+
+// readGenomes adds their genomes to the generations of out, index giving
+// the place in out of each generation.
+func (r *Run) readGenomes(out []population.Generation, index map[int]int) error {
+	return r.eachRow(`SELECT generation, `+r.genomeColumns("")+` FROM genomes ORDER BY generation, pos`, func(rows *sql.Rows) error {
 		var gen int
-		var x population.Genome
-		var parents, weights string
-		if err := rows.Scan(&gen, &x.ID, &parents, &weights, &x.Fitness, &x.Wins, &x.Draws, &x.Losses, &x.Prior.Wins, &x.Prior.Draws, &x.Prior.Losses); err != nil {
-			return wrap(err)
+		var x genomeRow
+		if err := rows.Scan(append([]any{&gen}, x.fields()...)...); err != nil {
+			return err
 		}
-		json.Unmarshal([]byte(parents), &x.Parents)
-		if len(x.Parents) == 0 {
-			x.Parents = nil
-		}
-		json.Unmarshal([]byte(weights), &x.Weights)
 		if i, ok := index[gen]; ok {
-			out[i].Genomes = append(out[i].Genomes, x)
+			out[i].Genomes = append(out[i].Genomes, x.genome())
 		}
-	}
-	return wrap(rows.Err())
+		return nil
+	})
 }
 
 // readMatches adds their knockout brackets to the generations of out.
 func (r *Run) readMatches(out []population.Generation, index map[int]int) error {
-	rows, err := r.db.Query(`SELECT generation, round, a, b, score_a, score_b, games, winner, tie_break FROM matches ORDER BY generation, pos`)
-	if err != nil {
-		return wrap(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return r.eachRow(`SELECT generation, round, a, b, score_a, score_b, games, winner, tie_break FROM matches ORDER BY generation, pos`, func(rows *sql.Rows) error {
 		var gen int
 		var m tournament.BracketMatch
 		if err := rows.Scan(&gen, &m.Round, &m.A, &m.B, &m.ScoreA, &m.ScoreB, &m.Games, &m.Winner, &m.TieBreak); err != nil {
-			return wrap(err)
+			return err
 		}
 		if i, ok := index[gen]; ok {
 			out[i].Matches = append(out[i].Matches, m)
 		}
-	}
-	return wrap(rows.Err())
+		return nil
+	})
 }
 
 // readYardsticks adds their yardstick matches to the generations of out.
 func (r *Run) readYardsticks(out []population.Generation, index map[int]int) error {
-	extra := "prev, prev_wins, prev_draws, prev_losses"
-	if r.version < 2 {
-		extra = "-4, 0, 0, 0"
-	}
-	rows, err := r.db.Query(`SELECT generation, genome, wins, draws, losses, score, elo, elo_low, elo_high, ` + extra + ` FROM yardstick`)
-	if err != nil {
-		return wrap(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return r.eachRow(`SELECT generation, `+r.yardstickColumns("")+` FROM yardstick`, func(rows *sql.Rows) error {
 		var gen int
-		var y population.Yardstick
-		var elo, lo, hi string
-		if err := rows.Scan(&gen, &y.Genome, &y.Wins, &y.Draws, &y.Losses, &y.Score, &elo, &lo, &hi, &y.Previous, &y.VsPrevious.Wins, &y.VsPrevious.Draws, &y.VsPrevious.Losses); err != nil {
-			return wrap(err)
+		var y yardstickRow
+		if err := rows.Scan(append([]any{&gen}, y.fields()...)...); err != nil {
+			return err
 		}
-		y.Elo, y.EloLow, y.EloHigh = parseFloatText(elo), parseFloatText(lo), parseFloatText(hi)
 		if i, ok := index[gen]; ok {
-			out[i].Yardstick = &y
+			out[i].Yardstick = y.yardstick()
 		}
-	}
-	return wrap(rows.Err())
+		return nil
+	})
 }
 
 // DataVersion returns a number that changes whenever a commit to the run
@@ -397,26 +423,22 @@ func (r *Run) Ladder() (*population.Ladder, error) {
 	if r.version < 2 {
 		return nil, nil
 	}
-	rows, err := r.db.Query(`SELECT label, genome, generation, spent, weights, wins, draws, losses, elo, elo_low, elo_high, pairs, draw_elo, reference, best, best_low, best_high FROM ladder ORDER BY pos`)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	defer rows.Close()
 	var l population.Ladder
-	for rows.Next() {
+	err := r.eachRow(`SELECT label, genome, generation, spent, weights, wins, draws, losses, elo, elo_low, elo_high, pairs, draw_elo, reference, best, best_low, best_high FROM ladder ORDER BY pos`, func(rows *sql.Rows) error {
 		var e population.LadderEntry
 		var weights, elo, lo, hi, bestLo, bestHi string
 		if err := rows.Scan(&e.Label, &e.Genome, &e.Generation, &e.Spent, &weights, &e.Wins, &e.Draws, &e.Losses, &elo, &lo, &hi,
 			&l.Pairs, &l.DrawElo, &l.Reference, &l.Best, &bestLo, &bestHi); err != nil {
-			return nil, wrap(err)
+			return err
 		}
 		json.Unmarshal([]byte(weights), &e.Weights)
 		e.Elo, e.Low, e.High = parseFloatText(elo), parseFloatText(lo), parseFloatText(hi)
 		l.BestLow, l.BestHigh = parseFloatText(bestLo), parseFloatText(bestHi)
 		l.Entries = append(l.Entries, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap(err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(l.Entries) == 0 {
 		return nil, nil

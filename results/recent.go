@@ -1,6 +1,7 @@
 package results
 
 import (
+	"database/sql"
 	"strings"
 	"time"
 
@@ -14,20 +15,15 @@ func (r *Run) LastGames(n int) ([]population.GameResult, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	rows, err := r.db.Query(`SELECT stage, generation, idx, first, second, opening, outcome, reason, plies, moves, nodes, seconds
-		FROM games ORDER BY rowid DESC LIMIT ?`, n)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	defer rows.Close()
 	var out []population.GameResult
-	for rows.Next() {
+	err := r.eachRow(`SELECT stage, generation, idx, first, second, opening, outcome, reason, plies, moves, nodes, seconds
+		FROM games ORDER BY rowid DESC LIMIT ?`, func(rows *sql.Rows) error {
 		var g population.GameResult
 		var outcome, reason, moves string
 		var secs float64
 		if err := rows.Scan(&g.Key.Stage, &g.Key.Generation, &g.Key.Index, &g.First, &g.Second, &g.Record.Opening,
 			&outcome, &reason, &g.Record.Plies, &moves, &g.Record.Nodes, &secs); err != nil {
-			return nil, wrap(err)
+			return err
 		}
 		g.Record.Outcome = parseOutcome(outcome)
 		g.Record.Reason = tournament.Reason(reason)
@@ -36,6 +32,10 @@ func (r *Run) LastGames(n int) ([]population.GameResult, error) {
 		}
 		g.Record.Duration = time.Duration(secs * float64(time.Second))
 		out = append(out, g)
+		return nil
+	}, n)
+	if err != nil {
+		return nil, err
 	}
-	return out, wrap(rows.Err())
+	return out, nil
 }

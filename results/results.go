@@ -6,6 +6,14 @@
 // survives a crash of the process and of the machine), so a crash loses at
 // most the games in flight; a Run satisfies population.Store, so a resumed
 // run finds the games already played and replays none.
+//
+// Every reader of a run (tune show, runs, export, ladder, the report, the
+// dashboard) reads it through one View: the config parsed, the game and
+// evaluator found, the weights checked and the best chosen once
+// (ReadView, OpenView, NewView). The JSON shapes of a run, its ladder and
+// its best (RunJSON, LadderJSON, BestJSON, with Float for numbers that may
+// be infinite) are defined here once, for the commands and the dashboard
+// alike. Export writes the best weights in the formats game programs read.
 package results
 
 import (

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/reports"
+	"github.com/gametune/gametune/results"
 )
 
 // showBest is the best genome as tune show --json gives it.
@@ -24,7 +25,7 @@ type showBest struct {
 }
 
 // TestBestEverywhere: the dashboard names the best genome that every
-// command names (population.ChooseBest, through reports.Load): by the
+// command names (population.ChooseBest, through results.View): by the
 // ladder for a run that has one, by the yardstick for one that has not,
 // the reference for one that shows no gain; in the runs list, /api/runs,
 // /api/runs/{id} and the run page, which shows the ladder's table and
@@ -70,7 +71,7 @@ func TestBestEverywhere(t *testing.T) {
 			if err := json.Unmarshal([]byte(body), &detail); err != nil {
 				t.Fatal(err)
 			}
-			for where, b := range map[string]*Best{"/api/runs": byID[c.id].Best, "/api/runs/" + c.id: detail.Best} {
+			for where, b := range map[string]*results.BestJSON{"/api/runs": byID[c.id].Best, "/api/runs/" + c.id: detail.Best} {
 				if b == nil {
 					t.Fatalf("%s: no best", where)
 				}
@@ -95,7 +96,8 @@ func TestBestEverywhere(t *testing.T) {
 			wantPage := []string{`id="best"`, strings.ReplaceAll(want.Best.Summary(), "+", "&#43;")}
 			if c.id == "ladder" {
 				wantPage = append(wantPage, `id="ladder"`, `id="plot-ladder"`, "<td class=\"name\">g5</td>")
-				if detail.Ladder == nil || len(detail.Ladder.Entries) != 3 || detail.Ladder.Best != "g5" {
+				if detail.Ladder == nil || len(detail.Ladder.Entries) != 3 || detail.Ladder.Strongest != "g5" ||
+					detail.Ladder.Entries[2].Weights[want.Evaluator.Features[0].Name] != want.Best.Weights[0] {
 					t.Errorf("/api/runs/ladder's ladder: %+v", detail.Ladder)
 				}
 				if len(detail.Plots) == 0 || !strings.HasSuffix(detail.Plots[0], "/ladder.svg") {

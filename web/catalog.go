@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -250,21 +249,9 @@ func (e *entry) refreshLocked(open Opener, now time.Time) error {
 		e.seen = observation{}
 	}
 	if e.store == nil {
-		if e.damage != nil {
-			if st, err := stampOf(e.dir); err == nil && st.same(e.failed) {
-				return e.damage // as damaged as it was
-			}
-		}
-		s, err := open(e.dir)
-		if err != nil {
+		if err := e.openStore(open, db); err != nil {
 			return err
 		}
-		cfg, err := population.ParseConfig(s.Config())
-		if err != nil {
-			s.Close()
-			return fmt.Errorf("web: the run's config: %w", err)
-		}
-		e.store, e.db, e.config, e.damage = s, db, &cfg, nil
 	}
 	version, err := e.store.DataVersion()
 	if err != nil {
@@ -286,30 +273,61 @@ func (e *entry) refreshLocked(open Opener, now time.Time) error {
 	if ladder != nil {
 		v.ladder = fmt.Sprint(*ladder)
 	}
-	var run reports.Run
-	if e.list == nil || v.generations != e.view.generations || v.status != e.view.status {
-		champions, err := e.store.Champions()
-		if err != nil {
-			return err
-		}
-		r, err := reports.NewRun(e.id, *e.config, champions, info)
-		if err != nil {
-			return err
-		}
-		run = *r
-	} else {
-		run = *e.list // the same champions, newer counts
-	}
-	run.Info = info
-	if err := run.SetLadder(ladder); err != nil {
+	run, err := e.listRun(info, ladder, v)
+	if err != nil {
 		return err
 	}
-	e.list, e.info, e.view = &run, info, v
+	e.list, e.info, e.view = run, info, v
 	if e.seen.at.IsZero() {
 		e.seen = observation{now, info.Games, info.Generations}
 	}
 	e.sum = summarize(e.id, e.list, e.seen, now)
 	return nil
+}
+
+// openStore opens the run's store (db is its database file) and parses
+// its config, unless the run's files are as they were when it was found
+// damaged.
+func (e *entry) openStore(open Opener, db os.FileInfo) error {
+	if e.damage != nil {
+		if st, err := stampOf(e.dir); err == nil && st.same(e.failed) {
+			return e.damage // as damaged as it was
+		}
+	}
+	s, err := open(e.dir)
+	if err != nil {
+		return err
+	}
+	cfg, err := population.ParseConfig(s.Config())
+	if err != nil {
+		s.Close()
+		return fmt.Errorf("web: the run's config: %w", err)
+	}
+	e.store, e.db, e.config, e.damage = s, db, &cfg, nil
+	return nil
+}
+
+// listRun returns the run as the list shows it, with info and ladder: its
+// champions are read again only when a generation closed or the status
+// changed (v differs from the view of the list).
+func (e *entry) listRun(info results.Info, ladder *population.Ladder, v view) (*reports.Run, error) {
+	if e.list != nil && v.generations == e.view.generations && v.status == e.view.status {
+		run := *e.list // the same champions, newer counts
+		run.Info = info
+		if err := run.SetLadder(ladder); err != nil {
+			return nil, err
+		}
+		return &run, nil
+	}
+	champions, err := e.store.Champions()
+	if err != nil {
+		return nil, err
+	}
+	rv, err := results.NewView(e.id, *e.config, info, champions, ladder)
+	if err != nil {
+		return nil, err
+	}
+	return &reports.Run{View: *rv}, nil
 }
 
 // fail marks the run damaged and drops what was read: it is read again
@@ -318,7 +336,7 @@ func (e *entry) fail(err error) {
 	e.closeStore()
 	e.damage = err
 	e.failed, _ = stampOf(e.dir)
-	nan := Float(math.NaN())
+	nan := results.Float(math.NaN())
 	// The reason names the run by its id, not by where the server keeps it.
 	reason := strings.ReplaceAll(err.Error(), e.dir, e.id)
 	e.sum = Summary{ID: e.id, Damaged: reason, Status: "damaged", GamesPerSecond: nan, Elo: nan, EloLow: nan, EloHigh: nan}
@@ -358,11 +376,8 @@ func (e *entry) readWhole() (*reports.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	run, err := reports.NewRun(e.id, e.list.Config, hist, e.info)
+	v, err := results.NewView(e.id, e.list.Config, e.info, hist, e.list.Ladder)
 	if err != nil {
-		return nil, err
-	}
-	if err := run.SetLadder(e.list.Ladder); err != nil {
 		return nil, err
 	}
 	if len(hist) > 0 {
@@ -370,7 +385,7 @@ func (e *entry) readWhole() (*reports.Run, error) {
 			return nil, fmt.Errorf("%w: %v", results.ErrDamaged, err)
 		}
 	}
-	return run, nil
+	return &reports.Run{View: *v}, nil
 }
 
 // cached returns the bytes rendered under key for the run's view v,
@@ -396,19 +411,6 @@ func (e *entry) cached(v view, key string, render func() ([]byte, error)) ([]byt
 	return b, nil
 }
 
-// Float is a number that may be infinite or missing (NaN): JSON null then,
-// as JSON has no infinities.
-type Float float64
-
-// MarshalJSON writes null for NaN and the infinities.
-func (f Float) MarshalJSON() ([]byte, error) {
-	x := float64(f)
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return []byte("null"), nil
-	}
-	return []byte(fmt.Sprint(x + 0)), nil // +0: no "-0"
-}
-
 // Summary is one line of the runs list.
 type Summary struct {
 	ID      string `json:"id"`
@@ -423,35 +425,35 @@ type Summary struct {
 	Games   int    `json:"games"`
 	// GamesPerSecond is measured by this server while it watches a running
 	// run, and over the run's recorded time otherwise.
-	GamesPerSecond Float `json:"games_per_second"`
+	GamesPerSecond results.Float `json:"games_per_second"`
 	// Best is the run's best genome as every command names it (tune runs,
-	// show, export, the report: population.ChooseBest), in the shape of
-	// tune show --json's "best"; null until a generation has closed. Elo,
-	// EloLow and EloHigh are its rating over the reference with the 95%
-	// interval (null when not measured), the list's sort key.
-	Best    *Best     `json:"best"`
-	Elo     Float     `json:"elo"`
-	EloLow  Float     `json:"elo_low"`
-	EloHigh Float     `json:"elo_high"`
-	Started time.Time `json:"started,omitzero"`
-	Ended   time.Time `json:"ended,omitzero"`
-	ETA     time.Time `json:"eta,omitzero"` // running runs: when the last generation should close
-	Seconds float64   `json:"seconds"`      // recorded running time
+	// show, export, the report: population.ChooseBest), the best of tune
+	// show --json; null until a generation has closed. Elo, EloLow and
+	// EloHigh are its rating over the reference with the 95% interval
+	// (null when not measured), the list's sort key.
+	Best    *results.BestJSON `json:"best"`
+	Elo     results.Float     `json:"elo"`
+	EloLow  results.Float     `json:"elo_low"`
+	EloHigh results.Float     `json:"elo_high"`
+	Started time.Time         `json:"started,omitzero"`
+	Ended   time.Time         `json:"ended,omitzero"`
+	ETA     time.Time         `json:"eta,omitzero"` // running runs: when the last generation should close
+	Seconds float64           `json:"seconds"`      // recorded running time
 }
 
 func summarize(id string, r *reports.Run, seen observation, now time.Time) Summary {
 	in := r.Info
+	nan := results.Float(math.NaN())
 	s := Summary{
 		ID: id, Game: r.Config.Game, Eval: r.Evaluator.Name, Algo: string(r.Config.Algo), Status: string(in.Status),
-		Stage: "generation", Done: len(r.Generations), Planned: r.Config.Generations, Games: in.Games,
-		Started: in.Started, Ended: in.Ended, Seconds: in.Seconds,
-		Elo: Float(math.NaN()), EloLow: Float(math.NaN()), EloHigh: Float(math.NaN()), GamesPerSecond: Float(math.NaN()),
+		Stage: "generation", Done: len(r.Generations), Planned: r.Config.PlannedGenerations(), Games: in.Games,
+		Started: in.Started, Ended: in.Ended, Seconds: in.Seconds, Best: r.BestJSON(),
+		Elo: nan, EloLow: nan, EloHigh: nan, GamesPerSecond: nan,
 	}
 	if r.Knockout() {
-		s.Stage, s.Planned = "round", r.Config.Rounds
+		s.Stage = "round"
 	}
-	if s.Done > 0 {
-		s.Best = bestOf(r)
+	if s.Best != nil {
 		s.Elo, s.EloLow, s.EloHigh = s.Best.Elo, s.Best.Low, s.Best.High
 	}
 	// Rates: what this server saw the run do, when it saw a generation
@@ -466,47 +468,15 @@ func summarize(id string, r *reports.Run, seen observation, now time.Time) Summa
 		perGen = elapsed / float64(s.Done)
 	}
 	if elapsed > 0 {
-		s.GamesPerSecond = Float(float64(in.Games) / elapsed)
+		s.GamesPerSecond = results.Float(float64(in.Games) / elapsed)
 	}
 	if in.Status == "running" && s.Done > seen.gens {
 		dt := now.Sub(seen.at).Seconds()
 		perGen = dt / float64(s.Done-seen.gens)
-		s.GamesPerSecond = Float(float64(in.Games-seen.games) / dt)
+		s.GamesPerSecond = results.Float(float64(in.Games-seen.games) / dt)
 	}
 	if in.Status == "running" && !math.IsNaN(perGen) && s.Planned > s.Done {
 		s.ETA = now.UTC().Add(time.Duration(perGen * float64(s.Planned-s.Done) * float64(time.Second))).Truncate(time.Second)
 	}
 	return s
 }
-
-// Best is a run's best genome: a population.Choice with its weights by
-// feature name.
-type Best struct {
-	Label      string `json:"label"` // "g12", "start" or "defaults"
-	Genome     int    `json:"genome"`
-	Generation int    `json:"generation"` // -1 for the start and the defaults
-	Reference  string `json:"reference"`  // what tuning had to beat: "start" or "defaults"
-	Source     string `json:"source"`     // "ladder", "yardstick" or "none"
-	Candidate  string `json:"candidate,omitempty"`
-	Elo        Float  `json:"elo_over_reference"`
-	Low        Float  `json:"elo_over_reference_low"`
-	High       Float  `json:"elo_over_reference_high"`
-	// Confident: the candidate beats the reference with 95% confidence,
-	// and is the best; else the best is the reference.
-	Confident bool               `json:"confident"`
-	Summary   string             `json:"summary"`
-	Weights   map[string]float64 `json:"weights"`
-}
-
-func bestOf(r *reports.Run) *Best {
-	c := r.Best
-	w := map[string]float64{}
-	for i, f := range r.Evaluator.Features {
-		w[f.Name] = c.Weights[i]
-	}
-	return &Best{c.Label, c.Genome, c.Generation, c.Reference, c.Source, c.Candidate,
-		Float(c.Elo), Float(c.Low), Float(c.High), c.Confident, c.Summary(), w}
-}
-
-// errNoRun is returned for an id that is not a run of the folder.
-var errNoRun = errors.New("web: no such run")

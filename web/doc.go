@@ -18,8 +18,8 @@
 // (results.Run.DataVersion) and rereads only the runs that changed, and of
 // those only what the list shows: the counts, the ladder and each
 // generation's champion (results.Run.Champions), from which the run's best
-// is chosen as every command chooses it (population.ChooseBest, through
-// reports.Run.Best). A run's page reads the whole run, once per generation,
+// is chosen as every command chooses it (results.NewView). The API's JSON
+// has the shapes of tune show --json (results.RunJSON's parts). A run's page reads the whole run, once per generation,
 // status and ladder. The event streams poll the same cache at
 // Options.Poll. Runs that cannot be read are listed as damaged, with the
 // reason, and never stop the others from being served.

@@ -24,31 +24,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if e == nil {
 		return
 	}
-	flusher, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "web: this connection cannot stream events", http.StatusInternalServerError)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	send := func(event string, sum Summary) bool {
-		data, err := json.Marshal(sum)
-		if err != nil {
-			return false
-		}
-		if _, err := fmt.Fprintf(w, "event: %s\nid: %d\ndata: %s\n\n", event, sum.Done, data); err != nil {
-			return false
-		}
-		flusher.Flush()
-		return true
-	}
-	if _, err := fmt.Fprintf(w, "retry: %d\n\n", 2000); err != nil {
-		return
-	}
-	if !send("hello", snap.sum) {
+	send, ok := startStream(w)
+	if !ok || !send("hello", snap.sum) {
 		return
 	}
 	last := snap
@@ -63,29 +40,69 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		case <-s.streams.Done():
 			return
 		case <-idle.C:
-			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+			if !send("", Summary{}) {
 				return
 			}
-			flusher.Flush()
 		case <-poll.C:
 			cur := e.refresh(s.opts.Open, time.Now())
-			event := ""
-			switch {
-			case cur.sum.Done != last.sum.Done:
-				event = "generation"
-			case cur.sum.Status != last.sum.Status || cur.sum.Damaged != last.sum.Damaged:
-				event = "status"
-			case cur.view.ladder != last.view.ladder:
-				event = "ladder"
-			case cur.sum.Games != last.sum.Games:
-				event = "progress"
-			}
+			event := change(last, cur)
 			last = cur
 			if event != "" && !send(event, cur.sum) {
 				return
 			}
 		}
 	}
+}
+
+// startStream answers with an event stream and returns how to send an
+// event carrying a summary (the event "" sends a keep-alive comment),
+// reporting whether the client still listens; false when w cannot stream.
+func startStream(w http.ResponseWriter) (send func(event string, sum Summary) bool, ok bool) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "web: this connection cannot stream events", http.StatusInternalServerError)
+		return nil, false
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	if _, err := fmt.Fprintf(w, "retry: %d\n\n", 2000); err != nil {
+		return nil, false
+	}
+	return func(event string, sum Summary) bool {
+		var err error
+		if event == "" {
+			_, err = fmt.Fprint(w, ": keep-alive\n\n")
+		} else {
+			var data []byte
+			if data, err = json.Marshal(sum); err == nil {
+				_, err = fmt.Fprintf(w, "event: %s\nid: %d\ndata: %s\n\n", event, sum.Done, data)
+			}
+		}
+		if err != nil {
+			return false
+		}
+		flusher.Flush()
+		return true
+	}, true
+}
+
+// change names the event from last to cur: "generation", "status",
+// "ladder", "progress", or "" when nothing the page shows changed.
+func change(last, cur snapshot) string {
+	switch {
+	case cur.sum.Done != last.sum.Done:
+		return "generation"
+	case cur.sum.Status != last.sum.Status || cur.sum.Damaged != last.sum.Damaged:
+		return "status"
+	case cur.view.ladder != last.view.ladder:
+		return "ladder"
+	case cur.sum.Games != last.sum.Games:
+		return "progress"
+	}
+	return ""
 }
 
 // script is the run page's only script: one EventSource. Progress events

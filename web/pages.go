@@ -17,27 +17,29 @@ import (
 	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
+	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
 )
 
 var funcs = template.FuncMap{
-	"elo": eloText,
+	"elo": func(f results.Float) string { return reports.EloText(float64(f)) },
 	// best is the runs list's line for a run's best: the genome handed out,
 	// and when it is the reference (no gain shown), the strongest genome
 	// measured against it.
 	"best": func(s Summary) string {
 		b := s.Best
+		elo := func(f results.Float) string { return reports.EloText(float64(f)) }
 		switch {
 		case b == nil:
 			return "–"
 		case b.Confident:
-			return fmt.Sprintf("%s %s [%s, %s] over the %s", b.Label, eloText(b.Elo), eloText(b.Low), eloText(b.High), b.Reference)
+			return fmt.Sprintf("%s %s [%s, %s] over the %s", b.Label, elo(b.Elo), elo(b.Low), elo(b.High), b.Reference)
 		case b.Candidate == "" || math.IsNaN(float64(b.Elo)):
 			return b.Label + " (nothing measured beats them)"
 		}
-		return fmt.Sprintf("%s (strongest %s %s [%s, %s]: no gain shown)", b.Label, b.Candidate, eloText(b.Elo), eloText(b.Low), eloText(b.High))
+		return fmt.Sprintf("%s (strongest %s %s [%s, %s]: no gain shown)", b.Label, b.Candidate, elo(b.Elo), elo(b.Low), elo(b.High))
 	},
-	"rate": func(f Float) string {
+	"rate": func(f results.Float) string {
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 			return "–"
 		}
@@ -55,39 +57,19 @@ var funcs = template.FuncMap{
 		}
 		return min(100, 100*s.Done/s.Planned)
 	},
-	"num": func(x float64) string { return fmt.Sprintf("%.4g", x) },
+	"num": reports.NumberText,
 }
 
-func eloText(f Float) string {
-	x := float64(f)
-	switch {
-	case math.IsNaN(x):
-		return "–"
-	case math.IsInf(x, 1):
-		return "+∞"
-	case math.IsInf(x, -1):
-		return "−∞"
-	}
-	return fmt.Sprintf("%+.0f", math.Round(x)+0)
-}
-
-// style is the dashboard's own pages' look, close to the report's.
+// style is the dashboard's own pages' look: the report's, and the runs
+// list's.
 const style = `<style>
-body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; line-height: 1.4; }
-h1 { font-size: 1.6em; margin-bottom: 0.2em; }
-h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; margin: 0.5em 0; }
-th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }
-th { background: #f4f4f4; }
-th a { color: inherit; text-decoration: none; }
-td.name, th.name { text-align: left; }
+` + reports.PageStyle + `th a { color: inherit; text-decoration: none; }
 td.best { text-align: left; white-space: nowrap; }
 .status { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em; background: #e8f0fe; }
 .status.running { background: #e6f4ea; }
 .status.damaged { background: #fce8e6; }
 .damage { text-align: left; color: #a50e0e; }
 progress { width: 6em; vertical-align: middle; }
-pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
 </style>`
 
 // liveStyle is added to the report's page: the navigation and status line.
@@ -120,6 +102,16 @@ var listTemplate = template.Must(template.New("list").Funcs(funcs).Parse(`<!DOCT
 </html>
 `))
 
+// listData is what listTemplate shows: the runs of the folder root (or
+// one damaged run) at now.
+type listData struct {
+	Root    string
+	Now     time.Time
+	Runs    []Summary
+	Damaged int
+	Columns []column
+}
+
 // column is a sortable column of the runs list.
 type column struct {
 	Key, Title, Arrow string
@@ -138,7 +130,7 @@ var columns = []struct {
 // sortRuns orders the runs by key (an unknown key: by id), damaged runs
 // last, ties by id.
 func sortRuns(runs []Summary, key string, desc bool) {
-	num := func(f Float) float64 {
+	num := func(f results.Float) float64 {
 		if math.IsNaN(float64(f)) {
 			return math.Inf(-1)
 		}
@@ -205,13 +197,7 @@ func (s *Server) listPage(w http.ResponseWriter, r *http.Request) {
 	if key == "" {
 		key = "id"
 	}
-	d := struct {
-		Root    string
-		Now     time.Time
-		Runs    []Summary
-		Damaged int
-		Columns []column
-	}{Root: s.catalog.root, Now: time.Now(), Runs: runs}
+	d := listData{Root: s.catalog.root, Now: time.Now(), Runs: runs}
 	for _, x := range runs {
 		if x.Damaged != "" {
 			d.Damaged++
@@ -328,20 +314,25 @@ func (s *Server) lastGamesOf(e *entry) ([]population.GameResult, error) {
 	return e.store.LastGames(s.opts.LastGames)
 }
 
-func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
+// whole finds the run of the request's {id}, as run does, and reads it
+// whole (entry.whole): the run is nil when it is damaged, and the entry
+// nil when there is none (answered 404).
+func (s *Server) whole(w http.ResponseWriter, r *http.Request) (*entry, *reports.Run, snapshot) {
 	e, snap := s.run(w, r)
+	if e == nil {
+		return nil, nil, snap
+	}
+	run, snap := e.whole()
+	return e, run, snap
+}
+
+func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
+	e, run, snap := s.whole(w, r)
 	if e == nil {
 		return
 	}
-	run, snap := e.whole()
 	if run == nil {
-		render(w, listTemplate, struct {
-			Root    string
-			Now     time.Time
-			Runs    []Summary
-			Damaged int
-			Columns []column
-		}{Root: s.catalog.root, Now: time.Now(), Runs: []Summary{snap.sum}, Damaged: 1})
+		render(w, listTemplate, listData{Root: s.catalog.root, Now: time.Now(), Runs: []Summary{snap.sum}, Damaged: 1})
 		return
 	}
 	gamesList, _ := s.lastGamesOf(e)
@@ -393,13 +384,12 @@ const (
 )
 
 func (s *Server) plot(w http.ResponseWriter, r *http.Request) {
-	e, snap := s.run(w, r)
+	e, run, snap := s.whole(w, r)
 	if e == nil {
 		return
 	}
-	run, snap := e.whole()
 	if run == nil {
-		http.Error(w, "409: the run is damaged: "+snap.sum.Damaged, http.StatusConflict)
+		damaged(w, snap.sum)
 		return
 	}
 	file := r.PathValue("file")
@@ -485,13 +475,25 @@ func writeGames(w http.ResponseWriter, id, game, name string, list []population.
 	w.Write(b.Bytes())
 }
 
-func (s *Server) lastGames(w http.ResponseWriter, r *http.Request) {
+// readable finds the run of the request's {id}, as run does, and answers
+// 409 and returns nil when it is damaged.
+func (s *Server) readable(w http.ResponseWriter, r *http.Request) (*entry, snapshot) {
 	e, snap := s.run(w, r)
-	if e == nil {
-		return
+	if e != nil && snap.run == nil {
+		damaged(w, snap.sum)
+		return nil, snap
 	}
-	if snap.run == nil {
-		http.Error(w, "409: the run is damaged: "+snap.sum.Damaged, http.StatusConflict)
+	return e, snap
+}
+
+// damaged answers 409 for a run that cannot be read, with the reason.
+func damaged(w http.ResponseWriter, sum Summary) {
+	http.Error(w, "409: the run is damaged: "+sum.Damaged, http.StatusConflict)
+}
+
+func (s *Server) lastGames(w http.ResponseWriter, r *http.Request) {
+	e, snap := s.readable(w, r)
+	if e == nil {
 		return
 	}
 	list, err := s.lastGamesOf(e)
@@ -503,12 +505,8 @@ func (s *Server) lastGames(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) oneGame(w http.ResponseWriter, r *http.Request) {
-	e, snap := s.run(w, r)
+	e, snap := s.readable(w, r)
 	if e == nil {
-		return
-	}
-	if snap.run == nil {
-		http.Error(w, "409: the run is damaged: "+snap.sum.Damaged, http.StatusConflict)
 		return
 	}
 	gen, err1 := strconv.Atoi(r.PathValue("gen"))
@@ -539,69 +537,16 @@ func (s *Server) oneGame(w http.ResponseWriter, r *http.Request) {
 
 // Detail is one run in the API: its summary (with its best genome), the
 // best's weights with their defaults and ranges, the ladder, the
-// yardstick history, plots and last games.
+// yardstick history (the shapes of tune show --json), plots and last
+// games.
 type Detail struct {
 	Summary
-	Config    string       `json:"config,omitempty"`
-	Weights   []WeightLine `json:"best_weights,omitempty"`
-	Ladder    *LadderTable `json:"ladder,omitempty"`
-	Yardstick []YardLine   `json:"yardstick,omitempty"`
-	Plots     []string     `json:"plots,omitempty"` // addresses of the SVG plots (.png also)
-	LastGames []GameLine   `json:"last_games,omitempty"`
-}
-
-// WeightLine is one feature's best weight with its default and range.
-type WeightLine struct {
-	Name    string  `json:"name"`
-	Value   float64 `json:"value"`
-	Default float64 `json:"default"`
-	Min     float64 `json:"min"`
-	Max     float64 `json:"max"`
-	Doc     string  `json:"doc"`
-}
-
-// LadderTable is the run's ladder (population.Ladder): ratings of its
-// champions, start and defaults in one pool, the defaults = 0.
-type LadderTable struct {
-	Pairs     int          `json:"pairs"` // per pairing
-	Reference string       `json:"reference"`
-	Best      string       `json:"strongest"`
-	BestLow   Float        `json:"strongest_over_reference_low"`
-	BestHigh  Float        `json:"strongest_over_reference_high"`
-	Entries   []LadderLine `json:"entries"`
-}
-
-// LadderLine is one player of the ladder.
-type LadderLine struct {
-	Label      string    `json:"label"`
-	Genome     int       `json:"genome"`
-	Generation int       `json:"generation"`
-	Spent      int       `json:"games_spent"`
-	Wins       int       `json:"wins"`
-	Draws      int       `json:"draws"`
-	Losses     int       `json:"losses"`
-	Elo        Float     `json:"elo"`
-	EloLow     Float     `json:"elo_low"`
-	EloHigh    Float     `json:"elo_high"`
-	Weights    []float64 `json:"weights"`
-}
-
-// YardLine is one yardstick match: a generation's champion against the
-// defaults and against the previous champion.
-type YardLine struct {
-	Generation int     `json:"generation"`
-	Genome     int     `json:"genome"`
-	Wins       int     `json:"wins"`
-	Draws      int     `json:"draws"`
-	Losses     int     `json:"losses"`
-	Score      float64 `json:"score"`
-	Elo        Float   `json:"elo"`
-	EloLow     Float   `json:"elo_low"`
-	EloHigh    Float   `json:"elo_high"`
-	Previous   int     `json:"previous_champion"` // population.NoGenome for none
-	PrevWins   int     `json:"previous_wins"`
-	PrevDraws  int     `json:"previous_draws"`
-	PrevLosses int     `json:"previous_losses"`
+	Config    string                  `json:"config,omitempty"`
+	Weights   []results.WeightJSON    `json:"best_weights,omitempty"`
+	Ladder    *results.LadderJSON     `json:"ladder,omitempty"`
+	Yardstick []results.YardstickJSON `json:"yardstick,omitempty"`
+	Plots     []string                `json:"plots,omitempty"` // addresses of the SVG plots (.png also)
+	LastGames []GameLine              `json:"last_games,omitempty"`
 }
 
 func (s *Server) detail(e *entry) Detail {
@@ -611,24 +556,7 @@ func (s *Server) detail(e *entry) Detail {
 		return d
 	}
 	d.Config = string(run.Config.Marshal())
-	if len(run.Generations) > 0 {
-		for i, f := range run.Evaluator.Features {
-			d.Weights = append(d.Weights, WeightLine{f.Name, run.Best.Weights[i], f.Default, f.Min, f.Max, f.Doc})
-		}
-	}
-	if l := run.Ladder; l != nil {
-		t := &LadderTable{Pairs: l.Pairs, Reference: l.Entries[l.Reference].Label, Best: l.Entries[l.Best].Label, BestLow: Float(l.BestLow), BestHigh: Float(l.BestHigh)}
-		for _, x := range l.Entries {
-			t.Entries = append(t.Entries, LadderLine{x.Label, x.Genome, x.Generation, x.Spent, x.Wins, x.Draws, x.Losses, Float(x.Elo), Float(x.Low), Float(x.High), x.Weights})
-		}
-		d.Ladder = t
-	}
-	for _, g := range run.Generations {
-		if y := g.Yardstick; y != nil {
-			d.Yardstick = append(d.Yardstick, YardLine{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, y.Score, Float(y.Elo), Float(y.EloLow), Float(y.EloHigh),
-				y.Previous, y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses})
-		}
-	}
+	d.Weights, d.Ladder, d.Yardstick = run.WeightsJSON(), run.LadderJSON(), run.YardstickJSON()
 	if figs, err := run.Figures(); err == nil {
 		for _, f := range figs {
 			d.Plots = append(d.Plots, fmt.Sprintf("/runs/%s/plots/%s.svg", e.id, f.Name))

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -211,6 +212,28 @@ func IsLoopback(addr string) (bool, error) {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback(), nil
+}
+
+// Listen opens the dashboard's listener on addr (host:port). An address
+// that is not the loopback one needs a token (withToken) or insecure: the
+// runs would be open to anyone who can reach the machine. Its errors say
+// what to do.
+func Listen(addr string, withToken, insecure bool) (net.Listener, error) {
+	loopback, err := IsLoopback(addr)
+	if err != nil {
+		return nil, err
+	}
+	if !loopback && !withToken && !insecure {
+		return nil, fmt.Errorf("web: %s is not a loopback address: give --token-file FILE so that every request needs the token, or --insecure to serve it to anyone who can reach it", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("web: %s is in use by another program: choose another port with --listen", addr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("web: cannot listen on %s: %w", addr, err)
+	}
+	return ln, nil
 }
 
 // ReadToken reads a token file: one line, not empty, readable by its

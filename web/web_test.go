@@ -398,6 +398,17 @@ func TestBadInput(t *testing.T) {
 	if _, err := IsLoopback("8080"); err == nil {
 		t.Error("IsLoopback accepted a port alone")
 	}
+	if _, err := Listen("0.0.0.0:0", false, false); err == nil || !strings.Contains(err.Error(), "not a loopback address") {
+		t.Errorf("Listen on every interface without a token: %v", err)
+	}
+	ln, err := Listen("127.0.0.1:0", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if _, err := Listen(ln.Addr().String(), true, false); err == nil || !strings.Contains(err.Error(), "in use by another program") {
+		t.Errorf("Listen on a port in use: %v", err)
+	}
 }
 
 // committedLater is a run store whose commits become visible when the test

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/gametune/gametune/cluster"
 	"github.com/spf13/cobra"
@@ -24,7 +23,7 @@ workers ('tune worker') play them. Every client needs the token in F. It runs
 until interrupted; finished results and queued jobs stay in DIR.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runBroker(c.Context(), c.OutOrStdout(), o)
+			return runBroker(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	f := c.Flags()
@@ -34,7 +33,7 @@ until interrupted; finished results and queued jobs stay in DIR.`,
 	return c
 }
 
-func runBroker(ctx context.Context, out io.Writer, o brokerOptions) error {
+func runBroker(ctx context.Context, o brokerOptions, gopts globalOptions, out output) error {
 	token, err := cluster.ReadToken(o.tokenFile)
 	if err != nil {
 		return usageError{err}
@@ -44,7 +43,7 @@ func runBroker(ctx context.Context, out io.Writer, o brokerOptions) error {
 		return usageError{err}
 	}
 	defer b.Close()
-	fmt.Fprintf(out, "broker listening at %s (data in %s)\n", b.URL(), o.store)
+	fmt.Fprintf(out.Stdout, "broker listening at %s (data in %s)\n", b.URL(), o.store)
 	<-ctx.Done()
 	return ctx.Err()
 }

@@ -347,13 +347,6 @@ func TestShowDamagedWeights(t *testing.T) {
 	}
 }
 
-func TestJSONFloat(t *testing.T) {
-	data, err := json.Marshal([]jsonFloat{jsonFloat(math.Inf(1)), jsonFloat(math.Inf(-1)), jsonFloat(math.NaN()), jsonFloat(math.Copysign(0, -1)), 1.5})
-	if err != nil || string(data) != "[null,null,null,0,1.5]" {
-		t.Fatalf("%s %v", data, err)
-	}
-}
-
 // TestRecordsSaveLoadOpenings: play saves in the game's record format (PGN,
 // PDN, GGF), load reads it back, and a record file serves as openings.
 func TestRecordsSaveLoadOpenings(t *testing.T) {

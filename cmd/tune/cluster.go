@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/gametune/gametune/cluster"
@@ -122,68 +118,34 @@ func openRunner(ctx context.Context, co clusterOptions, workers int, run string,
 	if err != nil {
 		return nil, usageError{err}
 	}
-	closers := []func(){}
-	closeAll := func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
-	url := co.NATS
+	var broker *cluster.Broker
 	if co.BrokerListen != "" {
-		b, err := cluster.StartBroker(cluster.BrokerOptions{Listen: co.BrokerListen, Store: brokerStore, Token: token})
-		if err != nil {
+		if broker, err = cluster.StartBroker(cluster.BrokerOptions{Listen: co.BrokerListen, Store: brokerStore, Token: token}); err != nil {
 			return nil, usageError{err}
 		}
-		closers = append(closers, b.Close)
-		if url == "" {
-			url = b.URL()
-		}
-		fmt.Fprintf(stderr, "broker listening at %s\n", b.URL())
+		fmt.Fprintf(stderr, "broker listening at %s\n", broker.URL())
 	}
-	name := workerName()
-	conn, err := cluster.Connect(ctx, url, token, co.connectOptions("tune coordinator "+name))
+	name := cluster.ProcessName()
+	r, err := cluster.Dial(ctx, cluster.DialOptions{URL: co.NATS, Token: token, Broker: broker, Connect: co.connectOptions("tune coordinator " + name),
+		Runner: cluster.RunnerOptions{Run: run, TableMiB: poolTableMiB, Workers: workers, Name: name, Ephemeral: ephemeral, Log: stderr}})
 	if err != nil {
-		closeAll()
 		return nil, err
 	}
-	closers = append(closers, conn.Close)
-	r, err := cluster.NewRunner(ctx, conn, cluster.RunnerOptions{Run: run, TableMiB: poolTableMiB, Workers: workers, Name: name, Ephemeral: ephemeral, Log: stderr})
-	if err != nil {
-		closeAll()
-		return nil, err
-	}
-	closers = append(closers, func() { r.Close() })
-	return &gameRunner{Runner: r, close: closeAll, cluster: r}, nil
+	return &gameRunner{Runner: r, close: func() { r.Close() }, cluster: r}, nil
 }
 
-// workerName names this process in results: host and process id.
-func workerName() string {
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "host"
-	}
-	return fmt.Sprintf("%s-%d", host, os.Getpid())
-}
-
-// runName names a tuning run on the broker: a hash of its config and its
-// creation time, the same when the run is resumed.
+// runName names a tuning run on the broker (cluster.RunName), the same
+// when the run is resumed.
 func runName(run *results.Run) (string, error) {
 	info, err := run.Info()
 	if err != nil {
 		return "", err
 	}
-	h := sha256.New()
-	h.Write(run.Config())
-	h.Write([]byte(info.Created.UTC().Format(time.RFC3339Nano)))
-	return "run-" + hex.EncodeToString(h.Sum(nil)[:8]), nil
+	return cluster.RunName(run.Config(), info.Created), nil
 }
 
 // ephemeralName names a match or a tournament on the broker.
-func ephemeralName() string {
-	b := make([]byte, 8)
-	rand.Read(b)
-	return "match-" + hex.EncodeToString(b)
-}
+var ephemeralName = cluster.MatchName
 
 // clusterFile keeps a run's broker settings in its directory, for resume.
 const clusterFile = "cluster.json"
@@ -218,7 +180,7 @@ func loadClusterOptions(dir string) (clusterOptions, error) {
 
 // brokerHint adds what to do to a cluster error.
 func brokerHint(err error) error {
-	if err != nil && strings.Contains(err.Error(), "max_deliver") {
+	if errors.Is(err, cluster.ErrMaxDeliver) {
 		return fmt.Errorf("%w (see the workers' logs)", err)
 	}
 	return err

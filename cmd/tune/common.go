@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
-	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 )
 
@@ -72,34 +70,6 @@ func readUserFile(path string) ([]byte, error) {
 	return games.ReadFileLimited(path, maxUserFile)
 }
 
-// jsonFloat is a number in JSON output that may be infinite or undefined
-// (an Elo bound after a clean sweep, an Elo not measured yet): those are
-// written as null, which JSON can hold, instead of failing the encoding or
-// standing in a sentinel number.
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	x := float64(f)
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(x + 0) // + 0: no "-0"
-}
-
-// runBest is a run's best genome, as every command names it, with the
-// run's ladder (nil when it has none).
-func runBest(r *results.Run, cfg population.Config, ev *games.Evaluator, hist []population.Generation) (population.Choice, *population.Ladder, error) {
-	l, err := r.Ladder()
-	if err != nil {
-		return population.Choice{}, nil, err
-	}
-	if l != nil {
-		for _, e := range l.Entries {
-			if len(e.Weights) != len(ev.Features) {
-				return population.Choice{}, nil, fmt.Errorf("%w: ladder entry %s has %d weights for %d features", results.ErrDamaged, e.Label, len(e.Weights), len(ev.Features))
-			}
-		}
-	}
-	c, err := population.ChooseBest(ev, cfg, hist, l)
-	return c, l, err
-}
+// jsonFloat is the JSON number that may be infinite or undefined
+// (results.Float), under the name the commands' JSON types use.
+type jsonFloat = results.Float

@@ -1,17 +1,18 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 	"github.com/spf13/cobra"
 )
 
 type exportOptions struct {
+	dir        string
 	format     string
 	generation int
 	out        string
@@ -36,7 +37,8 @@ Without -o the result goes to standard output; -o writes a file atomically and
 never overwrites one without --force.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runExport(c, args[0], o)
+			o.dir = args[0]
+			return runExport(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	f := c.Flags()
@@ -47,56 +49,20 @@ never overwrites one without --force.`,
 	return c
 }
 
-func runExport(c *cobra.Command, dir string, o exportOptions) error {
+func runExport(ctx context.Context, o exportOptions, gopts globalOptions, out output) error {
 	if !slices.Contains(results.Formats, o.format) {
 		return usageError{fmt.Errorf("export: unknown format %q (formats: %s)", o.format, strings.Join(results.Formats, ", "))}
 	}
-	r, err := results.OpenReadOnly(dir)
-	if err != nil {
-		return usageError{err}
-	}
-	defer r.Close()
-	cfg, err := population.ParseConfig(r.Config())
+	v, err := viewRun(o.dir)
 	if err != nil {
 		return err
 	}
-	g, err := findGame(cfg.Game)
-	if err != nil {
-		return err
-	}
-	ev, err := cfg.TunedEvaluator(g)
-	if err != nil {
-		return err
-	}
-	hist, err := r.Generations()
-	if err != nil {
-		return err
-	}
-	if err := results.CheckWeights(hist, len(ev.Features)); err != nil {
-		return err
-	}
-	source := map[string]any{"run": dir, "seed": cfg.Seed, "algo": cfg.Algo}
-	var data []byte
-	if o.generation >= 0 || o.format == "csv" {
-		data, err = results.Export(o.format, g, ev, hist, o.generation, source)
-	} else {
-		var choice population.Choice
-		if choice, _, err = runBest(r, cfg, ev, hist); err != nil {
-			return err
-		}
-		source["best"] = choice.Summary()
-		if cfg.TuneEngine != "" && o.format == "uci" {
-			// The engine's own options, in its own units.
-			data = []byte(strings.Join(population.SetOptionLines(ev, choice.Weights), "\n") + "\n")
-		} else {
-			data, err = results.ExportWeights(o.format, g, ev, choice, source)
-		}
-	}
+	data, err := v.Export(o.format, o.generation, map[string]any{"run": o.dir})
 	if err != nil {
 		return usageError{err}
 	}
 	if o.out == "" {
-		_, err := c.OutOrStdout().Write(data)
+		_, err := out.Stdout.Write(data)
 		return err
 	}
 	err = results.WriteFileAtomic(o.out, data, o.force)

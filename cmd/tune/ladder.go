@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
-	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
@@ -15,10 +13,10 @@ import (
 )
 
 type ladderOptions struct {
+	dir     string
 	pairs   int
 	workers int
 	json    bool
-	quiet   bool
 }
 
 func newLadderCommand(g *globalOptions) *cobra.Command {
@@ -37,8 +35,8 @@ command plays one for any run, again with another --pairs if you like. Its games
 are stored, so an interrupted ladder resumes.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			o.quiet = g.quiet
-			return runLadder(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args[0], o)
+			o.dir = args[0]
+			return runLadder(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	f := c.Flags()
@@ -48,78 +46,55 @@ are stored, so an interrupted ladder resumes.`,
 	return c
 }
 
-type ladderJSON struct {
-	Pairs   int               `json:"pairs"`
-	DrawElo float64           `json:"draw_elo"`
-	Entries []ladderEntryJSON `json:"entries"`
-	Best    choiceJSON        `json:"best"`
-}
-
-type ladderEntryJSON struct {
-	Label      string             `json:"label"`
-	Genome     int                `json:"genome"`
-	Generation int                `json:"generation"`
-	Spent      int                `json:"games_spent"`
-	Wins       int                `json:"wins"`
-	Draws      int                `json:"draws"`
-	Losses     int                `json:"losses"`
-	Elo        jsonFloat          `json:"elo"`
-	Low        jsonFloat          `json:"elo_low"`
-	High       jsonFloat          `json:"elo_high"`
-	Weights    map[string]float64 `json:"weights,omitempty"`
-}
-
-// choiceJSON is a run's best genome for scripts.
-type choiceJSON struct {
-	Label      string             `json:"label"`
-	Genome     int                `json:"genome"`
-	Generation int                `json:"generation"`
-	Reference  string             `json:"reference"`
-	Source     string             `json:"source"`
-	Candidate  string             `json:"candidate,omitempty"`
-	Elo        jsonFloat          `json:"elo_over_reference"`
-	Low        jsonFloat          `json:"elo_over_reference_low"`
-	High       jsonFloat          `json:"elo_over_reference_high"`
-	Confident  bool               `json:"confident"`
-	Summary    string             `json:"summary"`
-	Weights    map[string]float64 `json:"weights"`
-}
-
-func choiceToJSON(c population.Choice, names []string) choiceJSON {
-	w := map[string]float64{}
-	for i, n := range names {
-		w[n] = c.Weights[i]
-	}
-	return choiceJSON{c.Label, c.Genome, c.Generation, c.Reference, c.Source, c.Candidate,
-		jsonFloat(c.Elo), jsonFloat(c.Low), jsonFloat(c.High), c.Confident, c.Summary(), w}
-}
-
-func runLadder(ctx context.Context, stdout, stderr io.Writer, dir string, o ladderOptions) error {
+func runLadder(ctx context.Context, o ladderOptions, gopts globalOptions, out output) error {
 	if o.pairs < 0 || o.pairs > population.MaxLadderPairs {
 		return usageError{fmt.Errorf("ladder: --pairs %d: want 1 to %d, or 0 for the run's own", o.pairs, population.MaxLadderPairs)}
 	}
-	workers := o.workers
-	if _, err := checkWorkers(workers); err != nil {
+	if _, err := checkWorkers(o.workers); err != nil {
 		return err
 	}
-	run, cfg, err := openRun(dir)
+	run, cfg, err := openRun(o.dir)
 	if err != nil {
 		return err
 	}
 	defer run.Close()
-	tuner, t, games, err := newRunTuner(ctx, cfg, run, workers, clusterOptions{}, stderr)
+	tuner, _, games, err := newRunTuner(ctx, cfg, run, o.workers, clusterOptions{}, out.Stderr)
 	if err != nil {
 		return err
 	}
 	defer games.Close()
-	hist, err := run.Generations()
+	v, err := results.ReadView(run)
 	if err != nil {
 		return err
 	}
-	if err := results.CheckWeights(hist, len(t.Evaluator().Features)); err != nil {
+	l, err := playLadder(ctx, tuner, v, o.pairs, gopts.quiet, out.Stderr)
+	if err != nil {
 		return err
 	}
-	progress := reports.NewProgress(stderr, o.quiet, 0)
+	if err := run.RecordLadder(*l); err != nil {
+		return err
+	}
+	if err := refreshReports(o.dir); err != nil {
+		fmt.Fprintln(out.Stderr, "could not refresh the report:", err)
+	}
+	if err := v.SetLadder(l); err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(out.Stdout, struct {
+			Ladder *results.LadderJSON `json:"ladder"`
+			Best   *results.BestJSON   `json:"best"`
+		}{v.LadderJSON(), v.BestJSON()})
+	}
+	printLadder(out.Stdout, l)
+	fmt.Fprintf(out.Stdout, "best: %s\n", v.Best.Summary())
+	return nil
+}
+
+// playLadder plays the run's ladder, pairs per pairing (0: the run's
+// own), showing its progress on stderr.
+func playLadder(ctx context.Context, tuner *population.Tuner, v *results.View, pairs int, quiet bool, stderr io.Writer) (*population.Ladder, error) {
+	progress := reports.NewProgress(stderr, quiet, 0)
 	defer progress.Finish()
 	started := false
 	tuner.OnGame = func(p population.Progress) {
@@ -129,75 +104,15 @@ func runLadder(ctx context.Context, stdout, stderr io.Writer, dir string, o ladd
 		}
 		progress.Set(p.Done)
 	}
-	pairs := o.pairs
 	if pairs == 0 {
-		pairs = cfg.LadderPairs
+		pairs = v.Config.LadderPairs
 	}
-	l, err := tuner.Ladder(ctx, hist, pairs)
+	l, err := tuner.Ladder(ctx, v.Generations, pairs)
 	if errors.Is(err, population.ErrLadderTooShort) {
-		return usageError{err}
+		return nil, usageError{err}
 	}
-	if err != nil {
-		return err
-	}
-	if err := run.RecordLadder(*l); err != nil {
-		return err
-	}
-	progress.Finish()
-	if err := refreshReports(dir); err != nil {
-		fmt.Fprintln(stderr, "could not refresh the report:", err)
-	}
-	choice, err := population.ChooseBest(t.Evaluator(), cfg, hist, l)
-	if err != nil {
-		return err
-	}
-	names := featureNames(t.Evaluator().Features)
-	if o.json {
-		return writeJSON(stdout, ladderToJSON(l, choice, names))
-	}
-	printLadder(stdout, l)
-	fmt.Fprintf(stdout, "best: %s\n", choice.Summary())
-	return nil
-}
-
-func ladderToJSON(l *population.Ladder, choice population.Choice, names []string) ladderJSON {
-	j := ladderJSON{Pairs: l.Pairs, DrawElo: l.DrawElo, Best: choiceToJSON(choice, names)}
-	for _, e := range l.Entries {
-		w := map[string]float64{}
-		for i, n := range names {
-			w[n] = e.Weights[i]
-		}
-		j.Entries = append(j.Entries, ladderEntryJSON{e.Label, e.Genome, e.Generation, e.Spent, e.Wins, e.Draws, e.Losses,
-			jsonFloat(e.Elo), jsonFloat(e.Low), jsonFloat(e.High), w})
-	}
-	return j
+	return l, err
 }
 
 // printLadder writes a ladder as a table, in the order of the run.
-func printLadder(w io.Writer, l *population.Ladder) {
-	fmt.Fprintf(w, "ladder (%d pairs per pairing, the defaults = 0):\n", l.Pairs)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  player\tgames spent\tW-D-L\tElo [95%]\t")
-	for i, e := range l.Entries {
-		mark := ""
-		switch i {
-		case l.Best:
-			mark = "strongest"
-		case l.Reference:
-			mark = "reference"
-		}
-		if i == l.Best && i == l.Reference {
-			mark = "strongest, reference"
-		}
-		fmt.Fprintf(tw, "  %s\t%d\t%d-%d-%d\t%s\t%s\n", e.Label, e.Spent, e.Wins, e.Draws, e.Losses, eloString(e.Elo, e.Low, e.High), mark)
-	}
-	tw.Flush()
-}
-
-func featureNames(fs []games.Feature) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = f.Name
-	}
-	return out
-}
+var printLadder = reports.WriteLadder

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -9,6 +10,7 @@ import (
 )
 
 type plotOptions struct {
+	dir    string
 	format string
 }
 
@@ -23,27 +25,28 @@ value), fitness.*, yardstick.* (Elo of the best genome against the default weigh
 its 95% interval), diversity.*, and for knockout runs winners.* and distance.*.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runPlot(c, g, args[0], o)
+			o.dir = args[0]
+			return runPlot(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	c.Flags().StringVar(&o.format, "format", "png", "png, svg or both")
 	return c
 }
 
-func runPlot(c *cobra.Command, g *globalOptions, dir string, o plotOptions) error {
+func runPlot(ctx context.Context, o plotOptions, gopts globalOptions, out output) error {
 	if o.format != "png" && o.format != "svg" && o.format != "both" {
 		return usageError{fmt.Errorf("plot: --format %q: want png, svg or both", o.format)}
 	}
-	r, err := reports.Load(dir)
+	r, err := reports.Load(o.dir)
 	if err != nil {
 		return usageError{err}
 	}
-	files, err := reports.WritePlots(r, filepath.Join(dir, "plots"), o.format)
+	files, err := reports.WritePlots(r, filepath.Join(o.dir, "plots"), o.format)
 	if err != nil {
 		return err
 	}
 	for _, f := range files {
-		fmt.Fprintln(c.OutOrStdout(), f)
+		fmt.Fprintln(out.Stdout, f)
 	}
 	return nil
 }

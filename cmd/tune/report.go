@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -8,26 +9,32 @@ import (
 	"github.com/spf13/cobra"
 )
 
+type reportOptions struct {
+	dir string
+}
+
 func newReportCommand(g *globalOptions) *cobra.Command {
+	var o reportOptions
 	return &cobra.Command{
 		Use:   "report DIR",
 		Short: "Write DIR/report.html: one self-contained page with the run's config, best weights, yardstick and plots",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runReport(c, args[0])
+			o.dir = args[0]
+			return runReport(c.Context(), o, *g, outputOf(c))
 		},
 	}
 }
 
-func runReport(c *cobra.Command, dir string) error {
-	r, err := reports.Load(dir)
+func runReport(ctx context.Context, o reportOptions, gopts globalOptions, out output) error {
+	r, err := reports.Load(o.dir)
 	if err != nil {
 		return usageError{err}
 	}
-	path := filepath.Join(dir, "report.html")
+	path := filepath.Join(o.dir, "report.html")
 	if err := reports.WriteHTML(r, path); err != nil {
 		return err
 	}
-	fmt.Fprintln(c.OutOrStdout(), path)
+	fmt.Fprintln(out.Stdout, path)
 	return nil
 }

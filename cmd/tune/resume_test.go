@@ -257,7 +257,9 @@ func TestExportReadByMatch(t *testing.T) {
 		t.Fatalf("match --a %s: exit %d %s %s", w, code, out, errOut)
 	}
 	var show struct {
-		Best map[string]float64 `json:"best_weights"`
+		Best struct {
+			Weights map[string]float64 `json:"weights"`
+		} `json:"best"`
 	}
 	_, showOut, _ := tune(t, "", "show", dir, "--json")
 	if err := json.Unmarshal([]byte(showOut), &show); err != nil {
@@ -268,8 +270,8 @@ func TestExportReadByMatch(t *testing.T) {
 		Weights map[string]float64 `json:"weights"`
 	}
 	json.Unmarshal(data, &file)
-	if len(file.Weights) != 2 || !reflect.DeepEqual(file.Weights, show.Best) {
-		t.Fatalf("exported %v, the run's best %v", file.Weights, show.Best)
+	if len(file.Weights) != 2 || !reflect.DeepEqual(file.Weights, show.Best.Weights) {
+		t.Fatalf("exported %v, the run's best %v", file.Weights, show.Best.Weights)
 	}
 	for _, f := range []string{"go", "c", "uci", "csv"} {
 		out := filepath.Join(root, "best."+f)
@@ -403,10 +405,10 @@ func TestBestAgrees(t *testing.T) {
 	check := func(stage string) {
 		t.Helper()
 		var show struct {
-			Best   map[string]float64 `json:"best_weights"`
 			Choice struct {
-				Label   string `json:"label"`
-				Summary string `json:"summary"`
+				Label   string             `json:"label"`
+				Summary string             `json:"summary"`
+				Weights map[string]float64 `json:"weights"`
 			} `json:"best"`
 			Ladder *struct {
 				Entries []json.RawMessage `json:"entries"`
@@ -436,8 +438,8 @@ func TestBestAgrees(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &file); err != nil {
 			t.Fatal(err)
 		}
-		if runs[0].Best.Label != show.Choice.Label || !reflect.DeepEqual(runs[0].Best.Weights, show.Best) || !reflect.DeepEqual(file.Weights, show.Best) {
-			t.Fatalf("%s: show %s %v, runs %s %v, export %v", stage, show.Choice.Label, show.Best, runs[0].Best.Label, runs[0].Best.Weights, file.Weights)
+		if runs[0].Best.Label != show.Choice.Label || !reflect.DeepEqual(runs[0].Best.Weights, show.Choice.Weights) || !reflect.DeepEqual(file.Weights, show.Choice.Weights) {
+			t.Fatalf("%s: show %s %v, runs %s %v, export %v", stage, show.Choice.Label, show.Choice.Weights, runs[0].Best.Label, runs[0].Best.Weights, file.Weights)
 		}
 		if code, _, errOut := tune(t, "", "report", dir); code != 0 {
 			t.Fatal(errOut)

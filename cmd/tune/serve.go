@@ -2,11 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"net"
-	"syscall"
 	"time"
 
 	"github.com/gametune/gametune/web"
@@ -37,7 +33,7 @@ It listens on the loopback address unless told otherwise; any other address need
 /?token=TOKEN once) or --insecure.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runServe(c.Context(), c.OutOrStdout(), o, g.quiet)
+			return runServe(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	f := c.Flags()
@@ -49,19 +45,13 @@ It listens on the loopback address unless told otherwise; any other address need
 	return c
 }
 
-func runServe(ctx context.Context, stdout io.Writer, o serveOptions, quiet bool) error {
-	loopback, err := web.IsLoopback(o.listen)
-	if err != nil {
-		return usageError{err}
-	}
+func runServe(ctx context.Context, o serveOptions, gopts globalOptions, out output) error {
 	var token string
 	if o.tokenFile != "" {
+		var err error
 		if token, err = web.ReadToken(o.tokenFile); err != nil {
 			return usageError{err}
 		}
-	}
-	if !loopback && token == "" && !o.insecure {
-		return usageError{fmt.Errorf("serve: %s is not a loopback address: give --token-file FILE so that every request needs the token, or --insecure to serve it to anyone who can reach it", o.listen)}
 	}
 	if o.poll < 50*time.Millisecond {
 		return usageError{fmt.Errorf("serve: --poll %v is too short (50ms at least)", o.poll)}
@@ -70,20 +60,17 @@ func runServe(ctx context.Context, stdout io.Writer, o serveOptions, quiet bool)
 	if err != nil {
 		return usageError{err}
 	}
-	ln, err := net.Listen("tcp", o.listen)
+	ln, err := web.Listen(o.listen, token != "", o.insecure)
 	if err != nil {
 		s.Close()
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return usageError{fmt.Errorf("serve: %s is in use by another program: choose another port with --listen", o.listen)}
-		}
-		return usageError{fmt.Errorf("serve: cannot listen on %s: %w", o.listen, err)}
+		return usageError{err}
 	}
-	if !quiet {
+	if !gopts.quiet {
 		note := ""
 		if token != "" {
 			note = " (open /?token=TOKEN once in a browser; scripts send Authorization: Bearer TOKEN)"
 		}
-		fmt.Fprintf(stdout, "serving the runs in %s at http://%s/%s; Ctrl-C stops\n", o.runs, ln.Addr(), note)
+		fmt.Fprintf(out.Stdout, "serving the runs in %s at http://%s/%s; Ctrl-C stops\n", o.runs, ln.Addr(), note)
 	}
 	return web.Serve(ctx, ln, s)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/gametune/gametune/cluster"
 	"github.com/spf13/cobra"
@@ -26,7 +25,7 @@ on the game alone, so it does not matter which worker plays it. On Ctrl-C the ga
 in flight go back to the queue for other workers.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runWorker(c.Context(), c.ErrOrStderr(), g.quiet, o)
+			return runWorker(c.Context(), o, *g, outputOf(c))
 		},
 	}
 	f := c.Flags()
@@ -41,7 +40,7 @@ in flight go back to the queue for other workers.`,
 	return c
 }
 
-func runWorker(ctx context.Context, stderr io.Writer, quiet bool, o workerOptions) error {
+func runWorker(ctx context.Context, o workerOptions, gopts globalOptions, out output) error {
 	if o.cluster.NATS == "" {
 		return usageError{fmt.Errorf("worker: --nats URL is required (a broker: 'tune broker' starts one)")}
 	}
@@ -54,25 +53,25 @@ func runWorker(ctx context.Context, stderr io.Writer, quiet bool, o workerOption
 		return usageError{err}
 	}
 	if o.name == "" {
-		o.name = workerName()
+		o.name = cluster.ProcessName()
 	}
 	conn, err := cluster.Connect(ctx, o.cluster.NATS, token, o.cluster.connectOptions("tune worker "+o.name))
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	w, err := cluster.NewWorker(ctx, conn, cluster.WorkerOptions{Workers: n, Name: o.name, Log: stderr})
+	w, err := cluster.NewWorker(ctx, conn, cluster.WorkerOptions{Workers: n, Name: o.name, Log: out.Stderr})
 	if err != nil {
 		return err
 	}
-	if !quiet {
-		fmt.Fprintf(stderr, "worker %s: playing %d games at once from %s\n", o.name, n, o.cluster.NATS)
+	if !gopts.quiet {
+		fmt.Fprintf(out.Stderr, "worker %s: playing %d games at once from %s\n", o.name, n, o.cluster.NATS)
 	}
 	if err := w.Run(ctx); err != nil {
 		return err
 	}
-	if !quiet {
-		fmt.Fprintf(stderr, "worker %s: %d games played; stopped\n", o.name, w.Played())
+	if !gopts.quiet {
+		fmt.Fprintf(out.Stderr, "worker %s: %d games played; stopped\n", o.name, w.Played())
 	}
 	return ctx.Err()
 }

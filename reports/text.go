@@ -1,0 +1,118 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+
+	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/results"
+)
+
+// WriteSummary writes the run's summary as text for a terminal (tune
+// show): its record and progress, the best with what its gain cost and
+// its weights, the ladder and the yardstick per generation. dir names the
+// run in the first line.
+func WriteSummary(w io.Writer, v *results.View, dir string) {
+	s, in := v.JSON(), v.Info
+	fmt.Fprintf(w, "run %s: %s %s, evaluator %s, seed %d\n", dir, in.Game, in.Algo, s.Evaluator, in.Seed)
+	fmt.Fprintf(w, "status %s, progress %s, %d games, %.1f s running", in.Status, s.Progress, in.Games, in.Seconds)
+	if in.Seconds > 0 {
+		fmt.Fprintf(w, " (%.1f games/s)", float64(in.Games)/in.Seconds)
+	}
+	fmt.Fprintln(w)
+	if c := v.Best; s.Best != nil {
+		fmt.Fprintf(w, "best: %s\n", c.Summary())
+		if c.Confident && c.Elo > 0 {
+			fmt.Fprintf(w, "cost of the gain: %.0f games and %.1f s per Elo (%d games, %.0f s)\n", float64(s.GamesPerElo), float64(s.SecondsPerElo), s.Spent, in.Seconds)
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  feature\tweight\trange\tdefault")
+		for _, x := range s.Weights {
+			fmt.Fprintf(tw, "  %s\t%g\t[%g, %g]\t%g\n", x.Name, x.Value, x.Min, x.Max, x.Default)
+		}
+		tw.Flush()
+	}
+	if v.Ladder != nil {
+		WriteLadder(w, v.Ladder)
+	}
+	writeYardstick(w, v.Generations)
+}
+
+// WriteLadder writes a ladder as a table, in the order of the run, marking
+// the strongest entry and the reference.
+func WriteLadder(w io.Writer, l *population.Ladder) {
+	fmt.Fprintf(w, "ladder (%d pairs per pairing, the defaults = 0):\n", l.Pairs)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  player\tgames spent\tW-D-L\tElo [95%]\t")
+	for i, e := range l.Entries {
+		mark := ""
+		switch i {
+		case l.Best:
+			mark = "strongest"
+		case l.Reference:
+			mark = "reference"
+		}
+		if i == l.Best && i == l.Reference {
+			mark = "strongest, reference"
+		}
+		fmt.Fprintf(tw, "  %s\t%d\t%d-%d-%d\t%s\t%s\n", e.Label, e.Spent, e.Wins, e.Draws, e.Losses, EloInterval(e.Elo, e.Low, e.High), mark)
+	}
+	tw.Flush()
+}
+
+// writeYardstick writes each generation's yardstick match, if any.
+func writeYardstick(w io.Writer, hist []population.Generation) {
+	var tw *tabwriter.Writer
+	for _, g := range hist {
+		y := g.Yardstick
+		if y == nil {
+			continue
+		}
+		if tw == nil {
+			fmt.Fprintln(w, "yardstick (each champion against the defaults and the previous champion; rating from every yardstick game, the defaults = 0):")
+			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "  generation\tgenome\tgames spent\tvs defaults\tvs previous\trating [95%]")
+		}
+		prev := "-"
+		if y.Previous != population.NoGenome {
+			prev = fmt.Sprintf("%d-%d-%d (genome %d)", y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses, y.Previous)
+		}
+		fmt.Fprintf(tw, "  %d\t%d\t%d\t%d-%d-%d\t%s\t%s\n", g.Index, y.Genome, g.Spent, y.Wins, y.Draws, y.Losses, prev, EloInterval(y.Elo, y.EloLow, y.EloHigh))
+	}
+	if tw != nil {
+		tw.Flush()
+	}
+}
+
+// WriteRuns writes a list of runs as a table (tune runs): each run's
+// progress, status and best, or why it cannot be read.
+func WriteRuns(w io.Writer, lines []results.RunLineJSON) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "run\tgame\talgorithm\tprogress\tstatus\tbest")
+	for _, l := range lines {
+		best := "-"
+		if b := l.Best; b != nil {
+			best = b.Label
+			if !math.IsNaN(float64(b.Elo)) {
+				best += " " + EloInterval(float64(b.Elo), float64(b.Low), float64(b.High)) + " over the " + b.Reference
+			}
+			if !b.Confident {
+				best += " (no gain shown)"
+			}
+		}
+		if l.Damaged != "" {
+			best = "damaged: " + l.Damaged
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Dir, l.Game, l.Algo, l.Progress, l.Status, best)
+	}
+	tw.Flush()
+}
+
+// EloInterval writes an Elo difference with its 95% interval for a
+// terminal: "+35 Elo [+10, +60]".
+func EloInterval(elo, lo, hi float64) string {
+	r := func(x float64) float64 { return math.Round(x) + 0 } // no "-0"
+	return fmt.Sprintf("%+.0f Elo [%+.0f, %+.0f]", r(elo), r(lo), r(hi))
+}

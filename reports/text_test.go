@@ -1,0 +1,43 @@
+package reports
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/results"
+)
+
+// TestWriteSummary: tune show's text names the best, its weights, the
+// ladder with its strongest entry and the yardstick of each generation.
+func TestWriteSummary(t *testing.T) {
+	r := loadRecorded(t, "genetic")
+	var b bytes.Buffer
+	WriteSummary(&b, &r.View, "runs/genetic")
+	out := b.String()
+	for _, want := range []string{"run runs/genetic: ", "evaluator " + r.Evaluator.Name, "best: " + r.Best.Summary(), r.Evaluator.Features[0].Name,
+		"ladder (", "strongest", "yardstick (each champion", "  5\t"} {
+		if !strings.Contains(out, strings.TrimSuffix(want, "\t")) {
+			t.Errorf("the summary lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestWriteRuns: the runs table gives each run's best with its interval,
+// or why it cannot be read.
+func TestWriteRuns(t *testing.T) {
+	nan := results.Float(math.NaN())
+	lines := []results.RunLineJSON{
+		{Info: results.Info{Dir: "a", Game: "nim"}, Progress: "3/4", Best: &results.BestJSON{Label: "g2", Reference: "defaults", Elo: 40, Low: 10, High: 70, Confident: true}},
+		{Info: results.Info{Dir: "b"}, Progress: "0/4", BestElo: nan},
+		{Info: results.Info{Dir: "c"}, Progress: "2", Damaged: "results: the run's records are damaged"},
+	}
+	var b bytes.Buffer
+	WriteRuns(&b, lines)
+	for _, want := range []string{"g2 +40 Elo [+10, +70] over the defaults", "0/4", "damaged: results: the run's records are damaged"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, b.String())
+		}
+	}
+}
