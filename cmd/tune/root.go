@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -26,6 +27,19 @@ type output struct {
 	In     io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+}
+
+// command returns a command: use, short and long are its help (long may be
+// ""), args checks its positional arguments, and RunE calls run with the
+// command's context, its arguments and its streams.
+func command(use, short, long string, args cobra.PositionalArgs, run func(ctx context.Context, args []string, out output) error) *cobra.Command {
+	return &cobra.Command{Use: use, Short: short, Long: long, Args: args,
+		RunE: func(c *cobra.Command, a []string) error { return run(c.Context(), a, outputOf(c)) }}
+}
+
+// bindJSON adds --json, which prints the command's results as JSON.
+func bindJSON(c *cobra.Command, p *bool) {
+	c.Flags().BoolVar(p, "json", false, "print JSON")
 }
 
 // outputOf is the command's standard streams.

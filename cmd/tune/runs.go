@@ -16,19 +16,15 @@ type runsOptions struct {
 
 func newRunsCommand(g *globalOptions) *cobra.Command {
 	var o runsOptions
-	c := &cobra.Command{
-		Use:   "runs [ROOT]",
-		Short: "List the runs under a folder (default: runs)",
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
+	c := command("runs [ROOT]", "List the runs under a folder (default: runs)", "",
+		cobra.MaximumNArgs(1), func(ctx context.Context, args []string, out output) error {
 			o.root = "runs"
 			if len(args) == 1 {
 				o.root = args[0]
 			}
-			return runRuns(c.Context(), o, *g, outputOf(c))
-		},
-	}
-	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
+			return runRuns(ctx, o, *g, out)
+		})
+	bindJSON(c, &o.json)
 	return c
 }
 

@@ -15,16 +15,12 @@ type showOptions struct {
 
 func newShowCommand(g *globalOptions) *cobra.Command {
 	var o showOptions
-	c := &cobra.Command{
-		Use:   "show DIR",
-		Short: "Summarise a run: status, progress, the best with its evidence, the ladder, the yardstick per generation",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
+	c := command("show DIR", "Summarise a run: status, progress, the best with its evidence, the ladder, the yardstick per generation", "",
+		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
 			o.dir = args[0]
-			return runShow(c.Context(), o, *g, outputOf(c))
-		},
-	}
-	c.Flags().BoolVar(&o.json, "json", false, "print JSON")
+			return runShow(ctx, o, *g, out)
+		})
+	bindJSON(c, &o.json)
 	return c
 }
 
