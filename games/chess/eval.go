@@ -31,21 +31,28 @@ func materialFeatures(p *Position, f []float64) {
 	}
 }
 
+// withMaterial lists the five material terms both evaluators start with,
+// then more.
+func withMaterial(more []games.Feature) []games.Feature {
+	return append([]games.Feature{
+		{Name: "pawn", Doc: "pawns, difference", Default: 100, Min: 50, Max: 200, Step: 1},
+		{Name: "knight", Doc: "knights, difference", Default: 300, Min: 150, Max: 600, Step: 1},
+		{Name: "bishop", Doc: "bishops, difference", Default: 300, Min: 150, Max: 600, Step: 1},
+		{Name: "rook", Doc: "rooks, difference", Default: 500, Min: 250, Max: 900, Step: 1},
+		{Name: "queen", Doc: "queens, difference", Default: 950, Min: 500, Max: 1500, Step: 1},
+	}, more...)
+}
+
 // articleEvaluator is the magazine article's evaluation: material, the per-piece
 // bonuses by rank of its C code, and 30 points per move of the rooks,
 // knights, bishops and queen (pawns and king not counted), in centipawns.
 var articleEvaluator = &games.Evaluator{
 	Name: "article",
 	Doc:  "the magazine article's evaluation: material, per-piece bonus by rank, 30 per move of the non-pawn pieces (centipawns)",
-	Features: []games.Feature{
-		{Name: "pawn", Doc: "pawns, difference", Default: 100, Min: 50, Max: 200, Step: 1},
-		{Name: "knight", Doc: "knights, difference", Default: 300, Min: 150, Max: 600, Step: 1},
-		{Name: "bishop", Doc: "bishops, difference", Default: 300, Min: 150, Max: 600, Step: 1},
-		{Name: "rook", Doc: "rooks, difference", Default: 500, Min: 250, Max: 900, Step: 1},
-		{Name: "queen", Doc: "queens, difference", Default: 950, Min: 500, Max: 1500, Step: 1},
+	Features: withMaterial([]games.Feature{
 		{Name: "rank-bonus", Doc: "the article's bonus by rank of rooks, knights, bishops and queen (ranks 4-5 best), difference", Default: 1, Min: 0, Max: 2, Step: 0.05},
 		{Name: "mobility", Doc: "moves of rooks, knights, bishops and queen, difference (the article gives 30 each)", Default: 30, Min: 0, Max: 60, Step: 1},
-	},
+	}),
 	Evaluate: evaluateArticle,
 	FeatureValues: func(gp games.Position, dst []float64) {
 		var f [7]float64
@@ -110,12 +117,7 @@ const (
 var textbookEvaluator = &games.Evaluator{
 	Name: "textbook",
 	Doc:  "the course's terms: material, centre, mobility, rooks, bishop pair, pawn structure, passed pawns, king safety; tapered (centipawns)",
-	Features: []games.Feature{
-		{Name: "pawn", Doc: "pawns, difference", Default: 100, Min: 50, Max: 200, Step: 1},
-		{Name: "knight", Doc: "knights, difference", Default: 300, Min: 150, Max: 600, Step: 1},
-		{Name: "bishop", Doc: "bishops, difference", Default: 300, Min: 150, Max: 600, Step: 1},
-		{Name: "rook", Doc: "rooks, difference", Default: 500, Min: 250, Max: 900, Step: 1},
-		{Name: "queen", Doc: "queens, difference", Default: 950, Min: 500, Max: 1500, Step: 1},
+	Features: withMaterial([]games.Feature{
 		{Name: "centre-minors", Doc: "knights and bishops on c3-f6", Default: 10, Min: 0, Max: 50, Step: 1},
 		{Name: "pawn-advance", Doc: "ranks advanced by pawns beyond their second rank, weighted towards the endgame", Default: 3, Min: 0, Max: 20, Step: 0.5},
 		{Name: "mobility-knight", Doc: "squares a knight attacks not held by its side", Default: 4, Min: 0, Max: 15, Step: 0.5},
@@ -134,7 +136,7 @@ var textbookEvaluator = &games.Evaluator{
 		{Name: "king-shelter", Doc: "own pawns on the three files around the king, one or two ranks ahead (middlegame)", Default: 10, Min: 0, Max: 40, Step: 1},
 		{Name: "castled", Doc: "1 when the king has castled (on g or c file, back rank), -1 when it stands in the centre without the right to castle (middlegame)", Default: 25, Min: 0, Max: 80, Step: 1},
 		{Name: "king-activity", Doc: "closeness of the king to the centre (endgame)", Default: 10, Min: 0, Max: 40, Step: 1},
-	},
+	}),
 	Evaluate: evaluateTextbook,
 	FeatureValues: func(gp games.Position, dst []float64) {
 		var f [23]float64
