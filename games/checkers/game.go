@@ -19,7 +19,9 @@ import "github.com/gametune/gametune/games"
 const StartNotation = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 // Game returns English draughts, registered as "checkers".
-func Game() games.Game { return game{} }
+func Game() games.Game {
+	return game{games.Define("checkers", doc, notation, Start, Parse, paperEvaluator, fullEvaluator)}
+}
 
 // Start returns the start position.
 func Start() *Position {
@@ -27,18 +29,12 @@ func Start() *Position {
 	return p
 }
 
-type game struct{}
+// game is the defined game with its records (games.Recorder).
+type game struct{ games.Game }
 
-func (game) Name() string { return "checkers" }
-func (game) Doc() string {
-	return "English draughts: 8x8, Black first, mandatory captures, men crowned on the last row; no move loses"
-}
-func (game) Notation() string {
-	return "position: PDN FEN such as B:W21-32:B1-12 (side to move, then each colour's squares, K for kings); " +
+// doc and notation describe the game in 'tune games'.
+const (
+	doc      = "English draughts: 8x8, Black first, mandatory captures, men crowned on the last row; no move loses"
+	notation = "position: PDN FEN such as B:W21-32:B1-12 (side to move, then each colour's squares, K for kings); " +
 		"move: 11-15, captures 22x15 or the full path 9x18x27"
-}
-func (game) Start() games.Position                          { return Start() }
-func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator {
-	return []*games.Evaluator{paperEvaluator.Clone(), fullEvaluator.Clone()}
-}
+)

@@ -14,7 +14,9 @@ import (
 )
 
 // Game returns chess, registered as "chess".
-func Game() games.Game { return game{} }
+func Game() games.Game {
+	return game{games.Define("chess", doc, notation, Start, Parse, textbookEvaluator, articleEvaluator)}
+}
 
 // Start returns the start position.
 func Start() *Position {
@@ -22,20 +24,14 @@ func Start() *Position {
 	return p
 }
 
-type game struct{}
+// game is the defined game with its records (games.Recorder).
+type game struct{ games.Game }
 
-func (game) Name() string { return "chess" }
-func (game) Doc() string {
-	return "chess: the full rules (castling, en passant, promotion, 50 moves, repetition, insufficient material)"
-}
-func (game) Notation() string {
-	return "position: FEN (" + StartFEN + "); move: SAN (Nf3, exd5, e8=Q, O-O) or UCI (e2e4, e7e8q)"
-}
-func (game) Start() games.Position                          { return Start() }
-func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator {
-	return []*games.Evaluator{textbookEvaluator.Clone(), articleEvaluator.Clone()}
-}
+// doc and notation describe the game in 'tune games'.
+const (
+	doc      = "chess: the full rules (castling, en passant, promotion, 50 moves, repetition, insufficient material)"
+	notation = "position: FEN (" + StartFEN + "); move: SAN (Nf3, exd5, e8=Q, O-O) or UCI (e2e4, e7e8q)"
+)
 
 // WriteGame writes a game given in FEN and SAN (or UCI) moves as PGN.
 func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []string, result games.Outcome) error {

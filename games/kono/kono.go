@@ -20,7 +20,9 @@ import (
 )
 
 // Game returns Kono, registered as "kono".
-func Game() games.Game { return game{} }
+func Game() games.Game {
+	return games.Define("kono", doc, notation, Start, Parse, mobilityEvaluator)
+}
 
 // DefaultPlyCap is the number of plies after which a game is drawn.
 const DefaultPlyCap = 40
@@ -318,15 +320,8 @@ func mobilityFeatures(p *Position) (mine, theirs float64) {
 	return float64(bits.OnesCount8(adj & p.pieces[p.turn])), float64(bits.OnesCount8(adj & p.pieces[p.turn.Other()]))
 }
 
-type game struct{}
-
-func (game) Name() string { return "kono" }
-func (game) Doc() string {
-	return "Kono (Pong hau k'i): five points, two pieces each, slide to the empty point; a blocked player loses; drawn after 40 plies"
-}
-func (game) Notation() string {
-	return "position: points a-e as X, O or -, the side to move, optionally plies/cap (start: XOOX- X 0/40); move: a slide as a-e"
-}
-func (game) Start() games.Position                          { return Start() }
-func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{mobilityEvaluator.Clone()} }
+// doc and notation describe the game in 'tune games'.
+const (
+	doc      = "Kono (Pong hau k'i): five points, two pieces each, slide to the empty point; a blocked player loses; drawn after 40 plies"
+	notation = "position: points a-e as X, O or -, the side to move, optionally plies/cap (start: XOOX- X 0/40); move: a slide as a-e"
+)

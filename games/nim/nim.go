@@ -15,7 +15,9 @@ import (
 )
 
 // Game returns the matches game, registered as "nim".
-func Game() games.Game { return game{} }
+func Game() games.Game {
+	return games.Define("nim", doc, notation, start, Parse, basicEvaluator)
+}
 
 // DefaultMatches is the heap of the course's example game.
 const DefaultMatches = 20
@@ -259,19 +261,15 @@ func evaluate(gp games.Position, w []float64) int {
 	return int(math.Round(100 * (w[0]*safe + w[1]*matches)))
 }
 
-type game struct{}
-
-func (game) Name() string { return "nim" }
-func (game) Doc() string {
-	return "the matches game: take 1-3 matches, whoever takes the last loses; double:N for exercise 9.1 (first take 1, then up to twice the last take)"
-}
-func (game) Notation() string {
-	return "position: the heap, \"20\" (classic) or \"double:20\" (exercise 9.1), optionally \"last=K\" and \"first\"/\"second\"; " +
+// doc and notation describe the game in 'tune games'.
+const (
+	doc      = "the matches game: take 1-3 matches, whoever takes the last loses; double:N for exercise 9.1 (first take 1, then up to twice the last take)"
+	notation = "position: the heap, \"20\" (classic) or \"double:20\" (exercise 9.1), optionally \"last=K\" and \"first\"/\"second\"; " +
 		"move: the number of matches taken, e.g. 3"
-}
-func (game) Start() games.Position {
+)
+
+// start is the course's heap of DefaultMatches.
+func start() *Position {
 	p, _ := New(DefaultMatches, false)
 	return p
 }
-func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{basicEvaluator.Clone()} }

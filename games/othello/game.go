@@ -17,22 +17,18 @@ import (
 )
 
 // Game returns Othello, registered as "othello".
-func Game() games.Game { return game{} }
-
-type game struct{}
-
-func (game) Name() string { return "othello" }
-func (game) Doc() string {
-	return "Othello: 8x8, black (X) first, outflank to flip; a side with no move passes; most discs wins"
+func Game() games.Game {
+	return game{games.Define("othello", doc, notation, Start, Parse, reportEvaluator, fullEvaluator)}
 }
-func (game) Notation() string {
-	return "position: 64 characters a1..h8 (rank 1 first; X black, O white, - empty), a space, the side to move X or O; " +
+
+// game is the defined game with its records (games.Recorder).
+type game struct{ games.Game }
+
+// doc and notation describe the game in 'tune games'.
+const (
+	doc      = "Othello: 8x8, black (X) first, outflank to flip; a side with no move passes; most discs wins"
+	notation = "position: 64 characters a1..h8 (rank 1 first; X black, O white, - empty), a space, the side to move X or O; " +
 		"move: a square such as d3 (files a-h, ranks 1-8 from the top) or pass"
-}
-func (game) Start() games.Position                          { return Start() }
-func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator {
-	return []*games.Evaluator{reportEvaluator.Clone(), fullEvaluator.Clone()}
-}
+)
 
 func trailingZeros(b Bitboard) int { return bits.TrailingZeros64(b) }

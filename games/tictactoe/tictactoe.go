@@ -13,7 +13,9 @@ import (
 )
 
 // Game returns tic-tac-toe, registered as "tictactoe".
-func Game() games.Game { return game{} }
+func Game() games.Game {
+	return games.Define("tictactoe", doc, notation, Start, Parse, linesEvaluator)
+}
 
 // lines are the eight lines of three cells, cells numbered 0-8 row by row
 // from the top left.
@@ -271,16 +273,9 @@ func lineFeatures(p *Position) [4]int {
 	return f
 }
 
-type game struct{}
-
-func (game) Name() string { return "tictactoe" }
-func (game) Doc() string {
-	return "noughts and crosses: 3x3, x first, three in a line wins, full board draws"
-}
-func (game) Notation() string {
-	return "position: nine cells row by row from the top left, x, o or - (start: ---------); " +
+// doc and notation describe the game in 'tune games'.
+const (
+	doc      = "noughts and crosses: 3x3, x first, three in a line wins, full board draws"
+	notation = "position: nine cells row by row from the top left, x, o or - (start: ---------); " +
 		"move: a cell as b2 (file a-c, row 1-3 from the top) or 1-9 row by row"
-}
-func (game) Start() games.Position                          { return Start() }
-func (game) ParsePosition(s string) (games.Position, error) { return games.ParseWith(Parse, s) }
-func (game) Evaluators() []*games.Evaluator                 { return []*games.Evaluator{linesEvaluator.Clone()} }
+)
