@@ -53,36 +53,36 @@ With --sprt elo0,elo1[,alpha,beta] the match stops as soon as the sequential tes
 }
 
 type matchJSON struct {
-	Game        string    `json:"game"`
-	A           string    `json:"a"`
-	B           string    `json:"b"`
-	Games       int       `json:"games"`
-	Pairs       int       `json:"pairs"`
-	Wins        int       `json:"wins"`
-	Draws       int       `json:"draws"`
-	Losses      int       `json:"losses"`
-	Score       jsonFloat `json:"score"`
-	Elo         jsonFloat `json:"elo"`
-	EloLow      jsonFloat `json:"elo_low"`
-	EloHigh     jsonFloat `json:"elo_high"`
-	PairElo     jsonFloat `json:"pentanomial_elo"`
-	PairEloLow  jsonFloat `json:"pentanomial_elo_low"`
-	PairEloHigh jsonFloat `json:"pentanomial_elo_high"`
-	LOS         jsonFloat `json:"los"`
-	Pentanomial [5]int    `json:"pentanomial"`
-	SPRT        *sprtJSON `json:"sprt,omitempty"`
-	Interrupted bool      `json:"interrupted"`
+	Game        string      `json:"game"`
+	A           string      `json:"a"`
+	B           string      `json:"b"`
+	Games       int         `json:"games"`
+	Pairs       int         `json:"pairs"`
+	Wins        int         `json:"wins"`
+	Draws       int         `json:"draws"`
+	Losses      int         `json:"losses"`
+	Score       stats.Float `json:"score"`
+	Elo         stats.Float `json:"elo"`
+	EloLow      stats.Float `json:"elo_low"`
+	EloHigh     stats.Float `json:"elo_high"`
+	PairElo     stats.Float `json:"pentanomial_elo"`
+	PairEloLow  stats.Float `json:"pentanomial_elo_low"`
+	PairEloHigh stats.Float `json:"pentanomial_elo_high"`
+	LOS         stats.Float `json:"los"`
+	Pentanomial [5]int      `json:"pentanomial"`
+	SPRT        *sprtJSON   `json:"sprt,omitempty"`
+	Interrupted bool        `json:"interrupted"`
 }
 
 type sprtJSON struct {
-	Elo0   float64   `json:"elo0"`
-	Elo1   float64   `json:"elo1"`
-	Alpha  float64   `json:"alpha"`
-	Beta   float64   `json:"beta"`
-	LLR    jsonFloat `json:"llr"`
-	Lower  float64   `json:"lower"`
-	Upper  float64   `json:"upper"`
-	Status string    `json:"status"`
+	Elo0   float64     `json:"elo0"`
+	Elo1   float64     `json:"elo1"`
+	Alpha  float64     `json:"alpha"`
+	Beta   float64     `json:"beta"`
+	LLR    stats.Float `json:"llr"`
+	Lower  float64     `json:"lower"`
+	Upper  float64     `json:"upper"`
+	Status string      `json:"status"`
 }
 
 func runMatch(ctx context.Context, o matchOptions, gopts globalOptions, out output) error {
@@ -173,13 +173,13 @@ func matchLine(res *tournament.MatchResult) string {
 func matchSummary(g games.Game, a, b tournament.Player, res *tournament.MatchResult) matchJSON {
 	e, p := res.WDL.EloEstimate(), res.Pentanomial.EloEstimate()
 	s := matchJSON{Game: g.Name(), A: a.Name, B: b.Name, Games: res.WDL.Games(), Pairs: res.Pentanomial.Pairs(),
-		Wins: res.WDL.Wins, Draws: res.WDL.Draws, Losses: res.WDL.Losses, Score: jsonFloat(res.WDL.Score()),
-		Elo: jsonFloat(e.Elo), EloLow: jsonFloat(e.Low), EloHigh: jsonFloat(e.High),
-		PairElo: jsonFloat(p.Elo), PairEloLow: jsonFloat(p.Low), PairEloHigh: jsonFloat(p.High),
-		LOS: jsonFloat(res.WDL.LOS()), Pentanomial: res.Pentanomial}
+		Wins: res.WDL.Wins, Draws: res.WDL.Draws, Losses: res.WDL.Losses, Score: stats.Float(res.WDL.Score()),
+		Elo: stats.Float(e.Elo), EloLow: stats.Float(e.Low), EloHigh: stats.Float(e.High),
+		PairElo: stats.Float(p.Elo), PairEloLow: stats.Float(p.Low), PairEloHigh: stats.Float(p.High),
+		LOS: stats.Float(res.WDL.LOS()), Pentanomial: res.Pentanomial}
 	if t := res.SPRT; t != nil {
 		lo, hi := t.Bounds()
-		s.SPRT = &sprtJSON{t.Elo0, t.Elo1, t.Alpha, t.Beta, jsonFloat(res.LLR), lo, hi, res.Status.String()}
+		s.SPRT = &sprtJSON{t.Elo0, t.Elo1, t.Alpha, t.Beta, stats.Float(res.LLR), lo, hi, res.Status.String()}
 	}
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/external"
+	"github.com/gametune/gametune/tournament/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -48,16 +49,16 @@ ties broken by --ties random (a seeded coin) or extra (extra pairs).`,
 }
 
 type standing struct {
-	Player string    `json:"player"`
-	Games  int       `json:"games"`
-	Wins   int       `json:"wins"`
-	Draws  int       `json:"draws"`
-	Losses int       `json:"losses"`
-	Points float64   `json:"points"`
-	Score  jsonFloat `json:"score"`
-	Elo    jsonFloat `json:"elo"`
-	Low    jsonFloat `json:"elo_low"`
-	High   jsonFloat `json:"elo_high"`
+	Player string      `json:"player"`
+	Games  int         `json:"games"`
+	Wins   int         `json:"wins"`
+	Draws  int         `json:"draws"`
+	Losses int         `json:"losses"`
+	Points float64     `json:"points"`
+	Score  stats.Float `json:"score"`
+	Elo    stats.Float `json:"elo"`
+	Low    stats.Float `json:"elo_low"`
+	High   stats.Float `json:"elo_high"`
 }
 
 type bracketJSON struct {
@@ -167,7 +168,7 @@ func (o tournamentOptions) play(ctx context.Context, run tournament.Runner, play
 	}
 	for _, s := range standings {
 		r, e := s.Record, s.Elo
-		view.Standings = append(view.Standings, standing{s.Name, r.Games(), r.Wins, r.Draws, r.Losses, s.Points, jsonFloat(s.Score), jsonFloat(e.Elo), jsonFloat(e.Low), jsonFloat(e.High)})
+		view.Standings = append(view.Standings, standing{s.Name, r.Games(), r.Wins, r.Draws, r.Losses, s.Points, stats.Float(s.Score), stats.Float(e.Elo), stats.Float(e.Low), stats.Float(e.High)})
 	}
 	return view, err
 }
