@@ -19,18 +19,14 @@ import (
 
 // contestOptions are the flags match and tournament share.
 type contestOptions struct {
-	game, evaluator string
-	pairs, workers  int
-	limits          searchLimits
-	openings        string
-	seed            uint64
-	maxPlies        int
-	gamesOut        string
-	json            bool
-	adjudicate      tournament.Adjudication
-	cluster         clusterOptions
-	engines         string // --engines FILE.yaml
-	engineLog       string
+	game, evaluator, openings, gamesOut string
+	engines, engineLog                  string // --engines FILE.yaml, --engine-log FILE
+	pairs, workers, maxPlies            int
+	seed                                uint64
+	limits                              searchLimits
+	json                                bool
+	adjudicate                          tournament.Adjudication
+	cluster                             clusterOptions
 }
 
 func (o *contestOptions) bind(c *cobra.Command) {
@@ -94,33 +90,24 @@ func (o contestOptions) prepare(ctx context.Context, specs []string, stderr io.W
 			err = fmt.Errorf("--games-out %s exists; choose a new file", o.gamesOut)
 		}
 		if err != nil {
-			err = usageError{err}
+			ct.close()
+			return nil, usageError{err}
 		}
 	}
-	if err == nil {
-		err = ct.resolve(ctx, engines, specs, o, limits, stderr)
+	anyExternal := false
+	ct.players, anyExternal, err = engines.Players(ctx, g, specs, func(spec string) (tournament.Player, error) {
+		return contestant(g, o.evaluator, spec, limits)
+	})
+	if errors.Is(err, external.ErrSpec) {
+		err = usageError{err}
+	} else if err == nil && anyExternal {
+		err = ct.runner.useEngines(o.engineLog, stderr)
 	}
 	if err != nil {
 		ct.close()
 		return nil, err
 	}
 	return ct, nil
-}
-
-// resolve resolves the player specs: an external engine (cmd=..., or a
-// name from --engines), "default", "default:EVALUATOR" or a weights file.
-func (ct *contest) resolve(ctx context.Context, engines external.Engines, specs []string, o contestOptions, limits engine.Limits, stderr io.Writer) error {
-	players, anyExternal, err := engines.Players(ctx, ct.game, specs, func(spec string) (tournament.Player, error) {
-		return contestant(ct.game, o.evaluator, spec, limits)
-	})
-	switch {
-	case errors.Is(err, external.ErrSpec):
-		return usageError{err}
-	case err == nil && anyExternal:
-		err = ct.runner.useEngines(o.engineLog, stderr)
-	}
-	ct.players = players
-	return err
 }
 
 // check checks the options that need no file: the game, the pairs, the
@@ -187,19 +174,15 @@ func (ct *contest) Run(ctx context.Context, specs []tournament.GameSpec, done fu
 // finish closes the games file and returns the error the contest ends
 // with: runErr, or else the file's.
 func (ct *contest) finish(runErr error) error {
-	if ct.records != nil {
-		if err := ct.records.Close(); err != nil && runErr == nil {
-			return fmt.Errorf("--games-out: %w", err)
-		}
+	if err := ct.records.Close(); err != nil && runErr == nil {
+		return fmt.Errorf("--games-out: %w", err)
 	}
 	return runErr
 }
 
 // close releases the runner and the games file.
 func (ct *contest) close() {
-	if ct.records != nil {
-		ct.records.Close()
-	}
+	ct.records.Close()
 	ct.runner.Close()
 }
 

@@ -67,12 +67,10 @@ func runMatch(ctx context.Context, o matchOptions, gopts globalOptions, out outp
 	}
 	summary := res.JSON(ct.game.Name(), a.Name, b.Name)
 	summary.Interrupted = runErr != nil
-	if o.json {
-		if err := writeJSON(out.Stdout, summary); err != nil {
-			return err
-		}
-	} else {
+	if !o.json {
 		reports.WriteMatch(out.Stdout, summary)
+	} else if err := writeJSON(out.Stdout, summary); err != nil {
+		return err
 	}
 	return runErr
 }

@@ -13,10 +13,9 @@ import (
 
 type tournamentOptions struct {
 	contestOptions
-	format, players string
-	player          []string
-	bestOf          int
-	ties            string
+	format, players, ties string
+	player                []string
+	bestOf                int
 }
 
 func newTournamentCommand(g *globalOptions) *cobra.Command {
