@@ -94,7 +94,7 @@ func (o contestOptions) prepare(ctx context.Context, specs []string, stderr io.W
 			return nil, usageError{err}
 		}
 	}
-	anyExternal := false
+	var anyExternal bool
 	ct.players, anyExternal, err = engines.Players(ctx, g, specs, func(spec string) (tournament.Player, error) {
 		return contestant(g, o.evaluator, spec, limits)
 	})
