@@ -1,8 +1,8 @@
 // Package reports draws a tuning run: convergence plots (gonum/plot, PNG
 // and SVG), a self-contained HTML report, the text summary and tables a
-// terminal shows (tune show, runs, ladder), and the progress display of
-// long commands. It draws a run as results reads it (results.View, inside
-// Run), so tests can draw recorded runs of their own.
+// terminal shows (tune show, runs, ladder, match, tournament), and the
+// progress display of long commands. It draws a run as results reads it
+// (results.View, inside Run), so tests can draw recorded runs of their own.
 package reports
 
 import (

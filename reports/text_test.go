@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/results"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // TestWriteSummary: tune show's text names the best, its weights, the
@@ -27,7 +28,7 @@ func TestWriteSummary(t *testing.T) {
 // TestWriteRuns: the runs table gives each run's best with its interval,
 // or why it cannot be read.
 func TestWriteRuns(t *testing.T) {
-	nan := results.Float(math.NaN())
+	nan := stats.Float(math.NaN())
 	lines := []results.RunLineJSON{
 		{Info: results.Info{Dir: "a", Game: "nim"}, Progress: "3/4", Best: &results.BestJSON{Label: "g2", Reference: "defaults", Elo: 40, Low: 10, High: 70, Confident: true}},
 		{Info: results.Info{Dir: "b"}, Progress: "0/4", BestElo: nan},

@@ -1,31 +1,16 @@
 package results
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // The JSON shapes of a run, its ladder and its best, one for every reader:
 // tune show, runs and ladder print them with --json, and the dashboard's
 // API serves them.
-
-// Float is a number in JSON output that may be infinite or undefined (an
-// Elo bound after a clean sweep, an Elo not measured yet): those are
-// written as null, which JSON can hold, instead of failing the encoding or
-// standing in a sentinel number. Negative zero is written as 0.
-type Float float64
-
-// MarshalJSON writes null for NaN and the infinities, else the number.
-func (f Float) MarshalJSON() ([]byte, error) {
-	x := float64(f)
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(x + 0) // + 0: no "-0"
-}
 
 // RunJSON is one run with its best, its ladder and its yardstick history:
 // what tune show --json prints.
@@ -42,8 +27,8 @@ type RunJSON struct {
 	Spent      int         `json:"games_spent"`
 	// The cost of the gain: games and seconds per Elo of the best over the
 	// reference; null when tuning has not shown a gain.
-	GamesPerElo   Float           `json:"games_per_elo"`
-	SecondsPerElo Float           `json:"seconds_per_elo"`
+	GamesPerElo   stats.Float     `json:"games_per_elo"`
+	SecondsPerElo stats.Float     `json:"seconds_per_elo"`
 	Yardstick     []YardstickJSON `json:"yardstick"`
 }
 
@@ -56,16 +41,16 @@ type RunLineJSON struct {
 	// Best is the run's best genome as show and export name it; null
 	// until a generation is finished. BestElo and its bounds are its
 	// rating over the reference (null when not measured).
-	Best    *BestJSON `json:"best"`
-	BestElo Float     `json:"best_elo"`
-	EloLow  Float     `json:"best_elo_low"`
-	EloHigh Float     `json:"best_elo_high"`
+	Best    *BestJSON   `json:"best"`
+	BestElo stats.Float `json:"best_elo"`
+	EloLow  stats.Float `json:"best_elo_low"`
+	EloHigh stats.Float `json:"best_elo_high"`
 }
 
 // ListLine reads the line of the run in a list whose record is in
 // (List): its view (OpenView), or with Damaged set, why it cannot be read.
 func ListLine(in Info) RunLineJSON {
-	nan := Float(math.NaN())
+	nan := stats.Float(math.NaN())
 	l := RunLineJSON{Info: in, Progress: fmt.Sprint(in.Generations), BestElo: nan, EloLow: nan, EloHigh: nan}
 	v, err := OpenView(in.Dir)
 	if err != nil {
@@ -82,15 +67,15 @@ func ListLine(in Info) RunLineJSON {
 // BestJSON is a run's best genome (a population.Choice) with its weights by
 // feature name.
 type BestJSON struct {
-	Label      string `json:"label"`      // "g12", "start" or "defaults"
-	Genome     int    `json:"genome"`     // its id
-	Generation int    `json:"generation"` // -1 for the start and the defaults
-	Reference  string `json:"reference"`  // what tuning had to beat: "start" or "defaults"
-	Source     string `json:"source"`     // "ladder", "yardstick" or "none"
-	Candidate  string `json:"candidate,omitempty"`
-	Elo        Float  `json:"elo_over_reference"`
-	Low        Float  `json:"elo_over_reference_low"`
-	High       Float  `json:"elo_over_reference_high"`
+	Label      string      `json:"label"`      // "g12", "start" or "defaults"
+	Genome     int         `json:"genome"`     // its id
+	Generation int         `json:"generation"` // -1 for the start and the defaults
+	Reference  string      `json:"reference"`  // what tuning had to beat: "start" or "defaults"
+	Source     string      `json:"source"`     // "ladder", "yardstick" or "none"
+	Candidate  string      `json:"candidate,omitempty"`
+	Elo        stats.Float `json:"elo_over_reference"`
+	Low        stats.Float `json:"elo_over_reference_low"`
+	High       stats.Float `json:"elo_over_reference_high"`
 	// Confident: the candidate beats the reference with 95% confidence,
 	// and is the best; else the best is the reference.
 	Confident bool               `json:"confident"`
@@ -105,8 +90,8 @@ type LadderJSON struct {
 	DrawElo       float64           `json:"draw_elo"`
 	Reference     string            `json:"reference"` // the entry tuning had to beat
 	Strongest     string            `json:"strongest"`
-	StrongestLow  Float             `json:"strongest_over_reference_low"`
-	StrongestHigh Float             `json:"strongest_over_reference_high"`
+	StrongestLow  stats.Float       `json:"strongest_over_reference_low"`
+	StrongestHigh stats.Float       `json:"strongest_over_reference_high"`
 	Entries       []LadderEntryJSON `json:"entries"`
 }
 
@@ -119,28 +104,28 @@ type LadderEntryJSON struct {
 	Wins       int                `json:"wins"`
 	Draws      int                `json:"draws"`
 	Losses     int                `json:"losses"`
-	Elo        Float              `json:"elo"`
-	Low        Float              `json:"elo_low"`
-	High       Float              `json:"elo_high"`
+	Elo        stats.Float        `json:"elo"`
+	Low        stats.Float        `json:"elo_low"`
+	High       stats.Float        `json:"elo_high"`
 	Weights    map[string]float64 `json:"weights"`
 }
 
 // YardstickJSON is one yardstick match: a generation's champion against
 // the defaults and against the previous champion.
 type YardstickJSON struct {
-	Generation int     `json:"generation"`
-	Genome     int     `json:"genome"`
-	Wins       int     `json:"wins"`
-	Draws      int     `json:"draws"`
-	Losses     int     `json:"losses"`
-	Score      float64 `json:"score"`
-	Elo        Float   `json:"elo"`
-	Low        Float   `json:"elo_low"`
-	High       Float   `json:"elo_high"`
-	Previous   int     `json:"previous_champion"` // population.NoGenome for none
-	PrevWins   int     `json:"previous_wins"`
-	PrevDraws  int     `json:"previous_draws"`
-	PrevLosses int     `json:"previous_losses"`
+	Generation int         `json:"generation"`
+	Genome     int         `json:"genome"`
+	Wins       int         `json:"wins"`
+	Draws      int         `json:"draws"`
+	Losses     int         `json:"losses"`
+	Score      float64     `json:"score"`
+	Elo        stats.Float `json:"elo"`
+	Low        stats.Float `json:"elo_low"`
+	High       stats.Float `json:"elo_high"`
+	Previous   int         `json:"previous_champion"` // population.NoGenome for none
+	PrevWins   int         `json:"previous_wins"`
+	PrevDraws  int         `json:"previous_draws"`
+	PrevLosses int         `json:"previous_losses"`
 }
 
 // WeightJSON is one feature's best weight with its default, range and
@@ -161,14 +146,14 @@ func (v *View) Progress() string {
 
 // JSON returns the run's RunJSON.
 func (v *View) JSON() RunJSON {
-	nan := Float(math.NaN())
+	nan := stats.Float(math.NaN())
 	j := RunJSON{Info: v.Info, Progress: v.Progress(), Evaluator: v.Evaluator.Name, BestGenome: -1,
 		GamesPerElo: nan, SecondsPerElo: nan, Ladder: v.LadderJSON(), Yardstick: v.YardstickJSON()}
 	if n := len(v.Generations); n > 0 {
 		j.Weights, j.Best, j.BestGenome = v.WeightsJSON(), v.BestJSON(), v.Best.Genome
 		j.Spent = v.Generations[n-1].Spent
 		if c := v.Best; c.Confident && c.Elo > 0 {
-			j.GamesPerElo, j.SecondsPerElo = Float(float64(j.Spent)/c.Elo), Float(v.Info.Seconds/c.Elo)
+			j.GamesPerElo, j.SecondsPerElo = stats.Float(float64(j.Spent)/c.Elo), stats.Float(v.Info.Seconds/c.Elo)
 		}
 	}
 	return j
@@ -181,7 +166,7 @@ func (v *View) BestJSON() *BestJSON {
 	}
 	c := v.Best
 	return &BestJSON{c.Label, c.Genome, c.Generation, c.Reference, c.Source, c.Candidate,
-		Float(c.Elo), Float(c.Low), Float(c.High), c.Confident, c.Summary(), byName(v.Evaluator.Features, c.Weights)}
+		stats.Float(c.Elo), stats.Float(c.Low), stats.Float(c.High), c.Confident, c.Summary(), byName(v.Evaluator.Features, c.Weights)}
 }
 
 // WeightsJSON returns the best's weights with their features' defaults and
@@ -204,10 +189,10 @@ func (v *View) LadderJSON() *LadderJSON {
 		return nil
 	}
 	j := &LadderJSON{Pairs: l.Pairs, DrawElo: l.DrawElo, Reference: l.Entries[l.Reference].Label, Strongest: l.Entries[l.Best].Label,
-		StrongestLow: Float(l.BestLow), StrongestHigh: Float(l.BestHigh)}
+		StrongestLow: stats.Float(l.BestLow), StrongestHigh: stats.Float(l.BestHigh)}
 	for _, e := range l.Entries {
 		j.Entries = append(j.Entries, LadderEntryJSON{e.Label, e.Genome, e.Generation, e.Spent, e.Wins, e.Draws, e.Losses,
-			Float(e.Elo), Float(e.Low), Float(e.High), byName(v.Evaluator.Features, e.Weights)})
+			stats.Float(e.Elo), stats.Float(e.Low), stats.Float(e.High), byName(v.Evaluator.Features, e.Weights)})
 	}
 	return j
 }
@@ -218,7 +203,7 @@ func (v *View) YardstickJSON() []YardstickJSON {
 	var out []YardstickJSON
 	for _, g := range v.Generations {
 		if y := g.Yardstick; y != nil {
-			out = append(out, YardstickJSON{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, y.Score, Float(y.Elo), Float(y.EloLow), Float(y.EloHigh),
+			out = append(out, YardstickJSON{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, y.Score, stats.Float(y.Elo), stats.Float(y.EloLow), stats.Float(y.EloHigh),
 				y.Previous, y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses})
 		}
 	}

@@ -11,7 +11,7 @@
 // dashboard) reads it through one View: the config parsed, the game and
 // evaluator found, the weights checked and the best chosen once
 // (ReadView, OpenView, NewView). The JSON shapes of a run, its ladder and
-// its best (RunJSON, LadderJSON, BestJSON, with Float for numbers that may
+// its best (RunJSON, LadderJSON, BestJSON, with stats.Float for numbers that may
 // be infinite) are defined here once, for the commands and the dashboard
 // alike. Export writes the best weights in the formats game programs read.
 package results

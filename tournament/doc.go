@@ -4,7 +4,10 @@
 // the formats engine testers know: match (MatchSpecs, RunMatch, Pair),
 // round robin and gauntlet (RoundRobin, Gauntlet, with Standings), and
 // knockout brackets (Knockout; PlayBracket adapts games to it;
-// KnockoutTournament plays one between players).
+// KnockoutTournament plays one between players). PlayFormat plays a
+// tournament of a format named by the user. The results as data are the
+// JSON shapes tune match and tune tournament print (MatchJSON,
+// TournamentJSON); games are written to files of records (RecordFile).
 //
 // Two words name who plays. A Player describes one side of a game: the
 // built-in searcher with an evaluator, weights and limits, or an Engine

@@ -242,3 +242,41 @@ func KnockoutTournament(ctx context.Context, run Runner, players []Player, brack
 	})
 	return res, Standings(players, res.Records), err
 }
+
+// IsFormat reports whether PlayFormat knows the format named name:
+// "roundrobin", "gauntlet" or "knockout".
+func IsFormat(name string) bool {
+	return name == "roundrobin" || name == "gauntlet" || name == "knockout"
+}
+
+// PlayFormat plays a tournament between players on run in the format
+// named format: "roundrobin" (RoundRobin), "gauntlet" (Gauntlet) or
+// "knockout" (KnockoutTournament, with bracket). It returns the result as
+// data: the standings, and a knockout's bracket and winner. When ctx is
+// cancelled or opts.OnGame fails it returns the standings of the games
+// finished (without a bracket) with the error.
+func PlayFormat(ctx context.Context, run Runner, players []Player, format string, bracket BracketOptions, opts Options) (TournamentJSON, error) {
+	if !IsFormat(format) {
+		return TournamentJSON{}, fmt.Errorf("tournament: format %q (want roundrobin, gauntlet or knockout)", format)
+	}
+	if opts.Game == nil {
+		return TournamentJSON{}, errors.New("tournament: no game")
+	}
+	out := TournamentJSON{Game: opts.Game.Name(), Format: format}
+	var standings []Standing
+	var err error
+	switch format {
+	case "roundrobin":
+		standings, err = RoundRobin(ctx, run, players, opts)
+	case "gauntlet":
+		standings, err = Gauntlet(ctx, run, players, opts)
+	case "knockout":
+		var res BracketResult
+		res, standings, err = KnockoutTournament(ctx, run, players, bracket, opts)
+		if err == nil {
+			out.Winner, out.Bracket = players[res.Winner].Name, BracketMatchesJSON(players, res.Matches)
+		}
+	}
+	out.Standings = StandingsJSON(standings)
+	return out, err
+}

@@ -69,9 +69,9 @@ func CreateRecordFile(path string, g games.Game) (*RecordFile, error) {
 }
 
 // Close syncs the file to disk and closes it; it may be called again, and
-// then does nothing.
+// then does nothing. A nil *RecordFile (no file) has nothing to close.
 func (r *RecordFile) Close() error {
-	if r.closed {
+	if r == nil || r.closed {
 		return nil
 	}
 	r.closed = true

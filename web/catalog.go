@@ -13,6 +13,7 @@ import (
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Store is what the dashboard reads from one run. *results.Run opened with
@@ -336,7 +337,7 @@ func (e *entry) fail(err error) {
 	e.closeStore()
 	e.damage = err
 	e.failed, _ = stampOf(e.dir)
-	nan := results.Float(math.NaN())
+	nan := stats.Float(math.NaN())
 	// The reason names the run by its id, not by where the server keeps it.
 	reason := strings.ReplaceAll(err.Error(), e.dir, e.id)
 	e.sum = Summary{ID: e.id, Damaged: reason, Status: "damaged", GamesPerSecond: nan, Elo: nan, EloLow: nan, EloHigh: nan}
@@ -425,16 +426,16 @@ type Summary struct {
 	Games   int    `json:"games"`
 	// GamesPerSecond is measured by this server while it watches a running
 	// run, and over the run's recorded time otherwise.
-	GamesPerSecond results.Float `json:"games_per_second"`
+	GamesPerSecond stats.Float `json:"games_per_second"`
 	// Best is the run's best genome as every command names it (tune runs,
 	// show, export, the report: population.ChooseBest), the best of tune
 	// show --json; null until a generation has closed. Elo, EloLow and
 	// EloHigh are its rating over the reference with the 95% interval
 	// (null when not measured), the list's sort key.
 	Best    *results.BestJSON `json:"best"`
-	Elo     results.Float     `json:"elo"`
-	EloLow  results.Float     `json:"elo_low"`
-	EloHigh results.Float     `json:"elo_high"`
+	Elo     stats.Float       `json:"elo"`
+	EloLow  stats.Float       `json:"elo_low"`
+	EloHigh stats.Float       `json:"elo_high"`
 	Started time.Time         `json:"started,omitzero"`
 	Ended   time.Time         `json:"ended,omitzero"`
 	ETA     time.Time         `json:"eta,omitzero"` // running runs: when the last generation should close
@@ -443,7 +444,7 @@ type Summary struct {
 
 func summarize(id string, r *reports.Run, seen observation, now time.Time) Summary {
 	in := r.Info
-	nan := results.Float(math.NaN())
+	nan := stats.Float(math.NaN())
 	s := Summary{
 		ID: id, Game: r.Config.Game, Eval: r.Evaluator.Name, Algo: string(r.Config.Algo), Status: string(in.Status),
 		Stage: "generation", Done: len(r.Generations), Planned: r.Config.PlannedGenerations(), Games: in.Games,
@@ -468,12 +469,12 @@ func summarize(id string, r *reports.Run, seen observation, now time.Time) Summa
 		perGen = elapsed / float64(s.Done)
 	}
 	if elapsed > 0 {
-		s.GamesPerSecond = results.Float(float64(in.Games) / elapsed)
+		s.GamesPerSecond = stats.Float(float64(in.Games) / elapsed)
 	}
 	if in.Status == "running" && s.Done > seen.gens {
 		dt := now.Sub(seen.at).Seconds()
 		perGen = dt / float64(s.Done-seen.gens)
-		s.GamesPerSecond = results.Float(float64(in.Games-seen.games) / dt)
+		s.GamesPerSecond = stats.Float(float64(in.Games-seen.games) / dt)
 	}
 	if in.Status == "running" && !math.IsNaN(perGen) && s.Planned > s.Done {
 		s.ETA = now.UTC().Add(time.Duration(perGen * float64(s.Planned-s.Done) * float64(time.Second))).Truncate(time.Second)

@@ -19,16 +19,17 @@ import (
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 var funcs = template.FuncMap{
-	"elo": func(f results.Float) string { return reports.EloText(float64(f)) },
+	"elo": func(f stats.Float) string { return reports.EloText(float64(f)) },
 	// best is the runs list's line for a run's best: the genome handed out,
 	// and when it is the reference (no gain shown), the strongest genome
 	// measured against it.
 	"best": func(s Summary) string {
 		b := s.Best
-		elo := func(f results.Float) string { return reports.EloText(float64(f)) }
+		elo := func(f stats.Float) string { return reports.EloText(float64(f)) }
 		switch {
 		case b == nil:
 			return "–"
@@ -39,7 +40,7 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%s (strongest %s %s [%s, %s]: no gain shown)", b.Label, b.Candidate, elo(b.Elo), elo(b.Low), elo(b.High))
 	},
-	"rate": func(f results.Float) string {
+	"rate": func(f stats.Float) string {
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 			return "–"
 		}
@@ -130,7 +131,7 @@ var columns = []struct {
 // sortRuns orders the runs by key (an unknown key: by id), damaged runs
 // last, ties by id.
 func sortRuns(runs []Summary, key string, desc bool) {
-	num := func(f results.Float) float64 {
+	num := func(f stats.Float) float64 {
 		if math.IsNaN(float64(f)) {
 			return math.Inf(-1)
 		}

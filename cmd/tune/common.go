@@ -8,7 +8,6 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
-	"github.com/gametune/gametune/results"
 )
 
 // findGame looks a game up by name, as a usage error when unknown.
@@ -69,7 +68,3 @@ const maxUserFile = 4 << 20
 func readUserFile(path string) ([]byte, error) {
 	return games.ReadFileLimited(path, maxUserFile)
 }
-
-// jsonFloat is the JSON number that may be infinite or undefined
-// (results.Float), under the name the commands' JSON types use.
-type jsonFloat = results.Float

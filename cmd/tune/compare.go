@@ -14,6 +14,7 @@ import (
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -62,14 +63,14 @@ over the start and draws Elo against games spent, one curve per tuner
 
 // compareRow is one tuner's line of the comparison.
 type compareRow struct {
-	Algo     string    `json:"algo"`
-	Champion string    `json:"champion"`
-	Elo      jsonFloat `json:"elo"` // over the start
-	Low      jsonFloat `json:"low"`
-	High     jsonFloat `json:"high"`
-	Games    int       `json:"games"`
-	Seconds  float64   `json:"seconds"`
-	first, n int       // its champions' entries on the ladder
+	Algo     string      `json:"algo"`
+	Champion string      `json:"champion"`
+	Elo      stats.Float `json:"elo"` // over the start
+	Low      stats.Float `json:"low"`
+	High     stats.Float `json:"high"`
+	Games    int         `json:"games"`
+	Seconds  float64     `json:"seconds"`
+	first, n int         // its champions' entries on the ladder
 }
 
 func runCompare(ctx context.Context, o compareOptions, gopts globalOptions, out output) error {
@@ -207,7 +208,7 @@ func compareLadder(ctx context.Context, to tuningOutput, o compareOptions, last 
 	for i, r := range rows {
 		if r.n > 0 {
 			e := l.Entries[offset+r.first+r.n-1]
-			rows[i].Champion, rows[i].Elo, rows[i].Low, rows[i].High = e.Label, jsonFloat(e.Elo-ref), jsonFloat(e.Low-ref), jsonFloat(e.High-ref)
+			rows[i].Champion, rows[i].Elo, rows[i].Low, rows[i].High = e.Label, stats.Float(e.Elo-ref), stats.Float(e.Low-ref), stats.Float(e.High-ref)
 		}
 		rows[i].first += offset
 	}

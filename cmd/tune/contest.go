@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
@@ -21,20 +19,14 @@ import (
 
 // contestOptions are the flags match and tournament share.
 type contestOptions struct {
-	game       string
-	evaluator  string
-	pairs      int
-	limits     searchLimits
-	openings   string
-	workers    int
-	seed       uint64
-	maxPlies   int
-	gamesOut   string
-	json       bool
-	adjudicate tournament.Adjudication
-	cluster    clusterOptions
-	engines    string // --engines FILE.yaml
-	engineLog  string
+	game, evaluator, openings, gamesOut string
+	engines, engineLog                  string // --engines FILE.yaml, --engine-log FILE
+	pairs, workers, maxPlies            int
+	seed                                uint64
+	limits                              searchLimits
+	json                                bool
+	adjudicate                          tournament.Adjudication
+	cluster                             clusterOptions
 }
 
 func (o *contestOptions) bind(c *cobra.Command) {
@@ -54,39 +46,39 @@ func (o *contestOptions) bind(c *cobra.Command) {
 	f.IntVar(&a.DrawMargin, "draw-margin", 0, "adjudication: the draw margin, in the evaluator's units (centipawns for chess)")
 	f.IntVar(&a.ResignPlies, "resign-plies", 0, "adjudication: a side loses when the scores agree it is behind by more than --resign-margin for this many plies (0: off)")
 	f.IntVar(&a.ResignMargin, "resign-margin", 0, "adjudication: the resign margin, in the evaluator's units")
-	f.BoolVar(&o.json, "json", false, "print JSON")
+	bindJSON(c, &o.json)
 	f.StringVar(&o.engines, "engines", "", "a YAML list of external engines (name, cmd, proto, args, dir, options, depth|nodes|movetime|tc, ...), named as players by their names")
 	f.StringVar(&o.engineLog, "engine-log", "", "append the external engines' stderr to this file (default: a new file in the temporary directory)")
 	o.cluster.bind(f)
 }
 
 // contest is what a match or a tournament needs, checked before any game.
+// It is the tournament.Runner of its games.
 type contest struct {
-	opts     contestOptions
 	game     games.Game
 	openings []string
-	limits   engine.Limits
+	players  []tournament.Player
 	runner   *gameRunner
-	engines  external.Engines // --engines
-	external bool             // an external engine plays
-	records  *tournament.RecordFile
-	stderr   io.Writer
+	records  *tournament.RecordFile // --games-out
 }
 
 // prepare checks the options, reads the engines file, draws or reads the
 // openings (as moves when an external engine may play: GTP cannot set up
-// a position), opens the runner and creates the games file. players are
-// the player specs of the command line.
-func (o contestOptions) prepare(ctx context.Context, players []string, stderr io.Writer) (*contest, error) {
+// a position), opens the runner, creates the games file and resolves the
+// player specs (external engines checked, the runner readied for them).
+func (o contestOptions) prepare(ctx context.Context, specs []string, stderr io.Writer) (*contest, error) {
 	g, limits, err := o.check()
 	if err != nil {
 		return nil, err
 	}
-	ct := &contest{opts: o, game: g, limits: limits, stderr: stderr}
-	if ct.engines, err = readEngines(o.engines); err != nil {
-		return nil, err
+	var engines external.Engines
+	if o.engines != "" {
+		if engines, err = external.ReadEngines(o.engines); err != nil {
+			return nil, usageError{fmt.Errorf("--engines: %w", err)}
+		}
 	}
-	asMoves := len(ct.engines) > 0 || slices.ContainsFunc(players, external.IsSpec)
+	ct := &contest{game: g}
+	asMoves := len(engines) > 0 || slices.ContainsFunc(specs, external.IsSpec)
 	if ct.openings, err = tournament.LoadOpenings(ctx, g, o.openings, o.seed, asMoves); err != nil {
 		return nil, usageError{err}
 	}
@@ -94,14 +86,26 @@ func (o contestOptions) prepare(ctx context.Context, players []string, stderr io
 		return nil, err
 	}
 	if o.gamesOut != "" {
-		ct.records, err = tournament.CreateRecordFile(o.gamesOut, g)
-		if errors.Is(err, os.ErrExist) {
+		if ct.records, err = tournament.CreateRecordFile(o.gamesOut, g); errors.Is(err, os.ErrExist) {
 			err = fmt.Errorf("--games-out %s exists; choose a new file", o.gamesOut)
 		}
 		if err != nil {
-			ct.runner.Close()
+			ct.close()
 			return nil, usageError{err}
 		}
+	}
+	var anyExternal bool
+	ct.players, anyExternal, err = engines.Players(ctx, g, specs, func(spec string) (tournament.Player, error) {
+		return contestant(g, o.evaluator, spec, limits)
+	})
+	if errors.Is(err, external.ErrSpec) {
+		err = usageError{err}
+	} else if err == nil && anyExternal {
+		err = ct.runner.useEngines(o.engineLog, stderr)
+	}
+	if err != nil {
+		ct.close()
+		return nil, err
 	}
 	return ct, nil
 }
@@ -137,49 +141,6 @@ func (o contestOptions) check() (games.Game, engine.Limits, error) {
 	return g, limits, nil
 }
 
-// readEngines reads the --engines file (none: no engines).
-func readEngines(path string) (external.Engines, error) {
-	if path == "" {
-		return nil, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("--engines: %w", err)}
-	}
-	en, err := external.ParseEngines(data)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("--engines %s: %w", path, err)}
-	}
-	return en, nil
-}
-
-// players resolves player SPECs: an external engine (cmd=..., or a name
-// from --engines; checked, the runner readied for it), "default",
-// "default:EVALUATOR" or a weights file.
-func (ct *contest) players(ctx context.Context, specs []string) ([]tournament.Player, error) {
-	out := make([]tournament.Player, len(specs))
-	for i, spec := range specs {
-		pl, ok, err := ct.engines.Player(ctx, ct.game, spec)
-		switch {
-		case errors.Is(err, external.ErrSpec):
-			return nil, usageError{err}
-		case err != nil:
-			return nil, err
-		case !ok:
-			if pl, err = contestant(ct.game, ct.opts.evaluator, spec, ct.limits); err != nil {
-				return nil, err
-			}
-		case !ct.external:
-			if err := ct.runner.useEngines(ct.opts.engineLog, ct.stderr); err != nil {
-				return nil, err
-			}
-			ct.external = true
-		}
-		out[i] = pl
-	}
-	return out, nil
-}
-
 // contestant resolves a built-in player SPEC: "default",
 // "default:EVALUATOR" or a weights file.
 func contestant(g games.Game, evaluator, spec string, lim engine.Limits) (tournament.Player, error) {
@@ -197,70 +158,59 @@ func contestant(g games.Game, evaluator, spec string, lim engine.Limits) (tourna
 	return tournament.Player{Name: name, Evaluator: ev, Weights: w, Limits: lim}, nil
 }
 
-// writeGame writes a finished game to --games-out, if given.
-func (ct *contest) writeGame(spec tournament.GameSpec, r tournament.Record) error {
-	if ct.records == nil {
-		return nil
-	}
-	if err := ct.records.WriteGame(ct.game, spec.First.Name, spec.Second.Name, r); err != nil {
-		return fmt.Errorf("--games-out: %w", err)
-	}
-	return nil
+// Run plays specs on the runner, writing each finished game to
+// --games-out (if given) before done sees it.
+func (ct *contest) Run(ctx context.Context, specs []tournament.GameSpec, done func(i int, r tournament.Record) error) error {
+	return ct.runner.Run(ctx, specs, func(i int, r tournament.Record) error {
+		if ct.records != nil {
+			if err := ct.records.WriteGame(ct.game, specs[i].First.Name, specs[i].Second.Name, r); err != nil {
+				return fmt.Errorf("--games-out: %w", err)
+			}
+		}
+		return done(i, r)
+	})
 }
 
 // finish closes the games file and returns the error the contest ends
 // with: runErr, or else the file's.
 func (ct *contest) finish(runErr error) error {
-	if ct.records != nil {
-		if err := ct.records.Close(); err != nil && runErr == nil {
-			return fmt.Errorf("--games-out: %w", err)
-		}
+	if err := ct.records.Close(); err != nil && runErr == nil {
+		return fmt.Errorf("--games-out: %w", err)
 	}
 	return runErr
 }
 
 // close releases the runner and the games file.
 func (ct *contest) close() {
-	if ct.records != nil {
-		ct.records.Close()
-	}
+	ct.records.Close()
 	ct.runner.Close()
 }
 
-// engineLog opens the file the external engines' stderr goes to: path,
-// or a new file in the temporary directory when path is empty.
+// engineLog opens the file the external engines' stderr goes to
+// (external.OpenLog), saying which when it is a new temporary file.
 func engineLog(path string, stderr io.Writer) (*os.File, error) {
-	if path == "" {
-		f, err := os.CreateTemp("", "gametune-engines-"+time.Now().Format("20060102-150405")+"-*.log")
-		if err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(stderr, "engine stderr goes to %s\n", f.Name())
-		return f, nil
-	}
-	f, err := os.OpenFile(filepath.Clean(path), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
+	f, err := external.OpenLog(path)
+	switch {
+	case err != nil && path != "":
 		return nil, usageError{fmt.Errorf("--engine-log: %w", err)}
+	case err == nil && path == "":
+		fmt.Fprintf(stderr, "engine stderr goes to %s\n", f.Name())
 	}
-	return f, nil
+	return f, err
 }
 
 // openRunner returns where the games of a match or a tournament are
 // played: the local pool, or the broker (a broker started here keeps its
 // data in a temporary directory, removed at the end).
 func (o contestOptions) openRunner(ctx context.Context, stderr io.Writer) (*gameRunner, error) {
-	store := ""
-	if o.cluster.BrokerListen != "" {
-		dir, err := os.MkdirTemp("", "tune-broker-*")
-		if err != nil {
-			return nil, err
-		}
-		store = dir
+	if o.cluster.BrokerListen == "" {
+		return openRunner(ctx, o.cluster, o.workers, ephemeralName(), true, "", stderr)
+	}
+	store, err := os.MkdirTemp("", "tune-broker-*")
+	if err != nil {
+		return nil, err
 	}
 	r, err := openRunner(ctx, o.cluster, o.workers, ephemeralName(), true, store, stderr)
-	if store == "" {
-		return r, err
-	}
 	if err != nil {
 		os.RemoveAll(store)
 		return nil, err

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gametune/gametune/tournament"
 )
 
 // TestMatchInterrupted: a long match sent SIGINT prints the summary of the
@@ -53,7 +55,7 @@ func TestMatchJSONAndRecords(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var m matchJSON
+	var m tournament.MatchJSON
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ func TestTournamentFormats(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d %s", format, code, errOut)
 		}
-		var r tournamentJSON
+		var r tournament.TournamentJSON
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +126,7 @@ func TestMatchAdjudication(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var m matchJSON
+	var m tournament.MatchJSON
 	json.Unmarshal([]byte(out), &m)
 	data, _ := os.ReadFile(games)
 	if m.Draws != 4 || strings.Count(string(data), "RE[+0.000]") != 4 || strings.Count(string(data), "(;GM[Othello]") != 4 {

@@ -6,5 +6,7 @@
 // its own process group (killed whole on close, and with gametune on
 // Linux), bounded output lines, stalls, crashes and illegal moves as
 // tournament.Faults, and the process kept between games. Check tries a
-// spec before any game.
+// spec before any game. Engines.Players resolves the player specs of a
+// match or a tournament (ReadEngines reads the engines file; OpenLog opens
+// the log of the engines' stderr).
 package external

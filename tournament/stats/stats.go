@@ -3,7 +3,9 @@
 // interval (per game or per colour-swapped pair), the likelihood of
 // superiority, and the sequential probability ratio test of fishtest and
 // fastchess, per game (trinomial) and per pair (pentanomial).
-// Rate fits the ratings of a pool of players by maximum likelihood.
+// Rate fits the ratings of a pool of players by maximum likelihood. Float
+// is the JSON number of every JSON shape, which may be infinite (an Elo
+// bound after a clean sweep) or undefined.
 package stats
 
 import (

@@ -1,0 +1,144 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
+)
+
+// WriteMatch writes a match's result as a table for a terminal (tune
+// match): the games, W-D-L, the score, the Elo per game and per pair, the
+// LOS, the pairs' counts and the SPRT, if one ran.
+func WriteMatch(w io.Writer, s tournament.MatchJSON) {
+	interrupted := ""
+	if s.Interrupted {
+		interrupted = ", interrupted"
+	}
+	estimate := func(elo, lo, hi stats.Float) stats.Estimate {
+		return stats.Estimate{Elo: float64(elo), Low: float64(lo), High: float64(hi)}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s: %s vs %s\n", s.Game, s.A, s.B)
+	fmt.Fprintf(tw, "games\t%d (%d pairs)%s\n", s.Games, s.Pairs, interrupted)
+	fmt.Fprintf(tw, "W-D-L\t%d-%d-%d\n", s.Wins, s.Draws, s.Losses)
+	fmt.Fprintf(tw, "score\t%.1f%%\n", 100*s.Score)
+	fmt.Fprintf(tw, "Elo (per game)\t%s\n", estimate(s.Elo, s.EloLow, s.EloHigh))
+	fmt.Fprintf(tw, "Elo (per pair)\t%s\n", estimate(s.PairElo, s.PairEloLow, s.PairEloHigh))
+	fmt.Fprintf(tw, "LOS\t%.1f%%\n", 100*s.LOS)
+	fmt.Fprintf(tw, "pairs 0/0.5/1/1.5/2\t%v\n", s.Pentanomial)
+	if t := s.SPRT; t != nil {
+		fmt.Fprintf(tw, "SPRT [%g, %g]\tLLR %.2f (bounds %.2f, %.2f): %s\n", t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Status)
+	}
+	tw.Flush()
+}
+
+// WriteTournament writes a tournament's result for a terminal (tune
+// tournament): the standings as a table, and a knockout's bracket round by
+// round with its winner.
+func WriteTournament(w io.Writer, t tournament.TournamentJSON) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s %s\n", t.Game, t.Format)
+	fmt.Fprintln(tw, "rank\tplayer\tgames\tW-D-L\tpoints\tscore\tElo vs field [95%]")
+	for i, s := range t.Standings {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d-%d-%d\t%.1f\t%.1f%%\t%s\n", i+1, s.Player, s.Games, s.Wins, s.Draws, s.Losses, s.Points, 100*s.Score, EloInterval(float64(s.Elo), float64(s.Low), float64(s.High)))
+	}
+	tw.Flush()
+	if len(t.Bracket) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "bracket:")
+	for _, m := range t.Bracket {
+		if m.B == "bye" {
+			fmt.Fprintf(w, "  round %d: %s has a bye\n", m.Round+1, m.A)
+			continue
+		}
+		tie := ""
+		if m.TieBreak != "" {
+			tie = " (tie broken: " + m.TieBreak + ")"
+		}
+		fmt.Fprintf(w, "  round %d: %s %g - %g %s in %d games: %s%s\n", m.Round+1, m.A, m.ScoreA, m.ScoreB, m.B, m.Games, m.Winner, tie)
+	}
+	fmt.Fprintf(w, "winner: %s\n", t.Winner)
+}
+
+// MatchProgress shows a running match (tune match): on a terminal a bar
+// of pairs described by the tally, otherwise a line with the tally every
+// tenth of the pairs and after the last.
+type MatchProgress struct {
+	bar          *Progress
+	pairs, every int
+}
+
+// NewMatchProgress starts the display of a match of pairs pairs on w
+// (nothing when quiet).
+func NewMatchProgress(w io.Writer, quiet bool, pairs int) *MatchProgress {
+	m := &MatchProgress{bar: NewProgress(w, quiet, 0), pairs: pairs, every: max(1, pairs/10)}
+	m.bar.Start("match", pairs)
+	return m
+}
+
+// Pair shows the match after a finished pair. It has the shape of
+// tournament.RunMatch's progress and returns nil.
+func (m *MatchProgress) Pair(res *tournament.MatchResult) error {
+	done := res.Pentanomial.Pairs()
+	m.bar.Set(done)
+	m.bar.Note(matchLine(res))
+	if !m.bar.terminal && (done%m.every == 0 || done == m.pairs) {
+		m.bar.Line(fmt.Sprintf("[%d/%d pairs] %s", done, m.pairs, matchLine(res)))
+	}
+	return nil
+}
+
+// Finish ends the display.
+func (m *MatchProgress) Finish() { m.bar.Finish() }
+
+// matchLine is the tally of a running match in a line.
+func matchLine(res *tournament.MatchResult) string {
+	e := res.WDL.EloEstimate()
+	line := fmt.Sprintf("games %d, +%d =%d -%d, score %.1f%%, Elo %s", res.WDL.Games(), res.WDL.Wins, res.WDL.Draws, res.WDL.Losses, 100*res.WDL.Score(), e)
+	if res.SPRT != nil {
+		lo, hi := res.SPRT.Bounds()
+		line += fmt.Sprintf(", LLR %.2f [%.2f, %.2f]", res.LLR, lo, hi)
+	}
+	return line
+}
+
+// TournamentProgress shows a running tournament (tune tournament) as
+// Progress does, labelled with the format, from the first game whose
+// total is known (a knockout's never is: it shows nothing).
+type TournamentProgress struct {
+	w     io.Writer
+	quiet bool
+	label string
+	bar   *Progress
+}
+
+// NewTournamentProgress returns the display of a tournament on w (nothing
+// when quiet), labelled label.
+func NewTournamentProgress(w io.Writer, quiet bool, label string) *TournamentProgress {
+	return &TournamentProgress{w: w, quiet: quiet, label: label}
+}
+
+// Game shows the tournament after a finished game: done games of total (0
+// when not known). It has the shape of tournament.Options.OnGame and
+// returns nil.
+func (t *TournamentProgress) Game(done, total int, _ tournament.GameSpec, _ tournament.Record) error {
+	if t.bar == nil && total > 0 {
+		t.bar = NewProgress(t.w, t.quiet, max(1, total/10))
+		t.bar.Start(t.label, total)
+	}
+	if t.bar != nil {
+		t.bar.Set(done)
+	}
+	return nil
+}
+
+// Finish ends the display.
+func (t *TournamentProgress) Finish() {
+	if t.bar != nil {
+		t.bar.Finish()
+	}
+}

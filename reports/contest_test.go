@@ -1,0 +1,101 @@
+package reports
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
+)
+
+// TestWriteMatch: the match table as tune match prints it, the SPRT line
+// included, an infinite bound written with its bounds.
+func TestWriteMatch(t *testing.T) {
+	inf := stats.Float(math.Inf(1))
+	s := tournament.MatchJSON{Game: "othello", A: "a", B: "b", Games: 6, Pairs: 3, Wins: 2, Draws: 2, Losses: 2, Score: 0.5,
+		Elo: 0, EloLow: -135.7, EloHigh: 135.7, PairElo: 400, PairEloLow: 12, PairEloHigh: inf, LOS: 0.5, Pentanomial: [5]int{0, 0, 3, 0, 0},
+		SPRT: &tournament.SPRTJSON{Elo0: 0, Elo1: 10, LLR: 0, Lower: -2.94, Upper: 2.94, Status: "continue"}, Interrupted: true}
+	var b bytes.Buffer
+	WriteMatch(&b, s)
+	want := `othello: a vs b
+games                6 (3 pairs), interrupted
+W-D-L                2-2-2
+score                50.0%
+Elo (per game)       +0.0 ± 135.7
+Elo (per pair)       +400.0 [+12.0, +Inf]
+LOS                  50.0%
+pairs 0/0.5/1/1.5/2  [0 0 3 0 0]
+SPRT [0, 10]         LLR 0.00 (bounds -2.94, 2.94): continue
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestWriteTournament: the standings, then a knockout's bracket with its
+// bye, its tie break and its winner.
+func TestWriteTournament(t *testing.T) {
+	r := tournament.TournamentJSON{Game: "kono", Format: "knockout",
+		Standings: []tournament.StandingJSON{{Player: "2:x", Games: 4, Wins: 1, Draws: 2, Losses: 1, Points: 2, Score: 0.5, Elo: 0, Low: -200, High: 200}},
+		Bracket: []tournament.BracketJSON{{Round: 0, A: "1:x", B: "bye", Winner: "1:x"},
+			{Round: 1, A: "1:x", B: "2:x", ScoreA: 1, ScoreB: 1, Games: 2, Winner: "2:x", TieBreak: "random"}},
+		Winner: "2:x"}
+	var b bytes.Buffer
+	WriteTournament(&b, r)
+	want := `kono knockout
+rank  player  games  W-D-L  points  score  Elo vs field [95%]
+1     2:x     4      1-2-1  2.0     50.0%  +0 Elo [-200, +200]
+bracket:
+  round 1: 1:x has a bye
+  round 2: 1:x 1 - 1 2:x in 2 games: 2:x (tie broken: random)
+winner: 2:x
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	r.Format, r.Bracket, r.Winner = "roundrobin", nil, ""
+	if WriteTournament(&b, r); strings.Contains(b.String(), "bracket") || strings.Contains(b.String(), "winner") {
+		t.Errorf("a round robin with a bracket:\n%s", b.String())
+	}
+}
+
+// TestContestProgress: off a terminal, a match writes its tally every
+// tenth of the pairs and after the last; a tournament counts its games
+// from the first whose total is known, and a knockout's none.
+func TestContestProgress(t *testing.T) {
+	var b bytes.Buffer
+	m := NewMatchProgress(&b, false, 3)
+	res := &tournament.MatchResult{}
+	for i := 0; i < 3; i++ {
+		res.WDL.Add(1)
+		res.WDL.Add(0.5)
+		res.Pentanomial.AddPair(1, 0.5)
+		m.Pair(res)
+	}
+	m.Finish()
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "[1/3 pairs] games 2, +1 =1 -0, score 75.0%, Elo ") || !strings.HasPrefix(lines[2], "[3/3 pairs] games 6, +3 =3 -0") {
+		t.Errorf("match: %q", b.String())
+	}
+
+	b.Reset()
+	p := NewTournamentProgress(&b, false, "gauntlet")
+	for i := 1; i <= 20; i++ {
+		p.Game(i, 20, tournament.GameSpec{}, tournament.Record{})
+	}
+	p.Finish()
+	if lines := strings.Split(strings.TrimSpace(b.String()), "\n"); len(lines) != 9 || !strings.HasPrefix(lines[0], "gauntlet: 2/20 games, ") {
+		t.Errorf("tournament: %q", b.String())
+	}
+
+	b.Reset()
+	p = NewTournamentProgress(&b, false, "knockout")
+	p.Game(1, 0, tournament.GameSpec{}, tournament.Record{})
+	p.Finish()
+	if b.Len() != 0 {
+		t.Errorf("knockout: %q", b.String())
+	}
+}

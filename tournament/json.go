@@ -1,0 +1,124 @@
+package tournament
+
+import "github.com/gametune/gametune/tournament/stats"
+
+// The JSON shapes of a match and of a tournament: what tune match --json
+// and tune tournament --json print.
+
+// MatchJSON is a match's result from A's point of view: the games, the
+// score, the Elo difference per game and per colour-swapped pair with
+// their 95% intervals, the likelihood of superiority, the pentanomial
+// counts and the SPRT, if one ran.
+type MatchJSON struct {
+	Game        string      `json:"game"`
+	A           string      `json:"a"`
+	B           string      `json:"b"`
+	Games       int         `json:"games"`
+	Pairs       int         `json:"pairs"`
+	Wins        int         `json:"wins"`
+	Draws       int         `json:"draws"`
+	Losses      int         `json:"losses"`
+	Score       stats.Float `json:"score"`
+	Elo         stats.Float `json:"elo"`
+	EloLow      stats.Float `json:"elo_low"`
+	EloHigh     stats.Float `json:"elo_high"`
+	PairElo     stats.Float `json:"pentanomial_elo"`
+	PairEloLow  stats.Float `json:"pentanomial_elo_low"`
+	PairEloHigh stats.Float `json:"pentanomial_elo_high"`
+	LOS         stats.Float `json:"los"`
+	Pentanomial [5]int      `json:"pentanomial"`
+	SPRT        *SPRTJSON   `json:"sprt,omitempty"`
+	Interrupted bool        `json:"interrupted"` // the match stopped before its end
+}
+
+// SPRTJSON is a match's sequential test: its hypotheses and error rates,
+// the log-likelihood ratio with its bounds, and the verdict.
+type SPRTJSON struct {
+	Elo0   float64     `json:"elo0"`
+	Elo1   float64     `json:"elo1"`
+	Alpha  float64     `json:"alpha"`
+	Beta   float64     `json:"beta"`
+	LLR    stats.Float `json:"llr"`
+	Lower  float64     `json:"lower"`
+	Upper  float64     `json:"upper"`
+	Status string      `json:"status"`
+}
+
+// JSON returns the match's result between the players named a and b of
+// the game named game. Interrupted is left false.
+func (r *MatchResult) JSON(game, a, b string) MatchJSON {
+	e, p := r.WDL.EloEstimate(), r.Pentanomial.EloEstimate()
+	s := MatchJSON{Game: game, A: a, B: b, Games: r.WDL.Games(), Pairs: r.Pentanomial.Pairs(),
+		Wins: r.WDL.Wins, Draws: r.WDL.Draws, Losses: r.WDL.Losses, Score: stats.Float(r.WDL.Score()),
+		Elo: stats.Float(e.Elo), EloLow: stats.Float(e.Low), EloHigh: stats.Float(e.High),
+		PairElo: stats.Float(p.Elo), PairEloLow: stats.Float(p.Low), PairEloHigh: stats.Float(p.High),
+		LOS: stats.Float(r.WDL.LOS()), Pentanomial: r.Pentanomial}
+	if t := r.SPRT; t != nil {
+		lo, hi := t.Bounds()
+		s.SPRT = &SPRTJSON{t.Elo0, t.Elo1, t.Alpha, t.Beta, stats.Float(r.LLR), lo, hi, r.Status.String()}
+	}
+	return s
+}
+
+// TournamentJSON is a tournament's result: the standings, best first, and
+// for a knockout the bracket and its winner.
+type TournamentJSON struct {
+	Game      string         `json:"game"`
+	Format    string         `json:"format"`
+	Standings []StandingJSON `json:"standings"`
+	Bracket   []BracketJSON  `json:"bracket,omitempty"`
+	Winner    string         `json:"winner,omitempty"`
+}
+
+// StandingJSON is one player's line of the standings: its record, points,
+// score and Elo against the opponents met, with the 95% interval.
+type StandingJSON struct {
+	Player string      `json:"player"`
+	Games  int         `json:"games"`
+	Wins   int         `json:"wins"`
+	Draws  int         `json:"draws"`
+	Losses int         `json:"losses"`
+	Points float64     `json:"points"`
+	Score  stats.Float `json:"score"`
+	Elo    stats.Float `json:"elo"`
+	Low    stats.Float `json:"elo_low"`
+	High   stats.Float `json:"elo_high"`
+}
+
+// BracketJSON is one match of a knockout bracket, its entrants by name
+// (B is "bye" when A advanced without playing).
+type BracketJSON struct {
+	Round    int     `json:"round"`
+	A        string  `json:"a"`
+	B        string  `json:"b"`
+	ScoreA   float64 `json:"score_a"`
+	ScoreB   float64 `json:"score_b"`
+	Games    int     `json:"games"`
+	Winner   string  `json:"winner"`
+	TieBreak string  `json:"tie_break,omitempty"`
+}
+
+// StandingsJSON returns the standings as JSON lines, in their order.
+func StandingsJSON(standings []Standing) []StandingJSON {
+	var out []StandingJSON
+	for _, s := range standings {
+		r, e := s.Record, s.Elo
+		out = append(out, StandingJSON{s.Name, r.Games(), r.Wins, r.Draws, r.Losses, s.Points,
+			stats.Float(s.Score), stats.Float(e.Elo), stats.Float(e.Low), stats.Float(e.High)})
+	}
+	return out
+}
+
+// BracketMatchesJSON returns a bracket's matches with their entrants named
+// from players.
+func BracketMatchesJSON(players []Player, matches []BracketMatch) []BracketJSON {
+	out := make([]BracketJSON, len(matches))
+	for i, m := range matches {
+		out[i] = BracketJSON{Round: m.Round, A: players[m.A].Name, B: "bye", ScoreA: m.ScoreA, ScoreB: m.ScoreB,
+			Games: m.Games, Winner: players[m.Winner].Name, TieBreak: m.TieBreak}
+		if m.B != Bye {
+			out[i].B = players[m.B].Name
+		}
+	}
+	return out
+}
