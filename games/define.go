@@ -6,9 +6,10 @@ package games
 // parse is the game's position parser, and evaluators are its evaluators,
 // the first the default (Game.Evaluators returns copies). A game with more
 // abilities (Recorder) embeds the result in a type of its own that adds
-// their methods.
+// their methods. Games compare equal when they come from one call: a game
+// package defines its game once.
 func Define[P Position](name, doc, notation string, start func() P, parse func(string) (P, error), evaluators ...*Evaluator) Game {
-	return defined[P]{name, doc, notation, start, parse, evaluators}
+	return &defined[P]{name, doc, notation, start, parse, evaluators}
 }
 
 type defined[P Position] struct {
@@ -18,13 +19,13 @@ type defined[P Position] struct {
 	evaluators          []*Evaluator
 }
 
-func (g defined[P]) Name() string                             { return g.name }
-func (g defined[P]) Doc() string                              { return g.doc }
-func (g defined[P]) Notation() string                         { return g.notation }
-func (g defined[P]) Start() Position                          { return g.start() }
-func (g defined[P]) ParsePosition(s string) (Position, error) { return ParseWith(g.parse, s) }
+func (g *defined[P]) Name() string                             { return g.name }
+func (g *defined[P]) Doc() string                              { return g.doc }
+func (g *defined[P]) Notation() string                         { return g.notation }
+func (g *defined[P]) Start() Position                          { return g.start() }
+func (g *defined[P]) ParsePosition(s string) (Position, error) { return ParseWith(g.parse, s) }
 
-func (g defined[P]) Evaluators() []*Evaluator {
+func (g *defined[P]) Evaluators() []*Evaluator {
 	out := make([]*Evaluator, len(g.evaluators))
 	for i, ev := range g.evaluators {
 		out[i] = ev.Clone()

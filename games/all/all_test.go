@@ -57,6 +57,24 @@ func TestFind(t *testing.T) {
 	}
 }
 
+// TestGamesCompareEqual: a game found twice is the same game (jobs and
+// records compare the games they name), and two games differ.
+func TestGamesCompareEqual(t *testing.T) {
+	for _, name := range all.Names() {
+		a, _ := all.Find(name)
+		b, _ := all.Find(name)
+		if a != b {
+			t.Errorf("%s: two lookups give games that differ", name)
+		}
+		if _, ok := a.(games.Recorder); ok != (name == "chess" || name == "checkers" || name == "othello") {
+			t.Errorf("%s: Recorder %v", name, ok)
+		}
+	}
+	if gs := all.Games(); gs[0] == gs[1] {
+		t.Errorf("%s and %s compare equal", gs[0].Name(), gs[1].Name())
+	}
+}
+
 // TestFeatureValuesDotWeights: every evaluator of every game has
 // FeatureValues, and its values dotted with random weights in the ranges
 // give Evaluate to its rounding (within 0.5, plus float noise) on random

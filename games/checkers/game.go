@@ -19,9 +19,10 @@ import "github.com/gametune/gametune/games"
 const StartNotation = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 // Game returns English draughts, registered as "checkers".
-func Game() games.Game {
-	return game{games.Define("checkers", doc, notation, Start, Parse, paperEvaluator, fullEvaluator)}
-}
+func Game() games.Game { return game{definition} }
+
+// definition is the game, defined once so that games compare equal.
+var definition = games.Define("checkers", doc, notation, Start, Parse, paperEvaluator, fullEvaluator)
 
 // Start returns the start position.
 func Start() *Position {

@@ -14,9 +14,10 @@ import (
 )
 
 // Game returns chess, registered as "chess".
-func Game() games.Game {
-	return game{games.Define("chess", doc, notation, Start, Parse, textbookEvaluator, articleEvaluator)}
-}
+func Game() games.Game { return game{definition} }
+
+// definition is the game, defined once so that games compare equal.
+var definition = games.Define("chess", doc, notation, Start, Parse, textbookEvaluator, articleEvaluator)
 
 // Start returns the start position.
 func Start() *Position {

@@ -20,9 +20,10 @@ import (
 )
 
 // Game returns Kono, registered as "kono".
-func Game() games.Game {
-	return games.Define("kono", doc, notation, Start, Parse, mobilityEvaluator)
-}
+func Game() games.Game { return definition }
+
+// definition is the game, defined once so that games compare equal.
+var definition = games.Define("kono", doc, notation, Start, Parse, mobilityEvaluator)
 
 // DefaultPlyCap is the number of plies after which a game is drawn.
 const DefaultPlyCap = 40

@@ -15,9 +15,10 @@ import (
 )
 
 // Game returns the matches game, registered as "nim".
-func Game() games.Game {
-	return games.Define("nim", doc, notation, start, Parse, basicEvaluator)
-}
+func Game() games.Game { return definition }
+
+// definition is the game, defined once so that games compare equal.
+var definition = games.Define("nim", doc, notation, start, Parse, basicEvaluator)
 
 // DefaultMatches is the heap of the course's example game.
 const DefaultMatches = 20

@@ -17,9 +17,10 @@ import (
 )
 
 // Game returns Othello, registered as "othello".
-func Game() games.Game {
-	return game{games.Define("othello", doc, notation, Start, Parse, reportEvaluator, fullEvaluator)}
-}
+func Game() games.Game { return game{definition} }
+
+// definition is the game, defined once so that games compare equal.
+var definition = games.Define("othello", doc, notation, Start, Parse, reportEvaluator, fullEvaluator)
 
 // game is the defined game with its records (games.Recorder).
 type game struct{ games.Game }

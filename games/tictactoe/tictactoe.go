@@ -13,9 +13,10 @@ import (
 )
 
 // Game returns tic-tac-toe, registered as "tictactoe".
-func Game() games.Game {
-	return games.Define("tictactoe", doc, notation, Start, Parse, linesEvaluator)
-}
+func Game() games.Game { return definition }
+
+// definition is the game, defined once so that games compare equal.
+var definition = games.Define("tictactoe", doc, notation, Start, Parse, linesEvaluator)
 
 // lines are the eight lines of three cells, cells numbered 0-8 row by row
 // from the top left.
