@@ -211,7 +211,7 @@ func printTournament(w io.Writer, t tournamentJSON) {
 	fmt.Fprintf(tw, "%s %s\n", t.Game, t.Format)
 	fmt.Fprintln(tw, "rank\tplayer\tgames\tW-D-L\tpoints\tscore\tElo vs field [95%]")
 	for i, s := range t.Standings {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d-%d-%d\t%.1f\t%.1f%%\t%s\n", i+1, s.Player, s.Games, s.Wins, s.Draws, s.Losses, s.Points, 100*s.Score, eloString(float64(s.Elo), float64(s.Low), float64(s.High)))
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d-%d-%d\t%.1f\t%.1f%%\t%s\n", i+1, s.Player, s.Games, s.Wins, s.Draws, s.Losses, s.Points, 100*s.Score, reports.EloInterval(float64(s.Elo), float64(s.Low), float64(s.High)))
 	}
 	tw.Flush()
 	if len(t.Bracket) > 0 {
