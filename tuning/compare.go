@@ -105,15 +105,11 @@ func (c Comparison) rate(ctx context.Context, last *population.Plan, rows []repo
 		return nil, err
 	}
 	defer run.Close()
-	games, _, err := openGames(ctx, c.Ladder, run)
+	tuner, games, err := newTuner(ctx, plan, run, c.Ladder)
 	if err != nil {
 		return nil, err
 	}
 	defer games.Close()
-	tuner, err := population.New(plan, games, run)
-	if err != nil {
-		return nil, err
-	}
 	var champions []population.LadderEntry
 	spent := 0
 	for _, r := range rows {

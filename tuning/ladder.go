@@ -17,15 +17,11 @@ import (
 // view with the ladder and the best it names. A run of fewer than two
 // generations gives an error wrapping population.ErrLadderTooShort.
 func Ladder(ctx context.Context, plan *population.Plan, run *results.Run, open Opener, pairs int, out Output) (*results.View, error) {
-	games, _, err := openGames(ctx, open, run)
+	tuner, games, err := newTuner(ctx, plan, run, open)
 	if err != nil {
 		return nil, err
 	}
 	defer games.Close()
-	tuner, err := population.New(plan, games, run)
-	if err != nil {
-		return nil, err
-	}
 	v, err := results.ReadView(run)
 	if err != nil {
 		return nil, err

@@ -67,12 +67,12 @@ func Create(ctx context.Context, dir string, plan *population.Plan) (*results.Ru
 // ended is recorded (done, failed or interrupted); and what it gave is
 // written on out.Stdout (reports.WriteResult).
 func Tune(ctx context.Context, plan *population.Plan, run *results.Run, open Opener, out Output) error {
-	games, info, err := openGames(ctx, open, run)
+	tuner, games, err := newTuner(ctx, plan, run, open)
 	if err != nil {
 		return err
 	}
 	defer games.Close()
-	tuner, err := population.New(plan, games, run)
+	info, err := run.Info()
 	if err != nil {
 		return err
 	}
@@ -98,15 +98,24 @@ func Tune(ctx context.Context, plan *population.Plan, run *results.Run, open Ope
 	return writeResult(out.Stdout, plan, run, res)
 }
 
-// openGames opens the runner of run's games with open, the run named as a
-// broker knows it (cluster.RunName), and returns the run's record too.
-func openGames(ctx context.Context, open Opener, run *results.Run) (Runner, results.Info, error) {
+// newTuner makes the tuner of plan, its games played by the runner open
+// makes (the run named as a broker knows it: cluster.RunName) and recorded
+// in run. Close the runner when done.
+func newTuner(ctx context.Context, plan *population.Plan, run *results.Run, open Opener) (*population.Tuner, Runner, error) {
 	info, err := run.Info()
 	if err != nil {
-		return nil, info, err
+		return nil, nil, err
 	}
 	games, err := open(ctx, cluster.RunName(run.Config(), info.Created), run.Dir())
-	return games, info, err
+	if err != nil {
+		return nil, nil, err
+	}
+	tuner, err := population.New(plan, games, run)
+	if err != nil {
+		games.Close()
+		return nil, nil, err
+	}
+	return tuner, games, nil
 }
 
 // end records how a run ended: done, or with err failed (or interrupted,
