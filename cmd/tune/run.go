@@ -106,7 +106,8 @@ func runRun(ctx context.Context, o runOptions, gopts globalOptions, out output) 
 	return createAndRun(ctx, tuning.Output{Stdout: out.Stdout, Stderr: out.Stderr, Quiet: gopts.quiet}, plan, o.out, o.workers, o.cluster)
 }
 
-// planSources is where a plan reads what its config names.
+// planSources is where a plan reads what its config names (a variable, so
+// that a test can count the plans a command resolves).
 var planSources population.Sources = tuning.Sources{MaxFile: maxUserFile}
 
 // resolvePlan validates cfg and reads what it names (population.Resolve).
