@@ -221,8 +221,8 @@ func MergeConfig(c *Config, data []byte) error {
 // integerKeys are the YAML keys of Config's integer fields.
 var integerKeys = func() map[string]bool {
 	keys := map[string]bool{}
-	yamlFields(reflect.TypeOf(Config{}), func(key string, t reflect.Type) {
-		switch t.Kind() {
+	yamlFields(reflect.ValueOf(&Config{}).Elem(), func(key string, v reflect.Value) {
+		switch v.Kind() {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 			keys[key] = true
@@ -234,7 +234,7 @@ var integerKeys = func() map[string]bool {
 // userKeys lists the keys a user's config may set, in Config's order.
 func userKeys() []string {
 	var keys []string
-	yamlFields(reflect.TypeOf(Config{}), func(key string, _ reflect.Type) {
+	yamlFields(reflect.ValueOf(&Config{}).Elem(), func(key string, _ reflect.Value) {
 		if _, internal := internalKeys[key]; !internal {
 			keys = append(keys, key)
 		}
@@ -242,17 +242,17 @@ func userKeys() []string {
 	return keys
 }
 
-// yamlFields calls f with the YAML key and the type of each field of the
-// struct type t, in order, the fields of inlined sections in their place.
-func yamlFields(t reflect.Type, f func(key string, t reflect.Type)) {
+// yamlFields calls f with the YAML key and the value of each field of the
+// struct v, in order, the fields of inlined sections in their place.
+func yamlFields(v reflect.Value, f func(key string, v reflect.Value)) {
+	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
-		field := t.Field(i)
-		tag := strings.Split(field.Tag.Get("yaml"), ",")
+		tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")
 		if tag[0] == "" && len(tag) > 1 && tag[1] == "inline" {
-			yamlFields(field.Type, f)
+			yamlFields(v.Field(i), f)
 			continue
 		}
-		f(tag[0], field.Type)
+		f(tag[0], v.Field(i))
 	}
 }
 
@@ -347,6 +347,9 @@ func (c Config) Marshal() []byte {
 // The settings common to every tuner are checked here, the chosen tuner's
 // by its section.
 func (c Config) Validate() error {
+	if validated != nil {
+		validated()
+	}
 	if c.Game == "" {
 		return bad("no game (the config's game)")
 	}
@@ -395,6 +398,10 @@ func (c Config) Validate() error {
 	}
 	return bad("unknown algo %q (genetic, knockout, spsa, cmaes or texel)", c.Algo)
 }
+
+// validated, when a test sets it, is called by every Validate: a run
+// validates its config once (see Plan).
+var validated func()
 
 // bad is an error of a config's value: format says which and what is
 // accepted.

@@ -1,8 +1,9 @@
 // Package population holds genomes (weight vectors) and tunes them.
 //
 // A run starts from a Config (one section per tuner, inlined so that its
-// YAML keys are flat): Resolve validates it once, reads the files it names
-// and returns a Plan; New makes the Tuner of a plan. The Tuner is the one
+// YAML keys are flat; Keys documents each key a user may set, and is what
+// tune run binds its flags from): Resolve validates it once, reads the
+// files it names and returns a Plan; New makes the Tuner of a plan. The Tuner is the one
 // driver (gonum's optimize.Minimize for games): it plays each generation's
 // games through a tournament.Runner (the local pool or a cluster), records
 // every game and generation through a Store (an interface this package

@@ -73,8 +73,8 @@ func (g *gameRunner) useEngines(logPath string, stderr io.Writer) error {
 // Close releases the runner (and the broker it started, if any).
 func (g *gameRunner) Close() { g.close() }
 
-// report prints the games each worker played, for a cluster run.
-func (g *gameRunner) report(w io.Writer) {
+// Report prints the games each worker played, for a cluster run.
+func (g *gameRunner) Report(w io.Writer) {
 	if g.cluster == nil {
 		return
 	}
@@ -132,16 +132,6 @@ func openRunner(ctx context.Context, co clusterOptions, workers int, run string,
 		return nil, err
 	}
 	return &gameRunner{Runner: r, close: func() { r.Close() }, cluster: r}, nil
-}
-
-// runName names a tuning run on the broker (cluster.RunName), the same
-// when the run is resumed.
-func runName(run *results.Run) (string, error) {
-	info, err := run.Info()
-	if err != nil {
-		return "", err
-	}
-	return cluster.RunName(run.Config(), info.Created), nil
 }
 
 // ephemeralName names a match or a tournament on the broker.

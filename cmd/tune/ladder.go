@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
+	"github.com/gametune/gametune/tuning"
 	"github.com/spf13/cobra"
 )
 
@@ -21,10 +21,8 @@ type ladderOptions struct {
 
 func newLadderCommand(g *globalOptions) *cobra.Command {
 	var o ladderOptions
-	c := &cobra.Command{
-		Use:   "ladder DIR [--pairs N] [--json]",
-		Short: "Rate a run's champions, its start and the defaults in one pool (an Elo ladder)",
-		Long: `ladder plays a round robin between the champion of every generation (evenly
+	c := command("ladder DIR [--pairs N] [--json]", "Rate a run's champions, its start and the defaults in one pool (an Elo ladder)",
+		`ladder plays a round robin between the champion of every generation (evenly
 spaced ones, at most 12, when there are more), the run's start weights and the
 evaluator's defaults, on openings the run never used, and rates them by maximum
 likelihood with draws (BayesElo's model), the defaults being 0 Elo, with 95%
@@ -32,17 +30,13 @@ intervals. The run keeps the ladder: show, export, runs and the report then name
 its best genome, or the start (or the defaults) when no champion beats it with
 95% confidence. tune run plays a ladder at its end (--ladder-pairs); this
 command plays one for any run, again with another --pairs if you like. Its games
-are stored, so an interrupted ladder resumes.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
+are stored, so an interrupted ladder resumes.`, cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
 			o.dir = args[0]
-			return runLadder(c.Context(), o, *g, outputOf(c))
-		},
-	}
-	f := c.Flags()
-	f.IntVar(&o.pairs, "pairs", 0, fmt.Sprintf("colour-swapped pairs per pairing, 1-%d (0: the run's ladder-pairs, or about a tenth of its games)", population.MaxLadderPairs))
-	f.IntVar(&o.workers, "workers", 0, workersHelp)
-	f.BoolVar(&o.json, "json", false, "print JSON")
+			return runLadder(ctx, o, *g, out)
+		})
+	c.Flags().IntVar(&o.pairs, "pairs", 0, fmt.Sprintf("colour-swapped pairs per pairing, 1-%d (0: the run's ladder-pairs, or about a tenth of its games)", population.MaxLadderPairs))
+	c.Flags().IntVar(&o.workers, "workers", 0, workersHelp)
+	bindJSON(c, &o.json)
 	return c
 }
 
@@ -58,26 +52,15 @@ func runLadder(ctx context.Context, o ladderOptions, gopts globalOptions, out ou
 		return err
 	}
 	defer run.Close()
-	tuner, _, games, err := newRunTuner(ctx, cfg, run, o.workers, clusterOptions{}, out.Stderr)
+	plan, err := resolvePlan(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer games.Close()
-	v, err := results.ReadView(run)
+	v, err := tuning.Ladder(ctx, plan, run, runnerOf(o.workers, clusterOptions{}, out.Stderr), o.pairs, tuning.Output{Stdout: out.Stdout, Stderr: out.Stderr, Quiet: gopts.quiet})
+	if errors.Is(err, population.ErrLadderTooShort) {
+		return usageError{err}
+	}
 	if err != nil {
-		return err
-	}
-	l, err := playLadder(ctx, tuner, v, o.pairs, gopts.quiet, out.Stderr)
-	if err != nil {
-		return err
-	}
-	if err := run.RecordLadder(*l); err != nil {
-		return err
-	}
-	if err := refreshReports(o.dir); err != nil {
-		fmt.Fprintln(out.Stderr, "could not refresh the report:", err)
-	}
-	if err := v.SetLadder(l); err != nil {
 		return err
 	}
 	if o.json {
@@ -86,33 +69,7 @@ func runLadder(ctx context.Context, o ladderOptions, gopts globalOptions, out ou
 			Best   *results.BestJSON   `json:"best"`
 		}{v.LadderJSON(), v.BestJSON()})
 	}
-	printLadder(out.Stdout, l)
+	reports.WriteLadder(out.Stdout, v.Ladder)
 	fmt.Fprintf(out.Stdout, "best: %s\n", v.Best.Summary())
 	return nil
 }
-
-// playLadder plays the run's ladder, pairs per pairing (0: the run's
-// own), showing its progress on stderr.
-func playLadder(ctx context.Context, tuner *population.Tuner, v *results.View, pairs int, quiet bool, stderr io.Writer) (*population.Ladder, error) {
-	progress := reports.NewProgress(stderr, quiet, 0)
-	defer progress.Finish()
-	started := false
-	tuner.OnGame = func(p population.Progress) {
-		if !started {
-			progress.Start("ladder", p.Total)
-			started = true
-		}
-		progress.Set(p.Done)
-	}
-	if pairs == 0 {
-		pairs = v.Config.LadderPairs
-	}
-	l, err := tuner.Ladder(ctx, v.Generations, pairs)
-	if errors.Is(err, population.ErrLadderTooShort) {
-		return nil, usageError{err}
-	}
-	return l, err
-}
-
-// printLadder writes a ladder as a table, in the order of the run.
-var printLadder = reports.WriteLadder

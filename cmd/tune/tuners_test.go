@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +17,73 @@ import (
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 )
+
+// countingSources counts the plans resolved: population.Resolve finds
+// the config's game once.
+type countingSources struct {
+	population.Sources
+	games *int
+}
+
+func (c countingSources) Game(name string) (games.Game, error) {
+	*c.games++
+	return c.Sources.Game(name)
+}
+
+// TestRunValidatesOnce: one tune run validates its config once. Resolve
+// validates it (population's TestValidatedOnce: nothing made from the
+// plan validates again); tune run resolves one plan, and neither the
+// commands nor tuning validate a config or make a tuner but from a plan.
+func TestRunValidatesOnce(t *testing.T) {
+	resolved := 0
+	defer func(s population.Sources) { planSources = s }(planSources)
+	planSources = countingSources{planSources, &resolved}
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, errOut := tune(t, "", "run", "--game", "tictactoe", "--depth", "1", "--population", "4", "--generations", "2", "--games", "1", "--yardstick-pairs", "1", "--out", dir, "--quiet"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if resolved != 1 {
+		t.Errorf("tune run resolved %d plans, want 1", resolved)
+	}
+	for _, pkg := range []string{".", filepath.Join("..", "..", "tuning")} {
+		files, err := filepath.Glob(filepath.Join(pkg, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if s, ok := n.(*ast.SelectorExpr); ok {
+					switch s.Sel.Name {
+					case "Validate", "NewTuner", "NewEngineTuner":
+						t.Errorf("%s calls %s: a run's config is validated once, by population.Resolve", name, s.Sel.Name)
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+// TestRunFlags: tune run has a flag for every key of a config, with the
+// key's help.
+func TestRunFlags(t *testing.T) {
+	c := newRunCommand(&globalOptions{})
+	for _, k := range population.Keys {
+		if f := c.Flags().Lookup(k.FlagName()); f == nil || f.Usage != k.Help {
+			t.Errorf("key %s: flag --%s %+v", k.Name, k.FlagName(), f)
+		}
+	}
+	if typ := c.Flags().Lookup("algo").Value.Type(); typ != "algo" {
+		t.Errorf("--algo is a %s", typ)
+	}
+}
 
 // TestSPSAParamsBadInput: every bad parameter line is refused with its
 // line number, exit 2, before a run directory is made.

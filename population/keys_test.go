@@ -1,0 +1,91 @@
+package population
+
+import (
+	"context"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/tournament"
+)
+
+// TestKeys: Keys documents every key a user's config may set, once, each
+// with its help, a flag name of its own and a field.
+func TestKeys(t *testing.T) {
+	var names []string
+	flags := map[string]bool{}
+	var c Config
+	for _, k := range Keys {
+		if k.Help == "" {
+			t.Errorf("%s has no help", k.Name)
+		}
+		if flags[k.FlagName()] {
+			t.Errorf("flag --%s twice", k.FlagName())
+		}
+		flags[k.FlagName()] = true
+		if c.Field(k.Name) == nil {
+			t.Errorf("%s names no field of Config", k.Name)
+		}
+		names = append(names, k.Name)
+	}
+	if want := userKeys(); !slices.Equal(names, want) {
+		t.Errorf("Keys are\n%v\nwant the user's keys in Config's order\n%v", names, want)
+	}
+	if c.Field("opening-list") == nil || c.Field("no-such-key") != nil {
+		t.Error("Field does not find the internal keys, or finds a key that does not exist")
+	}
+}
+
+// TestCopyKey: CopyKey sets one field, of any kind, and leaves the others.
+func TestCopyKey(t *testing.T) {
+	from := Defaults()
+	from.Algo, from.Seed, from.Nodes, from.Sigma, from.TexelPositionsFrom, from.Game = SPSA, 9, 1000, 0.5, []string{"a", "b"}, "chess"
+	c := Defaults()
+	for _, k := range []string{"algo", "seed", "nodes", "sigma", "texel-positions-from"} {
+		c.CopyKey(k, &from)
+	}
+	if c.Algo != SPSA || c.Seed != 9 || c.Nodes != 1000 || c.Sigma != 0.5 || !slices.Equal(c.TexelPositionsFrom, []string{"a", "b"}) || c.Game != "" {
+		t.Fatalf("after copying: %+v", c)
+	}
+}
+
+// testSources finds games in the registry and reads files from disk.
+type testSources struct{}
+
+func (testSources) Game(name string) (games.Game, error) { return all.Find(name) }
+func (testSources) ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }
+func (testSources) RunGames(string, int) (string, []GameResult, error) {
+	return "", nil, nil
+}
+
+// TestValidatedOnce: a run (Resolve, New, Run to its end, ladder
+// included) validates its config once, in Resolve: the plan carries the
+// validation to everything made from it.
+func TestValidatedOnce(t *testing.T) {
+	n := 0
+	validated = func() { n++ }
+	defer func() { validated = nil }()
+	cfg := smallGenetic()
+	cfg.Generations, cfg.LadderPairs = 2, 1
+	plan, err := Resolve(context.Background(), cfg, testSources{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := tournament.NewPool(1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	tuner, err := New(plan, pool, NewMemoryStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tuner.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Fatalf("the config was validated %d times, want once", n)
+	}
+}
