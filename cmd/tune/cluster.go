@@ -64,11 +64,10 @@ func (g *gameRunner) report(w io.Writer) {
 	}
 }
 
-// openRunner returns the runner of a command's games. Without cluster
-// options it is the local pool of workers (0: one per core). With them,
-// the games go to the broker as the jobs of the run named run, and workers
-// of this process play too (0: none). brokerStore is where a broker started
-// here keeps its data.
+// openRunner returns the runner of a command's games: without cluster
+// options the local pool of workers (0: one per core); with them the
+// broker, as the jobs of the run named run, and workers here too (0:
+// none). A broker started here keeps its data in brokerStore.
 func openRunner(ctx context.Context, co clusterOptions, workers int, run string, ephemeral bool, brokerStore string, stderr io.Writer) (*gameRunner, error) {
 	if !co.enabled() {
 		if co.TokenFile != "" {

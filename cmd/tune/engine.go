@@ -6,9 +6,7 @@ import (
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/engine/thinker"
-	"github.com/gametune/gametune/protocol/gtp"
-	"github.com/gametune/gametune/protocol/nboard"
-	"github.com/gametune/gametune/protocol/uci"
+	protocols "github.com/gametune/gametune/protocol/all"
 	"github.com/spf13/cobra"
 )
 
@@ -50,26 +48,13 @@ func runEngine(ctx context.Context, o engineOptions, _ globalOptions, out output
 	if err != nil {
 		return err
 	}
-	othello := s.game.Name() == "othello"
-	switch {
-	case o.protocol == "" && othello:
-		o.protocol = "gtp"
-	case o.protocol == "":
-		o.protocol = "uci"
-	case o.protocol != "uci" && o.protocol != "gtp" && o.protocol != "nboard":
-		return usageError{fmt.Errorf("--protocol %q: want uci, gtp or nboard", o.protocol)}
-	case o.protocol != "uci" && !othello:
-		return usageError{fmt.Errorf("--protocol %s: the protocol is for Othello; %s speaks uci", o.protocol, s.game.Name())}
+	proto, err := protocols.For(s.game, o.protocol)
+	if err != nil {
+		return usageError{fmt.Errorf("--%w", err)}
 	}
 	t, err := thinker.New(s.game, s.ev, s.w, thinker.Options{TableMiB: o.engine.tableMiB, Limits: s.lim, Memory: engine.TotalMemory()})
 	if err != nil {
 		return usageError{err}
 	}
-	switch o.protocol {
-	case "gtp":
-		return gtp.Serve(ctx, out.In, out.Stdout, t)
-	case "nboard":
-		return nboard.Serve(ctx, out.In, out.Stdout, t)
-	}
-	return uci.Serve(ctx, out.In, out.Stdout, t)
+	return protocols.Serve(ctx, proto, out.In, out.Stdout, t)
 }

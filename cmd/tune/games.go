@@ -8,9 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type gamesOptions struct {
-	json bool
-}
+type gamesOptions struct{ json bool }
 
 func newGamesCommand(g *globalOptions) *cobra.Command {
 	var o gamesOptions

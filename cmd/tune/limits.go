@@ -67,8 +67,8 @@ func checkWorkers(n int) (int, error) {
 }
 
 // engineFlags is the flag group of the commands that use the built-in
-// engine on one game (search, solve, play, engine): each binds those of
-// with, and resolve checks them into an engineSetup.
+// engine on one game (perft, search, solve, play, engine): each binds
+// those of with, and resolve checks them into an engineSetup.
 type engineFlags struct {
 	with                         engineFlag
 	position, evaluator, weights string

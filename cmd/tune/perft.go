@@ -11,8 +11,9 @@ import (
 )
 
 type perftOptions struct {
-	game, depth, position string
-	json                  bool
+	game, depth string
+	engine      engineFlags
+	json        bool
 }
 
 func newPerftCommand(g *globalOptions) *cobra.Command {
@@ -28,22 +29,21 @@ published ones for every game gametune knows, so perft checks move generation.`,
 	// "perft chess -1" reaches the flag parser as a flag: say what is wrong
 	// with the depth instead of "unknown shorthand flag".
 	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		if _, arg, ok := strings.Cut(err.Error(), " in "); ok {
-			if _, nerr := strconv.Atoi(arg); nerr == nil {
-				if _, derr := games.ParsePerftDepth(arg); derr != nil {
-					return usageError{derr}
-				}
+		_, arg, ok := strings.Cut(err.Error(), " in ")
+		if _, nerr := strconv.Atoi(arg); ok && nerr == nil {
+			if _, derr := games.ParsePerftDepth(arg); derr != nil {
+				return usageError{derr}
 			}
 		}
 		return usageError{fmt.Errorf("%w (see 'tune perft --help')", err)}
 	})
-	c.Flags().StringVar(&o.position, "position", "", "start from this position (the game's notation; see 'tune games')")
+	o.engine.bind(c.Flags(), withPosition)
 	bindJSON(c, &o.json)
 	return c
 }
 
 func runPerft(ctx context.Context, o perftOptions, _ globalOptions, out output) error {
-	g, err := findGame(o.game)
+	s, err := o.engine.resolve(o.game)
 	if err != nil {
 		return err
 	}
@@ -51,11 +51,7 @@ func runPerft(ctx context.Context, o perftOptions, _ globalOptions, out output) 
 	if err != nil {
 		return usageError{err}
 	}
-	p, err := position(g, o.position)
-	if err != nil {
-		return err
-	}
-	r, err := games.TimedPerft(ctx, g, p, depth)
+	r, err := games.TimedPerft(ctx, s.game, s.pos, depth)
 	if err != nil {
 		return err
 	}

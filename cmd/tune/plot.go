@@ -9,9 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type plotOptions struct {
-	dir, format string
-}
+type plotOptions struct{ dir, format string }
 
 func newPlotCommand(g *globalOptions) *cobra.Command {
 	var o plotOptions

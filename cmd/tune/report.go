@@ -9,9 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type reportOptions struct {
-	dir string
-}
+type reportOptions struct{ dir string }
 
 func newReportCommand(g *globalOptions) *cobra.Command {
 	var o reportOptions

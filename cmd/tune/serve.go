@@ -40,23 +40,15 @@ It listens on the loopback address unless told otherwise; any other address need
 }
 
 func runServe(ctx context.Context, o serveOptions, gopts globalOptions, out output) error {
-	var token string
-	if o.tokenFile != "" {
-		var err error
-		if token, err = web.ReadToken(o.tokenFile); err != nil {
-			return usageError{err}
-		}
+	token, err := web.ReadToken(o.tokenFile)
+	if err != nil {
+		return usageError{err}
 	}
 	if o.poll < 50*time.Millisecond {
 		return usageError{fmt.Errorf("serve: --poll %v is too short (50ms at least)", o.poll)}
 	}
-	s, err := web.New(o.runs, web.Options{Token: token, Poll: o.poll})
+	s, ln, err := web.Open(o.runs, o.listen, web.Options{Token: token, Poll: o.poll}, o.insecure)
 	if err != nil {
-		return usageError{err}
-	}
-	ln, err := web.Listen(o.listen, token != "", o.insecure)
-	if err != nil {
-		s.Close()
 		return usageError{err}
 	}
 	if !gopts.quiet {
