@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"github.com/nats-io/nats.go"
 	"os"
 	"path/filepath"
@@ -121,6 +122,14 @@ func TestRunnerGivesThePoolsRecords(t *testing.T) {
 		}
 		if local == 0 && byWorker["local"] != 0 {
 			t.Errorf("no local workers, but %v", byWorker)
+		}
+		want := fmt.Sprintf("games by worker: remote %d\n", byWorker["remote"])
+		if local == 1 && byWorker["local"] > 0 {
+			want = fmt.Sprintf("games by worker: local %d remote %d\n", byWorker["local"], byWorker["remote"])
+		}
+		var line strings.Builder
+		if r.WriteGamesByWorker(&line); line.String() != want {
+			t.Errorf("local workers %d: %q, want %q", local, line.String(), want)
 		}
 		r.Close()
 	}

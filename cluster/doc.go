@@ -13,6 +13,8 @@
 // error wrapping ErrMaxDeliver). Dial connects a command to the broker and
 // returns its Runner, which owns the connection (and a broker the process
 // started); RunName, MatchName and ProcessName name runs and workers.
+// Options are a command's broker settings, kept in a run's directory
+// (OptionsFile) so that a resumed run finds its broker again.
 //
 // Results do not depend on where games are played: a game depends on its
 // spec alone (the searcher's table size travels with it), and the runner

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -225,6 +228,20 @@ func (r *Runner) GamesByWorker() map[string]int {
 		out[k] = v
 	}
 	return out
+}
+
+// WriteGamesByWorker writes one line of the games each worker played for
+// this runner, by name: "games by worker: a 12 b 30" ("none" for none).
+func (r *Runner) WriteGamesByWorker(w io.Writer) {
+	by := r.GamesByWorker()
+	parts := []string{}
+	for _, name := range slices.Sorted(maps.Keys(by)) {
+		parts = append(parts, fmt.Sprintf("%s %d", name, by[name]))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "none")
+	}
+	fmt.Fprintf(w, "games by worker: %s\n", strings.Join(parts, " "))
 }
 
 // ErrMaxDeliver is wrapped by the error of a job the broker handed out the

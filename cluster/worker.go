@@ -24,6 +24,7 @@ type Worker struct {
 	log     io.Writer
 	played  atomic.Int64
 	logMu   sync.Mutex
+	owned   bool // the connection is the worker's: Close closes it
 }
 
 // WorkerOptions configure a worker. Workers is the number of games played
@@ -50,6 +51,17 @@ func NewWorker(ctx context.Context, conn *Conn, o WorkerOptions) (*Worker, error
 		w.ackWait = DefaultAckWait
 	}
 	return w, nil
+}
+
+// Name is the worker's name in results.
+func (w *Worker) Name() string { return w.name }
+
+// Close closes the connection OpenWorker opened for the worker; it does
+// nothing for a worker NewWorker made on a connection of its caller.
+func (w *Worker) Close() {
+	if w.owned {
+		w.conn.Close()
+	}
 }
 
 // Played is the number of games this worker played and published.

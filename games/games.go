@@ -254,12 +254,12 @@ type Recorder interface {
 
 // Feature is one term of an evaluation: its weight is what tuners tune.
 type Feature struct {
-	Name    string  // short identifier, lowercase with dashes: "corners", "mobility"
-	Doc     string  // one line: what the feature measures
-	Default float64 // the hand-set weight
-	Min     float64 // smallest weight a tuner may try
-	Max     float64 // largest weight a tuner may try
-	Step    float64 // granularity of the weight; 0 means continuous
+	Name    string  `json:"name"`    // short identifier, lowercase with dashes: "corners", "mobility"
+	Doc     string  `json:"doc"`     // one line: what the feature measures
+	Default float64 `json:"default"` // the hand-set weight
+	Min     float64 `json:"min"`     // smallest weight a tuner may try
+	Max     float64 `json:"max"`     // largest weight a tuner may try
+	Step    float64 `json:"step"`    // granularity of the weight; 0 means continuous
 }
 
 // Evaluator is one named evaluation of a game: a weighted sum of features.

@@ -2,6 +2,8 @@ package games
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -154,4 +156,39 @@ func (w *perftWalk) adapt(depth int, took time.Duration) {
 		w.leaf++
 		w.calls, w.total, w.longest = 0, 0, 0
 	}
+}
+
+// MaxPerftDepth bounds the depth of a perft a user may ask for.
+const MaxPerftDepth = 30
+
+// ParsePerftDepth reads the depth of a perft a user asked for: a whole
+// number from 0 to MaxPerftDepth, or an error that says so.
+func ParsePerftDepth(s string) (int, error) {
+	d, err := strconv.Atoi(s)
+	if err != nil || d < 0 || d > MaxPerftDepth {
+		return 0, fmt.Errorf("perft: depth %q must be a whole number from 0 to %d", s, MaxPerftDepth)
+	}
+	return d, nil
+}
+
+// PerftCount is a timed perft as data (the JSON of 'tune perft').
+type PerftCount struct {
+	Game     string  `json:"game"`
+	Position string  `json:"position"`
+	Depth    int     `json:"depth"`
+	Nodes    uint64  `json:"nodes"`
+	Seconds  float64 `json:"seconds"`
+	NPS      float64 `json:"nps"` // nodes per second
+}
+
+// TimedPerft counts the leaves depth plies below p, a position of g, as
+// PerftContext does, and times the count.
+func TimedPerft(ctx context.Context, g Game, p Position, depth int) (PerftCount, error) {
+	start := time.Now()
+	nodes, err := PerftContext(ctx, p, depth)
+	if err != nil {
+		return PerftCount{}, err
+	}
+	secs := time.Since(start).Seconds()
+	return PerftCount{Game: g.Name(), Position: p.String(), Depth: depth, Nodes: nodes, Seconds: secs, NPS: float64(nodes) / max(secs, 1e-9)}, nil
 }

@@ -132,3 +132,29 @@ func BenchmarkPerftContext(b *testing.B) {
 		})
 	}
 }
+
+// TestParsePerftDepth: 0 to MaxPerftDepth, and a message for the rest.
+func TestParsePerftDepth(t *testing.T) {
+	for _, s := range []string{"0", "7", "30"} {
+		if _, err := games.ParsePerftDepth(s); err != nil {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+	for _, s := range []string{"-1", "31", "x", ""} {
+		if _, err := games.ParsePerftDepth(s); err == nil || err.Error() != `perft: depth "`+s+`" must be a whole number from 0 to 30` {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+}
+
+// TestTimedPerft: the count is PerftContext's, with the game and position.
+func TestTimedPerft(t *testing.T) {
+	g := tictactoe.Game()
+	c, err := games.TimedPerft(context.Background(), g, g.Start(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Nodes != 504 || c.Game != "tictactoe" || c.Depth != 3 || c.Position != g.Start().String() {
+		t.Errorf("%+v", c)
+	}
+}

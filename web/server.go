@@ -236,9 +236,29 @@ func Listen(addr string, withToken, insecure bool) (net.Listener, error) {
 	return ln, nil
 }
 
+// Open returns the dashboard over the runs in root (New) and its listener
+// on addr (Listen: the token of o, or insecure, for an address that is not
+// the loopback one).
+func Open(root, addr string, o Options, insecure bool) (*Server, net.Listener, error) {
+	s, err := New(root, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	ln, err := Listen(addr, o.Token != "", insecure)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return s, ln, nil
+}
+
 // ReadToken reads a token file: one line, not empty, readable by its
-// owner (and group) only, as it guards the dashboard.
+// owner (and group) only, as it guards the dashboard. An empty path is no
+// token file: no token ("").
 func ReadToken(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return "", fmt.Errorf("web: the token file: %w", err)

@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -390,6 +391,9 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%q mode %v: %v, want %q", c.content, c.mode, err, c.want)
 		}
 	}
+	if tok, err := ReadToken(""); tok != "" || err != nil {
+		t.Errorf("no token file: %q, %v", tok, err)
+	}
 	for addr, want := range map[string]bool{"127.0.0.1:8080": true, "localhost:80": true, "[::1]:8080": true, "0.0.0.0:8080": false, ":8080": false, "192.168.1.4:8080": false} {
 		if got, err := IsLoopback(addr); err != nil || got != want {
 			t.Errorf("IsLoopback(%q) = %v, %v", addr, got, err)
@@ -409,6 +413,18 @@ func TestBadInput(t *testing.T) {
 	if _, err := Listen(ln.Addr().String(), true, false); err == nil || !strings.Contains(err.Error(), "in use by another program") {
 		t.Errorf("Listen on a port in use: %v", err)
 	}
+	if _, _, err := Open(t.TempDir(), "0.0.0.0:0", Options{}, false); err == nil || !strings.Contains(err.Error(), "not a loopback address") {
+		t.Errorf("Open on every interface without a token: %v", err)
+	}
+	if _, _, err := Open(filepath.Join(t.TempDir(), "none"), "127.0.0.1:0", Options{}, false); !errors.Is(err, ErrNoFolder) {
+		t.Errorf("Open of no folder: %v", err)
+	}
+	s, ln2, err := Open(t.TempDir(), "0.0.0.0:0", Options{Token: "t"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln2.Close()
+	s.Close()
 }
 
 // committedLater is a run store whose commits become visible when the test

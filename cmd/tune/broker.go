@@ -14,18 +14,14 @@ type brokerOptions struct {
 
 func newBrokerCommand(g *globalOptions) *cobra.Command {
 	var o brokerOptions
-	c := &cobra.Command{
-		Use:   "broker --listen HOST:PORT --store DIR --token-file F",
-		Short: "Run a NATS broker with JetStream for workers and coordinators",
-		Long: `broker runs an embedded NATS server with JetStream, its data in DIR, for users
+	c := command("broker --listen HOST:PORT --store DIR --token-file F", "Run a NATS broker with JetStream for workers and coordinators",
+		`broker runs an embedded NATS server with JetStream, its data in DIR, for users
 who run none of their own. Coordinators ('tune run --nats') publish games there;
 workers ('tune worker') play them. Every client needs the token in F. It runs
 until interrupted; finished results and queued jobs stay in DIR.`,
-		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runBroker(c.Context(), o, *g, outputOf(c))
-		},
-	}
+		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
+			return runBroker(ctx, o, *g, out)
+		})
 	f := c.Flags()
 	f.StringVar(&o.listen, "listen", "127.0.0.1:4222", "address to listen on, HOST:PORT")
 	f.StringVar(&o.store, "store", "", "directory of the broker's data (created if missing)")

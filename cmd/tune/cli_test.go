@@ -219,7 +219,7 @@ func TestPlayOthelloAndCheckers(t *testing.T) {
 // TestHashBeyondMemory: a table the machine cannot hold is refused before
 // it is allocated (it used to end the process out of memory).
 func TestHashBeyondMemory(t *testing.T) {
-	total := totalMemory()
+	total := engine.TotalMemory()
 	if total == 0 || total>>20 >= 4*engine.MaxTableMiB {
 		t.Skip("this machine's memory is unknown, or holds the largest table")
 	}

@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"sort"
-	"time"
 
 	"github.com/gametune/gametune/cluster"
 	"github.com/gametune/gametune/results"
@@ -17,17 +13,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// clusterOptions are the flags of the commands whose games may be played by
-// workers through a NATS broker.
-type clusterOptions struct {
-	NATS         string `json:"nats,omitempty"`
-	TokenFile    string `json:"token_file,omitempty"`
-	BrokerListen string `json:"broker_listen,omitempty"`
-	// For tests and impatient users: the workers' consumer's settings when
-	// this process creates it.
-	AckWait    time.Duration `json:"-"`
-	MaxDeliver int           `json:"-"`
-}
+// clusterOptions are the flags of the commands whose games may be played
+// by workers through a NATS broker.
+type clusterOptions struct{ cluster.Options }
 
 func (o *clusterOptions) bind(f *pflag.FlagSet) {
 	f.StringVar(&o.NATS, "nats", "", "have the games played by workers through the NATS broker at this URL (nats://HOST:PORT); --workers then counts the games played here too (0: none)")
@@ -39,11 +27,7 @@ func (o *clusterOptions) bind(f *pflag.FlagSet) {
 	f.MarkHidden("max-deliver")
 }
 
-func (o clusterOptions) enabled() bool { return o.NATS != "" || o.BrokerListen != "" }
-
-func (o clusterOptions) connectOptions(name string) cluster.ConnectOptions {
-	return cluster.ConnectOptions{Name: name, AckWait: o.AckWait, MaxDeliver: o.MaxDeliver}
-}
+func (o clusterOptions) enabled() bool { return o.Enabled() }
 
 // gameRunner plays batches of games: the local pool, or the cluster.
 type gameRunner struct {
@@ -75,27 +59,15 @@ func (g *gameRunner) Close() { g.close() }
 
 // Report prints the games each worker played, for a cluster run.
 func (g *gameRunner) Report(w io.Writer) {
-	if g.cluster == nil {
-		return
+	if g.cluster != nil {
+		g.cluster.WriteGamesByWorker(w)
 	}
-	by := g.cluster.GamesByWorker()
-	var names []string
-	for n := range by {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s %d", n, by[n])
-	}
-	fmt.Fprintf(w, "games by worker: %s\n", joinOr(parts, "none"))
 }
 
-// openRunner returns the runner of a command's games. Without cluster
-// options it is the local pool of workers (0: one per core). With them,
-// the games go to the broker as the jobs of the run named run, and workers
-// of this process play too (0: none). brokerStore is where a broker started
-// here keeps its data.
+// openRunner returns the runner of a command's games: without cluster
+// options the local pool of workers (0: one per core); with them the
+// broker, as the jobs of the run named run, and workers here too (0:
+// none). A broker started here keeps its data in brokerStore.
 func openRunner(ctx context.Context, co clusterOptions, workers int, run string, ephemeral bool, brokerStore string, stderr io.Writer) (*gameRunner, error) {
 	if !co.enabled() {
 		if co.TokenFile != "" {
@@ -114,22 +86,9 @@ func openRunner(ctx context.Context, co clusterOptions, workers int, run string,
 	if workers < 0 || workers > maxWorkers {
 		return nil, usageError{fmt.Errorf("--workers %d: want 0 (none here) to %d", workers, maxWorkers)}
 	}
-	token, err := cluster.ReadToken(co.TokenFile)
+	r, err := co.Open(ctx, cluster.RunnerOptions{Run: run, TableMiB: poolTableMiB, Workers: workers, Ephemeral: ephemeral, Log: stderr}, brokerStore, stderr)
 	if err != nil {
-		return nil, usageError{err}
-	}
-	var broker *cluster.Broker
-	if co.BrokerListen != "" {
-		if broker, err = cluster.StartBroker(cluster.BrokerOptions{Listen: co.BrokerListen, Store: brokerStore, Token: token}); err != nil {
-			return nil, usageError{err}
-		}
-		fmt.Fprintf(stderr, "broker listening at %s\n", broker.URL())
-	}
-	name := cluster.ProcessName()
-	r, err := cluster.Dial(ctx, cluster.DialOptions{URL: co.NATS, Token: token, Broker: broker, Connect: co.connectOptions("tune coordinator " + name),
-		Runner: cluster.RunnerOptions{Run: run, TableMiB: poolTableMiB, Workers: workers, Name: name, Ephemeral: ephemeral, Log: stderr}})
-	if err != nil {
-		return nil, err
+		return nil, clusterError(err)
 	}
 	return &gameRunner{Runner: r, close: func() { r.Close() }, cluster: r}, nil
 }
@@ -137,35 +96,30 @@ func openRunner(ctx context.Context, co clusterOptions, workers int, run string,
 // ephemeralName names a match or a tournament on the broker.
 var ephemeralName = cluster.MatchName
 
-// clusterFile keeps a run's broker settings in its directory, for resume.
-const clusterFile = "cluster.json"
-
+// saveClusterOptions records a run's broker settings in its directory
+// (cluster.OptionsFile), for resume.
 func saveClusterOptions(dir string, co clusterOptions) error {
-	if !co.enabled() {
-		return nil
-	}
-	data, err := json.MarshalIndent(co, "", "  ")
-	if err != nil {
+	data, err := co.Encode()
+	if err != nil || !co.enabled() {
 		return err
 	}
-	return results.WriteFileAtomic(filepath.Join(dir, clusterFile), append(data, '\n'), true)
+	return results.WriteFileAtomic(filepath.Join(dir, cluster.OptionsFile), data, true)
 }
 
 // loadClusterOptions reads the broker settings a run recorded (none: the
 // zero options).
 func loadClusterOptions(dir string) (clusterOptions, error) {
-	var co clusterOptions
-	data, err := os.ReadFile(filepath.Join(dir, clusterFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return co, nil
+	o, err := cluster.LoadOptions(dir)
+	return clusterOptions{o}, err
+}
+
+// clusterError marks the errors of the cluster options as usage errors.
+func clusterError(err error) error {
+	var settings *cluster.SettingsError
+	if errors.As(err, &settings) {
+		return usageError{err}
 	}
-	if err != nil {
-		return co, err
-	}
-	if err := json.Unmarshal(data, &co); err != nil {
-		return co, fmt.Errorf("%s: %w", filepath.Join(dir, clusterFile), err)
-	}
-	return co, nil
+	return err
 }
 
 // brokerHint adds what to do to a cluster error.

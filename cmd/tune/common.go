@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
@@ -44,13 +43,6 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-func joinOr(s []string, empty string) string {
-	if len(s) == 0 {
-		return empty
-	}
-	return strings.Join(s, " ")
 }
 
 // poolTableMiB is the transposition table of each worker playing games:

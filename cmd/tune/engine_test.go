@@ -67,7 +67,7 @@ func TestEngineUCIBadInput(t *testing.T) {
 		{"position startpos moves e2e4 e7e5 e1e2 a7a5 e2e4", "move 5 (e2e4)"},
 		{"position fen 8/8/8 w - - 0 1", "chess"},
 		{"setoption name pawn value 20", "from 50 to 200"},
-		{"setoption name Hash value 0", "--hash 0"},
+		{"setoption name Hash value 0", "hash 0: want 1 to 65536 MiB"},
 		{"setoption name Bogus value 1", `no option "Bogus"`},
 		{"go depth x", "want an integer"},
 	} {

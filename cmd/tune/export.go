@@ -12,19 +12,15 @@ import (
 )
 
 type exportOptions struct {
-	dir        string
-	format     string
-	generation int
-	out        string
-	force      bool
+	dir, format, out string
+	generation       int
+	force            bool
 }
 
 func newExportCommand(g *globalOptions) *cobra.Command {
 	var o exportOptions
-	c := &cobra.Command{
-		Use:   "export DIR --format json|go|c|uci|csv [-o FILE]",
-		Short: "Write a run's best weights (or its history, csv) in the formats game programs read",
-		Long: `export writes the run's best genome (what 'tune show' names best: the ladder's
+	c := command("export DIR --format json|go|c|uci|csv [-o FILE]", "Write a run's best weights (or its history, csv) in the formats game programs read",
+		`export writes the run's best genome (what 'tune show' names best: the ladder's
 strongest genome when it beats the start weights, or the defaults, with 95%
 confidence; otherwise the start, or the defaults), or with --generation N the
 fittest genome of generation N:
@@ -35,12 +31,10 @@ fittest genome of generation N:
   csv   the whole history: generation, genome, parents, fitness, record, weights
 Without -o the result goes to standard output; -o writes a file atomically and
 never overwrites one without --force.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
+		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
 			o.dir = args[0]
-			return runExport(c.Context(), o, *g, outputOf(c))
-		},
-	}
+			return runExport(ctx, o, *g, out)
+		})
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "json", "json, go, c, uci or csv")
 	f.IntVar(&o.generation, "generation", -1, "export the best genome of this generation (default: the last)")

@@ -9,71 +9,51 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// The rules of the flags several commands share: one rule per flag, checked
-// the same way and stated the same way in every command's help. The search
-// bounds are the engine's (engine.MaxDepth, MaxNodes, MaxTableMiB).
+// The rules of the flags several commands share, stated the same way in
+// every command's help. The search bounds are the engine's.
 const (
 	maxWorkers = 1024      // games at once; each worker holds a searcher and its table
 	maxPairs   = 1_000_000 // pairs per pairing of a match or tournament; each game's record is kept
 )
 
-// searchLimits are the --depth and --nodes flags of a command that searches.
+// searchLimits are the --depth and --nodes flags of a command that
+// searches, with the depth used when neither is given.
 type searchLimits struct {
-	depth        int
-	nodes        int64
-	defaultDepth int // the depth used when neither flag is given
+	depth, defaultDepth int
+	nodes               int64
 }
 
-// bind adds --depth and --nodes to a command's flags.
 func (l *searchLimits) bind(f *pflag.FlagSet, defaultDepth int) {
 	l.defaultDepth = defaultDepth
 	f.IntVar(&l.depth, "depth", 0, fmt.Sprintf("search depth in plies, 1-%d (default %d when --nodes is not given; 0 with --nodes: no depth limit)", engine.MaxDepth, defaultDepth))
 	f.Int64Var(&l.nodes, "nodes", 0, fmt.Sprintf("node limit per move, 1-%d (0: none)", int64(engine.MaxNodes)))
 }
 
-// limits checks the flags and returns the engine limits they give.
+// limits checks the flags (engine.Limits.Check) and returns their limits.
 func (l searchLimits) limits() (engine.Limits, error) {
-	if l.depth < 0 || l.depth > engine.MaxDepth {
-		return engine.Limits{}, usageError{fmt.Errorf("--depth %d: want 1 to %d plies (or 0 with --nodes for no depth limit)", l.depth, engine.MaxDepth)}
-	}
-	if l.nodes < 0 || l.nodes > engine.MaxNodes {
-		return engine.Limits{}, usageError{fmt.Errorf("--nodes %d: want 1 to %d (or 0 for no node limit)", l.nodes, int64(engine.MaxNodes))}
-	}
 	lim := engine.Limits{Depth: l.depth, Nodes: l.nodes}
-	if lim.Depth == 0 && lim.Nodes == 0 {
+	if lim == (engine.Limits{}) {
 		lim.Depth = l.defaultDepth
+	}
+	if err := lim.Check(); err != nil {
+		return lim, usageError{fmt.Errorf("--%w", err)}
 	}
 	return lim, nil
 }
 
-// hashHelp is the help of every --hash flag.
-var hashHelp = fmt.Sprintf("transposition table size in MiB, 1-%d and at most a quarter of the machine's memory", engine.MaxTableMiB)
+var (
+	hashHelp    = fmt.Sprintf("transposition table size in MiB, 1-%d and at most a quarter of the machine's memory", engine.MaxTableMiB)
+	workersHelp = fmt.Sprintf("games played at once, 1-%d (0: one per core); results do not depend on it", maxWorkers)
+)
 
-// checkHash refuses a table size outside 1-65536 MiB or above a quarter of
-// the machine's memory: the table is allocated at once, and a table the
-// machine cannot hold would end the process with an out-of-memory crash
-// instead of an error.
+// checkHash refuses a table this machine should not allocate
+// (engine.CheckTableMiB).
 func checkHash(mib int) error {
-	if mib < 1 || mib > engine.MaxTableMiB {
-		return usageError{fmt.Errorf("--hash %d: want 1 to %d MiB", mib, engine.MaxTableMiB)}
-	}
-	if total := totalMemory(); total > 0 && uint64(mib)<<20 > total/4 {
-		return usageError{fmt.Errorf("--hash %d: more than a quarter of this machine's %d MiB of memory; want at most %d MiB", mib, total>>20, total>>22)}
+	if err := engine.CheckTableMiB(mib, engine.TotalMemory()); err != nil {
+		return usageError{fmt.Errorf("--%w", err)}
 	}
 	return nil
 }
-
-// largestHashMiB is the largest table checkHash accepts here (at least 1).
-func largestHashMiB() int {
-	n := int64(engine.MaxTableMiB)
-	if total := totalMemory(); total > 0 {
-		n = min(n, int64(total>>22))
-	}
-	return int(max(n, 1))
-}
-
-// workersHelp is the help of every --workers flag.
-var workersHelp = fmt.Sprintf("games played at once, 1-%d (0: one per core); results do not depend on it", maxWorkers)
 
 // checkWorkers refuses a worker count outside 0-1024; 0 means one per core.
 func checkWorkers(n int) (int, error) {
@@ -87,18 +67,15 @@ func checkWorkers(n int) (int, error) {
 }
 
 // engineFlags is the flag group of the commands that use the built-in
-// engine on one game (search, solve, play, engine; perft takes the
-// position): each binds the flags that apply to it.
+// engine on one game (perft, search, solve, play, engine): each binds
+// those of with, and resolve checks them into an engineSetup.
 type engineFlags struct {
-	with      engineFlag
-	position  string
-	evaluator string
-	weights   string
-	limits    searchLimits
-	tableMiB  int
+	with                         engineFlag
+	position, evaluator, weights string
+	limits                       searchLimits
+	tableMiB                     int
 }
 
-// engineFlag names flags of the group.
 type engineFlag int
 
 const (
@@ -108,7 +85,6 @@ const (
 	withHash                            // --hash, 16 MiB by default
 )
 
-// bind adds the flags of with to f.
 func (e *engineFlags) bind(f *pflag.FlagSet, with engineFlag) {
 	e.with = with
 	if with&withPosition != 0 {
@@ -126,37 +102,27 @@ func (e *engineFlags) bind(f *pflag.FlagSet, with engineFlag) {
 	}
 }
 
-// engineSetup is what the flags give for one game: the game, the position,
-// the evaluator and its weights, and the limits (each as bound).
+// engineSetup is what the flags bound give for one game.
 type engineSetup struct {
 	game games.Game
 	pos  games.Position
-	ev   *games.Evaluator
-	w    []float64
-	lim  engine.Limits
+	ev   *games.Evaluator // withPlayer
+	w    []float64        // withPlayer
+	lim  engine.Limits    // withLimits
 }
 
 // resolve finds the game and checks the flags bound, as usage errors.
-func (e engineFlags) resolve(gameName string) (engineSetup, error) {
-	var s engineSetup
-	var err error
-	if s.game, err = findGame(gameName); err != nil {
-		return s, err
+func (e engineFlags) resolve(gameName string) (s engineSetup, err error) {
+	if s.game, err = findGame(gameName); err == nil {
+		s.pos, err = position(s.game, e.position)
 	}
-	if s.pos, err = position(s.game, e.position); err != nil {
-		return s, err
+	if err == nil && e.with&withPlayer != 0 {
+		s.ev, s.w, err = player(s.game, e.evaluator, e.weights)
 	}
-	if e.with&withPlayer != 0 {
-		if s.ev, s.w, err = player(s.game, e.evaluator, e.weights); err != nil {
-			return s, err
-		}
+	if err == nil && e.with&withLimits != 0 {
+		s.lim, err = e.limits.limits()
 	}
-	if e.with&withLimits != 0 {
-		if s.lim, err = e.limits.limits(); err != nil {
-			return s, err
-		}
-	}
-	if e.with&withHash != 0 {
+	if err == nil && e.with&withHash != 0 {
 		err = checkHash(e.tableMiB)
 	}
 	return s, err

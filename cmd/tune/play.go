@@ -11,17 +11,14 @@ import (
 )
 
 type playOptions struct {
-	game   string
-	side   string
-	engine engineFlags
+	game, side string
+	engine     engineFlags
 }
 
 func newPlayCommand(g *globalOptions) *cobra.Command {
 	var o playOptions
-	c := &cobra.Command{
-		Use:   "play GAME",
-		Short: "Play a game against the engine in the terminal",
-		Long: `play lets a person play the engine. Type a move in the game's notation, or:
+	c := command("play GAME", "Play a game against the engine in the terminal",
+		`play lets a person play the engine. Type a move in the game's notation, or:
   moves       list the legal moves (and mark them on the board where the game can)
   undo        take back your last move and the engine's reply
   board       draw the board again
@@ -30,12 +27,10 @@ func newPlayCommand(g *globalOptions) *cobra.Command {
   load FILE   load a saved game
   help        this list
   quit        leave`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
+		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
 			o.game = args[0]
-			return runPlay(c.Context(), o, *g, outputOf(c))
-		},
-	}
+			return runPlay(ctx, o, *g, out)
+		})
 	c.Flags().StringVar(&o.side, "side", "first", "the side you play: first or second")
 	o.engine.bind(c.Flags(), withPosition|withPlayer|withLimits)
 	return c
@@ -46,17 +41,13 @@ func runPlay(ctx context.Context, o playOptions, _ globalOptions, out output) er
 	if err != nil {
 		return err
 	}
-	human := games.First
-	switch o.side {
-	case "first":
-	case "second":
-		human = games.Second
-	default:
+	human := map[string]games.Side{"first": games.First, "second": games.Second}
+	if _, ok := human[o.side]; !ok {
 		return usageError{fmt.Errorf("play: --side %q: want first or second", o.side)}
 	}
 	t, err := thinker.New(s.game, s.ev, s.w, thinker.Options{Limits: s.lim})
 	if err != nil {
 		return err
 	}
-	return terminal.Serve(ctx, out.In, out.Stdout, t, terminal.Options{Start: s.pos, Human: human, ReadFile: readUserFile})
+	return terminal.Serve(ctx, out.In, out.Stdout, t, terminal.Options{Start: s.pos, Human: human[o.side], ReadFile: readUserFile})
 }

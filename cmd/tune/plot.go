@@ -9,26 +9,19 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type plotOptions struct {
-	dir    string
-	format string
-}
+type plotOptions struct{ dir, format string }
 
 func newPlotCommand(g *globalOptions) *cobra.Command {
 	var o plotOptions
-	c := &cobra.Command{
-		Use:   "plot DIR",
-		Short: "Draw a run's convergence plots into DIR/plots",
-		Long: `plot draws, from the run store in DIR, into DIR/plots/: coefficients.* (each
+	c := command("plot DIR", "Draw a run's convergence plots into DIR/plots",
+		`plot draws, from the run store in DIR, into DIR/plots/: coefficients.* (each
 coefficient's population mean per generation with a ±1 sd band and the best genome's
 value), fitness.*, yardstick.* (Elo of the best genome against the default weights with
 its 95% interval), diversity.*, and for knockout runs winners.* and distance.*.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
+		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
 			o.dir = args[0]
-			return runPlot(c.Context(), o, *g, outputOf(c))
-		},
-	}
+			return runPlot(ctx, o, *g, out)
+		})
 	c.Flags().StringVar(&o.format, "format", "png", "png, svg or both")
 	return c
 }

@@ -9,21 +9,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type reportOptions struct {
-	dir string
-}
+type reportOptions struct{ dir string }
 
 func newReportCommand(g *globalOptions) *cobra.Command {
 	var o reportOptions
-	return &cobra.Command{
-		Use:   "report DIR",
-		Short: "Write DIR/report.html: one self-contained page with the run's config, best weights, yardstick and plots",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
+	return command("report DIR", "Write DIR/report.html: one self-contained page with the run's config, best weights, yardstick and plots", "",
+		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
 			o.dir = args[0]
-			return runReport(c.Context(), o, *g, outputOf(c))
-		},
-	}
+			return runReport(ctx, o, *g, out)
+		})
 }
 
 func runReport(ctx context.Context, o reportOptions, gopts globalOptions, out output) error {

@@ -10,19 +10,15 @@ import (
 )
 
 type serveOptions struct {
-	runs      string
-	listen    string
-	tokenFile string
-	insecure  bool
-	poll      time.Duration
+	runs, listen, tokenFile string
+	insecure                bool
+	poll                    time.Duration
 }
 
 func newServeCommand(g *globalOptions) *cobra.Command {
 	var o serveOptions
-	c := &cobra.Command{
-		Use:   "serve [--runs DIR] [--listen 127.0.0.1:8080]",
-		Short: "Serve a live, read-only dashboard of the runs in a folder (web pages and a JSON API)",
-		Long: `serve shows the runs in a folder in a browser, live: the runs list, and for each run
+	c := command("serve [--runs DIR] [--listen 127.0.0.1:8080]", "Serve a live, read-only dashboard of the runs in a folder (web pages and a JSON API)",
+		`serve shows the runs in a folder in a browser, live: the runs list, and for each run
 its report (config, best weights, ladder, yardstick, plots) with its last games, updated
 by server-sent events when a generation closes or a ladder is recorded. The best genome
 is the one runs, show, export and the report name. /api/runs and /api/runs/ID give the
@@ -31,11 +27,9 @@ same data as JSON. Nothing a request does changes a run.
 It listens on the loopback address unless told otherwise; any other address needs
 --token-file (a bearer token required on every request; a browser opens
 /?token=TOKEN once) or --insecure.`,
-		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runServe(c.Context(), o, *g, outputOf(c))
-		},
-	}
+		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
+			return runServe(ctx, o, *g, out)
+		})
 	f := c.Flags()
 	f.StringVar(&o.runs, "runs", "runs", "folder of run directories")
 	f.StringVar(&o.listen, "listen", "127.0.0.1:8080", "address to listen on, host:port")
@@ -46,23 +40,15 @@ It listens on the loopback address unless told otherwise; any other address need
 }
 
 func runServe(ctx context.Context, o serveOptions, gopts globalOptions, out output) error {
-	var token string
-	if o.tokenFile != "" {
-		var err error
-		if token, err = web.ReadToken(o.tokenFile); err != nil {
-			return usageError{err}
-		}
+	token, err := web.ReadToken(o.tokenFile)
+	if err != nil {
+		return usageError{err}
 	}
 	if o.poll < 50*time.Millisecond {
 		return usageError{fmt.Errorf("serve: --poll %v is too short (50ms at least)", o.poll)}
 	}
-	s, err := web.New(o.runs, web.Options{Token: token, Poll: o.poll})
+	s, ln, err := web.Open(o.runs, o.listen, web.Options{Token: token, Poll: o.poll}, o.insecure)
 	if err != nil {
-		return usageError{err}
-	}
-	ln, err := web.Listen(o.listen, token != "", o.insecure)
-	if err != nil {
-		s.Close()
 		return usageError{err}
 	}
 	if !gopts.quiet {

@@ -9,25 +9,21 @@ import (
 )
 
 type workerOptions struct {
-	cluster clusterOptions
+	cluster cluster.Options
 	workers int
 	name    string
 }
 
 func newWorkerCommand(g *globalOptions) *cobra.Command {
 	var o workerOptions
-	c := &cobra.Command{
-		Use:   "worker --nats URL --token-file F [--workers N]",
-		Short: "Play the games of every run queued on a NATS broker",
-		Long: `worker pulls games from the broker (of every run whose coordinator uses it),
+	c := command("worker --nats URL --token-file F [--workers N]", "Play the games of every run queued on a NATS broker",
+		`worker pulls games from the broker (of every run whose coordinator uses it),
 plays them with its own engines and publishes the results. A game's result depends
 on the game alone, so it does not matter which worker plays it. On Ctrl-C the games
 in flight go back to the queue for other workers.`,
-		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runWorker(c.Context(), o, *g, outputOf(c))
-		},
-	}
+		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
+			return runWorker(ctx, o, *g, out)
+		})
 	f := c.Flags()
 	f.StringVar(&o.cluster.NATS, "nats", "", "the broker's URL, nats://HOST:PORT")
 	f.StringVar(&o.cluster.TokenFile, "token-file", "", "file holding the broker's token")
@@ -48,30 +44,19 @@ func runWorker(ctx context.Context, o workerOptions, gopts globalOptions, out ou
 	if err != nil {
 		return err
 	}
-	token, err := cluster.ReadToken(o.cluster.TokenFile)
+	w, err := o.cluster.OpenWorker(ctx, cluster.WorkerOptions{Workers: n, Name: o.name, Log: out.Stderr})
 	if err != nil {
-		return usageError{err}
+		return clusterError(err)
 	}
-	if o.name == "" {
-		o.name = cluster.ProcessName()
-	}
-	conn, err := cluster.Connect(ctx, o.cluster.NATS, token, o.cluster.connectOptions("tune worker "+o.name))
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	w, err := cluster.NewWorker(ctx, conn, cluster.WorkerOptions{Workers: n, Name: o.name, Log: out.Stderr})
-	if err != nil {
-		return err
-	}
+	defer w.Close()
 	if !gopts.quiet {
-		fmt.Fprintf(out.Stderr, "worker %s: playing %d games at once from %s\n", o.name, n, o.cluster.NATS)
+		fmt.Fprintf(out.Stderr, "worker %s: playing %d games at once from %s\n", w.Name(), n, o.cluster.NATS)
 	}
 	if err := w.Run(ctx); err != nil {
 		return err
 	}
 	if !gopts.quiet {
-		fmt.Fprintf(out.Stderr, "worker %s: %d games played; stopped\n", o.name, w.Played())
+		fmt.Fprintf(out.Stderr, "worker %s: %d games played; stopped\n", w.Name(), w.Played())
 	}
 	return ctx.Err()
 }

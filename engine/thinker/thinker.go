@@ -5,6 +5,9 @@
 // the table size a GUI may change between searches, and the time manager
 // that turns a clock into the time for one move (MoveBudget).
 //
+// Analyse and Solve are the one-shot search and solve of a position as
+// data (Analysis, Solved: the JSON of 'tune search' and 'tune solve').
+//
 // A Thinker satisfies each protocol's Engine interface. Its methods are
 // called from one goroutine, the protocol's loop; only the search runs on
 // another, and reports through the callback given to Think.
@@ -26,12 +29,13 @@ type Options struct {
 	TableMiB int           // the transposition table; 0: 16 MiB
 	Limits   engine.Limits // the searches a GUI asks for with no limit; the zero value: depth 6
 
+	// Memory is the machine's memory in bytes (engine.TotalMemory): a
+	// table above a quarter of it is refused (engine.CheckTableMiB); 0:
+	// unknown, no such bound.
+	Memory uint64
 	// MaxTableMiB is the largest table a GUI is offered (UCI's Hash
-	// option); 0: engine.MaxTableMiB.
+	// option) and accepted; 0: engine.LargestTableMiB(Memory).
 	MaxTableMiB int
-	// CheckTable refuses a table size a GUI asks for, with the message a
-	// user reads; nil: 1 to MaxTableMiB.
-	CheckTable func(mib int) error
 }
 
 // Thinker is the built-in player of a protocol server: a game, an evaluator
@@ -60,7 +64,7 @@ func New(g games.Game, ev *games.Evaluator, w []float64, o Options) (*Thinker, e
 		o.TableMiB = 16
 	}
 	if o.MaxTableMiB == 0 {
-		o.MaxTableMiB = engine.MaxTableMiB
+		o.MaxTableMiB = engine.LargestTableMiB(o.Memory)
 	}
 	if o.Limits == (engine.Limits{}) {
 		o.Limits.Depth = 6
@@ -94,19 +98,14 @@ func (t *Thinker) SetWeight(i int, v float64) {
 func (t *Thinker) TableMiB() (size, max int) { return t.tableMiB, t.opts.MaxTableMiB }
 
 // SetTableMiB replaces the searcher with one whose table has mib MiB, or
-// returns why that size is refused.
+// returns why that size is refused (engine.CheckTableMiB, then the
+// largest offered).
 func (t *Thinker) SetTableMiB(mib int) error {
-	check := t.opts.CheckTable
-	if check == nil {
-		check = func(mib int) error {
-			if mib < 1 || mib > t.opts.MaxTableMiB {
-				return fmt.Errorf("hash %d: want 1 to %d MiB", mib, t.opts.MaxTableMiB)
-			}
-			return nil
-		}
-	}
-	if err := check(mib); err != nil {
+	if err := engine.CheckTableMiB(mib, t.opts.Memory); err != nil {
 		return err
+	}
+	if mib > t.opts.MaxTableMiB {
+		return fmt.Errorf("hash %d: want 1 to %d MiB", mib, t.opts.MaxTableMiB)
 	}
 	s, err := engine.New(engine.Options{TableMiB: mib})
 	if err != nil {

@@ -3,6 +3,7 @@ package thinker_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,16 +156,18 @@ func TestReport(t *testing.T) {
 	}
 }
 
-// TestTableSize: the table size a GUI asks for is checked by CheckTable.
+// TestTableSize: the table size a GUI asks for is at most a quarter of
+// the memory, and at most the largest offered.
 func TestTableSize(t *testing.T) {
-	refused := errors.New("too large here")
-	th := newThinker(t, "nim", thinker.Options{TableMiB: 1, MaxTableMiB: 8, CheckTable: func(mib int) error {
-		if mib > 8 {
-			return refused
-		}
-		return nil
-	}})
-	if err := th.SetTableMiB(9); !errors.Is(err, refused) {
+	th := newThinker(t, "nim", thinker.Options{TableMiB: 1, Memory: 32 << 20})
+	if err := th.SetTableMiB(9); err == nil || !strings.Contains(err.Error(), "hash 9: more than a quarter of this machine's 32 MiB") {
+		t.Errorf("SetTableMiB(9): %v", err)
+	}
+	if size, max := th.TableMiB(); size != 1 || max != 8 {
+		t.Errorf("TableMiB %d %d", size, max)
+	}
+	th = newThinker(t, "nim", thinker.Options{TableMiB: 1, MaxTableMiB: 8})
+	if err := th.SetTableMiB(9); err == nil || err.Error() != "hash 9: want 1 to 8 MiB" {
 		t.Errorf("SetTableMiB(9): %v", err)
 	}
 	if err := th.SetTableMiB(2); err != nil {

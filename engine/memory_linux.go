@@ -1,9 +1,9 @@
-package main
+package engine
 
 import "syscall"
 
-// totalMemory is the machine's physical memory in bytes (0 if unknown).
-func totalMemory() uint64 {
+// TotalMemory is the machine's physical memory in bytes (0 if unknown).
+func TotalMemory() uint64 {
 	var info syscall.Sysinfo_t
 	if err := syscall.Sysinfo(&info); err != nil {
 		return 0

@@ -1,0 +1,159 @@
+package thinker
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
+)
+
+// Analysis is one search of a position as data (the JSON of 'tune
+// search'). Score is in the evaluation's units from the side to move's
+// point of view. A forced end is not a number there (Score is nil) but
+// MateIn, in moves of the side to move as UCI counts them (positive: it
+// wins; negative: it loses), and EndPlies, the plies to that end.
+type Analysis struct {
+	Game      string    `json:"game"`
+	Position  string    `json:"position"`
+	Evaluator string    `json:"evaluator"`
+	Move      string    `json:"move"`
+	MoveUCI   string    `json:"move_uci,omitempty"`
+	Score     *int      `json:"score"`
+	MateIn    *int      `json:"mate_in,omitempty"`
+	EndPlies  *int      `json:"end_in_plies,omitempty"`
+	PV        []string  `json:"pv"`
+	PVUCI     []string  `json:"pv_uci,omitempty"`
+	Seconds   float64   `json:"seconds"`
+	NPS       float64   `json:"nps"`
+	Stats     StatsData `json:"stats"`
+
+	score int // the engine's score, forced ends included (engine.Mate)
+}
+
+// StatsData are a search's engine.Stats as data.
+type StatsData struct {
+	Nodes            int64   `json:"nodes"`
+	QNodes           int64   `json:"qnodes"`
+	TTHits           int64   `json:"tt_hits"`
+	TTCuts           int64   `json:"tt_cuts"`
+	Cutoffs          int64   `json:"cutoffs"`
+	FirstCutoffs     int64   `json:"first_cutoffs"`
+	FirstCutoffShare float64 `json:"first_cutoff_share"`
+	Depth            int     `json:"depth"`
+	EBF              float64 `json:"ebf"`
+}
+
+// Analyse searches p of g within lim with a new searcher of a tableMiB
+// table, evaluating with ev and w, and returns what it found, timed.
+func Analyse(ctx context.Context, g games.Game, p games.Position, ev *games.Evaluator, w []float64, lim engine.Limits, tableMiB int) (Analysis, error) {
+	s, err := engine.New(engine.Options{TableMiB: tableMiB})
+	if err != nil {
+		return Analysis{}, err
+	}
+	start := time.Now()
+	res, err := s.Search(ctx, p, ev, w, lim)
+	if err != nil {
+		return Analysis{}, err
+	}
+	return analysis(g, p, ev, res, time.Since(start).Seconds()), nil
+}
+
+// analysis is the Analysis of res, a search of p that took secs seconds.
+func analysis(g games.Game, p games.Position, ev *games.Evaluator, res engine.Result, secs float64) Analysis {
+	st := res.Stats
+	a := Analysis{Game: g.Name(), Position: p.String(), Evaluator: ev.Name, Move: p.FormatMove(res.Move),
+		PV: games.FormatLine(p, res.PV, nil), PVUCI: games.UCILine(p, res.PV),
+		Seconds: secs, NPS: float64(st.Nodes) / max(secs, 1e-9), score: res.Score,
+		Stats: StatsData{st.Nodes, st.QNodes, st.TTHits, st.TTCuts, st.Cutoffs, st.FirstCutoffs, st.FirstCutoffShare(), st.Depth, st.EBF}}
+	switch plies := Report(p, res, 0).EndPlies; {
+	case plies > 0:
+		m := (plies + 1) / 2
+		a.MateIn, a.EndPlies = &m, &plies
+	case plies < 0:
+		plies = -plies
+		m := -plies / 2
+		a.MateIn, a.EndPlies = &m, &plies
+	default:
+		score := res.Score
+		a.Score = &score
+	}
+	if u := games.UCILine(p, []games.Move{res.Move}); u != nil {
+		a.MoveUCI = u[0]
+	}
+	return a
+}
+
+// ScoreText writes the score for a person: "+12", or "win in N plies" /
+// "loss in N plies".
+func (a Analysis) ScoreText() string {
+	switch s := a.score; {
+	case engine.IsWin(s):
+		return fmt.Sprintf("win in %d plies", engine.Mate-s)
+	case engine.IsLoss(s):
+		return fmt.Sprintf("loss in %d plies", engine.Mate+s)
+	}
+	return fmt.Sprintf("%+d", a.score)
+}
+
+// WriteText writes the analysis for a person: the move, the score and the
+// depth, the principal variation, then the cost and the statistics.
+func (a Analysis) WriteText(w io.Writer) {
+	st := a.Stats
+	pv := strings.Join(a.PV, " ")
+	if pv == "" {
+		pv = "-"
+	}
+	fmt.Fprintf(w, "best move %s, score %s, depth %d\n", a.Move, a.ScoreText(), st.Depth)
+	fmt.Fprintf(w, "pv: %s\n", pv)
+	fmt.Fprintf(w, "nodes %d (quiescence %d) in %.3f s, %.2f M nodes/s\n", st.Nodes, st.QNodes, a.Seconds, a.NPS/1e6)
+	fmt.Fprintf(w, "table hits %d (cuts %d), beta cutoffs %d (%.1f%% by the first move), branching factor %.2f\n",
+		st.TTHits, st.TTCuts, st.Cutoffs, 100*st.FirstCutoffShare, st.EBF)
+}
+
+// Solved is a solved position as data (the JSON of 'tune solve'): its
+// Value (engine.Value's words), a best move, the plies to the end for a
+// win or a loss, the depth that settled it and the cost.
+type Solved struct {
+	Game     string  `json:"game"`
+	Position string  `json:"position"`
+	Value    string  `json:"value"`
+	Move     string  `json:"move"`
+	Plies    int     `json:"plies,omitempty"`
+	Depth    int     `json:"depth"`
+	Nodes    int64   `json:"nodes"`
+	Seconds  float64 `json:"seconds"`
+
+	value engine.Value
+}
+
+// Solve finds the exact value of p of g with a new searcher
+// (engine.Searcher.Solve, up to maxDepth plies), timed.
+func Solve(ctx context.Context, g games.Game, p games.Position, maxDepth int) (Solved, error) {
+	s, err := engine.New(engine.Options{})
+	if err != nil {
+		return Solved{}, err
+	}
+	start := time.Now()
+	sol, err := s.Solve(ctx, p, g.Evaluators()[0], maxDepth)
+	if err != nil {
+		return Solved{}, err
+	}
+	return Solved{Game: g.Name(), Position: p.String(), Value: sol.Value.String(), Move: p.FormatMove(sol.Move),
+		Plies: sol.Plies, Depth: sol.Depth, Nodes: sol.Nodes, Seconds: time.Since(start).Seconds(), value: sol.Value}, nil
+}
+
+// WriteText writes the solution for a person, in one line.
+func (s Solved) WriteText(w io.Writer) {
+	switch s.value {
+	case engine.Unknown:
+		fmt.Fprintf(w, "unknown: the tree is not exhausted at depth %d (best move so far %s)\n", s.Depth, s.Move)
+	case engine.Win, engine.Loss:
+		fmt.Fprintf(w, "%s for the side to move in %d plies, best move %s (%d nodes, %.3f s)\n", s.Value, s.Plies, s.Move, s.Nodes, s.Seconds)
+	default:
+		fmt.Fprintf(w, "draw with best play, e.g. %s (%d nodes, %.3f s)\n", s.Move, s.Nodes, s.Seconds)
+	}
+}
