@@ -12,6 +12,21 @@ type brokerOptions struct {
 	listen, store, tokenFile string
 }
 
+func runBroker(ctx context.Context, o brokerOptions, gopts globalOptions, out output) error {
+	token, err := cluster.ReadToken(o.tokenFile)
+	if err != nil {
+		return usageError{err}
+	}
+	b, err := cluster.StartBroker(cluster.BrokerOptions{Listen: o.listen, Store: o.store, Token: token})
+	if err != nil {
+		return usageError{err}
+	}
+	defer b.Close()
+	fmt.Fprintf(out.Stdout, "broker listening at %s (data in %s)\n", b.URL(), o.store)
+	<-ctx.Done()
+	return ctx.Err()
+}
+
 func newBrokerCommand(g *globalOptions) *cobra.Command {
 	var o brokerOptions
 	c := command("broker --listen HOST:PORT --store DIR --token-file F", "Run a NATS broker with JetStream for workers and coordinators",
@@ -27,19 +42,4 @@ until interrupted; finished results and queued jobs stay in DIR.`,
 	f.StringVar(&o.store, "store", "", "directory of the broker's data (created if missing)")
 	f.StringVar(&o.tokenFile, "token-file", "", "file holding the token every client must give")
 	return c
-}
-
-func runBroker(ctx context.Context, o brokerOptions, gopts globalOptions, out output) error {
-	token, err := cluster.ReadToken(o.tokenFile)
-	if err != nil {
-		return usageError{err}
-	}
-	b, err := cluster.StartBroker(cluster.BrokerOptions{Listen: o.listen, Store: o.store, Token: token})
-	if err != nil {
-		return usageError{err}
-	}
-	defer b.Close()
-	fmt.Fprintf(out.Stdout, "broker listening at %s (data in %s)\n", b.URL(), o.store)
-	<-ctx.Done()
-	return ctx.Err()
 }

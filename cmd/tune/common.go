@@ -39,6 +39,17 @@ func player(g games.Game, evaluator, weights string) (*games.Evaluator, []float6
 	return ev, ev.Defaults(), nil
 }
 
+// emit writes a command's result to standard output: v as indented JSON
+// with --json (asJSON), otherwise as text by write.
+func emit(out output, asJSON bool, v any, write func(io.Writer)) error {
+	if asJSON {
+		return writeJSON(out.Stdout, v)
+	}
+	write(out.Stdout)
+	return nil
+}
+
+// writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -21,36 +21,6 @@ type compareOptions struct {
 	cluster                   clusterOptions
 }
 
-func newCompareCommand(g *globalOptions) *cobra.Command {
-	o := compareOptions{base: population.Defaults()}
-	c := command("compare --game G --budget-games N --out DIR [flags]", "Run several tuners from the same start on the same budget, then rate their champions in one ladder",
-		`compare runs each tuner of --algos (genetic, knockout, spsa, cmaes, texel) from
-the same start, seed and games budget, each in its own run directory DIR/<algo>
-(its defaults, stopped by the budget); then rates the champions of every run
-(up to --champions each, evenly spaced, the last always) with the start and the
-defaults in one ladder (DIR/ladder), prints a table of the Elo each tuner gained
-over the start and draws Elo against games spent, one curve per tuner
-(DIR/compare.png and .svg).`, cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runCompare(ctx, o, *g, out)
-		})
-	f := c.Flags()
-	o.cluster.bind(f)
-	f.StringVar(&o.base.Game, "game", "", "game to tune")
-	f.StringVar(&o.base.Evaluator, "evaluator", "", "evaluator to tune (default: the game's first)")
-	f.StringVar(&o.base.Start, "start", "default", "weights file to start from, 'default', or 'random' (one vector drawn from the seed, the same for every tuner)")
-	f.IntVar(&o.base.BudgetGames, "budget-games", 0, "games budget of each tuner")
-	f.StringVar(&o.algos, "algos", "genetic,knockout,spsa,cmaes,texel", "tuners to compare, comma-separated")
-	f.StringVar(&o.out, "out", "", "directory to create for the runs and the comparison")
-	f.StringVar(&o.base.Openings, "openings", "random:8", "openings of every run (random:N or a file)")
-	f.IntVar(&o.base.Depth, "depth", 4, "search depth of every game")
-	f.Uint64Var(&o.base.Seed, "seed", 1, "seed of every run")
-	f.IntVar(&o.pairs, "pairs", 0, "pairs per pairing of the final ladder (0: about a tenth of the games spent)")
-	f.IntVar(&o.champions, "champions", 4, "champions of each run in the final ladder")
-	f.IntVar(&o.workers, "workers", 0, workersHelp)
-	f.BoolVar(&o.json, "json", false, "print the table as JSON")
-	return c
-}
-
 func runCompare(ctx context.Context, o compareOptions, gopts globalOptions, out output) error {
 	algos, err := compareAlgos(o)
 	if err != nil {
@@ -96,4 +66,34 @@ func compareAlgos(o compareOptions) ([]population.Algo, error) {
 		}
 	}
 	return algos, nil
+}
+
+func newCompareCommand(g *globalOptions) *cobra.Command {
+	o := compareOptions{base: population.Defaults()}
+	c := command("compare --game G --budget-games N --out DIR [flags]", "Run several tuners from the same start on the same budget, then rate their champions in one ladder",
+		`compare runs each tuner of --algos (genetic, knockout, spsa, cmaes, texel) from
+the same start, seed and games budget, each in its own run directory DIR/<algo>
+(its defaults, stopped by the budget); then rates the champions of every run
+(up to --champions each, evenly spaced, the last always) with the start and the
+defaults in one ladder (DIR/ladder), prints a table of the Elo each tuner gained
+over the start and draws Elo against games spent, one curve per tuner
+(DIR/compare.png and .svg).`, cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
+			return runCompare(ctx, o, *g, out)
+		})
+	f := c.Flags()
+	o.cluster.bind(f)
+	f.StringVar(&o.base.Game, "game", "", "game to tune")
+	f.StringVar(&o.base.Evaluator, "evaluator", "", "evaluator to tune (default: the game's first)")
+	f.StringVar(&o.base.Start, "start", "default", "weights file to start from, 'default', or 'random' (one vector drawn from the seed, the same for every tuner)")
+	f.IntVar(&o.base.BudgetGames, "budget-games", 0, "games budget of each tuner")
+	f.StringVar(&o.algos, "algos", "genetic,knockout,spsa,cmaes,texel", "tuners to compare, comma-separated")
+	f.StringVar(&o.out, "out", "", "directory to create for the runs and the comparison")
+	f.StringVar(&o.base.Openings, "openings", "random:8", "openings of every run (random:N or a file)")
+	f.IntVar(&o.base.Depth, "depth", 4, "search depth of every game")
+	f.Uint64Var(&o.base.Seed, "seed", 1, "seed of every run")
+	f.IntVar(&o.pairs, "pairs", 0, "pairs per pairing of the final ladder (0: about a tenth of the games spent)")
+	f.IntVar(&o.champions, "champions", 4, "champions of each run in the final ladder")
+	f.IntVar(&o.workers, "workers", 0, workersHelp)
+	f.BoolVar(&o.json, "json", false, "print the table as JSON")
+	return c
 }

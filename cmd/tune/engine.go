@@ -15,6 +15,22 @@ type engineOptions struct {
 	engine         engineFlags
 }
 
+func runEngine(ctx context.Context, o engineOptions, _ globalOptions, out output) error {
+	s, err := o.engine.resolve(o.game)
+	if err != nil {
+		return err
+	}
+	proto, err := protocols.For(s.game, o.protocol)
+	if err != nil {
+		return usageError{fmt.Errorf("--%w", err)}
+	}
+	t, err := thinker.New(s.game, s.ev, s.w, thinker.Options{TableMiB: o.engine.tableMiB, Limits: s.lim, Memory: engine.TotalMemory()})
+	if err != nil {
+		return usageError{err}
+	}
+	return protocols.Serve(ctx, proto, out.In, out.Stdout, t)
+}
+
 func newEngineCommand(g *globalOptions) *cobra.Command {
 	var o engineOptions
 	c := command("engine GAME", "Run as an engine process: UCI (chess), GTP or NBoard (Othello) on standard input and output",
@@ -41,20 +57,4 @@ and the engine keeps its last legal state. End of input ends the process.`,
 	c.Flags().StringVar(&o.protocol, "protocol", "", "uci, gtp or nboard (default: gtp for othello, uci for the other games)")
 	o.engine.bind(c.Flags(), withPlayer|withLimits|withHash)
 	return c
-}
-
-func runEngine(ctx context.Context, o engineOptions, _ globalOptions, out output) error {
-	s, err := o.engine.resolve(o.game)
-	if err != nil {
-		return err
-	}
-	proto, err := protocols.For(s.game, o.protocol)
-	if err != nil {
-		return usageError{fmt.Errorf("--%w", err)}
-	}
-	t, err := thinker.New(s.game, s.ev, s.w, thinker.Options{TableMiB: o.engine.tableMiB, Limits: s.lim, Memory: engine.TotalMemory()})
-	if err != nil {
-		return usageError{err}
-	}
-	return protocols.Serve(ctx, proto, out.In, out.Stdout, t)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
@@ -9,6 +10,14 @@ import (
 )
 
 type gamesOptions struct{ json bool }
+
+func runGames(_ context.Context, o gamesOptions, _ globalOptions, out output) error {
+	var list []games.Description
+	for _, g := range all.Games() {
+		list = append(list, games.Describe(g))
+	}
+	return emit(out, o.json, list, func(w io.Writer) { games.WriteDescriptions(w, list) })
+}
 
 func newGamesCommand(g *globalOptions) *cobra.Command {
 	var o gamesOptions
@@ -18,16 +27,4 @@ func newGamesCommand(g *globalOptions) *cobra.Command {
 		})
 	bindJSON(c, &o.json)
 	return c
-}
-
-func runGames(_ context.Context, o gamesOptions, _ globalOptions, out output) error {
-	var list []games.Description
-	for _, g := range all.Games() {
-		list = append(list, games.Describe(g))
-	}
-	if o.json {
-		return writeJSON(out.Stdout, list)
-	}
-	games.WriteDescriptions(out.Stdout, list)
-	return nil
 }

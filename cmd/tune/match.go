@@ -14,35 +14,6 @@ type matchOptions struct {
 	a, b, sprt string
 }
 
-func newMatchCommand(g *globalOptions) *cobra.Command {
-	var o matchOptions
-	c := command("match --game G --a SPEC --b SPEC [flags]", "Play A against B over colour-swapped pairs: W-D-L, Elo with its interval, SPRT",
-		`match plays --pairs pairs of games between A and B, each pair from one opening with
-colours swapped, on all cores. A SPEC is "default" (the evaluator's default weights),
-"default:EVALUATOR", a weights file (JSON, as 'tune export' writes), an external
-engine, or the name of one in the --engines file. An external engine is
-
-  cmd=PATH,proto=uci|gtp[,name=N][,arg=A]...[,dir=D][,option.NAME=VALUE]...
-      [,depth=D|nodes=N|movetime=MS|tc=[MOVES/]SECONDS[+INC]]
-      [,restart=on|off][,timemargin=MS][,stall=MS]
-
-(UCI for chess, GTP for Othello). The runner keeps the clocks of tc= and
-movetime=; an engine over its time by more than timemargin (100ms), that crashes,
-stops answering for stall (60s) or plays an illegal move loses the game, and is
-restarted for the next. Its stderr goes to --engine-log.
-
-With --sprt elo0,elo1[,alpha,beta] the match stops as soon as the sequential test
-(pentanomial, over pairs) accepts a hypothesis.`,
-		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runMatch(ctx, o, *g, out)
-		})
-	o.bind(c)
-	c.Flags().StringVar(&o.a, "a", "default", "player A")
-	c.Flags().StringVar(&o.b, "b", "default", "player B")
-	c.Flags().StringVar(&o.sprt, "sprt", "", "sequential test elo0,elo1[,alpha,beta] (alpha and beta default to 0.05)")
-	return c
-}
-
 func runMatch(ctx context.Context, o matchOptions, gopts globalOptions, out output) error {
 	var test *stats.SPRT
 	if o.sprt != "" {
@@ -73,4 +44,33 @@ func runMatch(ctx context.Context, o matchOptions, gopts globalOptions, out outp
 		return err
 	}
 	return runErr
+}
+
+func newMatchCommand(g *globalOptions) *cobra.Command {
+	var o matchOptions
+	c := command("match --game G --a SPEC --b SPEC [flags]", "Play A against B over colour-swapped pairs: W-D-L, Elo with its interval, SPRT",
+		`match plays --pairs pairs of games between A and B, each pair from one opening with
+colours swapped, on all cores. A SPEC is "default" (the evaluator's default weights),
+"default:EVALUATOR", a weights file (JSON, as 'tune export' writes), an external
+engine, or the name of one in the --engines file. An external engine is
+
+  cmd=PATH,proto=uci|gtp[,name=N][,arg=A]...[,dir=D][,option.NAME=VALUE]...
+      [,depth=D|nodes=N|movetime=MS|tc=[MOVES/]SECONDS[+INC]]
+      [,restart=on|off][,timemargin=MS][,stall=MS]
+
+(UCI for chess, GTP for Othello). The runner keeps the clocks of tc= and
+movetime=; an engine over its time by more than timemargin (100ms), that crashes,
+stops answering for stall (60s) or plays an illegal move loses the game, and is
+restarted for the next. Its stderr goes to --engine-log.
+
+With --sprt elo0,elo1[,alpha,beta] the match stops as soon as the sequential test
+(pentanomial, over pairs) accepts a hypothesis.`,
+		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
+			return runMatch(ctx, o, *g, out)
+		})
+	o.bind(c)
+	c.Flags().StringVar(&o.a, "a", "default", "player A")
+	c.Flags().StringVar(&o.b, "b", "default", "player B")
+	c.Flags().StringVar(&o.sprt, "sprt", "", "sequential test elo0,elo1[,alpha,beta] (alpha and beta default to 0.05)")
+	return c
 }

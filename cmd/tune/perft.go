@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,24 @@ type perftOptions struct {
 	game, depth string
 	engine      engineFlags
 	json        bool
+}
+
+func runPerft(ctx context.Context, o perftOptions, _ globalOptions, out output) error {
+	s, err := o.engine.resolve(o.game)
+	if err != nil {
+		return err
+	}
+	depth, err := games.ParsePerftDepth(o.depth)
+	if err != nil {
+		return usageError{err}
+	}
+	r, err := games.TimedPerft(ctx, s.game, s.pos, depth)
+	if err != nil {
+		return err
+	}
+	return emit(out, o.json, r, func(w io.Writer) {
+		fmt.Fprintf(w, "perft %s depth %d: %d nodes in %.3f s (%.1f M nodes/s)\n", r.Game, depth, r.Nodes, r.Seconds, r.NPS/1e6)
+	})
 }
 
 func newPerftCommand(g *globalOptions) *cobra.Command {
@@ -40,24 +59,4 @@ published ones for every game gametune knows, so perft checks move generation.`,
 	o.engine.bind(c.Flags(), withPosition)
 	bindJSON(c, &o.json)
 	return c
-}
-
-func runPerft(ctx context.Context, o perftOptions, _ globalOptions, out output) error {
-	s, err := o.engine.resolve(o.game)
-	if err != nil {
-		return err
-	}
-	depth, err := games.ParsePerftDepth(o.depth)
-	if err != nil {
-		return usageError{err}
-	}
-	r, err := games.TimedPerft(ctx, s.game, s.pos, depth)
-	if err != nil {
-		return err
-	}
-	if o.json {
-		return writeJSON(out.Stdout, r)
-	}
-	fmt.Fprintf(out.Stdout, "perft %s depth %d: %d nodes in %.3f s (%.1f M nodes/s)\n", r.Game, depth, r.Nodes, r.Seconds, r.NPS/1e6)
-	return nil
 }

@@ -15,6 +15,22 @@ type playOptions struct {
 	engine     engineFlags
 }
 
+func runPlay(ctx context.Context, o playOptions, _ globalOptions, out output) error {
+	s, err := o.engine.resolve(o.game)
+	if err != nil {
+		return err
+	}
+	human := map[string]games.Side{"first": games.First, "second": games.Second}
+	if _, ok := human[o.side]; !ok {
+		return usageError{fmt.Errorf("play: --side %q: want first or second", o.side)}
+	}
+	t, err := thinker.New(s.game, s.ev, s.w, thinker.Options{Limits: s.lim})
+	if err != nil {
+		return err
+	}
+	return terminal.Serve(ctx, out.In, out.Stdout, t, terminal.Options{Start: s.pos, Human: human[o.side], ReadFile: readUserFile})
+}
+
 func newPlayCommand(g *globalOptions) *cobra.Command {
 	var o playOptions
 	c := command("play GAME", "Play a game against the engine in the terminal",
@@ -34,20 +50,4 @@ func newPlayCommand(g *globalOptions) *cobra.Command {
 	c.Flags().StringVar(&o.side, "side", "first", "the side you play: first or second")
 	o.engine.bind(c.Flags(), withPosition|withPlayer|withLimits)
 	return c
-}
-
-func runPlay(ctx context.Context, o playOptions, _ globalOptions, out output) error {
-	s, err := o.engine.resolve(o.game)
-	if err != nil {
-		return err
-	}
-	human := map[string]games.Side{"first": games.First, "second": games.Second}
-	if _, ok := human[o.side]; !ok {
-		return usageError{fmt.Errorf("play: --side %q: want first or second", o.side)}
-	}
-	t, err := thinker.New(s.game, s.ev, s.w, thinker.Options{Limits: s.lim})
-	if err != nil {
-		return err
-	}
-	return terminal.Serve(ctx, out.In, out.Stdout, t, terminal.Options{Start: s.pos, Human: human[o.side], ReadFile: readUserFile})
 }

@@ -11,21 +11,6 @@ import (
 
 type plotOptions struct{ dir, format string }
 
-func newPlotCommand(g *globalOptions) *cobra.Command {
-	var o plotOptions
-	c := command("plot DIR", "Draw a run's convergence plots into DIR/plots",
-		`plot draws, from the run store in DIR, into DIR/plots/: coefficients.* (each
-coefficient's population mean per generation with a ±1 sd band and the best genome's
-value), fitness.*, yardstick.* (Elo of the best genome against the default weights with
-its 95% interval), diversity.*, and for knockout runs winners.* and distance.*.`,
-		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.dir = args[0]
-			return runPlot(ctx, o, *g, out)
-		})
-	c.Flags().StringVar(&o.format, "format", "png", "png, svg or both")
-	return c
-}
-
 func runPlot(ctx context.Context, o plotOptions, gopts globalOptions, out output) error {
 	if o.format != "png" && o.format != "svg" && o.format != "both" {
 		return usageError{fmt.Errorf("plot: --format %q: want png, svg or both", o.format)}
@@ -42,4 +27,19 @@ func runPlot(ctx context.Context, o plotOptions, gopts globalOptions, out output
 		fmt.Fprintln(out.Stdout, f)
 	}
 	return nil
+}
+
+func newPlotCommand(g *globalOptions) *cobra.Command {
+	var o plotOptions
+	c := command("plot DIR", "Draw a run's convergence plots into DIR/plots",
+		`plot draws, from the run store in DIR, into DIR/plots/: coefficients.* (each
+coefficient's population mean per generation with a ±1 sd band and the best genome's
+value), fitness.*, yardstick.* (Elo of the best genome against the default weights with
+its 95% interval), diversity.*, and for knockout runs winners.* and distance.*.`,
+		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
+			o.dir = args[0]
+			return runPlot(ctx, o, *g, out)
+		})
+	c.Flags().StringVar(&o.format, "format", "png", "png, svg or both")
+	return c
 }

@@ -11,15 +11,6 @@ import (
 
 type reportOptions struct{ dir string }
 
-func newReportCommand(g *globalOptions) *cobra.Command {
-	var o reportOptions
-	return command("report DIR", "Write DIR/report.html: one self-contained page with the run's config, best weights, yardstick and plots", "",
-		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.dir = args[0]
-			return runReport(ctx, o, *g, out)
-		})
-}
-
 func runReport(ctx context.Context, o reportOptions, gopts globalOptions, out output) error {
 	r, err := reports.Load(o.dir)
 	if err != nil {
@@ -31,4 +22,13 @@ func runReport(ctx context.Context, o reportOptions, gopts globalOptions, out ou
 	}
 	fmt.Fprintln(out.Stdout, path)
 	return nil
+}
+
+func newReportCommand(g *globalOptions) *cobra.Command {
+	var o reportOptions
+	return command("report DIR", "Write DIR/report.html: one self-contained page with the run's config, best weights, yardstick and plots", "",
+		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
+			o.dir = args[0]
+			return runReport(ctx, o, *g, out)
+		})
 }

@@ -19,23 +19,6 @@ type resumeOptions struct {
 	cluster clusterOptions
 }
 
-func newResumeCommand(g *globalOptions) *cobra.Command {
-	var o resumeOptions
-	c := command("resume DIR", "Continue an interrupted run to the result an uninterrupted run would have given",
-		`resume continues the tuning run in DIR with the config recorded there. Games already
-recorded are not played again; since every game is seeded from its place in the run,
-the resumed run ends with exactly the genomes an uninterrupted run would have, whatever
-the number of workers.`, cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.dir = args[0]
-			return runResume(ctx, o, *g, out)
-		})
-	c.Flags().IntVar(&o.workers, "workers", 0, workersHelp)
-	o.cluster.bind(c.Flags())
-	c.Flags().StringVar(&o.config, "config", "", "check the run against this YAML config; a different config is refused unless --force")
-	c.Flags().BoolVar(&o.force, "force", false, "go on with the --config given although it differs from the recorded one")
-	return c
-}
-
 func runResume(ctx context.Context, o resumeOptions, gopts globalOptions, out output) error {
 	co, err := resumeCluster(o)
 	if err != nil {
@@ -105,4 +88,21 @@ func openRun(dir string) (*results.Run, population.Config, error) {
 		return nil, population.Config{}, err
 	}
 	return run, cfg, nil
+}
+
+func newResumeCommand(g *globalOptions) *cobra.Command {
+	var o resumeOptions
+	c := command("resume DIR", "Continue an interrupted run to the result an uninterrupted run would have given",
+		`resume continues the tuning run in DIR with the config recorded there. Games already
+recorded are not played again; since every game is seeded from its place in the run,
+the resumed run ends with exactly the genomes an uninterrupted run would have, whatever
+the number of workers.`, cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
+			o.dir = args[0]
+			return runResume(ctx, o, *g, out)
+		})
+	c.Flags().IntVar(&o.workers, "workers", 0, workersHelp)
+	o.cluster.bind(c.Flags())
+	c.Flags().StringVar(&o.config, "config", "", "check the run against this YAML config; a different config is refused unless --force")
+	c.Flags().BoolVar(&o.force, "force", false, "go on with the --config given although it differs from the recorded one")
+	return c
 }

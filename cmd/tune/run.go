@@ -16,46 +16,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-type runOptions struct {
-	out, config, preset string
-	workers             int
-	cluster             clusterOptions
-	values              population.Config      // the config flags' values
-	changed             func(flag string) bool // whether a flag was given
-}
-
-func newRunCommand(g *globalOptions) *cobra.Command {
-	o := runOptions{values: population.Defaults()}
-	c := command("run --game G --out DIR [flags]", "Run a tuning job (genetic, knockout, SPSA, CMA-ES or Texel), ending with a ladder of its champions",
-		`run evolves an evaluator's weights by playing games between weight vectors and
-keeping the winners. Every finished game and generation is stored in DIR at once;
-'tune resume DIR' continues an interrupted run to the identical result. It ends
-(after --generations, on convergence, or at a generation boundary once
---budget-games or --budget-time is spent) with a ladder rating its champions,
-the start and the defaults on openings it never used; its best is the ladder's
-strongest genome when it beats the start (or the defaults) with 95% confidence,
-family-wise, and the start (or the defaults) otherwise.
-
-Settings come from, in order: the defaults, --preset, --config FILE.yaml (keys are
-the flag names), and the flags given. The run directory keeps the resolved config.
-
-Presets: `+strings.Join(population.PresetNames(), ", ")+` (othello-report: the Othello
-report's genetic algorithm, 25 genomes, 35 generations, 10 games each, depth 6;
-checkers-paper: the checkers report's knockout tournaments, best-of-5, ten-draw
-initialisation).`, cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runRun(ctx, o, *g, out)
-		})
-	o.changed = c.Flags().Changed
-	f := c.Flags()
-	f.StringVar(&o.out, "out", "", "run directory to create (must not exist)")
-	f.StringVar(&o.config, "config", "", "YAML config file (keys are the flag names)")
-	f.StringVar(&o.preset, "preset", "", "start from a preset: "+strings.Join(population.PresetNames(), ", "))
-	f.IntVar(&o.workers, "workers", 0, workersHelp)
-	o.cluster.bind(f)
-	bindConfig(f, &o.values)
-	return c
-}
-
 // bindConfig binds a flag to each key of a run's config (population.Keys),
 // its value in values.
 func bindConfig(f *pflag.FlagSet, values *population.Config) {
@@ -85,6 +45,14 @@ type algoValue struct{ p *population.Algo }
 func (a algoValue) String() string     { return string(*a.p) }
 func (a algoValue) Type() string       { return "algo" }
 func (a algoValue) Set(s string) error { *a.p = population.Algo(s); return nil }
+
+type runOptions struct {
+	out, config, preset string
+	workers             int
+	cluster             clusterOptions
+	values              population.Config      // the config flags' values
+	changed             func(flag string) bool // whether a flag was given
+}
 
 func runRun(ctx context.Context, o runOptions, gopts globalOptions, out output) error {
 	if o.out == "" {
@@ -144,4 +112,36 @@ func runnerOf(workers int, co clusterOptions, stderr io.Writer) tuning.Opener {
 	return func(ctx context.Context, name, dir string) (tuning.Runner, error) {
 		return openRunner(ctx, co, workers, name, false, filepath.Join(dir, "broker"), stderr)
 	}
+}
+
+func newRunCommand(g *globalOptions) *cobra.Command {
+	o := runOptions{values: population.Defaults()}
+	c := command("run --game G --out DIR [flags]", "Run a tuning job (genetic, knockout, SPSA, CMA-ES or Texel), ending with a ladder of its champions",
+		`run evolves an evaluator's weights by playing games between weight vectors and
+keeping the winners. Every finished game and generation is stored in DIR at once;
+'tune resume DIR' continues an interrupted run to the identical result. It ends
+(after --generations, on convergence, or at a generation boundary once
+--budget-games or --budget-time is spent) with a ladder rating its champions,
+the start and the defaults on openings it never used; its best is the ladder's
+strongest genome when it beats the start (or the defaults) with 95% confidence,
+family-wise, and the start (or the defaults) otherwise.
+
+Settings come from, in order: the defaults, --preset, --config FILE.yaml (keys are
+the flag names), and the flags given. The run directory keeps the resolved config.
+
+Presets: `+strings.Join(population.PresetNames(), ", ")+` (othello-report: the Othello
+report's genetic algorithm, 25 genomes, 35 generations, 10 games each, depth 6;
+checkers-paper: the checkers report's knockout tournaments, best-of-5, ten-draw
+initialisation).`, cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
+			return runRun(ctx, o, *g, out)
+		})
+	o.changed = c.Flags().Changed
+	f := c.Flags()
+	f.StringVar(&o.out, "out", "", "run directory to create (must not exist)")
+	f.StringVar(&o.config, "config", "", "YAML config file (keys are the flag names)")
+	f.StringVar(&o.preset, "preset", "", "start from a preset: "+strings.Join(population.PresetNames(), ", "))
+	f.IntVar(&o.workers, "workers", 0, workersHelp)
+	o.cluster.bind(f)
+	bindConfig(f, &o.values)
+	return c
 }

@@ -14,20 +14,6 @@ type runsOptions struct {
 	json bool
 }
 
-func newRunsCommand(g *globalOptions) *cobra.Command {
-	var o runsOptions
-	c := command("runs [ROOT]", "List the runs under a folder (default: runs)", "",
-		cobra.MaximumNArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.root = "runs"
-			if len(args) == 1 {
-				o.root = args[0]
-			}
-			return runRuns(ctx, o, *g, out)
-		})
-	bindJSON(c, &o.json)
-	return c
-}
-
 func runRuns(ctx context.Context, o runsOptions, gopts globalOptions, out output) error {
 	infos, errs := results.List(o.root)
 	if len(infos) == 0 && len(errs) > 0 {
@@ -45,4 +31,18 @@ func runRuns(ctx context.Context, o runsOptions, gopts globalOptions, out output
 		fmt.Fprintln(out.Stderr, "skipped:", err)
 	}
 	return nil
+}
+
+func newRunsCommand(g *globalOptions) *cobra.Command {
+	var o runsOptions
+	c := command("runs [ROOT]", "List the runs under a folder (default: runs)", "",
+		cobra.MaximumNArgs(1), func(ctx context.Context, args []string, out output) error {
+			o.root = "runs"
+			if len(args) == 1 {
+				o.root = args[0]
+			}
+			return runRuns(ctx, o, *g, out)
+		})
+	bindJSON(c, &o.json)
+	return c
 }

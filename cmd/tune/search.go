@@ -13,6 +13,18 @@ type searchOptions struct {
 	json   bool
 }
 
+func runSearch(ctx context.Context, o searchOptions, _ globalOptions, out output) error {
+	s, err := o.engine.resolve(o.game)
+	if err != nil {
+		return err
+	}
+	a, err := thinker.Analyse(ctx, s.game, s.pos, s.ev, s.w, s.lim, o.engine.tableMiB)
+	if err != nil {
+		return err
+	}
+	return emit(out, o.json, a, a.WriteText)
+}
+
 func newSearchCommand(g *globalOptions) *cobra.Command {
 	var o searchOptions
 	c := command("search GAME", "Search a position: best move, score, principal variation and statistics", "",
@@ -23,20 +35,4 @@ func newSearchCommand(g *globalOptions) *cobra.Command {
 	o.engine.bind(c.Flags(), withPosition|withPlayer|withLimits|withHash)
 	bindJSON(c, &o.json)
 	return c
-}
-
-func runSearch(ctx context.Context, o searchOptions, _ globalOptions, out output) error {
-	s, err := o.engine.resolve(o.game)
-	if err != nil {
-		return err
-	}
-	a, err := thinker.Analyse(ctx, s.game, s.pos, s.ev, s.w, s.lim, o.engine.tableMiB)
-	if err != nil {
-		return err
-	}
-	if o.json {
-		return writeJSON(out.Stdout, a)
-	}
-	a.WriteText(out.Stdout)
-	return nil
 }

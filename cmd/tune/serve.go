@@ -15,6 +15,28 @@ type serveOptions struct {
 	poll                    time.Duration
 }
 
+func runServe(ctx context.Context, o serveOptions, gopts globalOptions, out output) error {
+	token, err := web.ReadToken(o.tokenFile)
+	if err != nil {
+		return usageError{err}
+	}
+	if o.poll < 50*time.Millisecond {
+		return usageError{fmt.Errorf("serve: --poll %v is too short (50ms at least)", o.poll)}
+	}
+	s, ln, err := web.Open(o.runs, o.listen, web.Options{Token: token, Poll: o.poll}, o.insecure)
+	if err != nil {
+		return usageError{err}
+	}
+	if !gopts.quiet {
+		note := ""
+		if token != "" {
+			note = " (open /?token=TOKEN once in a browser; scripts send Authorization: Bearer TOKEN)"
+		}
+		fmt.Fprintf(out.Stdout, "serving the runs in %s at http://%s/%s; Ctrl-C stops\n", o.runs, ln.Addr(), note)
+	}
+	return web.Serve(ctx, ln, s)
+}
+
 func newServeCommand(g *globalOptions) *cobra.Command {
 	var o serveOptions
 	c := command("serve [--runs DIR] [--listen 127.0.0.1:8080]", "Serve a live, read-only dashboard of the runs in a folder (web pages and a JSON API)",
@@ -37,26 +59,4 @@ It listens on the loopback address unless told otherwise; any other address need
 	f.BoolVar(&o.insecure, "insecure", false, "allow a non-loopback address without a token")
 	f.DurationVar(&o.poll, "poll", time.Second, "how often a live page's run is checked for a new generation")
 	return c
-}
-
-func runServe(ctx context.Context, o serveOptions, gopts globalOptions, out output) error {
-	token, err := web.ReadToken(o.tokenFile)
-	if err != nil {
-		return usageError{err}
-	}
-	if o.poll < 50*time.Millisecond {
-		return usageError{fmt.Errorf("serve: --poll %v is too short (50ms at least)", o.poll)}
-	}
-	s, ln, err := web.Open(o.runs, o.listen, web.Options{Token: token, Poll: o.poll}, o.insecure)
-	if err != nil {
-		return usageError{err}
-	}
-	if !gopts.quiet {
-		note := ""
-		if token != "" {
-			note = " (open /?token=TOKEN once in a browser; scripts send Authorization: Bearer TOKEN)"
-		}
-		fmt.Fprintf(out.Stdout, "serving the runs in %s at http://%s/%s; Ctrl-C stops\n", o.runs, ln.Addr(), note)
-	}
-	return web.Serve(ctx, ln, s)
 }

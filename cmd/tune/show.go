@@ -2,27 +2,12 @@ package main
 
 import (
 	"context"
+	"io"
 
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
 	"github.com/spf13/cobra"
 )
-
-type showOptions struct {
-	dir  string
-	json bool
-}
-
-func newShowCommand(g *globalOptions) *cobra.Command {
-	var o showOptions
-	c := command("show DIR", "Summarise a run: status, progress, the best with its evidence, the ladder, the yardstick per generation", "",
-		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.dir = args[0]
-			return runShow(ctx, o, *g, out)
-		})
-	bindJSON(c, &o.json)
-	return c
-}
 
 // viewRun reads a run to show it (results.ReadView): a directory that
 // holds no run is the user's mistake.
@@ -35,14 +20,26 @@ func viewRun(dir string) (*results.View, error) {
 	return results.ReadView(r)
 }
 
+type showOptions struct {
+	dir  string
+	json bool
+}
+
 func runShow(ctx context.Context, o showOptions, gopts globalOptions, out output) error {
 	v, err := viewRun(o.dir)
 	if err != nil {
 		return err
 	}
-	if o.json {
-		return writeJSON(out.Stdout, v.JSON())
-	}
-	reports.WriteSummary(out.Stdout, v, o.dir)
-	return nil
+	return emit(out, o.json, v.JSON(), func(w io.Writer) { reports.WriteSummary(w, v, o.dir) })
+}
+
+func newShowCommand(g *globalOptions) *cobra.Command {
+	var o showOptions
+	c := command("show DIR", "Summarise a run: status, progress, the best with its evidence, the ladder, the yardstick per generation", "",
+		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
+			o.dir = args[0]
+			return runShow(ctx, o, *g, out)
+		})
+	bindJSON(c, &o.json)
+	return c
 }

@@ -15,6 +15,18 @@ type solveOptions struct {
 	json     bool
 }
 
+func runSolve(ctx context.Context, o solveOptions, _ globalOptions, out output) error {
+	s, err := o.engine.resolve(o.game)
+	if err != nil {
+		return err
+	}
+	r, err := thinker.Solve(ctx, s.game, s.pos, o.maxDepth)
+	if err != nil {
+		return usageError{err}
+	}
+	return emit(out, o.json, r, r.WriteText)
+}
+
 func newSolveCommand(g *globalOptions) *cobra.Command {
 	var o solveOptions
 	c := command("solve GAME", "Find the exact value (win, loss, draw) of a position whose tree can be exhausted", "",
@@ -26,20 +38,4 @@ func newSolveCommand(g *globalOptions) *cobra.Command {
 	c.Flags().IntVar(&o.maxDepth, "max-depth", engine.MaxDepth, "give up beyond this depth")
 	bindJSON(c, &o.json)
 	return c
-}
-
-func runSolve(ctx context.Context, o solveOptions, _ globalOptions, out output) error {
-	s, err := o.engine.resolve(o.game)
-	if err != nil {
-		return err
-	}
-	r, err := thinker.Solve(ctx, s.game, s.pos, o.maxDepth)
-	if err != nil {
-		return usageError{err}
-	}
-	if o.json {
-		return writeJSON(out.Stdout, r)
-	}
-	r.WriteText(out.Stdout)
-	return nil
 }

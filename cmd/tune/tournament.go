@@ -18,28 +18,6 @@ type tournamentOptions struct {
 	bestOf                int
 }
 
-func newTournamentCommand(g *globalOptions) *cobra.Command {
-	var o tournamentOptions
-	c := command("tournament --game G --format roundrobin|gauntlet|knockout --players SPEC,SPEC,... [flags]",
-		"Play a round robin, a gauntlet (the first player against each other) or a knockout bracket",
-		`tournament plays several players. A SPEC is "default", "default:EVALUATOR" or a
-weights file. roundrobin: every two players meet over --pairs colour-swapped pairs.
-gauntlet: the first player meets every other. knockout: a single-elimination
-bracket in the order given (byes to the first), each match best-of --best-of games,
-ties broken by --ties random (a seeded coin) or extra (extra pairs).`,
-		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runTournament(ctx, o, *g, out)
-		})
-	o.bind(c)
-	f := c.Flags()
-	f.StringVar(&o.format, "format", "roundrobin", "roundrobin, gauntlet or knockout")
-	f.StringVar(&o.players, "players", "", "comma-separated player SPECs (built-in ones; external engines with --player)")
-	f.StringArrayVar(&o.player, "player", nil, "one player SPEC, repeatable: built-in, an external engine (cmd=...,proto=...) or a name from --engines")
-	f.IntVar(&o.bestOf, "best-of", 5, "knockout: games per match")
-	f.StringVar(&o.ties, "ties", "random", "knockout: random or extra")
-	return c
-}
-
 func runTournament(ctx context.Context, o tournamentOptions, gopts globalOptions, out output) error {
 	specs, err := o.playerSpecs()
 	if err != nil {
@@ -98,4 +76,26 @@ func (o tournamentOptions) playerSpecs() ([]string, error) {
 		specs[i] = strings.TrimSpace(specs[i])
 	}
 	return specs, nil
+}
+
+func newTournamentCommand(g *globalOptions) *cobra.Command {
+	var o tournamentOptions
+	c := command("tournament --game G --format roundrobin|gauntlet|knockout --players SPEC,SPEC,... [flags]",
+		"Play a round robin, a gauntlet (the first player against each other) or a knockout bracket",
+		`tournament plays several players. A SPEC is "default", "default:EVALUATOR" or a
+weights file. roundrobin: every two players meet over --pairs colour-swapped pairs.
+gauntlet: the first player meets every other. knockout: a single-elimination
+bracket in the order given (byes to the first), each match best-of --best-of games,
+ties broken by --ties random (a seeded coin) or extra (extra pairs).`,
+		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
+			return runTournament(ctx, o, *g, out)
+		})
+	o.bind(c)
+	f := c.Flags()
+	f.StringVar(&o.format, "format", "roundrobin", "roundrobin, gauntlet or knockout")
+	f.StringVar(&o.players, "players", "", "comma-separated player SPECs (built-in ones; external engines with --player)")
+	f.StringArrayVar(&o.player, "player", nil, "one player SPEC, repeatable: built-in, an external engine (cmd=...,proto=...) or a name from --engines")
+	f.IntVar(&o.bestOf, "best-of", 5, "knockout: games per match")
+	f.StringVar(&o.ties, "ties", "random", "knockout: random or extra")
+	return c
 }
