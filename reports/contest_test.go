@@ -14,7 +14,7 @@ import (
 // included, an infinite bound written with its bounds.
 func TestWriteMatch(t *testing.T) {
 	inf := stats.Float(math.Inf(1))
-	s := tournament.MatchJSON{Game: "othello", A: "a", B: "b", Games: 6, Pairs: 3, Wins: 2, Draws: 2, Losses: 2, Score: 0.5,
+	s := tournament.MatchJSON{Game: "othello", A: "a", B: "b", Games: 6, Pairs: 3, WDL: stats.WDL{Wins: 2, Draws: 2, Losses: 2}, Score: 0.5,
 		Elo: 0, EloLow: -135.7, EloHigh: 135.7, PairElo: 400, PairEloLow: 12, PairEloHigh: inf, LOS: 0.5, Pentanomial: [5]int{0, 0, 3, 0, 0},
 		SPRT: &tournament.SPRTJSON{Elo0: 0, Elo1: 10, LLR: 0, Lower: -2.94, Upper: 2.94, Status: "continue"}, Interrupted: true}
 	var b bytes.Buffer
@@ -38,7 +38,7 @@ SPRT [0, 10]         LLR 0.00 (bounds -2.94, 2.94): continue
 // bye, its tie break and its winner.
 func TestWriteTournament(t *testing.T) {
 	r := tournament.TournamentJSON{Game: "kono", Format: "knockout",
-		Standings: []tournament.StandingJSON{{Player: "2:x", Games: 4, Wins: 1, Draws: 2, Losses: 1, Points: 2, Score: 0.5, Elo: 0, Low: -200, High: 200}},
+		Standings: []tournament.StandingJSON{{Player: "2:x", Games: 4, WDL: stats.WDL{Wins: 1, Draws: 2, Losses: 1}, Points: 2, Score: 0.5, Elo: 0, Low: -200, High: 200}},
 		Bracket: []tournament.BracketJSON{{Round: 0, A: "1:x", B: "bye", Winner: "1:x"},
 			{Round: 1, A: "1:x", B: "2:x", ScoreA: 1, ScoreB: 1, Games: 2, Winner: "2:x", TieBreak: "random"}},
 		Winner: "2:x"}

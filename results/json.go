@@ -97,27 +97,23 @@ type LadderJSON struct {
 
 // LadderEntryJSON is one player of a ladder, its weights by feature name.
 type LadderEntryJSON struct {
-	Label      string             `json:"label"`
-	Genome     int                `json:"genome"`
-	Generation int                `json:"generation"`
-	Spent      int                `json:"games_spent"`
-	Wins       int                `json:"wins"`
-	Draws      int                `json:"draws"`
-	Losses     int                `json:"losses"`
-	Elo        stats.Float        `json:"elo"`
-	Low        stats.Float        `json:"elo_low"`
-	High       stats.Float        `json:"elo_high"`
-	Weights    map[string]float64 `json:"weights"`
+	Label      string `json:"label"`
+	Genome     int    `json:"genome"`
+	Generation int    `json:"generation"`
+	Spent      int    `json:"games_spent"`
+	stats.WDL
+	Elo     stats.Float        `json:"elo"`
+	Low     stats.Float        `json:"elo_low"`
+	High    stats.Float        `json:"elo_high"`
+	Weights map[string]float64 `json:"weights"`
 }
 
 // YardstickJSON is one yardstick match: a generation's champion against
 // the defaults and against the previous champion.
 type YardstickJSON struct {
-	Generation int         `json:"generation"`
-	Genome     int         `json:"genome"`
-	Wins       int         `json:"wins"`
-	Draws      int         `json:"draws"`
-	Losses     int         `json:"losses"`
+	Generation int `json:"generation"`
+	Genome     int `json:"genome"`
+	stats.WDL
 	Score      float64     `json:"score"`
 	Elo        stats.Float `json:"elo"`
 	Low        stats.Float `json:"elo_low"`
@@ -191,7 +187,7 @@ func (v *View) LadderJSON() *LadderJSON {
 	j := &LadderJSON{Pairs: l.Pairs, DrawElo: l.DrawElo, Reference: l.Entries[l.Reference].Label, Strongest: l.Entries[l.Best].Label,
 		StrongestLow: stats.Float(l.BestLow), StrongestHigh: stats.Float(l.BestHigh)}
 	for _, e := range l.Entries {
-		j.Entries = append(j.Entries, LadderEntryJSON{e.Label, e.Genome, e.Generation, e.Spent, e.Wins, e.Draws, e.Losses,
+		j.Entries = append(j.Entries, LadderEntryJSON{e.Label, e.Genome, e.Generation, e.Spent, e.WDL,
 			stats.Float(e.Elo), stats.Float(e.Low), stats.Float(e.High), byName(v.Evaluator.Features, e.Weights)})
 	}
 	return j
@@ -203,7 +199,7 @@ func (v *View) YardstickJSON() []YardstickJSON {
 	var out []YardstickJSON
 	for _, g := range v.Generations {
 		if y := g.Yardstick; y != nil {
-			out = append(out, YardstickJSON{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, y.Score, stats.Float(y.Elo), stats.Float(y.EloLow), stats.Float(y.EloHigh),
+			out = append(out, YardstickJSON{g.Index, y.Genome, y.WDL, y.Score, stats.Float(y.Elo), stats.Float(y.EloLow), stats.Float(y.EloHigh),
 				y.Previous, y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses})
 		}
 	}

@@ -10,14 +10,12 @@ import "github.com/gametune/gametune/tournament/stats"
 // their 95% intervals, the likelihood of superiority, the pentanomial
 // counts and the SPRT, if one ran.
 type MatchJSON struct {
-	Game        string      `json:"game"`
-	A           string      `json:"a"`
-	B           string      `json:"b"`
-	Games       int         `json:"games"`
-	Pairs       int         `json:"pairs"`
-	Wins        int         `json:"wins"`
-	Draws       int         `json:"draws"`
-	Losses      int         `json:"losses"`
+	Game  string `json:"game"`
+	A     string `json:"a"`
+	B     string `json:"b"`
+	Games int    `json:"games"`
+	Pairs int    `json:"pairs"`
+	stats.WDL
 	Score       stats.Float `json:"score"`
 	Elo         stats.Float `json:"elo"`
 	EloLow      stats.Float `json:"elo_low"`
@@ -49,7 +47,7 @@ type SPRTJSON struct {
 func (r *MatchResult) JSON(game, a, b string) MatchJSON {
 	e, p := r.WDL.EloEstimate(), r.Pentanomial.EloEstimate()
 	s := MatchJSON{Game: game, A: a, B: b, Games: r.WDL.Games(), Pairs: r.Pentanomial.Pairs(),
-		Wins: r.WDL.Wins, Draws: r.WDL.Draws, Losses: r.WDL.Losses, Score: stats.Float(r.WDL.Score()),
+		WDL: r.WDL, Score: stats.Float(r.WDL.Score()),
 		Elo: stats.Float(e.Elo), EloLow: stats.Float(e.Low), EloHigh: stats.Float(e.High),
 		PairElo: stats.Float(p.Elo), PairEloLow: stats.Float(p.Low), PairEloHigh: stats.Float(p.High),
 		LOS: stats.Float(r.WDL.LOS()), Pentanomial: r.Pentanomial}
@@ -73,11 +71,9 @@ type TournamentJSON struct {
 // StandingJSON is one player's line of the standings: its record, points,
 // score and Elo against the opponents met, with the 95% interval.
 type StandingJSON struct {
-	Player string      `json:"player"`
-	Games  int         `json:"games"`
-	Wins   int         `json:"wins"`
-	Draws  int         `json:"draws"`
-	Losses int         `json:"losses"`
+	Player string `json:"player"`
+	Games  int    `json:"games"`
+	stats.WDL
 	Points float64     `json:"points"`
 	Score  stats.Float `json:"score"`
 	Elo    stats.Float `json:"elo"`
@@ -103,7 +99,7 @@ func StandingsJSON(standings []Standing) []StandingJSON {
 	var out []StandingJSON
 	for _, s := range standings {
 		r, e := s.Record, s.Elo
-		out = append(out, StandingJSON{s.Name, r.Games(), r.Wins, r.Draws, r.Losses, s.Points,
+		out = append(out, StandingJSON{s.Name, r.Games(), r, s.Points,
 			stats.Float(s.Score), stats.Float(e.Elo), stats.Float(e.Low), stats.Float(e.High)})
 	}
 	return out

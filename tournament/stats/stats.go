@@ -18,8 +18,13 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// WDL counts results from one player's point of view.
-type WDL struct{ Wins, Draws, Losses int }
+// WDL counts results from one player's point of view. The JSON shapes of
+// matches, standings, ladders and yardsticks embed it.
+type WDL struct {
+	Wins   int `json:"wins"`
+	Draws  int `json:"draws"`
+	Losses int `json:"losses"`
+}
 
 // Games is W+D+L.
 func (r WDL) Games() int { return r.Wins + r.Draws + r.Losses }
