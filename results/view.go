@@ -1,6 +1,7 @@
 package results
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -78,16 +79,10 @@ func ReadView(r *Run) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	info, err := r.Info()
-	if err != nil {
-		return nil, err
-	}
-	hist, err := r.Generations()
-	if err != nil {
-		return nil, err
-	}
-	l, err := r.Ladder()
-	if err != nil {
+	info, infoErr := r.Info()
+	hist, histErr := r.Generations()
+	l, ladderErr := r.Ladder()
+	if err := errors.Join(infoErr, histErr, ladderErr); err != nil {
 		return nil, err
 	}
 	return NewView(filepath.Base(r.dir), cfg, info, hist, l)
