@@ -24,22 +24,15 @@ type CMAESConfig struct {
 
 // validate checks the section for a run of budget games (0: no budget).
 func (c CMAESConfig) validate(budget int) error {
-	if c.CMAESGenerations < 1 || c.CMAESGenerations > MaxGenerations {
-		return bad("cmaes-generations %d: 1 to %d", c.CMAESGenerations, MaxGenerations)
-	}
-	if c.CMAESPopulation != 0 && (c.CMAESPopulation < 2 || c.CMAESPopulation > MaxCandidates) {
-		return bad("cmaes-population %d: 0 (gonum's default, 4 + 3 ln n) or 2 to %d", c.CMAESPopulation, MaxCandidates)
-	}
-	if c.CMAESPairs < 1 || c.CMAESPairs > MaxBestOf {
-		return bad("cmaes-pairs %d: 1 to %d pairs of each candidate against the mean", c.CMAESPairs, MaxBestOf)
-	}
-	if !(c.CMAESSigma > 0 && c.CMAESSigma <= 1) {
-		return bad("cmaes-sigma %g: the initial step as a fraction of each range, in (0, 1]", c.CMAESSigma)
-	}
-	if n := 2 * c.CMAESPairs * max(c.CMAESPopulation, 4); budget > 0 && budget < n {
-		return bad("budget-games %d is too small for one CMA-ES generation (%d games or more)", budget, n)
-	}
-	return nil
+	n := 2 * c.CMAESPairs * max(c.CMAESPopulation, 4) // games of one generation
+	return firstError(
+		check(c.CMAESGenerations >= 1 && c.CMAESGenerations <= MaxGenerations, "cmaes-generations %d: 1 to %d", c.CMAESGenerations, MaxGenerations),
+		check(c.CMAESPopulation == 0 || c.CMAESPopulation >= 2 && c.CMAESPopulation <= MaxCandidates,
+			"cmaes-population %d: 0 (gonum's default, 4 + 3 ln n) or 2 to %d", c.CMAESPopulation, MaxCandidates),
+		check(c.CMAESPairs >= 1 && c.CMAESPairs <= MaxBestOf, "cmaes-pairs %d: 1 to %d pairs of each candidate against the mean", c.CMAESPairs, MaxBestOf),
+		check(c.CMAESSigma > 0 && c.CMAESSigma <= 1, "cmaes-sigma %g: the initial step as a fraction of each range, in (0, 1]", c.CMAESSigma),
+		check(budget <= 0 || budget >= n, "budget-games %d is too small for one CMA-ES generation (%d games or more)", budget, n),
+	)
 }
 
 // StageCMAES names the games of CMA-ES candidates against the mean.

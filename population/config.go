@@ -409,6 +409,25 @@ func bad(format string, args ...any) error {
 	return fmt.Errorf("population: "+format, args...)
 }
 
+// check is bad(format, args...) unless ok, and nil when ok.
+func check(ok bool, format string, args ...any) error {
+	if ok {
+		return nil
+	}
+	return bad(format, args...)
+}
+
+// firstError is the first of errs that is not nil: a section's checks in
+// the order they are stated.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // probability checks that p is a probability.
 func probability(name string, p float64) error {
 	if math.IsNaN(p) || p < 0 || p > 1 {

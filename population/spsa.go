@@ -32,28 +32,16 @@ type SPSAConfig struct {
 
 // validate checks the section for a run of budget games (0: no budget).
 func (c SPSAConfig) validate(budget int) error {
-	if c.SPSAIterations < 1 || c.SPSAIterations > MaxSPSAIterations {
-		return bad("spsa-iterations %d: 1 to %d (one colour-swapped pair each)", c.SPSAIterations, MaxSPSAIterations)
-	}
-	if c.SPSABlock < 1 || c.SPSABlock > MaxSPSABlock {
-		return bad("spsa-block %d: 1 to %d iterations per generation", c.SPSABlock, MaxSPSABlock)
-	}
-	if !(c.SPSAARatio >= 0 && c.SPSAARatio <= 10) {
-		return bad("spsa-a-ratio %g: 0 to 10 (A as a fraction of the iterations; fishtest uses 0.1)", c.SPSAARatio)
-	}
-	if !(c.SPSAAlpha > 0 && c.SPSAAlpha <= 2) || !(c.SPSAGamma > 0 && c.SPSAGamma <= 1) {
-		return bad("spsa-alpha %g must be in (0, 2] and spsa-gamma %g in (0, 1] (fishtest: 0.602 and 0.101)", c.SPSAAlpha, c.SPSAGamma)
-	}
-	if !(c.SPSACEnd > 0 && c.SPSACEnd <= 1) {
-		return bad("spsa-c-end %g: a fraction of each range in (0, 1]", c.SPSACEnd)
-	}
-	if !(c.SPSAREnd > 0 && c.SPSAREnd <= 1e6) {
-		return bad("spsa-r-end %g must be > 0 (and at most 1e6)", c.SPSAREnd)
-	}
-	if budget > 0 && budget < 2 {
-		return bad("budget-games %d is too small for one SPSA iteration (a pair of games)", budget)
-	}
-	return nil
+	return firstError(
+		check(c.SPSAIterations >= 1 && c.SPSAIterations <= MaxSPSAIterations, "spsa-iterations %d: 1 to %d (one colour-swapped pair each)", c.SPSAIterations, MaxSPSAIterations),
+		check(c.SPSABlock >= 1 && c.SPSABlock <= MaxSPSABlock, "spsa-block %d: 1 to %d iterations per generation", c.SPSABlock, MaxSPSABlock),
+		check(c.SPSAARatio >= 0 && c.SPSAARatio <= 10, "spsa-a-ratio %g: 0 to 10 (A as a fraction of the iterations; fishtest uses 0.1)", c.SPSAARatio),
+		check(c.SPSAAlpha > 0 && c.SPSAAlpha <= 2 && c.SPSAGamma > 0 && c.SPSAGamma <= 1,
+			"spsa-alpha %g must be in (0, 2] and spsa-gamma %g in (0, 1] (fishtest: 0.602 and 0.101)", c.SPSAAlpha, c.SPSAGamma),
+		check(c.SPSACEnd > 0 && c.SPSACEnd <= 1, "spsa-c-end %g: a fraction of each range in (0, 1]", c.SPSACEnd),
+		check(c.SPSAREnd > 0 && c.SPSAREnd <= 1e6, "spsa-r-end %g must be > 0 (and at most 1e6)", c.SPSAREnd),
+		check(budget <= 0 || budget >= 2, "budget-games %d is too small for one SPSA iteration (a pair of games)", budget),
+	)
 }
 
 // StageSPSA names the games of SPSA iterations.

@@ -31,19 +31,12 @@ type TexelConfig struct {
 
 // validate checks the section for a run of budget games (0: no budget).
 func (c TexelConfig) validate(budget int) error {
-	if c.TexelRounds < 1 || c.TexelRounds > MaxTexelRounds {
-		return bad("texel-rounds %d: 1 to %d", c.TexelRounds, MaxTexelRounds)
-	}
-	if c.TexelGames < 1 || c.TexelGames > MaxTexelGames {
-		return bad("texel-games %d: 1 to %d self-play games per round", c.TexelGames, MaxTexelGames)
-	}
-	if c.TexelOpeningPlies < 0 || c.TexelOpeningPlies > 60 {
-		return bad("texel-opening-plies %d: 0 to 60 random plies", c.TexelOpeningPlies)
-	}
-	if budget > 0 && budget < c.TexelGames {
-		return bad("budget-games %d is too small for one Texel round of texel-games %d self-play games", budget, c.TexelGames)
-	}
-	return nil
+	return firstError(
+		check(c.TexelRounds >= 1 && c.TexelRounds <= MaxTexelRounds, "texel-rounds %d: 1 to %d", c.TexelRounds, MaxTexelRounds),
+		check(c.TexelGames >= 1 && c.TexelGames <= MaxTexelGames, "texel-games %d: 1 to %d self-play games per round", c.TexelGames, MaxTexelGames),
+		check(c.TexelOpeningPlies >= 0 && c.TexelOpeningPlies <= 60, "texel-opening-plies %d: 0 to 60 random plies", c.TexelOpeningPlies),
+		check(budget <= 0 || budget >= c.TexelGames, "budget-games %d is too small for one Texel round of texel-games %d self-play games", budget, c.TexelGames),
+	)
 }
 
 // StageTexel names Texel's self-play games.

@@ -34,9 +34,7 @@ func newBrokerCommand(g *globalOptions) *cobra.Command {
 who run none of their own. Coordinators ('tune run --nats') publish games there;
 workers ('tune worker') play them. Every client needs the token in F. It runs
 until interrupted; finished results and queued jobs stay in DIR.`,
-		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runBroker(ctx, o, *g, out)
-		})
+		cobra.NoArgs, func(ctx context.Context, out output) error { return runBroker(ctx, o, *g, out) })
 	f := c.Flags()
 	f.StringVar(&o.listen, "listen", "127.0.0.1:4222", "address to listen on, HOST:PORT")
 	f.StringVar(&o.store, "store", "", "directory of the broker's data (created if missing)")

@@ -77,9 +77,7 @@ the same start, seed and games budget, each in its own run directory DIR/<algo>
 (up to --champions each, evenly spaced, the last always) with the start and the
 defaults in one ladder (DIR/ladder), prints a table of the Elo each tuner gained
 over the start and draws Elo against games spent, one curve per tuner
-(DIR/compare.png and .svg).`, cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runCompare(ctx, o, *g, out)
-		})
+(DIR/compare.png and .svg).`, cobra.NoArgs, func(ctx context.Context, out output) error { return runCompare(ctx, o, *g, out) })
 	f := c.Flags()
 	o.cluster.bind(f)
 	f.StringVar(&o.base.Game, "game", "", "game to tune")

@@ -50,10 +50,7 @@ the evaluator's defaults.
 'set depth') when no clock is given. Errors in the input are answered with one
 line (UCI: "info string error: ..."; GTP: "? ..."; NBoard: "status error: ...")
 and the engine keeps its last legal state. End of input ends the process.`,
-		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.game = args[0]
-			return runEngine(ctx, o, *g, out)
-		})
+		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runEngine(ctx, o, *g, out) }, &o.game)
 	c.Flags().StringVar(&o.protocol, "protocol", "", "uci, gtp or nboard (default: gtp for othello, uci for the other games)")
 	o.engine.bind(c.Flags(), withPlayer|withLimits|withHash)
 	return c

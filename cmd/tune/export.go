@@ -57,10 +57,7 @@ fittest genome of generation N:
   csv   the whole history: generation, genome, parents, fitness, record, weights
 Without -o the result goes to standard output; -o writes a file atomically and
 never overwrites one without --force.`,
-		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.dir = args[0]
-			return runExport(ctx, o, *g, out)
-		})
+		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runExport(ctx, o, *g, out) }, &o.dir)
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "json", "json, go, c, uci or csv")
 	f.IntVar(&o.generation, "generation", -1, "export the best genome of this generation (default: the last)")

@@ -22,9 +22,7 @@ func runGames(_ context.Context, o gamesOptions, _ globalOptions, out output) er
 func newGamesCommand(g *globalOptions) *cobra.Command {
 	var o gamesOptions
 	c := command("games", "List the games, their notation, evaluators and features", "",
-		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runGames(ctx, o, *g, out)
-		})
+		cobra.NoArgs, func(ctx context.Context, out output) error { return runGames(ctx, o, *g, out) })
 	bindJSON(c, &o.json)
 	return c
 }

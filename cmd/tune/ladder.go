@@ -64,10 +64,7 @@ intervals. The run keeps the ladder: show, export, runs and the report then name
 its best genome, or the start (or the defaults) when no champion beats it with
 95% confidence. tune run plays a ladder at its end (--ladder-pairs); this
 command plays one for any run, again with another --pairs if you like. Its games
-are stored, so an interrupted ladder resumes.`, cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.dir = args[0]
-			return runLadder(ctx, o, *g, out)
-		})
+are stored, so an interrupted ladder resumes.`, cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runLadder(ctx, o, *g, out) }, &o.dir)
 	c.Flags().IntVar(&o.pairs, "pairs", 0, fmt.Sprintf("colour-swapped pairs per pairing, 1-%d (0: the run's ladder-pairs, or about a tenth of its games)", population.MaxLadderPairs))
 	c.Flags().IntVar(&o.workers, "workers", 0, workersHelp)
 	bindJSON(c, &o.json)

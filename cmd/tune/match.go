@@ -65,9 +65,7 @@ restarted for the next. Its stderr goes to --engine-log.
 
 With --sprt elo0,elo1[,alpha,beta] the match stops as soon as the sequential test
 (pentanomial, over pairs) accepts a hypothesis.`,
-		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runMatch(ctx, o, *g, out)
-		})
+		cobra.NoArgs, func(ctx context.Context, out output) error { return runMatch(ctx, o, *g, out) })
 	o.bind(c)
 	c.Flags().StringVar(&o.a, "a", "default", "player A")
 	c.Flags().StringVar(&o.b, "b", "default", "player B")

@@ -41,10 +41,7 @@ func newPerftCommand(g *globalOptions) *cobra.Command {
 		`perft counts the leaves of the game tree exactly DEPTH plies below the position.
 Games that end earlier are not extended; a pass is a ply. The counts are the
 published ones for every game gametune knows, so perft checks move generation.`,
-		cobra.ExactArgs(2), func(ctx context.Context, args []string, out output) error {
-			o.game, o.depth = args[0], args[1]
-			return runPerft(ctx, o, *g, out)
-		})
+		cobra.ExactArgs(2), func(ctx context.Context, out output) error { return runPerft(ctx, o, *g, out) }, &o.game, &o.depth)
 	// "perft chess -1" reaches the flag parser as a flag: say what is wrong
 	// with the depth instead of "unknown shorthand flag".
 	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

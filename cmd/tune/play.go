@@ -43,10 +43,7 @@ func newPlayCommand(g *globalOptions) *cobra.Command {
   load FILE   load a saved game
   help        this list
   quit        leave`,
-		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.game = args[0]
-			return runPlay(ctx, o, *g, out)
-		})
+		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runPlay(ctx, o, *g, out) }, &o.game)
 	c.Flags().StringVar(&o.side, "side", "first", "the side you play: first or second")
 	o.engine.bind(c.Flags(), withPosition|withPlayer|withLimits)
 	return c

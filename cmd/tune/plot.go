@@ -36,10 +36,7 @@ func newPlotCommand(g *globalOptions) *cobra.Command {
 coefficient's population mean per generation with a ±1 sd band and the best genome's
 value), fitness.*, yardstick.* (Elo of the best genome against the default weights with
 its 95% interval), diversity.*, and for knockout runs winners.* and distance.*.`,
-		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.dir = args[0]
-			return runPlot(ctx, o, *g, out)
-		})
+		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runPlot(ctx, o, *g, out) }, &o.dir)
 	c.Flags().StringVar(&o.format, "format", "png", "png, svg or both")
 	return c
 }

@@ -27,8 +27,5 @@ func runReport(ctx context.Context, o reportOptions, gopts globalOptions, out ou
 func newReportCommand(g *globalOptions) *cobra.Command {
 	var o reportOptions
 	return command("report DIR", "Write DIR/report.html: one self-contained page with the run's config, best weights, yardstick and plots", "",
-		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.dir = args[0]
-			return runReport(ctx, o, *g, out)
-		})
+		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runReport(ctx, o, *g, out) }, &o.dir)
 }

@@ -96,10 +96,7 @@ func newResumeCommand(g *globalOptions) *cobra.Command {
 		`resume continues the tuning run in DIR with the config recorded there. Games already
 recorded are not played again; since every game is seeded from its place in the run,
 the resumed run ends with exactly the genomes an uninterrupted run would have, whatever
-the number of workers.`, cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.dir = args[0]
-			return runResume(ctx, o, *g, out)
-		})
+the number of workers.`, cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runResume(ctx, o, *g, out) }, &o.dir)
 	c.Flags().IntVar(&o.workers, "workers", 0, workersHelp)
 	o.cluster.bind(c.Flags())
 	c.Flags().StringVar(&o.config, "config", "", "check the run against this YAML config; a different config is refused unless --force")

@@ -30,11 +30,17 @@ type output struct {
 }
 
 // command returns a command: use, short and long are its help (long may be
-// ""), args checks its positional arguments, and RunE calls run with the
-// command's context, its arguments and its streams.
-func command(use, short, long string, args cobra.PositionalArgs, run func(ctx context.Context, args []string, out output) error) *cobra.Command {
+// ""), args checks its positional arguments, which are stored in order in
+// into (as many as were given), and RunE calls run with the command's
+// context and its streams.
+func command(use, short, long string, args cobra.PositionalArgs, run func(ctx context.Context, out output) error, into ...*string) *cobra.Command {
 	return &cobra.Command{Use: use, Short: short, Long: long, Args: args,
-		RunE: func(c *cobra.Command, a []string) error { return run(c.Context(), a, outputOf(c)) }}
+		RunE: func(c *cobra.Command, a []string) error {
+			for i, arg := range a {
+				*into[i] = arg
+			}
+			return run(c.Context(), outputOf(c))
+		}}
 }
 
 // bindJSON adds --json, which prints the command's results as JSON.

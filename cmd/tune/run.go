@@ -132,9 +132,7 @@ the flag names), and the flags given. The run directory keeps the resolved confi
 Presets: `+strings.Join(population.PresetNames(), ", ")+` (othello-report: the Othello
 report's genetic algorithm, 25 genomes, 35 generations, 10 games each, depth 6;
 checkers-paper: the checkers report's knockout tournaments, best-of-5, ten-draw
-initialisation).`, cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runRun(ctx, o, *g, out)
-		})
+initialisation).`, cobra.NoArgs, func(ctx context.Context, out output) error { return runRun(ctx, o, *g, out) })
 	o.changed = c.Flags().Changed
 	f := c.Flags()
 	f.StringVar(&o.out, "out", "", "run directory to create (must not exist)")

@@ -34,15 +34,9 @@ func runRuns(ctx context.Context, o runsOptions, gopts globalOptions, out output
 }
 
 func newRunsCommand(g *globalOptions) *cobra.Command {
-	var o runsOptions
+	o := runsOptions{root: "runs"}
 	c := command("runs [ROOT]", "List the runs under a folder (default: runs)", "",
-		cobra.MaximumNArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.root = "runs"
-			if len(args) == 1 {
-				o.root = args[0]
-			}
-			return runRuns(ctx, o, *g, out)
-		})
+		cobra.MaximumNArgs(1), func(ctx context.Context, out output) error { return runRuns(ctx, o, *g, out) }, &o.root)
 	bindJSON(c, &o.json)
 	return c
 }

@@ -28,10 +28,7 @@ func runSearch(ctx context.Context, o searchOptions, _ globalOptions, out output
 func newSearchCommand(g *globalOptions) *cobra.Command {
 	var o searchOptions
 	c := command("search GAME", "Search a position: best move, score, principal variation and statistics", "",
-		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.game = args[0]
-			return runSearch(ctx, o, *g, out)
-		})
+		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runSearch(ctx, o, *g, out) }, &o.game)
 	o.engine.bind(c.Flags(), withPosition|withPlayer|withLimits|withHash)
 	bindJSON(c, &o.json)
 	return c

@@ -49,9 +49,7 @@ same data as JSON. Nothing a request does changes a run.
 It listens on the loopback address unless told otherwise; any other address needs
 --token-file (a bearer token required on every request; a browser opens
 /?token=TOKEN once) or --insecure.`,
-		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runServe(ctx, o, *g, out)
-		})
+		cobra.NoArgs, func(ctx context.Context, out output) error { return runServe(ctx, o, *g, out) })
 	f := c.Flags()
 	f.StringVar(&o.runs, "runs", "runs", "folder of run directories")
 	f.StringVar(&o.listen, "listen", "127.0.0.1:8080", "address to listen on, host:port")

@@ -30,10 +30,7 @@ func runSolve(ctx context.Context, o solveOptions, _ globalOptions, out output) 
 func newSolveCommand(g *globalOptions) *cobra.Command {
 	var o solveOptions
 	c := command("solve GAME", "Find the exact value (win, loss, draw) of a position whose tree can be exhausted", "",
-		cobra.ExactArgs(1), func(ctx context.Context, args []string, out output) error {
-			o.game = args[0]
-			return runSolve(ctx, o, *g, out)
-		})
+		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runSolve(ctx, o, *g, out) }, &o.game)
 	o.engine.bind(c.Flags(), withPosition)
 	c.Flags().IntVar(&o.maxDepth, "max-depth", engine.MaxDepth, "give up beyond this depth")
 	bindJSON(c, &o.json)

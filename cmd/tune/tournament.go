@@ -87,9 +87,7 @@ weights file. roundrobin: every two players meet over --pairs colour-swapped pai
 gauntlet: the first player meets every other. knockout: a single-elimination
 bracket in the order given (byes to the first), each match best-of --best-of games,
 ties broken by --ties random (a seeded coin) or extra (extra pairs).`,
-		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runTournament(ctx, o, *g, out)
-		})
+		cobra.NoArgs, func(ctx context.Context, out output) error { return runTournament(ctx, o, *g, out) })
 	o.bind(c)
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "roundrobin", "roundrobin, gauntlet or knockout")

@@ -46,9 +46,7 @@ func newWorkerCommand(g *globalOptions) *cobra.Command {
 plays them with its own engines and publishes the results. A game's result depends
 on the game alone, so it does not matter which worker plays it. On Ctrl-C the games
 in flight go back to the queue for other workers.`,
-		cobra.NoArgs, func(ctx context.Context, args []string, out output) error {
-			return runWorker(ctx, o, *g, out)
-		})
+		cobra.NoArgs, func(ctx context.Context, out output) error { return runWorker(ctx, o, *g, out) })
 	f := c.Flags()
 	f.StringVar(&o.cluster.NATS, "nats", "", "the broker's URL, nats://HOST:PORT")
 	f.StringVar(&o.cluster.TokenFile, "token-file", "", "file holding the broker's token")
