@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -82,8 +83,8 @@ func newCMAES(t *Tuner) (Method, error) {
 	if m.pop == 0 {
 		m.pop = 4 + int(3*math.Log(float64(dim)))
 	}
-	method := &optimize.CmaEsChol{InitStepSize: m.cfg.CMAESSigma, Population: m.pop,
-		Src: rand.NewPCG(t.cfg.Seed, rngFor(t.cfg.Seed, StageCMAES, 0, 0).Uint64())}
+	method := &optimize.CmaEsChol{InitStepSize: m.cfg.CMAESSigma, InitCholesky: initialCovariance(dim, m.cfg.CMAESSigma),
+		Population: m.pop, Src: rand.NewPCG(t.cfg.Seed, rngFor(t.cfg.Seed, StageCMAES, 0, 0).Uint64())}
 	method.Init(dim, m.pop)
 	m.operations = make(chan optimize.Task, m.pop+2)
 	m.results = make(chan optimize.Task, m.pop+2)
@@ -95,6 +96,23 @@ func newCMAES(t *Tuner) (Method, error) {
 	m.recomb = recombination(m.pop / 2)
 	m.mean = make([]float64, dim)
 	return m, nil
+}
+
+// initialCovariance is the covariance of the first samples, sigma^2 I:
+// each weight drawn with a spread of sigma times its range. CmaEsChol
+// samples from its covariance alone (InitStepSize scales its updates, not
+// the samples), and its default, I, would spread the first samples over
+// whole ranges, most of them clamped to a bound.
+func initialCovariance(dim int, sigma float64) *mat.Cholesky {
+	d := mat.NewDiagDense(dim, nil)
+	for i := range dim {
+		d.SetDiag(i, sigma*sigma)
+	}
+	var c mat.Cholesky
+	if !c.Factorize(d) {
+		panic("population: sigma^2 I is not positive definite") // sigma > 0 is checked by validate
+	}
+	return &c
 }
 
 // close ends CmaEsChol's goroutine.
