@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/gametune/gametune/tournament/stats"
@@ -80,13 +81,13 @@ func (c GeneticConfig) validate() error {
 //     each meeting a colour-swapped pair of games from one opening;
 //  2. fitness is the genome's points per game ("score") or 2^wins/games
 //     ("exp", the report's suggestion), kept strictly positive;
-//  3. the Elite best genomes pass unchanged; every other child has two
-//     parents chosen by roulette wheel, stochastic universal sampling or
-//     tournament selection, mixes their weights (uniform or blend
-//     crossover), has all its weights re-drawn with probability Redraw (the
-//     report's mutation) or else each weight moved by a Gaussian step of
-//     Sigma times its range with probability MutationRate, snapped to the
-//     feature's step.
+//  3. the Elite best genomes pass unchanged, each keeping its id; every
+//     other child has two parents chosen by roulette wheel, stochastic
+//     universal sampling or tournament selection, mixes their weights
+//     (uniform or blend crossover), has all its weights re-drawn with
+//     probability Redraw (the report's mutation) or else each weight moved
+//     by a Gaussian step of Sigma times its range with probability
+//     MutationRate, snapped to the feature's step.
 //
 // It stops after Generations generations, or when the population's
 // diversity falls below Converge.
@@ -299,8 +300,12 @@ func (m *genetic) breed(ctx context.Context, gen int, pop []Genome) ([]Genome, e
 	}
 	sort.SliceStable(order, func(a, b int) bool { return pop[order[a]].Fitness > pop[order[b]].Fitness })
 	for e := 0; e < cfg.Elite; e++ {
+		// An elite is the same genome carried on: its id, parents and
+		// weights, with its games so far as its prior. The ids its place
+		// would have had stay unused, so that a child's id still tells the
+		// generation it was born in.
 		g := pop[order[e]]
-		next = append(next, Genome{ID: nextID + len(next), Parents: []int{g.ID}, Weights: append([]float64(nil), g.Weights...), Prior: g.Total()})
+		next = append(next, Genome{ID: g.ID, Parents: slices.Clone(g.Parents), Weights: slices.Clone(g.Weights), Prior: g.Total()})
 	}
 	children := len(pop) - cfg.Elite
 	parents, err := m.selectParents(ctx, rngFor(t.cfg.Seed, "select", gen, 0), pop, 2*children)

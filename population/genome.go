@@ -13,6 +13,9 @@ import (
 // (Wins, Draws, Losses, Games(), Points()) counts the games it played in
 // its generation or knockout round.
 type Genome struct {
+	// ID names the genome in its run. A genome carried unchanged into the
+	// next generation or round (a genetic elite, a knockout's defending
+	// winner) keeps it, so one id is one genome however long it survives.
 	ID      int
 	Parents []int // ids of the parents; none for a random genome
 	Weights []float64

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gametune/gametune/tournament"
 )
@@ -104,17 +105,21 @@ func (m *knockout) Generation(ctx context.Context, round int) (Generation, Genom
 }
 
 // candidates draws the round's candidates: the base, then the challengers.
+// After round 0 the base is the last winner defending, with its id and
+// parents; the id its place would have had stays unused.
 func (m *knockout) candidates(round int) []Genome {
 	cands := make([]Genome, m.cfg.Candidates)
 	for i := range cands {
-		cands[i] = Genome{ID: round*m.cfg.Candidates + i}
-		if i == 0 {
-			cands[i].Weights = append([]float64(nil), m.base...)
-		} else {
-			cands[i].Weights = m.tenDraws(rngFor(m.t.cfg.Seed, "candidate", round, i), m.base)
-		}
-		if m.baseID >= 0 {
-			cands[i].Parents = []int{m.baseID}
+		switch {
+		case i == 0 && round > 0:
+			cands[i] = Genome{ID: m.winner.ID, Parents: slices.Clone(m.winner.Parents), Weights: slices.Clone(m.base)}
+		case i == 0:
+			cands[i] = Genome{ID: 0, Weights: slices.Clone(m.base)}
+		default:
+			cands[i] = Genome{ID: round*m.cfg.Candidates + i, Weights: m.tenDraws(rngFor(m.t.cfg.Seed, "candidate", round, i), m.base)}
+			if m.baseID >= 0 {
+				cands[i].Parents = []int{m.baseID}
+			}
 		}
 	}
 	return cands
