@@ -43,7 +43,8 @@ func CompareConfig(base Config, algo Algo) Config {
 // Champions picks up to n champions of a run's history as ladder entries,
 // evenly spaced, the last always: each labelled "run:g<generation>" and
 // its genome id offset by idBase, so that the champions of several runs
-// can meet in one ladder (RateChampions).
+// can meet in one ladder (RateChampions). A genome picked twice (one
+// that survived as champion) is rated once, as the later pick.
 func Champions(hist []Generation, n int, run string, idBase int) []LadderEntry {
 	var out []LadderEntry
 	size := len(hist)
@@ -57,8 +58,9 @@ func Champions(hist []Generation, n int, run string, idBase int) []LadderEntry {
 		}
 		for _, x := range hist[i].Genomes {
 			if x.ID == hist[i].Best {
-				out = append(out, LadderEntry{Label: fmt.Sprintf("%s:g%d", run, hist[i].Index),
-					Genome: idBase + x.ID, Generation: hist[i].Index, Spent: hist[i].Spent, Weights: x.Weights})
+				id := idBase + x.ID
+				out = append(slices.DeleteFunc(out, func(e LadderEntry) bool { return e.Genome == id }),
+					LadderEntry{Label: fmt.Sprintf("%s:g%d", run, hist[i].Index), Genome: id, Generation: hist[i].Index, Spent: hist[i].Spent, Weights: x.Weights})
 			}
 		}
 	}

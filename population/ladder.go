@@ -35,11 +35,12 @@ const MaxLadderChampions = 12
 var ErrLadderTooShort = errors.New("population: a ladder needs at least two finished generations")
 
 // LadderEntry is one player of a ladder: a generation's champion, the start
-// weights or the evaluator's defaults, with its rating.
+// weights or the evaluator's defaults, with its rating. Weights that were
+// champion of several generations make one entry, of the last of them.
 type LadderEntry struct {
 	Label      string // "defaults", "start" or "g12" (the champion of generation 12)
 	Genome     int    // genome id; DefaultsID or StartID
-	Generation int    // the generation it was champion of; -1 for the defaults and the start
+	Generation int    // the (last) generation it was champion of; -1 for the defaults and the start
 	Spent      int    // the run's games up to the end of that generation (0 for the defaults and the start)
 	Weights    []float64
 	stats.WDL  // its games in the ladder
@@ -69,8 +70,11 @@ func (l *Ladder) Confident() bool { return l.Best != l.Reference && l.BestLow > 
 // ladderPlayers lists the ladder's players from a run's history: the
 // defaults, the start (when it differs from the defaults; a random start
 // only when no champion has its weights, as generation 0's of SPSA may),
-// and the champion of each generation, without repeating weights already
-// listed, evenly spaced down to MaxLadderChampions.
+// and the champions, each weight vector once, evenly spaced down to
+// MaxLadderChampions, the first and the last kept. Weights that were
+// champion of several generations are rated as the champion of the last
+// of them, so the weights the run ended on are always rated: as its last
+// champion, or as the defaults or the start when they are those.
 func (t *Tuner) ladderPlayers(hist []Generation) []LadderEntry {
 	def := t.ev.Defaults()
 	players := []LadderEntry{{Label: "defaults", Genome: DefaultsID, Generation: -1, Weights: def}}
@@ -80,14 +84,12 @@ func (t *Tuner) ladderPlayers(hist []Generation) []LadderEntry {
 	var champions []LadderEntry
 	for _, g := range hist {
 		for _, x := range g.Genomes {
-			if x.ID != g.Best {
+			same := func(e LadderEntry) bool { return slices.Equal(e.Weights, x.Weights) }
+			if x.ID != g.Best || slices.ContainsFunc(players, same) {
 				continue
 			}
-			seen := slices.ContainsFunc(players, func(e LadderEntry) bool { return slices.Equal(e.Weights, x.Weights) }) ||
-				slices.ContainsFunc(champions, func(e LadderEntry) bool { return slices.Equal(e.Weights, x.Weights) })
-			if !seen {
-				champions = append(champions, LadderEntry{Label: fmt.Sprintf("g%d", g.Index), Genome: x.ID, Generation: g.Index, Spent: g.Spent, Weights: x.Weights})
-			}
+			champions = append(slices.DeleteFunc(champions, same),
+				LadderEntry{Label: fmt.Sprintf("g%d", g.Index), Genome: x.ID, Generation: g.Index, Spent: g.Spent, Weights: x.Weights})
 		}
 	}
 	if n := len(champions); n > MaxLadderChampions {

@@ -3,6 +3,7 @@ package population
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -52,9 +53,10 @@ func TestLadderWorkersDoNotMatter(t *testing.T) {
 	}
 }
 
-// TestLadderPlayers: repeated champions are rated once, many are spaced
-// down to MaxLadderChampions keeping the first and the last, and the
-// start comes second when it differs from the defaults.
+// TestLadderPlayers: repeated champions are rated once, as the last
+// generation they were champion of, many are spaced down to
+// MaxLadderChampions keeping the first and the last, and the start comes
+// second when it differs from the defaults.
 func TestLadderPlayers(t *testing.T) {
 	g, _ := all.Find("othello")
 	ev, _ := games.FindEvaluator(g, "report")
@@ -68,12 +70,12 @@ func TestLadderPlayers(t *testing.T) {
 	if len(players) != 1+MaxLadderChampions {
 		t.Fatalf("%d players, want the defaults and %d champions", len(players), MaxLadderChampions)
 	}
-	if players[1].Label != "g0" || players[len(players)-1].Label != "g28" {
-		t.Errorf("first and last champions %s, %s; want g0 and g28", players[1].Label, players[len(players)-1].Label)
+	if players[1].Label != "g1" || players[len(players)-1].Label != "g29" {
+		t.Errorf("first and last champions %s, %s; want g1 and g29", players[1].Label, players[len(players)-1].Label)
 	}
 	for _, p := range players[1:] {
-		if p.Generation%2 != 0 {
-			t.Errorf("%s repeats the weights of the generation before it", p.Label)
+		if p.Generation%2 != 1 || p.Spent != 10*(p.Generation+1) {
+			t.Errorf("%s (spent %d) is not the last of the two generations with its weights", p.Label, p.Spent)
 		}
 	}
 	tu.start = []float64{2, 2, 2, 2}
@@ -89,8 +91,8 @@ func TestLadderPlayers(t *testing.T) {
 		t.Fatalf("a random start is rated, with an id that is not the reference's: %+v", players)
 	}
 	tu.start = hist[0].Genomes[0].Weights
-	if players = tu.ladderPlayers(hist[:3]); len(players) != 3 || players[1].Label != "g0" {
-		t.Fatalf("a random start that is generation 0's champion is listed once, as g0: %+v", players)
+	if players = tu.ladderPlayers(hist[:3]); len(players) != 3 || players[1].Label != "g1" {
+		t.Fatalf("a random start that is generations 0 and 1's champion is listed once, as g1: %+v", players)
 	}
 }
 
@@ -385,5 +387,71 @@ func TestRateLadderRandomStart(t *testing.T) {
 	if withStart.BestLow != withChampion.BestLow || withStart.BestHigh != withChampion.BestHigh {
 		t.Fatalf("best's interval [%g, %g] with a random start, [%g, %g] with a champion in its place: want the same 2 candidates",
 			withStart.BestLow, withStart.BestHigh, withChampion.BestLow, withChampion.BestHigh)
+	}
+}
+
+// script is a Method whose generation gen names champions[gen] its champion,
+// playing no games: a run whose champions are known in advance.
+type script struct{ champions []Genome }
+
+func (m script) Generation(ctx context.Context, gen int) (Generation, Genome, error) {
+	x := m.champions[gen]
+	return Generation{Index: gen, Genomes: []Genome{x}, Best: x.ID}, x, nil
+}
+
+// TestLadderRatesTheEndPoint: a run whose last champions repeat weights
+// that were champion long before (the othello-report preset's g24, g27,
+// g29..g34, here first seen at g3) rates the weights it ended on, once,
+// as its last champion, though the ladder thins 27 champions to
+// MaxLadderChampions.
+func TestLadderRatesTheEndPoint(t *testing.T) {
+	const last, survivor = 34, 7
+	end := []float64{0.5, -1, 2, -2}
+	champions := make([]Genome, last+1)
+	for i := range champions {
+		champions[i] = Genome{ID: 100 + i, Weights: []float64{1 + 0.1*float64(i+1), -1, 2, -2}}
+		if i == 3 || i == 24 || i == 27 || i >= 29 {
+			champions[i] = Genome{ID: survivor, Weights: end}
+		}
+	}
+	saved := methods[Genetic]
+	t.Cleanup(func() { methods[Genetic] = saved })
+	methods[Genetic] = func(*Tuner) (Method, error) { return script{champions}, nil }
+	cfg := smallGenetic()
+	cfg.Generations, cfg.YardstickPairs, cfg.LadderPairs = last+1, 0, 1
+	res, err := newTestTuner(t, cfg, 2, NewMemoryStore(), nil, nil).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := res.Ladder
+	if l == nil || len(l.Entries) != 1+MaxLadderChampions {
+		t.Fatalf("ladder %+v: want the defaults and %d champions", l, MaxLadderChampions)
+	}
+	n := 0
+	for _, e := range l.Entries {
+		if reflect.DeepEqual(e.Weights, end) {
+			n++
+		}
+	}
+	e := l.Entries[len(l.Entries)-1]
+	if n != 1 || e.Label != "g34" || e.Generation != last || e.Genome != survivor || !reflect.DeepEqual(e.Weights, end) {
+		t.Fatalf("the weights the run ended on are rated %d times; the last entry is %s (genome %d, %v), want g34 (genome %d, %v)",
+			n, e.Label, e.Genome, e.Weights, survivor, end)
+	}
+}
+
+// TestChampionsOnce: tune compare's picks rate a genome that stayed
+// champion once, as its last pick, and keep the run's last champion.
+func TestChampionsOnce(t *testing.T) {
+	var hist []Generation
+	for i, id := range []int{1, 2, 2, 2} {
+		hist = append(hist, Generation{Index: i, Best: id, Spent: 10 * (i + 1), Genomes: []Genome{{ID: id, Weights: []float64{float64(id)}}}})
+	}
+	var got []string
+	for _, e := range Champions(hist, 4, "genetic", 1000) {
+		got = append(got, fmt.Sprintf("%s/%d", e.Label, e.Genome))
+	}
+	if want := []string{"genetic:g0/1001", "genetic:g3/1002"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("champions %v, want %v", got, want)
 	}
 }
