@@ -92,22 +92,30 @@ func WriteRuns(w io.Writer, lines []results.RunLineJSON) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "run\tgame\talgorithm\tprogress\tstatus\tbest")
 	for _, l := range lines {
-		best := "-"
-		if b := l.Best; b != nil {
-			best = b.Label
-			if !math.IsNaN(float64(b.Elo)) {
-				best += " " + EloInterval(float64(b.Elo), float64(b.Low), float64(b.High)) + " over the " + b.Reference
-			}
-			if !b.Confident {
-				best += " (no gain shown)"
-			}
-		}
+		best := BestLine(l.Best, EloInterval)
 		if l.Damaged != "" {
 			best = "damaged: " + l.Damaged
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Dir, l.Game, l.Algo, l.Progress, l.Status, best)
 	}
 	tw.Flush()
+}
+
+// BestLine is a run's best in one line (tune runs, the dashboard's list):
+// the genome handed out with its gain over the reference when it is
+// confident; otherwise the reference, with the strongest genome measured
+// against it, whose Elo that is. interval writes an Elo with its interval;
+// b nil gives "-".
+func BestLine(b *results.BestJSON, interval func(elo, lo, hi float64) string) string {
+	switch {
+	case b == nil:
+		return "-"
+	case b.Confident:
+		return fmt.Sprintf("%s %s over the %s", b.Label, interval(float64(b.Elo), float64(b.Low), float64(b.High)), b.Reference)
+	case b.Candidate == "" || math.IsNaN(float64(b.Elo)):
+		return b.Label + " (nothing measured beats them)"
+	}
+	return fmt.Sprintf("%s (strongest %s %s: no gain shown)", b.Label, b.Candidate, interval(float64(b.Elo), float64(b.Low), float64(b.High)))
 }
 
 // EloInterval writes an Elo difference with its 95% interval for a

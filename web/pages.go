@@ -28,17 +28,12 @@ var funcs = template.FuncMap{
 	// and when it is the reference (no gain shown), the strongest genome
 	// measured against it.
 	"best": func(s Summary) string {
-		b := s.Best
-		elo := func(f stats.Float) string { return reports.EloText(float64(f)) }
-		switch {
-		case b == nil:
+		if s.Best == nil {
 			return "–"
-		case b.Confident:
-			return fmt.Sprintf("%s %s [%s, %s] over the %s", b.Label, elo(b.Elo), elo(b.Low), elo(b.High), b.Reference)
-		case b.Candidate == "" || math.IsNaN(float64(b.Elo)):
-			return b.Label + " (nothing measured beats them)"
 		}
-		return fmt.Sprintf("%s (strongest %s %s [%s, %s]: no gain shown)", b.Label, b.Candidate, elo(b.Elo), elo(b.Low), elo(b.High))
+		return reports.BestLine(s.Best, func(elo, lo, hi float64) string {
+			return fmt.Sprintf("%s [%s, %s]", reports.EloText(elo), reports.EloText(lo), reports.EloText(hi))
+		})
 	},
 	"rate": func(f stats.Float) string {
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
