@@ -42,8 +42,9 @@ func (c *Config) length() *int {
 // run needs no rule of its own.
 //
 // With budget-games, SPSA's iterations are the fewest whose games, with
-// the yardstick's, reach TuningBudget, so that its schedule ends where
-// the budget does (spsa-block at most the iterations); Texel plays
+// the least the yardstick plays (against the defaults only), reach
+// TuningBudget, so that the budget ends the run near the end of its
+// schedule (spsa-block at most the iterations); Texel plays
 // TexelBudgetRounds rounds (more when a round would exceed MaxTexelGames)
 // of the fewest texel-games that reach it, or, with texel-games given, the
 // fewest rounds. The genetic, knockout and CMA-ES tuners, whose steps do
@@ -65,7 +66,7 @@ func SizeToBudget(c Config, explicit func(key string) bool) Config {
 	case SPSA:
 		block := max(c.SPSABlock, 1)
 		c.SPSAIterations = fewest(MaxSPSAIterations, target, func(n int) int {
-			return 2*n + c.yardstickGames((n+block-1)/block)
+			return 2*n + 2*c.YardstickPairs*c.yardstickMeasures((n+block-1)/block)
 		})
 		c.SPSABlock = min(c.SPSABlock, c.SPSAIterations)
 	case Texel:
@@ -120,12 +121,18 @@ func (c Config) TuningBudget() int {
 // last), and as many against the champion measured before from the second
 // on (an estimate: none when the champion kept its weights).
 func (c Config) yardstickGames(gens int) int {
-	every := max(c.YardstickEvery, 1)
-	measures := (gens + every - 1) / every
+	measures := c.yardstickMeasures(gens)
 	if c.YardstickPairs <= 0 || measures == 0 {
 		return 0
 	}
 	return 2*c.YardstickPairs + 4*c.YardstickPairs*(measures-1)
+}
+
+// yardstickMeasures is how often the yardstick is measured over a run's
+// first gens generations, when the run ends there.
+func (c Config) yardstickMeasures(gens int) int {
+	every := max(c.YardstickEvery, 1)
+	return (gens + every - 1) / every
 }
 
 // plannedGames is an estimate of the games c's tuner plays over its whole
@@ -183,15 +190,20 @@ func BudgetNote(c Config, ev *games.Evaluator) string {
 	return ""
 }
 
-// ladderPairs is the pairs per pairing of the ladder of a run that ends
-// now, among players players: ladder-pairs when given; with budget-games,
-// once the tuning has spent its share (TuningBudget), as many as what
-// remains of the budget pays for (at least 1), so that the run spends its
-// budget; else 0, about LadderShare of the games spent (AutoLadderPairs).
-func (t *Tuner) ladderPairs(players int) int {
+// ladderPairs is the pairs per pairing of the ladder of a run that ended
+// now, for the reason stop, among players players: ladder-pairs when
+// given; with budget-games, once the tuning has spent its share
+// (TuningBudget), or ended by a length sized to reach it (no BudgetNote)
+// whose games came out fewer, as many as what remains of the budget pays
+// for (at least 1), so that the run spends its budget; else 0, about
+// LadderShare of the games spent (AutoLadderPairs).
+func (t *Tuner) ladderPairs(players int, stop string) int {
 	c := t.cfg
-	if c.LadderPairs != 0 || c.BudgetGames <= 0 || t.spent < c.TuningBudget() {
+	if c.LadderPairs != 0 || c.BudgetGames <= 0 {
 		return c.LadderPairs
+	}
+	if t.spent < c.TuningBudget() && (stop != StopGenerations || BudgetNote(c, t.ev) != "") {
+		return 0
 	}
 	pairGames := players * (players - 1) // two games per pairing
 	return min(max(int(math.Round(float64(c.BudgetGames-t.spent)/float64(pairGames))), 1), MaxLadderPairs)

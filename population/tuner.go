@@ -160,7 +160,7 @@ func (t *Tuner) Run(ctx context.Context) (Result, error) {
 	// A ladder needs two weight vectors: none when every champion kept
 	// the defaults' weights.
 	if players := len(t.ladderPlayers(t.champion)); t.cfg.LadderPairs >= 0 && len(t.champion) >= 2 && players >= 2 {
-		l, err := t.Ladder(ctx, t.champion, t.ladderPairs(players))
+		l, err := t.Ladder(ctx, t.champion, t.ladderPairs(players, res.Stop))
 		if err != nil {
 			return res, err
 		}
