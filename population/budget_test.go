@@ -2,7 +2,6 @@ package population
 
 import (
 	"context"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -122,17 +121,7 @@ func TestBudgetRunSpendsAndResumes(t *testing.T) {
 			t.Fatalf("%s: %d games for a budget of 400 (ladder %v)", algo, total, want.Ladder != nil)
 		}
 		for _, stop := range []int{total / 3, total - 5} {
-			ctx, cancel := context.WithCancel(context.Background())
-			store := &stopAfter{MemoryStore: NewMemoryStore(), n: stop, cancel: cancel}
-			_, err := newTestTuner(t, cfg, 2, store, start, nil).Run(ctx)
-			cancel()
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("%s: interrupted run returned %v", algo, err)
-			}
-			store.n = -1
-			if _, err := newTestTuner(t, cfg, 1, store, start, nil).Run(context.Background()); err != nil {
-				t.Fatal(err)
-			}
+			store, _ := interruptAndResume(t, cfg, start, stop)
 			if store.Games() != total || !reflect.DeepEqual(store.Generations, want.Generations) || !reflect.DeepEqual(store.Ladder, want.Ladder) {
 				t.Fatalf("%s stop %d: the resumed run differs from the uninterrupted one (%d games, want %d)", algo, stop, store.Games(), total)
 			}
