@@ -29,15 +29,12 @@ func ParseAlgos(list string) ([]Algo, error) {
 // CompareConfig is algo's config in a comparison of tuners on one budget:
 // base (Defaults with the shared settings: game, evaluator, start, seed,
 // depth, openings and budget-games) with algo, no ladder of its own, and
-// plans long enough for the budget to end the run.
+// its length derived from the budget (SizeToBudget, no length given), as
+// tune run derives it.
 func CompareConfig(base Config, algo Algo) Config {
 	cfg := base
 	cfg.Algo, cfg.LadderPairs = algo, -1
-	cfg.Generations, cfg.Rounds, cfg.CMAESGenerations = MaxGenerations, MaxRounds, MaxGenerations
-	cfg.SPSAIterations = max(1, cfg.BudgetGames/2)
-	cfg.SPSABlock = min(cfg.SPSABlock, cfg.SPSAIterations)
-	cfg.TexelRounds, cfg.TexelGames = 4, max(1, cfg.BudgetGames/5)
-	return cfg
+	return SizeToBudget(cfg, func(string) bool { return false })
 }
 
 // Champions picks up to n champions of a run's history as ladder entries,

@@ -218,6 +218,22 @@ func MergeConfig(c *Config, data []byte) error {
 	return mergeConfig(c, data, false)
 }
 
+// ConfigKeys lists the top-level keys of a user's YAML config data, in
+// order: the keys it sets (MergeConfig reads their values and reports what
+// is wrong with them; ConfigKeys lists none of data that does not parse).
+func ConfigKeys(data []byte) []string {
+	var root yaml.Node
+	if yaml.Unmarshal(data, &root) != nil || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	var keys []string
+	m := root.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		keys = append(keys, m.Content[i].Value)
+	}
+	return keys
+}
+
 // integerKeys are the YAML keys of Config's integer fields.
 var integerKeys = func() map[string]bool {
 	keys := map[string]bool{}

@@ -100,6 +100,27 @@ func (s *stopAfter) RecordGame(r GameResult) error {
 	return nil
 }
 
+// interruptAndResume runs cfg from start with 2 workers, interrupts it
+// after stop games, and resumes it to its end with 1 worker; it returns
+// the store and the games it held when the run was interrupted. The
+// store's Played counts the games the resumed run played.
+func interruptAndResume(t *testing.T, cfg Config, start []float64, stop int) (*stopAfter, int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	store := &stopAfter{MemoryStore: NewMemoryStore(), n: stop, cancel: cancel}
+	_, err := newTestTuner(t, cfg, 2, store, start, nil).Run(ctx)
+	cancel()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("%s: interrupted run returned %v", cfg.Algo, err)
+	}
+	before := store.Games()
+	store.Played, store.n = 0, -1
+	if _, err := newTestTuner(t, cfg, 1, store, start, nil).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return store, before
+}
+
 // TestResume: a run interrupted at several moments and resumed from its
 // store ends with exactly the generations of an uninterrupted run, and
 // replays no recorded game.
@@ -113,19 +134,7 @@ func TestResume(t *testing.T) {
 		}
 		total := want.Games()
 		for _, stop := range []int{1, total / 3, total / 2, total - 1} {
-			ctx, cancel := context.WithCancel(context.Background())
-			store := &stopAfter{MemoryStore: NewMemoryStore(), n: stop, cancel: cancel}
-			_, err := newTestTuner(t, cfg, 2, store, nil, nil).Run(ctx)
-			cancel()
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("%s: interrupted run returned %v", algo, err)
-			}
-			before := store.Games()
-			store.Played = 0
-			store.n = -1
-			if _, err := newTestTuner(t, cfg, 1, store, nil, nil).Run(context.Background()); err != nil {
-				t.Fatal(err)
-			}
+			store, before := interruptAndResume(t, cfg, nil, stop)
 			if store.Played != total-before {
 				t.Errorf("%s stop %d: resumed run played %d games, want %d", algo, stop, store.Played, total-before)
 			}

@@ -159,8 +159,8 @@ func (t *Tuner) Run(ctx context.Context) (Result, error) {
 	}
 	// A ladder needs two weight vectors: none when every champion kept
 	// the defaults' weights.
-	if t.cfg.LadderPairs >= 0 && len(t.champion) >= 2 && len(t.ladderPlayers(t.champion)) >= 2 {
-		l, err := t.Ladder(ctx, t.champion, t.cfg.LadderPairs)
+	if players := len(t.ladderPlayers(t.champion)); t.cfg.LadderPairs >= 0 && len(t.champion) >= 2 && players >= 2 {
+		l, err := t.Ladder(ctx, t.champion, t.ladderPairs(players, res.Stop))
 		if err != nil {
 			return res, err
 		}
@@ -214,7 +214,7 @@ func (t *Tuner) closeGeneration(ctx context.Context, s *Generation, best Genome,
 		s.Stop = StopConverged
 	case s.Index == last:
 		s.Stop = StopGenerations
-	case t.cfg.BudgetGames > 0 && t.spent >= t.cfg.BudgetGames:
+	case t.cfg.BudgetGames > 0 && t.spent >= t.cfg.TuningBudget():
 		s.Stop = StopBudgetGames
 	case known && recorded == StopBudgetTime:
 		s.Stop = StopBudgetTime

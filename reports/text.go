@@ -22,6 +22,9 @@ func WriteSummary(w io.Writer, v *results.View, dir string) {
 		fmt.Fprintf(w, " (%.1f games/s)", float64(in.Games)/in.Seconds)
 	}
 	fmt.Fprintln(w)
+	if s.BudgetNote != "" {
+		fmt.Fprintf(w, "note: %s\n", s.BudgetNote)
+	}
 	if c := v.Best; s.Best != nil {
 		fmt.Fprintf(w, "best: %s\n", c.Summary())
 		if c.Confident && c.Elo > 0 {

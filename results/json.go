@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/tournament/stats"
 )
 
@@ -16,9 +17,12 @@ import (
 // what tune show --json prints.
 type RunJSON struct {
 	Info
-	Progress  string       `json:"progress"` // generations closed/planned
-	Evaluator string       `json:"evaluator"`
-	Weights   []WeightJSON `json:"best_weights,omitempty"`
+	Progress string `json:"progress"` // generations closed/planned
+	// BudgetNote says when the tuner's length ends the run before its
+	// budget (population.BudgetNote); omitted when it does not.
+	BudgetNote string       `json:"budget_note,omitempty"`
+	Evaluator  string       `json:"evaluator"`
+	Weights    []WeightJSON `json:"best_weights,omitempty"`
 	// BestGenome is the best's genome id (population.DefaultsID or StartID
 	// for the reference), -1 until a generation has closed.
 	BestGenome int         `json:"best_genome"`
@@ -143,7 +147,7 @@ func (v *View) Progress() string {
 // JSON returns the run's RunJSON.
 func (v *View) JSON() RunJSON {
 	nan := stats.Float(math.NaN())
-	j := RunJSON{Info: v.Info, Progress: v.Progress(), Evaluator: v.Evaluator.Name, BestGenome: -1,
+	j := RunJSON{Info: v.Info, Progress: v.Progress(), BudgetNote: population.BudgetNote(v.Config, v.Evaluator), Evaluator: v.Evaluator.Name, BestGenome: -1,
 		GamesPerElo: nan, SecondsPerElo: nan, Ladder: v.LadderJSON(), Yardstick: v.YardstickJSON()}
 	if n := len(v.Generations); n > 0 {
 		j.Weights, j.Best, j.BestGenome = v.WeightsJSON(), v.BestJSON(), v.Best.Genome

@@ -11,7 +11,9 @@ import (
 // Settings are where the config of a new run comes from (tune run), in
 // order: population.Defaults, the preset named Preset (none: ""), the YAML
 // keys of the file named File (--config; none: ""), then the value in
-// Flags of each key (population.Keys) whose flag Changed reports given.
+// Flags of each key (population.Keys) whose flag Changed reports given;
+// last, the tuner's length is derived from the budgets unless the file or
+// a flag gives it (population.SizeToBudget).
 type Settings struct {
 	Preset  string
 	File    string
@@ -24,7 +26,7 @@ type Settings struct {
 // file or a key of it (naming the file), or --budget-games given as no
 // budget.
 func (s Settings) Config(src population.Sources) (population.Config, error) {
-	c := population.Defaults()
+	c, given := population.Defaults(), map[string]bool{}
 	if s.Preset != "" {
 		if err := population.ApplyPreset(&c, s.Preset); err != nil {
 			return c, err
@@ -38,16 +40,20 @@ func (s Settings) Config(src population.Sources) (population.Config, error) {
 		if err := population.MergeConfig(&c, data); err != nil {
 			return c, fmt.Errorf("%s: %w", s.File, err)
 		}
+		for _, k := range population.ConfigKeys(data) {
+			given[k] = true
+		}
 	}
 	for _, k := range population.Keys {
 		if s.Changed(k.FlagName()) {
 			c.CopyKey(k.Name, s.Flags)
+			given[k.Name] = true
 		}
 	}
 	if s.Changed("budget-games") && c.BudgetGames <= 0 {
 		return c, fmt.Errorf("--budget-games %d: want a positive number of games (leave it out for no budget)", c.BudgetGames)
 	}
-	return c, nil
+	return population.SizeToBudget(c, func(key string) bool { return given[key] }), nil
 }
 
 // ResumeConfig is the config to go on with the run in dir, recorded with

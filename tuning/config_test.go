@@ -71,3 +71,34 @@ func TestResumeConfig(t *testing.T) {
 		t.Errorf("another game with force: %v", err)
 	}
 }
+
+// TestSettingsSizeToBudget: with a budget, the length is derived unless
+// the file or a flag gives it, even at its default value; a preset's is
+// derived.
+func TestSettingsSizeToBudget(t *testing.T) {
+	flags := population.Defaults()
+	flags.BudgetGames, flags.Generations = 5000, 10
+	given := map[string]bool{"budget-games": true}
+	s := Settings{Flags: &flags, Changed: func(f string) bool { return given[f] }}
+	for _, c := range []struct {
+		name   string
+		preset string
+		file   string
+		flag   bool
+		want   int
+	}{
+		{"budget only", "", "", false, population.MaxGenerations},
+		{"preset", "othello-report", "", false, population.MaxGenerations},
+		{"file at the default", "", "generations: 10\n", false, 10},
+		{"flag at the default", "", "", true, 10},
+	} {
+		s.Preset, s.File, given["generations"] = c.preset, "", c.flag
+		if c.file != "" {
+			s.File = writeFile(t, c.file)
+		}
+		cfg, err := s.Config(sources)
+		if err != nil || cfg.Generations != c.want {
+			t.Errorf("%s: generations %d (%v), want %d", c.name, cfg.Generations, err, c.want)
+		}
+	}
+}

@@ -61,7 +61,9 @@ func Create(ctx context.Context, dir string, plan *population.Plan) (*results.Ru
 }
 
 // Tune runs (or resumes) the tuning job of run, planned by plan, to its
-// end: its games are played by the runner open makes; its progress shows
+// end: its games are played by the runner open makes; it first notes when
+// the tuner's length ends the run before its budget
+// (population.BudgetNote); its progress shows
 // on out.Stderr (a bar per batch of games, a line per generation, after
 // which the running time is recorded and the report refreshed); how it
 // ended is recorded (done, failed or interrupted); and what it gave is
@@ -75,6 +77,9 @@ func Tune(ctx context.Context, plan *population.Plan, run *results.Run, open Ope
 	info, err := run.Info()
 	if err != nil {
 		return err
+	}
+	if note := population.BudgetNote(plan.Config(), plan.Evaluator()); note != "" && !out.Quiet {
+		fmt.Fprintln(out.Stderr, "note:", note)
 	}
 	start := time.Now()
 	tuner.Elapsed = func() time.Duration { return time.Duration(info.Seconds*float64(time.Second)) + time.Since(start) }

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gamesPlayed reads the games a run played in all (tune show --json), the
+// yardstick's and the ladder's included.
+func gamesPlayed(t *testing.T, dir string) int {
+	t.Helper()
+	code, out, errOut := tune(t, "", "show", dir, "--json")
+	if code != 0 {
+		t.Fatalf("show: exit %d: %s", code, errOut)
+	}
+	var v struct {
+		Games int `json:"games"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Games
+}
+
+// TestBudgetSpent: a run given only a games budget (no generations,
+// iterations or rounds) plays that budget within 5%, counting every game
+// of the run: the tuner's, the yardstick's and the ladder's. Tic-tac-toe
+// from a random start, so that every tuner moves and has a ladder.
+func TestBudgetSpent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four runs of 2,000 games")
+	}
+	dir := t.TempDir()
+	for _, algo := range []string{"spsa", "genetic", "cmaes", "texel"} {
+		run := filepath.Join(dir, algo)
+		code, out, errOut := tune(t, "", "--quiet", "run", "--game", "tictactoe", "--start", "random", "--depth", "2",
+			"--algo", algo, "--budget-games", "2000", "--out", run)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s\n%s", algo, code, out, errOut)
+		}
+		games := gamesPlayed(t, run)
+		t.Logf("%s: %d games for a budget of 2000", algo, games)
+		if games < 1900 || games > 2100 {
+			t.Errorf("%s: %d games, not within 5%% of its budget of 2000", algo, games)
+		}
+	}
+}
+
+// TestShortLengthNoted: a length given explicitly (here at its default)
+// that ends the run before its budget is said at the start of the run and
+// by show; a run the budget sizes says nothing of it.
+func TestShortLengthNoted(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"run", "--game", "tictactoe", "--depth", "1", "--population", "4", "--games", "1", "--yardstick-pairs", "1",
+		"--budget-games", "2000"}
+	want := "generations 10 ends the run after about"
+	code, _, errOut := tune(t, "", append(args, "--generations", "10", "--out", filepath.Join(dir, "short"))...)
+	if code != 0 || !strings.Contains(errOut, "note: "+want) {
+		t.Fatalf("exit %d; stderr lacks %q:\n%s", code, want, errOut)
+	}
+	if _, out, _ := tune(t, "", "show", filepath.Join(dir, "short")); !strings.Contains(out, "note: "+want) {
+		t.Errorf("show lacks %q:\n%s", want, out)
+	}
+	code, _, errOut = tune(t, "", append(args, "--ladder-pairs", "-1", "--budget-games", "60", "--out", filepath.Join(dir, "sized"))...)
+	if code != 0 || strings.Contains(errOut, "note:") {
+		t.Fatalf("budget-sized run: exit %d\n%s", code, errOut)
+	}
+}

@@ -1,0 +1,210 @@
+package population
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gametune/gametune/games"
+)
+
+// lengthKeys are the keys that say how long each tuner runs.
+var lengthKeys = map[Algo]string{Genetic: "generations", Knockout: "rounds", SPSA: "spsa-iterations",
+	CMAES: "cmaes-generations", Texel: "texel-rounds"}
+
+// longest is the most of each tuner's length Validate allows: what a budget
+// the games of which cannot be counted in advance (a time budget, or a
+// tuner whose steps do not depend on its length) gives it.
+var longest = map[Algo]int{Genetic: MaxGenerations, Knockout: MaxRounds, SPSA: MaxSPSAIterations,
+	CMAES: MaxGenerations, Texel: MaxTexelRounds}
+
+// TexelBudgetRounds is the number of rounds a games budget is split into
+// when neither texel-rounds nor texel-games is given: each round's fit is
+// over every game so far, so a few large rounds fit less often than many
+// small ones.
+const TexelBudgetRounds = 4
+
+// LengthKey is the key of the length of c's tuner: generations (genetic),
+// rounds (knockout), spsa-iterations, cmaes-generations or texel-rounds;
+// "" for an unknown algo.
+func (c Config) LengthKey() string { return lengthKeys[c.Algo] }
+
+// length is the value of c's LengthKey.
+func (c *Config) length() *int {
+	p, _ := c.Field(c.LengthKey()).(*int)
+	return p
+}
+
+// SizeToBudget returns c with its tuner's length derived from its budgets,
+// unless explicit reports its LengthKey given (in a config file or by a
+// flag; a preset's length is not); without a budget, c as it is. It is the
+// one rule of tune run and tune compare (CompareConfig), applied once, when
+// a run is created: the run records the length it derived, so a resumed
+// run needs no rule of its own.
+//
+// With budget-games, SPSA's iterations are the fewest whose games, with
+// the least the yardstick plays (against the defaults only), reach
+// TuningBudget, so that the budget ends the run near the end of its
+// schedule (spsa-block at most the iterations); Texel plays
+// TexelBudgetRounds rounds (more when a round would exceed MaxTexelGames)
+// of the fewest texel-games that reach it, or, with texel-games given, the
+// fewest rounds. The genetic, knockout and CMA-ES tuners, whose steps do
+// not depend on their length, get the most generations or rounds Validate
+// allows, and the budget ends them (knockout also ends when its winners
+// stop moving). With budget-time alone, every tuner gets the most Validate
+// allows.
+func SizeToBudget(c Config, explicit func(key string) bool) Config {
+	n := c.length()
+	if n == nil || c.BudgetGames <= 0 && c.BudgetTime == "" || explicit(c.LengthKey()) {
+		return c
+	}
+	*n = longest[c.Algo]
+	if c.BudgetGames <= 0 {
+		return c
+	}
+	target := c.TuningBudget()
+	switch c.Algo {
+	case SPSA:
+		block := max(c.SPSABlock, 1)
+		c.SPSAIterations = fewest(MaxSPSAIterations, target, func(n int) int {
+			return 2*n + 2*c.YardstickPairs*c.yardstickMeasures((n+block-1)/block)
+		})
+		c.SPSABlock = min(c.SPSABlock, c.SPSAIterations)
+	case Texel:
+		if explicit("texel-games") {
+			c.TexelRounds = fewest(MaxTexelRounds, target, func(r int) int { return r*c.TexelGames + c.yardstickGames(r) })
+			break
+		}
+		c.TexelRounds = min(max(TexelBudgetRounds, (target+MaxTexelGames-1)/MaxTexelGames), MaxTexelRounds)
+		c.TexelGames = fewest(MaxTexelGames, target, func(g int) int { return c.TexelRounds*g + c.yardstickGames(c.TexelRounds) })
+	}
+	return c
+}
+
+// fewest is the least n in [1, most] with cost(n) >= target, cost growing
+// with n; most when there is none.
+func fewest(most, target int, cost func(n int) int) int {
+	lo, hi := 1, most
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if cost(mid) >= target {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// TuningBudget is the games of budget-games the tuning's generations and
+// their yardstick may spend: the budget less what it keeps for the ladder
+// at the end (LadderShare of it when ladder-pairs is 0; with ladder-pairs
+// given, that ladder's games when it rates MaxLadderChampions champions,
+// the start and the defaults; nothing with ladder-pairs -1). 0 without a
+// games budget. A run's last generation is the first to reach it.
+func (c Config) TuningBudget() int {
+	if c.BudgetGames <= 0 {
+		return 0
+	}
+	reserve := 0
+	switch players := MaxLadderChampions + 2; {
+	case c.LadderPairs == 0:
+		reserve = int(math.Round(LadderShare * float64(c.BudgetGames)))
+	case c.LadderPairs > 0:
+		reserve = c.LadderPairs * players * (players - 1)
+	}
+	return max(c.BudgetGames-reserve, 1)
+}
+
+// yardstickGames is the games the yardstick plays over a run's first gens
+// generations, when the run ends there: yardstick-pairs pairs against the
+// defaults at each measure (every yardstick-every generations, and the
+// last), and as many against the champion measured before from the second
+// on (an estimate: none when the champion kept its weights).
+func (c Config) yardstickGames(gens int) int {
+	measures := c.yardstickMeasures(gens)
+	if c.YardstickPairs <= 0 || measures == 0 {
+		return 0
+	}
+	return 2*c.YardstickPairs + 4*c.YardstickPairs*(measures-1)
+}
+
+// yardstickMeasures is how often the yardstick is measured over a run's
+// first gens generations, when the run ends there.
+func (c Config) yardstickMeasures(gens int) int {
+	every := max(c.YardstickEvery, 1)
+	return (gens + every - 1) / every
+}
+
+// plannedGames is an estimate of the games c's tuner plays over its whole
+// length, its yardstick's included (ties of knockout matches aside); ev
+// is the evaluator tuned (CMA-ES's default population depends on it).
+func (c Config) plannedGames(ev *games.Evaluator) int {
+	n, per := *c.length(), 0
+	switch c.Algo {
+	case Genetic:
+		per = 2 * c.Population * c.Games
+	case Knockout:
+		per = (c.Candidates - 1) * c.BestOf
+	case CMAES:
+		pop := c.CMAESPopulation
+		if pop == 0 {
+			dim := 0
+			for _, f := range ev.Features {
+				if f.Max > f.Min {
+					dim++
+				}
+			}
+			pop = 4 + int(3*math.Log(float64(max(dim, 1))))
+		}
+		per = 2 * c.CMAESPairs * pop
+	case Texel:
+		per = c.TexelGames
+	case SPSA:
+		return 2*n + c.yardstickGames(c.PlannedGenerations())
+	}
+	return n*per + c.yardstickGames(n)
+}
+
+// BudgetNote says so when the length of c's tuner (LengthKey), given
+// explicitly, ends the run before its budget: with budget-games, when the
+// games of its length (an estimate, the yardstick's included) fall short
+// of TuningBudget; with budget-time alone, when the length is not the most
+// Validate allows (how long its games take is not known in advance). ev is
+// the evaluator tuned. "" when the budget ends the run, or there is none.
+func BudgetNote(c Config, ev *games.Evaluator) string {
+	n := c.length()
+	if n == nil {
+		return ""
+	}
+	key := c.LengthKey()
+	if c.BudgetGames > 0 {
+		if planned := c.plannedGames(ev); planned < c.TuningBudget() {
+			return fmt.Sprintf("%s %d ends the run after about %d games, before its budget of %d games (leave %s out to spend the budget)",
+				key, *n, planned, c.BudgetGames, key)
+		}
+		return ""
+	}
+	if c.BudgetTime != "" && *n < longest[c.Algo] {
+		return fmt.Sprintf("%s %d may end the run before its budget of %s (leave %s out to run until the budget)", key, *n, c.BudgetTime, key)
+	}
+	return ""
+}
+
+// ladderPairs is the pairs per pairing of the ladder of a run that ended
+// now, for the reason stop, among players players: ladder-pairs when
+// given; with budget-games, once the tuning has spent its share
+// (TuningBudget), or ended by a length sized to reach it (no BudgetNote)
+// whose games came out fewer, as many as what remains of the budget pays
+// for (at least 1), so that the run spends its budget; else 0, about
+// LadderShare of the games spent (AutoLadderPairs).
+func (t *Tuner) ladderPairs(players int, stop string) int {
+	c := t.cfg
+	if c.LadderPairs != 0 || c.BudgetGames <= 0 {
+		return c.LadderPairs
+	}
+	if t.spent < c.TuningBudget() && (stop != StopGenerations || BudgetNote(c, t.ev) != "") {
+		return 0
+	}
+	pairGames := players * (players - 1) // two games per pairing
+	return min(max(int(math.Round(float64(c.BudgetGames-t.spent)/float64(pairGames))), 1), MaxLadderPairs)
+}

@@ -1,0 +1,130 @@
+package population
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/games/all"
+)
+
+// none reports no key given: every length is derived.
+func none(string) bool { return false }
+
+// TestSizeToBudget: without an explicit length, a budget sizes every
+// tuner: SPSA's iterations and Texel's rounds to the fewest that reach the
+// tuning's share of a games budget, the others to the most allowed; an
+// explicit length, or no budget, leaves the config as it is.
+func TestSizeToBudget(t *testing.T) {
+	base := Defaults()
+	base.Game, base.BudgetGames = "tictactoe", 20000
+	if got := SizeToBudget(Defaults(), none); !reflect.DeepEqual(got, Defaults()) {
+		t.Errorf("no budget: the config changed")
+	}
+	if got := SizeToBudget(base, func(k string) bool { return k == "generations" }); got.Generations != 10 {
+		t.Errorf("explicit generations: %d, want 10", got.Generations)
+	}
+	if base.TuningBudget() != 18000 {
+		t.Errorf("tuning budget %d, want 18000 (a tenth kept for the ladder)", base.TuningBudget())
+	}
+	for algo, want := range map[Algo]int{Genetic: MaxGenerations, Knockout: MaxRounds, CMAES: MaxGenerations} {
+		c := base
+		c.Algo = algo
+		if got := SizeToBudget(c, none); *got.length() != want {
+			t.Errorf("%s: %s %d, want %d", algo, c.LengthKey(), *got.length(), want)
+		}
+	}
+	timed := base
+	timed.BudgetGames, timed.BudgetTime, timed.Algo = 0, "8h", SPSA
+	if got := SizeToBudget(timed, none); got.SPSAIterations != MaxSPSAIterations {
+		t.Errorf("time budget: spsa-iterations %d, want %d", got.SPSAIterations, MaxSPSAIterations)
+	}
+
+	spsa := base
+	spsa.Algo = SPSA
+	s := SizeToBudget(spsa, none)
+	cost := func(n int) int { return 2*n + 2*s.YardstickPairs*s.yardstickMeasures((n+s.SPSABlock-1)/s.SPSABlock) }
+	if n := s.SPSAIterations; cost(n) < 18000 || cost(n-1) >= 18000 {
+		t.Errorf("spsa-iterations %d: %d games, %d with one fewer; want the fewest reaching 18000", n, cost(n), cost(n-1))
+	}
+	if cmp := CompareConfig(spsa, SPSA); cmp.SPSAIterations < s.SPSAIterations {
+		t.Errorf("compare: spsa-iterations %d, fewer than run's %d though it keeps nothing for a ladder", cmp.SPSAIterations, s.SPSAIterations)
+	}
+
+	texel := base
+	texel.Algo = Texel
+	x := SizeToBudget(texel, none)
+	if games := x.TexelRounds*x.TexelGames + x.yardstickGames(x.TexelRounds); x.TexelRounds != TexelBudgetRounds || games < 18000 || games > 18000+x.TexelRounds {
+		t.Errorf("texel: %d rounds of %d games, %d in all; want %d rounds reaching 18000", x.TexelRounds, x.TexelGames, games, TexelBudgetRounds)
+	}
+	x = SizeToBudget(texel, func(k string) bool { return k == "texel-games" })
+	if x.TexelGames != 500 || x.TexelRounds*500+x.yardstickGames(x.TexelRounds) < 18000 || (x.TexelRounds-1)*500+x.yardstickGames(x.TexelRounds-1) >= 18000 {
+		t.Errorf("texel-games given: %d rounds of %d", x.TexelRounds, x.TexelGames)
+	}
+}
+
+// TestBudgetNote: an explicit length that ends the run before its budget
+// is noted; a derived one, one long enough, or no budget is not.
+func TestBudgetNote(t *testing.T) {
+	g, _ := all.Find("tictactoe")
+	ev := g.Evaluators()[0]
+	c := Defaults()
+	c.Game, c.BudgetGames = "tictactoe", 20000
+	want := "generations 10 ends the run after about 1660 games, before its budget of 20000 games (leave generations out to spend the budget)"
+	if got := BudgetNote(c, ev); got != want {
+		t.Errorf("explicit generations:\n got %q\nwant %q", got, want)
+	}
+	for _, algo := range Algos {
+		c.Algo = algo
+		if got := BudgetNote(SizeToBudget(c, none), ev); got != "" {
+			t.Errorf("%s, derived: %q", algo, got)
+		}
+	}
+	c.Algo, c.Generations = Genetic, 1000
+	if got := BudgetNote(c, ev); got != "" {
+		t.Errorf("long enough: %q", got)
+	}
+	c.BudgetGames, c.BudgetTime = 0, "2h"
+	if got := BudgetNote(c, ev); !strings.HasPrefix(got, "generations 1000 may end the run before its budget of 2h") {
+		t.Errorf("time budget: %q", got)
+	}
+	c.BudgetTime = ""
+	if got := BudgetNote(c, ev); got != "" {
+		t.Errorf("no budget: %q", got)
+	}
+}
+
+// TestBudgetRunSpendsAndResumes: a run sized by its games budget plays
+// the budget, its ladder's games included, within 5%; interrupted and
+// resumed, it ends with the generations and the ladder of the
+// uninterrupted run.
+func TestBudgetRunSpendsAndResumes(t *testing.T) {
+	for _, algo := range []Algo{SPSA, Genetic} {
+		cfg := smallTexel()
+		cfg.Algo, cfg.Start, cfg.BudgetGames, cfg.LadderPairs = algo, StartRandom, 400, 0
+		cfg = SizeToBudget(cfg, none)
+		g, _ := all.Find(cfg.Game)
+		if err := fillStart(&cfg, g); err != nil {
+			t.Fatal(err)
+		}
+		ev, _ := cfg.TunedEvaluator(g)
+		start, _ := startWeights(ev, cfg)
+		want := NewMemoryStore()
+		res, err := newTestTuner(t, cfg, 2, want, start, nil).Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := want.Games()
+		t.Logf("%s: %d games (%d in the ladder), stop %s", algo, total, total-want.Generations[len(want.Generations)-1].Spent, res.Stop)
+		if total < 380 || total > 420 || want.Ladder == nil {
+			t.Fatalf("%s: %d games for a budget of 400 (ladder %v)", algo, total, want.Ladder != nil)
+		}
+		for _, stop := range []int{total / 3, total - 5} {
+			store, _ := interruptAndResume(t, cfg, start, stop)
+			if store.Games() != total || !reflect.DeepEqual(store.Generations, want.Generations) || !reflect.DeepEqual(store.Ladder, want.Ladder) {
+				t.Fatalf("%s stop %d: the resumed run differs from the uninterrupted one (%d games, want %d)", algo, stop, store.Games(), total)
+			}
+		}
+	}
+}
