@@ -66,16 +66,20 @@ func SizeToBudget(c Config, explicit func(key string) bool) Config {
 	case SPSA:
 		block := max(c.SPSABlock, 1)
 		c.SPSAIterations = fewest(MaxSPSAIterations, target, func(n int) int {
-			return 2*n + 2*c.YardstickPairs*c.yardstickMeasures((n+block-1)/block)
+			return 2*n + 2*c.YardstickPairs*c.yardstickMeasures(nil, (n+block-1)/block)
 		})
 		c.SPSABlock = min(c.SPSABlock, c.SPSAIterations)
 	case Texel:
 		if explicit("texel-games") {
-			c.TexelRounds = fewest(MaxTexelRounds, target, func(r int) int { return r*c.TexelGames + c.yardstickGames(r) })
+			c.TexelRounds = fewest(MaxTexelRounds, target, func(r int) int { return r*c.TexelGames + c.yardstickGames(nil, r) })
 			break
 		}
 		c.TexelRounds = min(max(TexelBudgetRounds, (target+MaxTexelGames-1)/MaxTexelGames), MaxTexelRounds)
-		c.TexelGames = fewest(MaxTexelGames, target, func(g int) int { return c.TexelRounds*g + c.yardstickGames(c.TexelRounds) })
+		c.TexelGames = fewest(MaxTexelGames, target, func(g int) int {
+			x := c
+			x.TexelGames = g // the yardstick's auto spacing depends on it
+			return x.TexelRounds*g + x.yardstickGames(nil, x.TexelRounds)
+		})
 	}
 	return c
 }
@@ -115,13 +119,41 @@ func (c Config) TuningBudget() int {
 	return max(c.BudgetGames-reserve, 1)
 }
 
+// YardstickPerMille is the share of the tuning's games, in thousandths,
+// that the yardstick's auto schedule (yardstick-every 0) spends: 50, a
+// twentieth. With the measure the last generation always adds, a run of
+// a few spacings or more spends under a tenth of its games on the
+// yardstick.
+const YardstickPerMille = 50
+
+// yardstickEvery is the generations between two measures of the
+// yardstick: yardstick-every when given; with 0 (auto), the fewest
+// generations whose games (generationGames) are at least 1000 /
+// YardstickPerMille times those of a full measure, 4 * yardstick-pairs
+// games (against the defaults and against the champion measured before).
+// ev is the evaluator tuned; nil will do but for CMA-ES, whose default
+// population depends on it.
+func (c Config) yardstickEvery(ev *games.Evaluator) int {
+	if c.YardstickEvery > 0 {
+		return c.YardstickEvery
+	}
+	per := c.generationGames(ev)
+	if per <= 0 {
+		return 1
+	}
+	measure := 1000 * 4 * c.YardstickPairs
+	return max((measure+YardstickPerMille*per-1)/(YardstickPerMille*per), 1)
+}
+
 // yardstickGames is the games the yardstick plays over a run's first gens
 // generations, when the run ends there: yardstick-pairs pairs against the
-// defaults at each measure (every yardstick-every generations, and the
+// defaults at each measure (every yardstickEvery generations, and the
 // last), and as many against the champion measured before from the second
-// on (an estimate: none when the champion kept its weights).
-func (c Config) yardstickGames(gens int) int {
-	measures := c.yardstickMeasures(gens)
+// on (an estimate: none when the champion kept its weights, and with the
+// auto schedule no measure either but at the last). ev is as for
+// yardstickEvery.
+func (c Config) yardstickGames(ev *games.Evaluator, gens int) int {
+	measures := c.yardstickMeasures(ev, gens)
 	if c.YardstickPairs <= 0 || measures == 0 {
 		return 0
 	}
@@ -129,40 +161,55 @@ func (c Config) yardstickGames(gens int) int {
 }
 
 // yardstickMeasures is how often the yardstick is measured over a run's
-// first gens generations, when the run ends there.
-func (c Config) yardstickMeasures(gens int) int {
-	every := max(c.YardstickEvery, 1)
+// first gens generations, when the run ends there (at most: the auto
+// schedule skips a champion measured already). ev is as for
+// yardstickEvery.
+func (c Config) yardstickMeasures(ev *games.Evaluator, gens int) int {
+	every := c.yardstickEvery(ev)
 	return (gens + every - 1) / every
+}
+
+// generationGames is an estimate of the games one generation (round,
+// block of iterations) of c's tuner plays, its yardstick's aside (ties of
+// knockout matches aside too); ev is the evaluator tuned (CMA-ES's
+// default population depends on it; nil counts no tuned feature).
+func (c Config) generationGames(ev *games.Evaluator) int {
+	switch c.Algo {
+	case Genetic:
+		return 2 * c.Population * c.Games
+	case Knockout:
+		return (c.Candidates - 1) * c.BestOf
+	case CMAES:
+		pop := c.CMAESPopulation
+		if pop == 0 {
+			dim := 0
+			if ev != nil {
+				for _, f := range ev.Features {
+					if f.Max > f.Min {
+						dim++
+					}
+				}
+			}
+			pop = 4 + int(3*math.Log(float64(max(dim, 1))))
+		}
+		return 2 * c.CMAESPairs * pop
+	case Texel:
+		return c.TexelGames
+	case SPSA:
+		return 2 * max(c.SPSABlock, 1)
+	}
+	return 0
 }
 
 // plannedGames is an estimate of the games c's tuner plays over its whole
 // length, its yardstick's included (ties of knockout matches aside); ev
 // is the evaluator tuned (CMA-ES's default population depends on it).
 func (c Config) plannedGames(ev *games.Evaluator) int {
-	n, per := *c.length(), 0
-	switch c.Algo {
-	case Genetic:
-		per = 2 * c.Population * c.Games
-	case Knockout:
-		per = (c.Candidates - 1) * c.BestOf
-	case CMAES:
-		pop := c.CMAESPopulation
-		if pop == 0 {
-			dim := 0
-			for _, f := range ev.Features {
-				if f.Max > f.Min {
-					dim++
-				}
-			}
-			pop = 4 + int(3*math.Log(float64(max(dim, 1))))
-		}
-		per = 2 * c.CMAESPairs * pop
-	case Texel:
-		per = c.TexelGames
-	case SPSA:
-		return 2*n + c.yardstickGames(c.PlannedGenerations())
+	if c.Algo == SPSA {
+		return 2*c.SPSAIterations + c.yardstickGames(ev, c.PlannedGenerations())
 	}
-	return n*per + c.yardstickGames(n)
+	n := *c.length()
+	return n*c.generationGames(ev) + c.yardstickGames(ev, n)
 }
 
 // BudgetNote says so when the length of c's tuner (LengthKey), given

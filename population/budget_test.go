@@ -44,7 +44,9 @@ func TestSizeToBudget(t *testing.T) {
 	spsa := base
 	spsa.Algo = SPSA
 	s := SizeToBudget(spsa, none)
-	cost := func(n int) int { return 2*n + 2*s.YardstickPairs*s.yardstickMeasures((n+s.SPSABlock-1)/s.SPSABlock) }
+	cost := func(n int) int {
+		return 2*n + 2*s.YardstickPairs*s.yardstickMeasures(nil, (n+s.SPSABlock-1)/s.SPSABlock)
+	}
 	if n := s.SPSAIterations; cost(n) < 18000 || cost(n-1) >= 18000 {
 		t.Errorf("spsa-iterations %d: %d games, %d with one fewer; want the fewest reaching 18000", n, cost(n), cost(n-1))
 	}
@@ -55,11 +57,11 @@ func TestSizeToBudget(t *testing.T) {
 	texel := base
 	texel.Algo = Texel
 	x := SizeToBudget(texel, none)
-	if games := x.TexelRounds*x.TexelGames + x.yardstickGames(x.TexelRounds); x.TexelRounds != TexelBudgetRounds || games < 18000 || games > 18000+x.TexelRounds {
+	if games := x.TexelRounds*x.TexelGames + x.yardstickGames(nil, x.TexelRounds); x.TexelRounds != TexelBudgetRounds || games < 18000 || games > 18000+x.TexelRounds {
 		t.Errorf("texel: %d rounds of %d games, %d in all; want %d rounds reaching 18000", x.TexelRounds, x.TexelGames, games, TexelBudgetRounds)
 	}
 	x = SizeToBudget(texel, func(k string) bool { return k == "texel-games" })
-	if x.TexelGames != 500 || x.TexelRounds*500+x.yardstickGames(x.TexelRounds) < 18000 || (x.TexelRounds-1)*500+x.yardstickGames(x.TexelRounds-1) >= 18000 {
+	if x.TexelGames != 500 || x.TexelRounds*500+x.yardstickGames(nil, x.TexelRounds) < 18000 || (x.TexelRounds-1)*500+x.yardstickGames(nil, x.TexelRounds-1) >= 18000 {
 		t.Errorf("texel-games given: %d rounds of %d", x.TexelRounds, x.TexelGames)
 	}
 }
@@ -71,7 +73,9 @@ func TestBudgetNote(t *testing.T) {
 	ev := g.Evaluators()[0]
 	c := Defaults()
 	c.Game, c.BudgetGames = "tictactoe", 20000
-	want := "generations 10 ends the run after about 1660 games, before its budget of 20000 games (leave generations out to spend the budget)"
+	// 10 generations of 128 games, and the yardstick measured every 7
+	// (auto) and at the last: 20 games, then 40 with the previous champion.
+	want := "generations 10 ends the run after about 1340 games, before its budget of 20000 games (leave generations out to spend the budget)"
 	if got := BudgetNote(c, ev); got != want {
 		t.Errorf("explicit generations:\n got %q\nwant %q", got, want)
 	}

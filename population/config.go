@@ -85,7 +85,7 @@ type Config struct {
 	OpeningList  []string           `yaml:"opening-list,omitempty"`
 
 	YardstickPairs int `yaml:"yardstick-pairs"` // colour-swapped pairs against each panel member; 0 = none
-	YardstickEvery int `yaml:"yardstick-every"` // every g generations (and the last)
+	YardstickEvery int `yaml:"yardstick-every"` // every g generations (and the last); 0 = auto (YardstickPerMille, see yardstickEvery)
 
 	// The ladder at the end of a run: pairs per pairing of its round robin
 	// of the champions, the start and the defaults; 0 = chosen so that the
@@ -136,7 +136,7 @@ func (c Config) StartIsReference() bool { return c.Start != StartRandom }
 func Defaults() Config {
 	return Config{
 		Algo: Genetic, Seed: 1, Depth: 4, Openings: "random:8",
-		YardstickPairs: 10, YardstickEvery: 1,
+		YardstickPairs: 10,
 		GeneticConfig: GeneticConfig{Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
 			TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1},
 		KnockoutConfig: KnockoutConfig{Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02},
@@ -383,8 +383,8 @@ func (c Config) Validate() error {
 	if c.MaxPlies < 0 || c.MaxPlies > MaxPlyCap {
 		return bad("max-plies %d: 0 (the default cap) to %d", c.MaxPlies, MaxPlyCap)
 	}
-	if c.YardstickPairs < 0 || c.YardstickPairs > MaxYardstickPairs || c.YardstickEvery < 1 {
-		return bad("yardstick-pairs must be 0 to %d and yardstick-every >= 1 (got %d, %d)", MaxYardstickPairs, c.YardstickPairs, c.YardstickEvery)
+	if c.YardstickPairs < 0 || c.YardstickPairs > MaxYardstickPairs || c.YardstickEvery < 0 {
+		return bad("yardstick-pairs must be 0 to %d and yardstick-every >= 0 (0: auto; got %d, %d)", MaxYardstickPairs, c.YardstickPairs, c.YardstickEvery)
 	}
 	if c.LadderPairs < -1 || c.LadderPairs > MaxLadderPairs {
 		return bad("ladder-pairs %d: 1 to %d pairs, 0 for a tenth of the run's games, or -1 for no ladder", c.LadderPairs, MaxLadderPairs)

@@ -37,7 +37,7 @@ var Keys = []Key{
 	{Name: "max-plies", Help: "ply cap of a game, drawn when reached (0: 400)"},
 	{Name: "start", Help: "weights file to start from, 'default' for the evaluator's defaults, or 'random' for one weight vector drawn from the seed (none: a random population for genetic, zeros for knockout, the defaults for spsa, cmaes and texel)"},
 	{Name: "yardstick-pairs", Help: "pairs of games of the best genome against the default weights"},
-	{Name: "yardstick-every", Help: "measure the yardstick every g generations"},
+	{Name: "yardstick-every", Help: "measure the yardstick every g generations and at the last (0: spaced so that it costs about a twentieth of the tuning's games, skipped while the champion's weights are those measured last)"},
 	{Name: "ladder-pairs", Help: "pairs per pairing of the ladder played at the end (0: about a tenth of the run's games; -1: no ladder)"},
 	{Name: "budget-games", Help: "end the run at the first generation boundary after this many games (0: no budget)"},
 	{Name: "budget-time", Help: "end the run at the first generation boundary after this much time, e.g. 8h or 90m (none: no budget)"},

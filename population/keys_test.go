@@ -1,14 +1,12 @@
 package population
 
 import (
-	"context"
 	"os"
 	"slices"
 	"testing"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
-	"github.com/gametune/gametune/tournament"
 )
 
 // TestKeys: Keys documents every key a user's config may set, once, each
@@ -69,22 +67,7 @@ func TestValidatedOnce(t *testing.T) {
 	defer func() { validated = nil }()
 	cfg := smallGenetic()
 	cfg.Generations, cfg.LadderPairs = 2, 1
-	plan, err := Resolve(context.Background(), cfg, testSources{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool, err := tournament.NewPool(1, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	tuner, err := New(plan, pool, NewMemoryStore())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tuner.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	runResolved(t, cfg)
 	if n != 1 {
 		t.Fatalf("the config was validated %d times, want once", n)
 	}

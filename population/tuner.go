@@ -3,6 +3,7 @@ package population
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gametune/gametune/engine"
@@ -221,7 +222,7 @@ func (t *Tuner) closeGeneration(ctx context.Context, s *Generation, best Genome,
 	case !known && budget > 0 && t.Elapsed() >= budget:
 		s.Stop = StopBudgetTime
 	}
-	if t.cfg.YardstickPairs > 0 && ((s.Index+1)%t.cfg.YardstickEvery == 0 || s.Stop != "") {
+	if t.yardstickDue(s, best) {
 		y, err := t.yardstick(ctx, s.Index, best)
 		if err != nil {
 			return false, err
@@ -239,6 +240,26 @@ func (t *Tuner) closeGeneration(ctx context.Context, s *Generation, best Genome,
 		t.OnGeneration(*s)
 	}
 	return s.Stop != "", nil
+}
+
+// yardstickDue reports whether the yardstick measures generation s's
+// champion best (s.Stop being set): at the last generation of the run,
+// and every yardstickEvery generations, except, with the auto schedule
+// (yardstick-every 0), when best has the weights measured last: their
+// games against the defaults would only add to those played already.
+func (t *Tuner) yardstickDue(s *Generation, best Genome) bool {
+	switch {
+	case t.cfg.YardstickPairs <= 0:
+		return false
+	case s.Stop != "":
+		return true
+	case (s.Index+1)%t.cfg.yardstickEvery(t.ev) != 0:
+		return false
+	case t.cfg.YardstickEvery > 0:
+		return true
+	}
+	prev, measured := t.yard.previous()
+	return !measured || !slices.Equal(prev.Weights, best.Weights)
 }
 
 func (t *Tuner) player(name string, w []float64) tournament.Player {
