@@ -30,6 +30,7 @@ func recordedRun(t *testing.T) (*Run, population.Config) {
 	cfg := population.Defaults()
 	cfg.Game, cfg.Depth, cfg.Openings = "tictactoe", 2, ""
 	cfg.Population, cfg.Generations, cfg.Games, cfg.YardstickPairs = 6, 3, 2, 2
+	cfg.YardstickEvery = 1 // a yardstick every generation: the reads below check each one's
 	dir := filepath.Join(t.TempDir(), "run")
 	r, err := Create(dir, cfg.Marshal(), cfg.Game, string(cfg.Algo), cfg.Seed, "test")
 	if err != nil {
