@@ -72,11 +72,15 @@ const maxExtraPairs = 4
 // draw with Scale times 2^(k mod 4) (wider draws look further, and every
 // fourth level returns to Scale to refine) and play BestOf times 2k+1
 // games per match (more games tell closer weights apart; the parity of
-// BestOf kept), a round's games at most a twentieth of the tuning's games
-// budget and at most what remains of it (but never fewer than BestOf per
-// match; MaxBestOf in all), so that the last round overshoots the budget
-// by little. The level depends only on the rounds' winners and the games
-// spent, so a resumed run retraces it.
+// BestOf kept; MaxBestOf at most). Each level lasts Window rounds or more,
+// so the matches grow as the square root of the games spent: a budget of
+// 6,000 games reaches best-of-75 at most with the defaults. With a games
+// budget, a round plays at most what remains of the tuning's share (but
+// never fewer than BestOf games per match), so that the last round
+// overshoots the budget by little. The level depends only on the rounds'
+// winners, and the length of a match on the level and the games spent, so
+// a resumed run retraces them; a budget raised on resuming changes only
+// the rounds the old budget cut short, which are played again.
 type knockout struct {
 	t         *Tuner
 	cfg       KnockoutConfig
@@ -92,10 +96,6 @@ type knockout struct {
 // scale doubling each time) before it returns to Scale.
 const knockoutWiden = 4
 
-// knockoutRoundShare bounds a round's games, above level 0, to this part
-// of the tuning's games budget.
-const knockoutRoundShare = 20
-
 // budgeted reports whether the run has a budget: then settling raises the
 // level instead of ending the run.
 func (m *knockout) budgeted() bool { return m.t.cfg.BudgetGames > 0 || m.t.cfg.BudgetTime != "" }
@@ -110,7 +110,7 @@ func (m *knockout) scale() float64 {
 func (m *knockout) bestOf() int {
 	n := min(m.cfg.BestOf*(2*m.level+1), MaxBestOf)
 	if budget, matches := m.t.cfg.TuningBudget(), m.cfg.Candidates-1; budget > 0 {
-		n = min(n, budget/(knockoutRoundShare*matches), (budget-m.t.spent)/matches)
+		n = min(n, (budget-m.t.spent)/matches)
 	}
 	if n%2 != m.cfg.BestOf%2 {
 		n--
