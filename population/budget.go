@@ -49,8 +49,8 @@ func (c *Config) length() *int {
 // of the fewest texel-games that reach it, or, with texel-games given, the
 // fewest rounds. The genetic, knockout and CMA-ES tuners, whose steps do
 // not depend on their length, get the most generations or rounds Validate
-// allows, and the budget ends them (knockout also ends when its winners
-// stop moving). With budget-time alone, every tuner gets the most Validate
+// allows, and the budget ends them (knockout's settled winners do not: see
+// knockout). With budget-time alone, every tuner gets the most Validate
 // allows.
 func SizeToBudget(c Config, explicit func(key string) bool) Config {
 	n := c.length()

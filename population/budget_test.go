@@ -102,11 +102,12 @@ func TestBudgetNote(t *testing.T) {
 // TestBudgetRunSpendsAndResumes: a run sized by its games budget plays
 // the budget, its ladder's games included, within 5%; interrupted and
 // resumed, it ends with the generations and the ladder of the
-// uninterrupted run.
+// uninterrupted run. Knockout's budget is 2,000 games: its winners settle
+// after about 250, and it plays on.
 func TestBudgetRunSpendsAndResumes(t *testing.T) {
-	for _, algo := range []Algo{SPSA, Genetic} {
+	for algo, budget := range map[Algo]int{SPSA: 400, Genetic: 400, Knockout: 2000} {
 		cfg := smallTexel()
-		cfg.Algo, cfg.Start, cfg.BudgetGames, cfg.LadderPairs = algo, StartRandom, 400, 0
+		cfg.Algo, cfg.Start, cfg.BudgetGames, cfg.LadderPairs = algo, StartRandom, budget, 0
 		cfg = SizeToBudget(cfg, none)
 		g, _ := all.Find(cfg.Game)
 		if err := fillStart(&cfg, g); err != nil {
@@ -121,14 +122,63 @@ func TestBudgetRunSpendsAndResumes(t *testing.T) {
 		}
 		total := want.Games()
 		t.Logf("%s: %d games (%d in the ladder), stop %s", algo, total, total-want.Generations[len(want.Generations)-1].Spent, res.Stop)
-		if total < 380 || total > 420 || want.Ladder == nil {
-			t.Fatalf("%s: %d games for a budget of 400 (ladder %v)", algo, total, want.Ladder != nil)
+		if total < budget*95/100 || total > budget*105/100 || want.Ladder == nil {
+			t.Fatalf("%s: %d games for a budget of %d (ladder %v)", algo, total, budget, want.Ladder != nil)
 		}
 		for _, stop := range []int{total / 3, total - 5} {
 			store, _ := interruptAndResume(t, cfg, start, stop)
 			if store.Games() != total || !reflect.DeepEqual(store.Generations, want.Generations) || !reflect.DeepEqual(store.Ladder, want.Ladder) {
 				t.Fatalf("%s stop %d: the resumed run differs from the uninterrupted one (%d games, want %d)", algo, stop, store.Games(), total)
 			}
+		}
+	}
+}
+
+// TestKnockoutBudgetOutlastsSettling: with a games budget, a knockout run
+// whose winners settle plays on to its budget: up to the settling it is
+// the run without a budget (which stops there, converged), then its
+// matches grow longer; without a budget, the same config stops converged.
+// Interrupted after the settling, or near its end, and resumed, it ends
+// with the rounds of the uninterrupted run.
+func TestKnockoutBudgetOutlastsSettling(t *testing.T) {
+	cfg := smallTexel()
+	cfg.Algo, cfg.Rounds, cfg.Candidates, cfg.BestOf, cfg.Window, cfg.LadderPairs = Knockout, 200, 2, 5, 2, -1
+	free := NewMemoryStore()
+	res, err := newTestTuner(t, cfg, 2, free, nil, nil).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	settled := res.Generations
+	if res.Stop != StopConverged {
+		t.Fatalf("without a budget: stop %q after %d rounds, want %q", res.Stop, settled, StopConverged)
+	}
+	cfg.BudgetGames = 400
+	budgeted := NewMemoryStore()
+	res, err = newTestTuner(t, SizeToBudget(cfg, none), 2, budgeted, nil, nil).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stop != StopBudgetGames || res.Generations <= settled || res.Spent < cfg.TuningBudget() {
+		t.Fatalf("with a budget: stop %q after %d rounds and %d games, want %q after more than %d rounds",
+			res.Stop, res.Generations, res.Spent, StopBudgetGames, settled)
+	}
+	for i, g := range free.Generations[:settled-1] {
+		if !reflect.DeepEqual(g.Matches, budgeted.Generations[i].Matches) || g.Best != budgeted.Generations[i].Best {
+			t.Fatalf("round %d differs from the run without a budget before the winners settled", i)
+		}
+	}
+	longest := 0
+	for _, g := range budgeted.Generations {
+		longest = max(longest, g.Matches[0].Games)
+	}
+	t.Logf("settled after %d rounds; with a budget %d rounds, %d games, the longest match %d games", settled, res.Generations, res.Spent, longest)
+	if longest < 3*cfg.BestOf {
+		t.Errorf("the longest match has %d games, want at least %d after the winners settled", longest, 3*cfg.BestOf)
+	}
+	for _, stop := range []int{budgeted.Generations[settled].Spent + 3, res.Spent - 5} {
+		store, _ := interruptAndResume(t, SizeToBudget(cfg, none), nil, stop)
+		if store.Games() != res.Spent || !reflect.DeepEqual(store.Generations, budgeted.Generations) {
+			t.Fatalf("stop %d: the resumed run differs from the uninterrupted one (%d games, want %d)", stop, store.Games(), res.Spent)
 		}
 	}
 }

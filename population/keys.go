@@ -60,7 +60,7 @@ var Keys = []Key{
 	{Name: "best-of", Help: "knockout: games per match"},
 	{Name: "ties", Help: "knockout: random or extra (extra pairs until one leads)"},
 	{Name: "scale", Help: "knockout: scale of the ten-draw step around the winner"},
-	{Name: "window", Help: "knockout: rounds of small moves that mean convergence"},
+	{Name: "window", Help: "knockout: rounds of small moves that mean convergence (with a budget: wider draws, longer matches)"},
 	{Name: "threshold", Help: "knockout: distance below which a move is small"},
 
 	{Name: "spsa-iterations", Help: fmt.Sprintf("spsa: iterations N (one colour-swapped pair each), 1-%d", MaxSPSAIterations)},

@@ -50,18 +50,37 @@ const maxExtraPairs = 4
 //
 //  1. Candidates genomes: the current winner (the base; zeros or the start
 //     weights in round 0) and Candidates-1 challengers whose every weight is
-//     the base's plus Scale times the sum of ten uniform draws in [-1, 1],
-//     clamped to the range and snapped to the step;
+//     the base's plus the round's scale times the sum of ten uniform draws
+//     in [-1, 1], clamped to the range and snapped to the step;
 //  2. a single-elimination bracket in candidate order (padded to a power of
-//     two, byes to the first candidates), each match best-of-BestOf games
-//     with colours alternating and one opening per pair; a tied match is
-//     decided at random (the report) or by extra pairs ("extra");
+//     two, byes to the first candidates), each match best-of the round's
+//     games with colours alternating and one opening per pair; a tied match
+//     is decided at random (the report) or by extra pairs ("extra");
 //  3. the bracket's winner is the next base.
 //
-// It stops after Rounds rounds or when the normalised distance between
-// successive winners has stayed below Threshold for Window rounds in a row
-// (the winners have stopped moving: with the defending winner among the
-// candidates, typically because it beat every challenger Window times).
+// The winners have settled when the normalised distance between successive
+// winners has stayed below Threshold for Window rounds in a row (with the
+// defending winner among the candidates, typically because it beat every
+// challenger Window times). Without a budget, the run stops there (or after
+// Rounds rounds), each round drawing with Scale and playing best-of-BestOf.
+//
+// With a budget (budget-games or budget-time), settling does not end the
+// run: the budget does. A winner that beat every challenger Window times
+// sits at a local best for the draw, or its matches are too short to tell
+// it from slightly better challengers; so each settling raises the level k
+// (0 at the start) and starts the window afresh, and the rounds at level k
+// draw with Scale times 2^(k mod 4) (wider draws look further, and every
+// fourth level returns to Scale to refine) and play BestOf times 2k+1
+// games per match (more games tell closer weights apart; the parity of
+// BestOf kept; MaxBestOf at most). Each level lasts Window rounds or more,
+// so the matches grow as the square root of the games spent: a budget of
+// 6,000 games reaches best-of-75 at most with the defaults. With a games
+// budget, a round plays at most what remains of the tuning's share (but
+// never fewer than BestOf games per match), so that the last round
+// overshoots the budget by little. The level depends only on the rounds'
+// winners, and the length of a match on the level and the games spent, so
+// a resumed run retraces them; a budget raised on resuming changes only
+// the rounds the old budget cut short, which are played again.
 type knockout struct {
 	t         *Tuner
 	cfg       KnockoutConfig
@@ -69,6 +88,34 @@ type knockout struct {
 	baseID    int       // the base's genome id; negative in round 0
 	winner    Genome    // the last round's winner
 	distances []float64 // of each round's winner from its base
+	level     int       // the times the winners have settled (with a budget)
+	since     int       // the index in distances of the level's first round
+}
+
+// knockoutWiden is the number of levels over which the draw widens (the
+// scale doubling each time) before it returns to Scale.
+const knockoutWiden = 4
+
+// budgeted reports whether the run has a budget: then settling raises the
+// level instead of ending the run.
+func (m *knockout) budgeted() bool { return m.t.cfg.BudgetGames > 0 || m.t.cfg.BudgetTime != "" }
+
+// scale is the scale of the draws at the current level.
+func (m *knockout) scale() float64 {
+	return m.cfg.Scale * float64(int(1)<<(m.level%knockoutWiden))
+}
+
+// bestOf is the games per match at the current level, with the games
+// spent so far.
+func (m *knockout) bestOf() int {
+	n := min(m.cfg.BestOf*(2*m.level+1), MaxBestOf)
+	if budget, matches := m.t.cfg.TuningBudget(), m.cfg.Candidates-1; budget > 0 {
+		n = min(n, (budget-m.t.spent)/matches)
+	}
+	if n%2 != m.cfg.BestOf%2 {
+		n--
+	}
+	return max(n, m.cfg.BestOf)
 }
 
 func newKnockout(t *Tuner) (Method, error) {
@@ -100,7 +147,11 @@ func (m *knockout) Generation(ctx context.Context, round int) (Generation, Genom
 	s.Best, s.Matches, s.BestFitness = m.winner.ID, matches, m.winner.Fitness
 	s.Distance = m.t.space.distance(m.base, m.winner.Weights)
 	m.distances = append(m.distances, s.Distance)
-	s.Converged = stable(m.distances, m.cfg.Window, m.cfg.Threshold)
+	s.Converged = stable(m.distances[m.since:], m.cfg.Window, m.cfg.Threshold)
+	if s.Converged && m.budgeted() {
+		s.Converged = false
+		m.level, m.since = m.level+1, len(m.distances)
+	}
 	return s, m.winner, nil
 }
 
@@ -138,16 +189,16 @@ func stable(distances []float64, window int, threshold float64) bool {
 	return true
 }
 
-// tenDraws is the report's rule: base plus Scale times the sum of ten
-// uniform draws in [-1, 1], per weight.
+// tenDraws is the report's rule: base plus the level's scale (Scale at
+// level 0) times the sum of ten uniform draws in [-1, 1], per weight.
 func (m *knockout) tenDraws(rng *rand.Rand, base []float64) []float64 {
-	w := make([]float64, len(base))
+	w, scale := make([]float64, len(base)), m.scale()
 	for i := range w {
 		sum := 0.0
 		for k := 0; k < 10; k++ {
 			sum += 2*rng.Float64() - 1
 		}
-		w[i] = m.t.space.snap(i, base[i]+m.cfg.Scale*sum)
+		w[i] = m.t.space.snap(i, base[i]+scale*sum)
 	}
 	return w
 }
@@ -158,7 +209,7 @@ func (m *knockout) tenDraws(rng *rand.Rand, base []float64) []float64 {
 // record and fitness (points per game) are set from its bracket games.
 func (m *knockout) bracket(ctx context.Context, round int, cands []Genome) (int, []tournament.BracketMatch, error) {
 	t := m.t
-	opts := tournament.BracketOptions{BestOf: m.cfg.BestOf, Ties: m.cfg.Ties, MaxExtraPairs: maxExtraPairs,
+	opts := tournament.BracketOptions{BestOf: m.bestOf(), Ties: m.cfg.Ties, MaxExtraPairs: maxExtraPairs,
 		Seed: rngFor(t.cfg.Seed, "tie", round, 0).Uint64()}
 	res, err := tournament.PlayBracket(ctx, len(cands), opts, func(ctx context.Context, batch []tournament.BracketGame) ([]tournament.Record, error) {
 		games := make([]game, len(batch))

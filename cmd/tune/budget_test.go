@@ -27,13 +27,15 @@ func gamesPlayed(t *testing.T, dir string) int {
 // TestBudgetSpent: a run given only a games budget (no generations,
 // iterations or rounds) plays that budget within 5%, counting every game
 // of the run: the tuner's, the yardstick's and the ladder's. Tic-tac-toe
-// from a random start, so that every tuner moves and has a ladder.
+// from a random start, so that every tuner moves and has a ladder (knockout's
+// winners settle after about 250 games: it plays on, with wider draws and
+// longer matches).
 func TestBudgetSpent(t *testing.T) {
 	if testing.Short() {
-		t.Skip("four runs of 2,000 games")
+		t.Skip("five runs of 2,000 games")
 	}
 	dir := t.TempDir()
-	for _, algo := range []string{"spsa", "genetic", "cmaes", "texel"} {
+	for _, algo := range []string{"spsa", "genetic", "cmaes", "texel", "knockout"} {
 		run := filepath.Join(dir, algo)
 		code, out, errOut := tune(t, "", "--quiet", "run", "--game", "tictactoe", "--start", "random", "--depth", "2",
 			"--algo", algo, "--budget-games", "2000", "--out", run)
