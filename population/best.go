@@ -42,6 +42,8 @@ func (c Choice) Summary() string {
 		return fmt.Sprintf("the %s: nothing measured beats them yet", c.Reference)
 	case math.IsNaN(c.Elo):
 		return fmt.Sprintf("the %s: no genome was measured against them yet (strongest so far: %s, by the %s)", c.Reference, c.Candidate, c.Source)
+	case c.Candidate == c.Reference:
+		return fmt.Sprintf("the %s: no genome is rated above them (by the %s)", c.Reference, c.Source)
 	}
 	return fmt.Sprintf("the %s: no genome beats them with 95%% confidence (strongest: %s, %+.0f Elo [%+.0f, %+.0f], by the %s)", c.Reference, c.Candidate, c.Elo, c.Low, c.High, c.Source)
 }

@@ -326,6 +326,20 @@ func (c Config) PlannedGenerations() int {
 	return c.Generations
 }
 
+// Budgeted reports whether a run of c ends by a budget (budget-games or
+// budget-time) rather than by its length alone.
+func (c Config) Budgeted() bool { return c.BudgetGames > 0 || c.BudgetTime != "" }
+
+// GenerationOf names generation i (from 0) for a person: "generation 3/10"
+// (or round, block) against the planned length, or "generation 3" when a
+// budget ends the run (a length sized to a budget says nothing).
+func (c Config) GenerationOf(i int) string {
+	if c.Budgeted() {
+		return fmt.Sprintf("%s %d", c.GenerationName(), i+1)
+	}
+	return fmt.Sprintf("%s %d/%d", c.GenerationName(), i+1, c.PlannedGenerations())
+}
+
 // GenerationName is what a generation of c's tuner is called: a "round"
 // of knockout or Texel, a "block" of SPSA iterations, else a "generation".
 func (c Config) GenerationName() string {

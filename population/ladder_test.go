@@ -455,3 +455,16 @@ func TestChampionsOnce(t *testing.T) {
 		t.Fatalf("champions %v, want %v", got, want)
 	}
 }
+
+// TestSummaryOfTheReference: a best that is the reference, rated strongest
+// itself, is not called its own strongest rival.
+func TestSummaryOfTheReference(t *testing.T) {
+	c := Choice{Label: "defaults", Reference: "defaults", Candidate: "defaults", Source: "ladder"}
+	if got, want := c.Summary(), "the defaults: no genome is rated above them (by the ladder)"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+	c.Candidate, c.Elo, c.Low, c.High = "g3", 40, -10, 90
+	if got := c.Summary(); !strings.Contains(got, "strongest: g3, +40 Elo [-10, +90]") {
+		t.Errorf("summary %q does not name g3 with its Elo", got)
+	}
+}

@@ -115,7 +115,7 @@ func BestLine(b *results.BestJSON, interval func(elo, lo, hi float64) string) st
 		return "-"
 	case b.Confident:
 		return fmt.Sprintf("%s %s over the %s", b.Label, interval(float64(b.Elo), float64(b.Low), float64(b.High)), b.Reference)
-	case b.Candidate == "" || math.IsNaN(float64(b.Elo)):
+	case b.Candidate == "" || b.Candidate == b.Label || math.IsNaN(float64(b.Elo)):
 		return b.Label + " (nothing measured beats them)"
 	}
 	return fmt.Sprintf("%s (strongest %s %s: no gain shown)", b.Label, b.Candidate, interval(float64(b.Elo), float64(b.Low), float64(b.High)))

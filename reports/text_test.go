@@ -34,11 +34,12 @@ func TestWriteRuns(t *testing.T) {
 		{Info: results.Info{Dir: "b"}, Progress: "0/4", BestElo: nan},
 		{Info: results.Info{Dir: "c"}, Progress: "2", Damaged: "results: the run's records are damaged"},
 		{Info: results.Info{Dir: "d", Game: "nim"}, Progress: "4/4", Best: &results.BestJSON{Label: "defaults", Reference: "defaults", Candidate: "g3", Elo: 75, Low: -5, High: 155}},
+		{Info: results.Info{Dir: "e", Game: "nim"}, Progress: "4/4", Best: &results.BestJSON{Label: "defaults", Reference: "defaults", Candidate: "defaults"}},
 	}
 	var b bytes.Buffer
 	WriteRuns(&b, lines)
 	for _, want := range []string{"g2 +40 Elo [+10, +70] over the defaults", "0/4", "damaged: results: the run's records are damaged",
-		"defaults (strongest g3 +75 Elo [-5, +155]: no gain shown)"} {
+		"defaults (strongest g3 +75 Elo [-5, +155]: no gain shown)", "defaults (nothing measured beats them)"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, b.String())
 		}

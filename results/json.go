@@ -17,7 +17,7 @@ import (
 // what tune show --json prints.
 type RunJSON struct {
 	Info
-	Progress string `json:"progress"` // generations closed/planned
+	Progress string `json:"progress"` // View.Progress
 	// BudgetNote says when the tuner's length ends the run before its
 	// budget (population.BudgetNote); omitted when it does not.
 	BudgetNote string       `json:"budget_note,omitempty"`
@@ -40,7 +40,7 @@ type RunJSON struct {
 // progress and its best.
 type RunLineJSON struct {
 	Info
-	Progress string `json:"progress"`          // generations closed/planned
+	Progress string `json:"progress"`          // View.Progress
 	Damaged  string `json:"damaged,omitempty"` // why the run cannot be read
 	// Best is the run's best genome as show and export name it; null
 	// until a generation is finished. BestElo and its bounds are its
@@ -139,8 +139,16 @@ type WeightJSON struct {
 	Doc     string  `json:"doc"`
 }
 
-// Progress writes the generations closed and planned: "3/10".
+// Progress writes how far the run is: games played of its games budget
+// ("1200/20000 games"), generations closed with its time budget ("3,
+// budget 8h"), else generations closed of those planned ("3/10").
 func (v *View) Progress() string {
+	switch c := v.Config; {
+	case c.BudgetGames > 0:
+		return fmt.Sprintf("%d/%d games", v.Info.Games, c.BudgetGames)
+	case c.BudgetTime != "":
+		return fmt.Sprintf("%d, budget %s", v.Info.Generations, c.BudgetTime)
+	}
 	return fmt.Sprintf("%d/%d", v.Info.Generations, v.Config.PlannedGenerations())
 }
 

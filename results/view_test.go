@@ -139,3 +139,27 @@ func TestViewJSON(t *testing.T) {
 		t.Errorf("yardstick %+v", got.Yardstick)
 	}
 }
+
+// TestProgress: a run with a games budget shows its games against the
+// budget, one with a time budget its generations and the budget, any other
+// its generations against the planned ones.
+func TestProgress(t *testing.T) {
+	cfg := population.Defaults()
+	cfg.Generations = 10
+	in := Info{Games: 1200, Generations: 3}
+	for _, tc := range []struct {
+		games int
+		time  string
+		want  string
+	}{{0, "", "3/10"}, {20000, "", "1200/20000 games"}, {0, "8h", "3, budget 8h"}, {20000, "8h", "1200/20000 games"}} {
+		c := cfg
+		c.BudgetGames, c.BudgetTime = tc.games, tc.time
+		v := &View{Config: c, Info: in}
+		if got := v.Progress(); got != tc.want {
+			t.Errorf("budget %d games, %q: progress %q, want %q", tc.games, tc.time, got, tc.want)
+		}
+		if got, want := c.GenerationOf(2), map[bool]string{false: "generation 3/10", true: "generation 3"}[c.Budgeted()]; got != want {
+			t.Errorf("budget %d games, %q: %q, want %q", tc.games, tc.time, got, want)
+		}
+	}
+}

@@ -14,7 +14,6 @@ import (
 // which the running time is recorded in run and its report refreshed.
 // Failures to do either are noted unless quiet.
 func watch(tuner *population.Tuner, cfg population.Config, run *results.Run, progress *reports.Progress, start time.Time, quiet bool) {
-	total, name := cfg.PlannedGenerations(), cfg.GenerationName()
 	played, stage, stageGen := 0, "", -1
 	tuner.OnGame = func(p population.Progress) {
 		if p.Played {
@@ -22,10 +21,10 @@ func watch(tuner *population.Tuner, cfg population.Config, run *results.Run, pro
 		}
 		if p.Stage != stage || p.Generation != stageGen {
 			stage, stageGen = p.Stage, p.Generation
-			label := fmt.Sprintf("%s %d/%d", name, p.Generation+1, total)
+			label := cfg.GenerationOf(p.Generation)
 			switch p.Stage {
 			case population.StageYardstick:
-				label = fmt.Sprintf("yardstick %d/%d", p.Generation+1, total)
+				label = "yardstick, " + label
 			case population.StageLadder:
 				label = "ladder"
 			}
@@ -49,7 +48,7 @@ func watch(tuner *population.Tuner, cfg population.Config, run *results.Run, pro
 // plays rate games a second: its best and fitness, its diversity (and a
 // knockout winner's move), its yardstick and why the run stopped there.
 func generationLine(cfg population.Config, g population.Generation, rate float64) string {
-	line := fmt.Sprintf("%s %d/%d: best %d fitness %.3f (mean %.3f), diversity %.3f", cfg.GenerationName(), g.Index+1, cfg.PlannedGenerations(), g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
+	line := fmt.Sprintf("%s: best %d fitness %.3f (mean %.3f), diversity %.3f", cfg.GenerationOf(g.Index), g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
 	if cfg.Algo == population.Knockout {
 		line += fmt.Sprintf(", moved %.3f", g.Distance)
 	}
