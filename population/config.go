@@ -330,6 +330,30 @@ func (c Config) PlannedGenerations() int {
 // budget-time) rather than by its length alone.
 func (c Config) Budgeted() bool { return c.BudgetGames > 0 || c.BudgetTime != "" }
 
+// ExpectedGenerations is how many generations a run of c is expected to
+// close, having closed done of them in games games and seconds of running
+// time: its planned length; with a budget, the generations done scaled to
+// the budget at the pace so far (the nearer of the games and the time
+// budget), at least done and at most the planned length. Before its first
+// generation a budgeted run expects its planned length.
+func (c Config) ExpectedGenerations(done, games int, seconds float64) int {
+	planned := c.PlannedGenerations()
+	if !c.Budgeted() || done == 0 {
+		return planned
+	}
+	expected := math.Inf(1)
+	if c.BudgetGames > 0 && games > 0 {
+		expected = float64(done) * float64(c.BudgetGames) / float64(games)
+	}
+	if d, err := c.TimeBudget(); err == nil && d > 0 && seconds > 0 {
+		expected = min(expected, float64(done)*d.Seconds()/seconds)
+	}
+	if math.IsInf(expected, 1) {
+		return planned
+	}
+	return max(done, min(planned, int(math.Ceil(expected))))
+}
+
 // GenerationOf names generation i (from 0) for a person: "generation 3/10"
 // (or round, block) against the planned length, or "generation 3" when a
 // budget ends the run (a length sized to a budget says nothing).

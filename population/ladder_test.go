@@ -468,3 +468,29 @@ func TestSummaryOfTheReference(t *testing.T) {
 		t.Errorf("summary %q does not name g3 with its Elo", got)
 	}
 }
+
+// TestExpectedGenerations: a run without a budget expects its planned
+// length; a budgeted one the generations done scaled to its budget at its
+// pace, the nearer budget binding, between done and the planned length.
+func TestExpectedGenerations(t *testing.T) {
+	c := Defaults()
+	c.Generations = 1000
+	if got := c.ExpectedGenerations(3, 300, 60); got != 1000 {
+		t.Errorf("no budget: %d, want the planned 1000", got)
+	}
+	c.BudgetGames = 2000
+	if got := c.ExpectedGenerations(3, 300, 60); got != 20 {
+		t.Errorf("3 generations in 300 of 2000 games: %d, want 20", got)
+	}
+	if got := c.ExpectedGenerations(0, 0, 0); got != 1000 {
+		t.Errorf("before any generation: %d, want the planned 1000", got)
+	}
+	c.BudgetTime = "2m"
+	if got := c.ExpectedGenerations(3, 300, 60); got != 6 {
+		t.Errorf("3 generations in 60 s of 2 minutes: %d, want 6 (the time binds)", got)
+	}
+	c.BudgetGames, c.BudgetTime = 100, ""
+	if got := c.ExpectedGenerations(3, 300, 60); got != 3 {
+		t.Errorf("past the budget: %d, want the 3 done", got)
+	}
+}

@@ -158,7 +158,7 @@ func HTML(r *Run) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	planned := r.Config.PlannedGenerations()
+	planned := r.Config.ExpectedGenerations(len(r.Generations), r.Info.Games, r.Info.Seconds)
 	d := reportData{
 		Name: r.Name, Game: r.Config.Game, Evaluator: r.Evaluator.Name, Algo: string(r.Config.Algo), Status: string(r.Info.Status),
 		Stage: r.stage(), Config: string(r.Config.Marshal()), Seed: r.Config.Seed,

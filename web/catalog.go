@@ -447,7 +447,7 @@ func summarize(id string, r *reports.Run, seen observation, now time.Time) Summa
 	nan := stats.Float(math.NaN())
 	s := Summary{
 		ID: id, Game: r.Config.Game, Eval: r.Evaluator.Name, Algo: string(r.Config.Algo), Status: string(in.Status),
-		Stage: "generation", Done: len(r.Generations), Planned: r.Config.PlannedGenerations(), Games: in.Games,
+		Stage: "generation", Done: len(r.Generations), Planned: r.Config.ExpectedGenerations(len(r.Generations), in.Games, in.Seconds), Games: in.Games,
 		Started: in.Started, Ended: in.Ended, Seconds: in.Seconds, Best: r.BestJSON(),
 		Elo: nan, EloLow: nan, EloHigh: nan, GamesPerSecond: nan,
 	}
