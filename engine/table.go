@@ -61,7 +61,7 @@ const bucketSize = int(unsafe.Sizeof(bucket{}))
 // whole. mib must be at least 1.
 func NewTable(mib int) (*Table, error) {
 	if mib < 1 || mib > MaxTableMiB {
-		return nil, fmt.Errorf("engine: transposition table size %d MiB out of range (1-65536)", mib)
+		return nil, fmt.Errorf("engine: transposition table size %d MiB out of range (1-%d)", mib, MaxTableMiB)
 	}
 	n := uint64(mib) << 20 / uint64(bucketSize)
 	size := uint64(1)
