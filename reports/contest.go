@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"math"
 	"text/tabwriter"
 
 	"github.com/gametune/gametune/tournament"
@@ -11,7 +12,8 @@ import (
 
 // WriteMatch writes a match's result as a table for a terminal (tune
 // match): the games, W-D-L, the score, the Elo per game and per pair, the
-// LOS, the pairs' counts and the SPRT, if one ran.
+// normalized Elo, the LOS, the pairs' counts with the draw and pairs
+// ratios, and the SPRT, if one ran.
 func WriteMatch(w io.Writer, s tournament.MatchJSON) {
 	interrupted := ""
 	if s.Interrupted {
@@ -27,10 +29,17 @@ func WriteMatch(w io.Writer, s tournament.MatchJSON) {
 	fmt.Fprintf(tw, "score\t%.1f%%\n", 100*s.Score)
 	fmt.Fprintf(tw, "Elo (per game)\t%s\n", estimate(s.Elo, s.EloLow, s.EloHigh))
 	fmt.Fprintf(tw, "Elo (per pair)\t%s\n", estimate(s.PairElo, s.PairEloLow, s.PairEloHigh))
+	fmt.Fprintf(tw, "nElo (per pair)\t%s\n", estimate(s.NElo, s.NEloLow, s.NEloHigh))
 	fmt.Fprintf(tw, "LOS\t%.1f%%\n", 100*s.LOS)
 	fmt.Fprintf(tw, "pairs 0/0.5/1/1.5/2\t%v\n", s.Pentanomial)
+	fmt.Fprintf(tw, "draw ratio\t%.1f%% of pairs\n", 100*s.DrawRatio)
+	if math.IsNaN(float64(s.PairsRatio)) {
+		fmt.Fprintf(tw, "pairs ratio\t- (no decisive pair)\n")
+	} else {
+		fmt.Fprintf(tw, "pairs ratio\t%.2f\n", s.PairsRatio)
+	}
 	if t := s.SPRT; t != nil {
-		fmt.Fprintf(tw, "SPRT [%g, %g]\tLLR %.2f (bounds %.2f, %.2f): %s\n", t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Status)
+		fmt.Fprintf(tw, "SPRT [%g, %g]\tLLR %.2f (bounds %.2f, %.2f; %s Elo): %s\n", t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Model, t.Status)
 	}
 	tw.Flush()
 }

@@ -10,27 +10,41 @@ import (
 	"github.com/gametune/gametune/tournament/stats"
 )
 
-// TestWriteMatch: the match table as tune match prints it, the SPRT line
-// included, an infinite bound written with its bounds.
+// TestWriteMatch: the match table as tune match prints it, from a
+// match's own JSON shape: intervals by their bounds (an infinite one too),
+// nElo, the draw and pairs ratios and the SPRT line with its model.
 func TestWriteMatch(t *testing.T) {
-	inf := stats.Float(math.Inf(1))
-	s := tournament.MatchJSON{Game: "othello", A: "a", B: "b", Games: 6, Pairs: 3, WDL: stats.WDL{Wins: 2, Draws: 2, Losses: 2}, Score: 0.5,
-		Elo: 0, EloLow: -135.7, EloHigh: 135.7, PairElo: 400, PairEloLow: 12, PairEloHigh: inf, LOS: 0.5, Pentanomial: [5]int{0, 0, 3, 0, 0},
-		SPRT: &tournament.SPRTJSON{Elo0: 0, Elo1: 10, LLR: 0, Lower: -2.94, Upper: 2.94, Status: "continue"}, Interrupted: true}
+	sprt := stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+	r := &tournament.MatchResult{WDL: stats.WDL{Wins: 5, Draws: 2, Losses: 3}, Pentanomial: stats.Pentanomial{0, 1, 1, 3, 0}, SPRT: &sprt}
+	r.LLR = sprt.LLRPairs(r.Pentanomial)
+	s := r.JSON("othello", "a", "b")
+	s.Interrupted = true
 	var b bytes.Buffer
 	WriteMatch(&b, s)
 	want := `othello: a vs b
-games                6 (3 pairs), interrupted
-W-D-L                2-2-2
-score                50.0%
-Elo (per game)       +0.0 ± 135.7
-Elo (per pair)       +400.0 [+12.0, +Inf]
-LOS                  50.0%
-pairs 0/0.5/1/1.5/2  [0 0 3 0 0]
-SPRT [0, 10]         LLR 0.00 (bounds -2.94, 2.94): continue
+games                10 (5 pairs), interrupted
+W-D-L                5-2-3
+score                60.0%
+Elo (per game)       +70.4 [-123.2, +330.5]
+Elo (per pair)       +70.4 [-52.7, +215.2]
+nElo (per pair)      +122.8 [-92.5, +338.2]
+LOS                  76.0%
+pairs 0/0.5/1/1.5/2  [0 1 1 3 0]
+draw ratio           20.0% of pairs
+pairs ratio          3.00
+SPRT [0, 10]         LLR 0.09 (bounds -2.94, 2.94; normalized Elo): continue
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	s.Pentanomial, s.PairsRatio = [5]int{0, 0, 3, 0, 0}, stats.Float(math.NaN())
+	s.PairElo, s.PairEloHigh = 400, stats.Float(math.Inf(1))
+	b.Reset()
+	WriteMatch(&b, s)
+	for _, line := range []string{"Elo (per pair)       +400.0 [-52.7, +Inf]", "pairs ratio          - (no decisive pair)"} {
+		if !strings.Contains(b.String(), line+"\n") {
+			t.Errorf("no line %q in\n%s", line, b.String())
+		}
 	}
 }
 

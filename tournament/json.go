@@ -24,6 +24,14 @@ type MatchJSON struct {
 	PairEloLow  stats.Float `json:"pentanomial_elo_low"`
 	PairEloHigh stats.Float `json:"pentanomial_elo_high"`
 	LOS         stats.Float `json:"los"`
+	// Normalized Elo per pair (fastchess's nElo) with its 95% interval,
+	// the share of pairs that ended level and the pairs won over the
+	// pairs lost.
+	NElo        stats.Float `json:"nelo"`
+	NEloLow     stats.Float `json:"nelo_low"`
+	NEloHigh    stats.Float `json:"nelo_high"`
+	DrawRatio   stats.Float `json:"draw_ratio"`
+	PairsRatio  stats.Float `json:"pairs_ratio"`
 	Pentanomial [5]int      `json:"pentanomial"`
 	SPRT        *SPRTJSON   `json:"sprt,omitempty"`
 	Interrupted bool        `json:"interrupted"` // the match stopped before its end
@@ -32,6 +40,7 @@ type MatchJSON struct {
 // SPRTJSON is a match's sequential test: its hypotheses and error rates,
 // the log-likelihood ratio with its bounds, and the verdict.
 type SPRTJSON struct {
+	Model  string      `json:"model"` // normalized or logistic
 	Elo0   float64     `json:"elo0"`
 	Elo1   float64     `json:"elo1"`
 	Alpha  float64     `json:"alpha"`
@@ -45,15 +54,17 @@ type SPRTJSON struct {
 // JSON returns the match's result between the players named a and b of
 // the game named game. Interrupted is left false.
 func (r *MatchResult) JSON(game, a, b string) MatchJSON {
-	e, p := r.WDL.EloEstimate(), r.Pentanomial.EloEstimate()
+	e, p, n := r.WDL.EloEstimate(), r.Pentanomial.EloEstimate(), r.Pentanomial.NormalizedElo()
 	s := MatchJSON{Game: game, A: a, B: b, Games: r.WDL.Games(), Pairs: r.Pentanomial.Pairs(),
 		WDL: r.WDL, Score: stats.Float(r.WDL.Score()),
 		Elo: stats.Float(e.Elo), EloLow: stats.Float(e.Low), EloHigh: stats.Float(e.High),
 		PairElo: stats.Float(p.Elo), PairEloLow: stats.Float(p.Low), PairEloHigh: stats.Float(p.High),
-		LOS: stats.Float(r.WDL.LOS()), Pentanomial: r.Pentanomial}
+		LOS: stats.Float(r.WDL.LOS()), Pentanomial: r.Pentanomial,
+		NElo: stats.Float(n.Elo), NEloLow: stats.Float(n.Low), NEloHigh: stats.Float(n.High),
+		DrawRatio: stats.Float(r.Pentanomial.DrawRatio()), PairsRatio: stats.Float(r.Pentanomial.PairsRatio())}
 	if t := r.SPRT; t != nil {
 		lo, hi := t.Bounds()
-		s.SPRT = &SPRTJSON{t.Elo0, t.Elo1, t.Alpha, t.Beta, stats.Float(r.LLR), lo, hi, r.Status.String()}
+		s.SPRT = &SPRTJSON{t.Model.String(), t.Elo0, t.Elo1, t.Alpha, t.Beta, stats.Float(r.LLR), lo, hi, r.Status.String()}
 	}
 	return s
 }

@@ -64,11 +64,13 @@ stops answering for stall (60s) or plays an illegal move loses the game, and is
 restarted for the next. Its stderr goes to --engine-log.
 
 With --sprt elo0,elo1[,alpha,beta] the match stops as soon as the sequential test
-(pentanomial, over pairs) accepts a hypothesis.`,
+(pentanomial, over pairs) accepts a hypothesis. The bounds are normalized Elo, as in
+fastchess and fishtest; add model=logistic for logistic Elo. fastchess's words work
+too: --sprt "elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized".`,
 		cobra.NoArgs, func(ctx context.Context, out output) error { return runMatch(ctx, o, *g, out) })
 	o.bind(c)
 	c.Flags().StringVar(&o.a, "a", "default", "player A")
 	c.Flags().StringVar(&o.b, "b", "default", "player B")
-	c.Flags().StringVar(&o.sprt, "sprt", "", "sequential test elo0,elo1[,alpha,beta] (alpha and beta default to 0.05)")
+	c.Flags().StringVar(&o.sprt, "sprt", "", "sequential test elo0,elo1[,alpha,beta][,model=normalized|logistic] (alpha and beta default to 0.05, the model to normalized)")
 	return c
 }

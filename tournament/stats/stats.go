@@ -9,11 +9,8 @@
 package stats
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -87,14 +84,11 @@ type Estimate struct {
 	Low, High float64 // the 95% interval; ±Inf at a score of 0 or 1
 }
 
-// String writes "+70.4 ± 73" (the interval's half width, or its bounds
-// when lopsided).
+// String writes "+70.4 [-0.2, +141.0]": gametune writes every interval
+// by its bounds, since an Elo interval is not symmetric.
 func (e Estimate) String() string {
 	e.Elo, e.Low, e.High = e.Elo+0, e.Low+0, e.High+0 // no "-0.0"
-	if math.IsInf(e.Low, 0) || math.IsInf(e.High, 0) || math.IsInf(e.Elo, 0) {
-		return fmt.Sprintf("%+.1f [%+.1f, %+.1f]", e.Elo, e.Low, e.High)
-	}
-	return fmt.Sprintf("%+.1f ± %.1f", e.Elo, (e.High-e.Low)/2)
+	return fmt.Sprintf("%+.1f [%+.1f, %+.1f]", e.Elo, e.Low, e.High)
 }
 
 // z95 is the normal quantile of 97.5%.
@@ -170,94 +164,70 @@ func (r WDL) LOS() float64 {
 	return distuv.UnitNormal.CDF(float64(r.Wins-r.Losses) / math.Sqrt(float64(r.Wins+r.Losses)))
 }
 
-// SPRT is a sequential probability ratio test of H0: elo = Elo0 against H1:
-// elo = Elo1, with error rates Alpha and Beta.
-type SPRT struct {
-	Elo0, Elo1  float64
-	Alpha, Beta float64
+// NormalizedElo is the normalized Elo (nElo) of the per-game results,
+// (score - 1/2)/sd * 800/ln 10 with sd one game's standard deviation, and
+// its 95% interval, as fastchess prints it. Without games, or without any
+// spread in them, it is 0 with an unbounded interval.
+func (r WDL) NormalizedElo() Estimate {
+	m, v := r.trinomial()
+	return normalized(m, v, r.Games())
 }
 
-// Status is the state of a test.
-type Status int
-
-const (
-	Continue Status = iota // no bound crossed
-	AcceptH0               // the lower bound was crossed: not the gain sought
-	AcceptH1               // the upper bound was crossed: the gain is there
-)
-
-func (s Status) String() string {
-	return [...]string{"continue", "H0 accepted", "H1 accepted"}[s]
+// NormalizedElo is the normalized Elo of the per-pair results, (score -
+// 1/2)/sqrt(2 variance) * 800/ln 10 with variance a pair's (a pair's score
+// in [0, 1]), and its 95% interval, as fastchess prints it.
+func (p Pentanomial) NormalizedElo() Estimate {
+	m, v := p.pentanomial()
+	return normalized(m, 2*v, p.Pairs()*2)
 }
 
-// Bounds are the log-likelihood-ratio bounds: ln(beta/(1-alpha)) and
-// ln((1-beta)/alpha).
-func (t SPRT) Bounds() (lower, upper float64) {
-	return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)
+// normalized maps a mean score with the variance of one game, over games
+// games, to nElo: the interval mean ± z sd/sqrt(games) is linear in it.
+func normalized(mean, variance float64, games int) Estimate {
+	if games == 0 || variance <= 0 {
+		return Estimate{Score: mean, Elo: 0, Low: math.Inf(-1), High: math.Inf(1)}
+	}
+	sd := math.Sqrt(variance)
+	nelo := (mean - 0.5) / sd * neloScale
+	half := z95 * neloScale / math.Sqrt(float64(games))
+	return Estimate{Score: mean, Elo: nelo, Low: nelo - half, High: nelo + half}
 }
 
-// llr is the generalised SPRT's log-likelihood ratio for n samples of mean
-// and variance, under the logistic Elo model:
-// n (s1 - s0) (2 mean - s0 - s1) / (2 variance).
-func (t SPRT) llr(mean, variance float64, n int) float64 {
-	if n == 0 || variance <= 0 {
+// DrawRatio is the share of pairs that ended level, 1 point of 2 (a win
+// and a loss, or two draws), as fastchess counts it.
+func (p Pentanomial) DrawRatio() float64 {
+	if p.Pairs() == 0 {
 		return 0
 	}
-	s0, s1 := ExpectedScore(t.Elo0), ExpectedScore(t.Elo1)
-	return float64(n) * (s1 - s0) * (2*mean - s0 - s1) / (2 * variance)
+	return float64(p[2]) / float64(p.Pairs())
 }
 
-// LLR is the log-likelihood ratio of the per-game (trinomial) results.
-func (t SPRT) LLR(r WDL) float64 {
-	m, v := r.trinomial()
-	return t.llr(m, v, r.Games())
-}
-
-// LLRPairs is the log-likelihood ratio of the per-pair (pentanomial) results.
-func (t SPRT) LLRPairs(p Pentanomial) float64 {
-	m, v := p.pentanomial()
-	return t.llr(m, v, p.Pairs())
-}
-
-// Decide says whether llr crosses a bound.
-func (t SPRT) Decide(llr float64) Status {
-	lo, hi := t.Bounds()
-	switch {
-	case llr <= lo:
-		return AcceptH0
-	case llr >= hi:
-		return AcceptH1
-	}
-	return Continue
-}
-
-// ErrBadSPRT is wrapped by ParseSPRT's errors.
-var ErrBadSPRT = errors.New("stats: bad SPRT")
-
-// ParseSPRT reads "elo0,elo1" or "elo0,elo1,alpha,beta" (alpha and beta
-// default to 0.05).
-func ParseSPRT(s string) (SPRT, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) != 2 && len(parts) != 4 {
-		return SPRT{}, fmt.Errorf("%w %q: want elo0,elo1 or elo0,elo1,alpha,beta (e.g. 0,5 or 0,5,0.05,0.05)", ErrBadSPRT, s)
-	}
-	v := make([]float64, len(parts))
-	for i, p := range parts {
-		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return SPRT{}, fmt.Errorf("%w %q: %q is not a number", ErrBadSPRT, s, p)
+// PairsRatio is the pairs won (1.5 or 2 points) over the pairs lost (0 or
+// 0.5 points); +Inf when no pair was lost but one was won, NaN without
+// decisive pairs.
+func (p Pentanomial) PairsRatio() float64 {
+	won, lost := float64(p[3]+p[4]), float64(p[0]+p[1])
+	if lost == 0 {
+		if won == 0 {
+			return math.NaN()
 		}
-		v[i] = x
+		return math.Inf(1)
 	}
-	t := SPRT{Elo0: v[0], Elo1: v[1], Alpha: 0.05, Beta: 0.05}
-	if len(v) == 4 {
-		t.Alpha, t.Beta = v[2], v[3]
+	return won / lost
+}
+
+// LOS is the likelihood of superiority from the per-pair results,
+// Phi((score - 1/2)/se) with se the standard error of a pair's score.
+func (p Pentanomial) LOS() float64 {
+	m, v := p.pentanomial()
+	if p.Pairs() == 0 || v <= 0 {
+		switch {
+		case m > 0.5:
+			return 1
+		case m < 0.5:
+			return 0
+		}
+		return 0.5
 	}
-	if t.Elo0 >= t.Elo1 {
-		return SPRT{}, fmt.Errorf("%w %q: elo0 (%g) must be below elo1 (%g)", ErrBadSPRT, s, t.Elo0, t.Elo1)
-	}
-	if !(t.Alpha > 0 && t.Alpha < 0.5) || !(t.Beta > 0 && t.Beta < 0.5) {
-		return SPRT{}, fmt.Errorf("%w %q: alpha and beta must lie in (0, 0.5)", ErrBadSPRT, s)
-	}
-	return t, nil
+	return distuv.UnitNormal.CDF((m - 0.5) / math.Sqrt(v/float64(p.Pairs())))
 }
