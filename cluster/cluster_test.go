@@ -71,6 +71,9 @@ func collect(t *testing.T, run tournament.Runner, specs []tournament.GameSpec) [
 			t.Fatalf("game %d handed over after %d games", i, len(out))
 		}
 		r.Duration = 0
+		for i := range r.Evals {
+			r.Evals[i].Time = 0
+		}
 		out = append(out, r)
 		return nil
 	})

@@ -246,10 +246,31 @@ type Exact interface {
 }
 
 // Recorder is implemented by games with a standard file format for whole
-// games (PGN for chess): the tags in order, the start position and the
-// moves in the game's notation, and the result.
+// games (PGN for chess, PDN for checkers, GGF for Othello).
 type Recorder interface {
-	WriteGame(w io.Writer, tags [][2]string, start string, moves []string, result Outcome) error
+	WriteGame(w io.Writer, g GameText) error
+}
+
+// GameText is a whole game as a Recorder writes it: the tags in order, the
+// start position and the moves in the game's notation, a comment after
+// each move where the format has comments (Comments may be shorter than
+// Moves, or nil; "" is no comment), a comment before the result saying why
+// the game ended (Note), and the result.
+type GameText struct {
+	Tags     [][2]string
+	Start    string
+	Moves    []string
+	Comments []string
+	Note     string
+	Result   Outcome
+}
+
+// Comment is the comment after move i ("" when there is none).
+func (g GameText) Comment(i int) string {
+	if i < len(g.Comments) {
+		return g.Comments[i]
+	}
+	return ""
 }
 
 // Feature is one term of an evaluation: its weight is what tuners tune.

@@ -3,6 +3,7 @@ package games
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -221,6 +222,58 @@ func clipText(s string) string {
 		return s[:40] + "..."
 	}
 	return s
+}
+
+// sevenTags are PGN's Seven Tag Roster, in the order the standard writes
+// them, Result last.
+var sevenTags = []string{"Event", "Site", "Date", "Round", "White", "Black", "Result"}
+
+// WriteTags writes PGN-style tag pairs (PGN, PDN): the Seven Tag Roster
+// first, in its order ("?" or "????.??.??" for a roster tag not given;
+// Result is result),
+// then the other tags in the order given. Values are quoted as PGN says:
+// backslash and quote escaped, control characters dropped.
+func WriteTags(b *strings.Builder, tags [][2]string, result string) {
+	value := func(name string) (string, bool) {
+		for _, t := range tags {
+			if t[0] == name {
+				return t[1], true
+			}
+		}
+		if name == "Date" {
+			return "????.??.??", false
+		}
+		return "?", false
+	}
+	for _, name := range sevenTags {
+		v, _ := value(name)
+		if name == "Result" {
+			v = result
+		}
+		writeTag(b, name, v)
+	}
+	for _, t := range tags {
+		if !slices.Contains(sevenTags, t[0]) {
+			writeTag(b, t[0], t[1])
+		}
+	}
+}
+
+func writeTag(b *strings.Builder, name, value string) {
+	value = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, value)
+	value = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value)
+	fmt.Fprintf(b, "[%s \"%s\"]\n", name, value)
+}
+
+// Comment writes a movetext comment, {text}, with the braces the text
+// holds taken out (a PGN comment cannot hold "}").
+func (t *MoveText) Comment(text string) {
+	t.Emit("{" + strings.NewReplacer("{", "(", "}", ")", "\n", " ").Replace(text) + "}")
 }
 
 // MoveText writes PGN-style movetext (PGN, PDN): tokens separated by

@@ -39,7 +39,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 				texts = append(texts, p.FormatMove(m))
 				p.Play(m)
 			}
-			if err := rec.WriteGame(&b, [][2]string{{"Event", "test"}}, start, texts, outcome); err != nil {
+			if err := rec.WriteGame(&b, games.GameText{Tags: [][2]string{{"Event", "test"}}, Start: start, Moves: texts, Result: outcome}); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			finals = append(finals, p.String())

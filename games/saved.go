@@ -28,7 +28,7 @@ func WriteSaved(w io.Writer, g Game, start string, moves []Move, first, second s
 			p.Play(m)
 		}
 		_, outcome := p.Moves(nil)
-		return rec.WriteGame(w, [][2]string{{TagFirst, first}, {TagSecond, second}}, start, line, outcome)
+		return rec.WriteGame(w, GameText{Tags: [][2]string{{TagFirst, first}, {TagSecond, second}}, Start: start, Moves: line, Result: outcome})
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "game %s\nstart %s\n", g.Name(), start)

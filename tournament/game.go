@@ -103,6 +103,54 @@ type Record struct {
 	Nodes    int64  // nodes searched by both engines
 	Detail   string // why a player lost by a fault or on time: "sf: crashed (exit status 1)"
 	Duration time.Duration
+	// Evals holds, move by move, what the mover said of it and the time
+	// it took: the records' move comments. Not kept by the run store.
+	Evals []MoveEval
+}
+
+// MoveEval is a mover's word on its move: its score from its side's point
+// of view (when Scored), the depth it reached (0: not said) and the time
+// it took.
+type MoveEval struct {
+	Score  int
+	Scored bool
+	Depth  int
+	Time   time.Duration
+}
+
+// Comment is the move comment engine testers expect, as cutechess writes
+// it: "+0.35/12 0.123s" (the score in hundredths), "0.123s" without a
+// score.
+func (e MoveEval) Comment() string {
+	t := fmt.Sprintf("%.3fs", e.Time.Seconds())
+	if !e.Scored {
+		return t
+	}
+	score := fmt.Sprintf("%+.2f", float64(e.Score)/100)
+	if e.Depth > 0 {
+		score += fmt.Sprintf("/%d", e.Depth)
+	}
+	return score + " " + t
+}
+
+// Termination is the PGN Termination tag's standard value for the reason:
+// "normal" for the rules, "adjudication" for agreed results and the ply
+// cap, "time forfeit", "rules infraction" for an illegal move, "abandoned"
+// for a crash or a stall, "unterminated" for an interrupted game.
+func (r Reason) Termination() string {
+	switch r {
+	case ByRule:
+		return "normal"
+	case ByAdjudication, ByResignation, ByPlyCap:
+		return "adjudication"
+	case ByTime:
+		return "time forfeit"
+	case ByIllegal:
+		return "rules infraction"
+	case ByCrash, ByStall:
+		return "abandoned"
+	}
+	return "unterminated"
 }
 
 // Score returns the points of the first side: 1 for a win, 0.5 for a draw.

@@ -53,6 +53,7 @@ type Reply struct {
 	Move   games.Move
 	Score  int  // from the side to move's point of view, when Scored
 	Scored bool // whether Score holds the mover's evaluation
+	Depth  int  // the depth the search reached; 0 when not said
 	Nodes  int64
 }
 
@@ -118,7 +119,7 @@ func (b *builtin) NewGame(_ context.Context, s Start) error {
 
 func (b *builtin) Move(ctx context.Context, t Turn) (Reply, error) {
 	res, err := b.s.Search(ctx, t.Position, b.pl.Evaluator, b.pl.Weights, b.pl.Limits)
-	return Reply{Move: res.Move, Score: res.Score, Scored: true, Nodes: res.Stats.Nodes}, err
+	return Reply{Move: res.Move, Score: res.Score, Scored: true, Depth: res.Stats.Depth, Nodes: res.Stats.Nodes}, err
 }
 
 func (b *builtin) Close() error { return nil }

@@ -118,6 +118,7 @@ func (r *referee) turn(ctx context.Context) error {
 		return &Fault{ByIllegal, fmt.Sprintf("move %d is not legal in %s", res.Move, r.p.String())}
 	}
 	r.rec.Moves = append(r.rec.Moves, r.p.FormatMove(res.Move))
+	r.rec.Evals = append(r.rec.Evals, MoveEval{Score: res.Score, Scored: res.Scored, Depth: res.Depth, Time: elapsed})
 	r.p.Play(res.Move)
 	r.history = append(r.history, res.Move)
 	r.rec.Plies++

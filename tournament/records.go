@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gametune/gametune/games"
 )
@@ -15,26 +17,51 @@ type RecordWriter interface {
 	WriteGame(g games.Game, white, black string, r Record) error
 }
 
-// NewRecordWriter returns the game's own record format (PGN for chess) when
-// it has one (games.Recorder), one line per game otherwise.
+// NewRecordWriter returns the game's own record format (PGN for chess, PDN
+// for checkers, GGF for Othello) when it has one (games.Recorder), one line
+// per game otherwise, with the PGN TimeControl tag "-" (none).
 func NewRecordWriter(g games.Game, w io.Writer) RecordWriter {
+	return newRecordWriter(g, w, "-")
+}
+
+// newRecordWriter is NewRecordWriter with timeControl the TimeControl
+// tag's value.
+func newRecordWriter(g games.Game, w io.Writer, timeControl string) RecordWriter {
 	if r, ok := g.(games.Recorder); ok {
-		return gameRecorder{r, w, new(int)}
+		return &gameRecorder{r: r, w: w, timeControl: timeControl, now: time.Now}
 	}
 	return LineWriter{W: w}
 }
 
 type gameRecorder struct {
-	r     games.Recorder
-	w     io.Writer
-	count *int
+	r           games.Recorder
+	w           io.Writer
+	count       int
+	timeControl string
+	now         func() time.Time
 }
 
-func (g gameRecorder) WriteGame(game games.Game, first, second string, r Record) error {
-	*g.count++
-	tags := [][2]string{{"Event", "gametune"}, {"Round", fmt.Sprint(*g.count)}, {games.TagFirst, first}, {games.TagSecond, second}, {"Termination", string(r.Reason)}}
-	if err := g.r.WriteGame(g.w, tags, r.Opening, r.Moves, r.Outcome); err != nil {
-		return fmt.Errorf("tournament: writing game %d: %w", *g.count, err)
+// WriteGame writes the Seven Tag Roster (the date the game is written),
+// the time control, the plies, PGN's Termination, every move's comment
+// (score/depth time) and gametune's own reason before the result.
+func (g *gameRecorder) WriteGame(game games.Game, first, second string, r Record) error {
+	g.count++
+	tc := g.timeControl
+	if tc == "" {
+		tc = "-"
+	}
+	tags := [][2]string{{"Event", "gametune"}, {"Site", "?"}, {"Date", g.now().Format("2006.01.02")}, {"Round", fmt.Sprint(g.count)},
+		{games.TagFirst, first}, {games.TagSecond, second},
+		{"TimeControl", tc}, {"PlyCount", fmt.Sprint(len(r.Moves))}, {"Termination", r.Reason.Termination()}}
+	text := games.GameText{Tags: tags, Start: r.Opening, Moves: r.Moves, Result: r.Outcome, Note: string(r.Reason)}
+	if r.Detail != "" {
+		text.Note += ": " + r.Detail
+	}
+	for _, e := range r.Evals {
+		text.Comments = append(text.Comments, e.Comment())
+	}
+	if err := g.r.WriteGame(g.w, text); err != nil {
+		return fmt.Errorf("tournament: writing game %d: %w", g.count, err)
 	}
 	return nil
 }
@@ -50,7 +77,7 @@ func (l LineWriter) WriteGame(g games.Game, first, second string, r Record) erro
 	return nil
 }
 
-// RecordFile is a new file of records: every game written as it finishes
+// RecordFile is a file of records: every game appended as it finishes
 // (NewRecordWriter's format), the file synced when it is closed.
 type RecordFile struct {
 	RecordWriter
@@ -58,14 +85,43 @@ type RecordFile struct {
 	closed bool
 }
 
-// CreateRecordFile creates path for the records of games of g. It never
-// overwrites a file: an existing one is an error wrapping os.ErrExist.
-func CreateRecordFile(path string, g games.Game) (*RecordFile, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+// OpenRecordFile opens path for the records of games of g, appending to it
+// when it exists (as cutechess and fastchess do: nothing in it is lost),
+// creating it otherwise. timeControl is the PGN TimeControl tag's value
+// ("-" or "" for none, as when both players search to a depth).
+func OpenRecordFile(path string, g games.Game, timeControl string) (*RecordFile, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	return &RecordFile{RecordWriter: NewRecordWriter(g, f), f: f}, nil
+	return &RecordFile{RecordWriter: newRecordWriter(g, f, timeControl), f: f}, nil
+}
+
+// TimeControlTag is the PGN TimeControl tag of games between players:
+// their clock when they all play on the same one ("40/60", "10+0.1"), "-"
+// when none plays on a clock (a depth or node limit), "1/SECONDS" (one
+// move in so many seconds) for a fixed time per move, "?" when they differ.
+func TimeControlTag(players []Player) string {
+	tags := map[string]bool{}
+	for _, p := range players {
+		tag := "-"
+		if p.Engine != nil {
+			switch t := p.Engine.Timing(); {
+			case t.TC != nil:
+				tag = t.TC.String()
+			case t.MoveTime > 0:
+				tag = "1/" + strconv.FormatFloat(t.MoveTime.Seconds(), 'f', -1, 64)
+			}
+		}
+		tags[tag] = true
+	}
+	if len(tags) != 1 {
+		return "?"
+	}
+	for tag := range tags {
+		return tag
+	}
+	return "-"
 }
 
 // Close syncs the file to disk and closes it; it may be called again, and

@@ -85,15 +85,6 @@ func (o contestOptions) prepare(ctx context.Context, specs []string, stderr io.W
 	if ct.runner, err = o.openRunner(ctx, stderr); err != nil {
 		return nil, err
 	}
-	if o.gamesOut != "" {
-		if ct.records, err = tournament.CreateRecordFile(o.gamesOut, g); errors.Is(err, os.ErrExist) {
-			err = fmt.Errorf("--games-out %s exists; choose a new file", o.gamesOut)
-		}
-		if err != nil {
-			ct.close()
-			return nil, usageError{err}
-		}
-	}
 	var anyExternal bool
 	ct.players, anyExternal, err = engines.Players(ctx, g, specs, func(spec string) (tournament.Player, error) {
 		return contestant(g, o.evaluator, spec, limits)
@@ -102,6 +93,11 @@ func (o contestOptions) prepare(ctx context.Context, specs []string, stderr io.W
 		err = usageError{err}
 	} else if err == nil && anyExternal {
 		err = ct.runner.useEngines(o.engineLog, stderr)
+	}
+	if err == nil && o.gamesOut != "" {
+		if ct.records, err = tournament.OpenRecordFile(o.gamesOut, g, tournament.TimeControlTag(ct.players)); err != nil {
+			err = usageError{fmt.Errorf("--games-out: %w", err)}
+		}
 	}
 	if err != nil {
 		ct.close()

@@ -47,7 +47,8 @@ func TestMatchInterrupted(t *testing.T) {
 }
 
 // TestMatchJSONAndRecords: a small match prints its statistics as JSON and
-// writes every game to a new file, which is never overwritten.
+// writes every game to its file, appending to it when it exists (as
+// cutechess and fastchess do): what was there stays.
 func TestMatchJSONAndRecords(t *testing.T) {
 	dir := t.TempDir()
 	games := filepath.Join(dir, "games.txt")
@@ -67,9 +68,16 @@ func TestMatchJSONAndRecords(t *testing.T) {
 	if n := strings.Count(string(data), "\n"); n != 8 || !strings.Contains(string(data), "1/2-1/2 | rule") {
 		t.Fatalf("%d game records:\n%s", n, data)
 	}
-	code, _, errOut = tune(t, "", "match", "--game", "tictactoe", "--pairs", "1", "--games-out", games)
-	if code != exitUsage || !strings.Contains(errOut, "exists") {
-		t.Fatalf("overwrite: exit %d %s", code, errOut)
+	code, _, errOut = tune(t, "", "match", "--game", "tictactoe", "--pairs", "1", "--depth", "9", "--openings", "random:1", "--games-out", games, "--quiet")
+	if code != 0 {
+		t.Fatalf("appending: exit %d %s", code, errOut)
+	}
+	if again, _ := os.ReadFile(games); !strings.HasPrefix(string(again), string(data)) || strings.Count(string(again), "\n") != 10 {
+		t.Fatalf("appending 2 games to 8:\n%s", again)
+	}
+	code, _, errOut = tune(t, "", "match", "--game", "tictactoe", "--pairs", "1", "--games-out", dir)
+	if code != exitUsage || !strings.Contains(errOut, "--games-out") {
+		t.Fatalf("a folder as --games-out: exit %d %s", code, errOut)
 	}
 	for _, c := range []struct {
 		args []string

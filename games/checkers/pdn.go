@@ -17,23 +17,22 @@ var pdnResults = []string{"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*"}
 // tags given, GameType 21 (English draughts), the FEN tag when the start
 // is not the standard one, the moves numbered by Black's moves, and the
 // result.
-func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []string, result games.Outcome) error {
-	p, err := Parse(start)
+func (game) WriteGame(w io.Writer, g games.GameText) error {
+	p, err := Parse(g.Start)
 	if err != nil {
 		return err
 	}
 	var b strings.Builder
-	for _, t := range games.RenameTags(tags, map[string]string{games.TagFirst: "Black", games.TagSecond: "White"}) {
-		fmt.Fprintf(&b, "[%s %q]\n", t[0], t[1])
-	}
-	b.WriteString("[GameType \"21\"]\n")
+	tags := append(games.RenameTags(g.Tags, map[string]string{games.TagFirst: "Black", games.TagSecond: "White"}), [2]string{"GameType", "21"})
 	if fen := p.String(); fen != StartNotation {
-		fmt.Fprintf(&b, "[FEN %q]\n", fen)
+		tags = append(tags, [2]string{"FEN", fen})
 	}
-	fmt.Fprintf(&b, "[Result %q]\n", result.String())
+	games.WriteTags(&b, tags, g.Result.String())
+	b.WriteString("\n")
 	number := 1
-	emit := (&games.MoveText{B: &b}).Emit
-	for i, text := range moves {
+	mt := &games.MoveText{B: &b}
+	emit := mt.Emit
+	for i, text := range g.Moves {
 		m, err := p.ParseMove(text)
 		if err != nil {
 			return fmt.Errorf("checkers: PDN: move %d: %w", i+1, err)
@@ -45,12 +44,18 @@ func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []strin
 			emit(fmt.Sprintf("%d...", number))
 		}
 		emit(p.FormatMove(m))
+		if c := g.Comment(i); c != "" {
+			mt.Comment(c)
+		}
 		if p.turn == games.Second {
 			number++
 		}
 		p.Play(m)
 	}
-	emit(result.String())
+	if g.Note != "" {
+		mt.Comment(g.Note)
+	}
+	emit(g.Result.String())
 	b.WriteString("\n\n")
 	_, err = io.WriteString(w, b.String())
 	return err

@@ -317,10 +317,10 @@ func TestPGN(t *testing.T) {
 		p.Play(m)
 	}
 	var b bytes.Buffer
-	if err := WritePGN(&b, [][2]string{{"Event", "test"}, {"White", "a"}, {"Black", "b"}}, Start(), moves, games.SecondWins); err != nil {
+	if err := WritePGN(&b, games.GameText{Tags: [][2]string{{"Event", "test"}, {"White", "a"}, {"Black", "b"}}, Result: games.SecondWins}, Start(), moves); err != nil {
 		t.Fatal(err)
 	}
-	want := "[Event \"test\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"
+	want := "[Event \"test\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"
 	if b.String() != want {
 		t.Fatalf("PGN:\n%s\nwant:\n%s", b.String(), want)
 	}

@@ -35,14 +35,14 @@ const (
 )
 
 // WriteGame writes a game given in FEN and SAN (or UCI) moves as PGN.
-func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []string, result games.Outcome) error {
-	p, err := Parse(start)
+func (game) WriteGame(w io.Writer, g games.GameText) error {
+	p, err := Parse(g.Start)
 	if err != nil {
 		return err
 	}
 	first := p.Clone().(*Position)
 	var ms []games.Move
-	for _, s := range moves {
+	for _, s := range g.Moves {
 		m, err := p.ParseMove(s)
 		if err != nil {
 			return fmt.Errorf("chess: PGN: move %d: %w", len(ms)+1, err)
@@ -50,5 +50,6 @@ func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []strin
 		ms = append(ms, m)
 		p.Play(m)
 	}
-	return WritePGN(w, games.RenameTags(tags, map[string]string{games.TagFirst: "White", games.TagSecond: "Black"}), first, ms, result)
+	g.Tags = games.RenameTags(g.Tags, map[string]string{games.TagFirst: "White", games.TagSecond: "Black"})
+	return WritePGN(w, g, first, ms)
 }

@@ -3,6 +3,7 @@ package chess
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -459,31 +460,37 @@ func (p *Position) Draw() string {
 	return b.String()
 }
 
-// WritePGN writes a whole game in PGN: the tags in order (with SetUp and
-// FEN when start is not the standard position), the moves in SAN with move
-// numbers, and the result.
-func WritePGN(w io.Writer, tags [][2]string, start *Position, moves []games.Move, result games.Outcome) error {
+// WritePGN writes a whole game in PGN: the Seven Tag Roster then the other
+// tags of g (with SetUp and FEN when start is not the standard position),
+// the moves in SAN with move numbers and their comments, the note, and the
+// result. g's Start and Moves are not read: start and moves are the game.
+func WritePGN(w io.Writer, g games.GameText, start *Position, moves []games.Move) error {
 	var b strings.Builder
-	for _, t := range tags {
-		fmt.Fprintf(&b, "[%s %q]\n", t[0], t[1])
+	tags := g.Tags
+	if fen := start.String(); fen != StartFEN {
+		tags = append(slices.Clip(tags), [2]string{"SetUp", "1"}, [2]string{"FEN", fen})
 	}
-	fen := start.String()
-	if fen != StartFEN {
-		fmt.Fprintf(&b, "[SetUp \"1\"]\n[FEN %q]\n", fen)
-	}
-	fmt.Fprintf(&b, "[Result %q]\n\n", result.String())
+	games.WriteTags(&b, tags, g.Result.String())
+	b.WriteString("\n")
 	p := start.Clone().(*Position)
-	emit := (&games.MoveText{B: &b}).Emit
+	mt := &games.MoveText{B: &b}
+	emit := mt.Emit
 	for i, m := range moves {
 		if p.turn == white {
 			emit(fmt.Sprintf("%d.", p.fullmove))
-		} else if i == 0 {
+		} else if i == 0 || g.Comment(i-1) != "" {
 			emit(fmt.Sprintf("%d...", p.fullmove))
 		}
 		emit(p.FormatMove(m))
+		if c := g.Comment(i); c != "" {
+			mt.Comment(c)
+		}
 		p.Play(m)
 	}
-	emit(result.String())
+	if g.Note != "" {
+		mt.Comment(g.Note)
+	}
+	emit(g.Result.String())
 	b.WriteString("\n\n")
 	_, err := io.WriteString(w, b.String())
 	return err

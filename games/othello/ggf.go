@@ -191,8 +191,9 @@ func (g GGF) Notation() string {
 // GGF line: the tags given (PB and PW for the players, ...), the start
 // board, the moves (passes as PA) and RE, the result as black's disc lead
 // ("+0.000" for a draw) or "?" when the game did not end.
-func (game) WriteGame(w io.Writer, tags [][2]string, start string, moves []string, result games.Outcome) error {
-	p, err := Parse(start)
+func (game) WriteGame(w io.Writer, text games.GameText) error {
+	tags, moves, result := text.Tags, text.Moves, text.Result
+	p, err := Parse(text.Start)
 	if err != nil {
 		return err
 	}

@@ -57,7 +57,7 @@ func TestGGFRecords(t *testing.T) {
 	// A game that ends early with passes: the shortest win for black.
 	moves := []string{"e6", "f4", "e3", "f6", "g5", "d6", "e7", "f5", "c5"}
 	var b bytes.Buffer
-	if err := rec.WriteGame(&b, [][2]string{{games.TagFirst, "a"}, {games.TagSecond, "b"}}, othello.StartNotation, moves, games.FirstWins); err != nil {
+	if err := rec.WriteGame(&b, games.GameText{Tags: [][2]string{{games.TagFirst, "a"}, {games.TagSecond, "b"}}, Start: othello.StartNotation, Moves: moves, Result: games.FirstWins}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(b.String(), "(;GM[Othello]PB[a]PW[b]RE[+13.000]BO[8 ") {
@@ -120,7 +120,7 @@ func TestGGFLeftOutPass(t *testing.T) {
 	next, _ := p.Moves(nil)
 	full := append(append([]string(nil), line...), "pass", p.FormatMove(next[0]))
 	var b bytes.Buffer
-	if err := g.(games.Recorder).WriteGame(&b, nil, othello.StartNotation, full, games.Ongoing); err != nil {
+	if err := g.(games.Recorder).WriteGame(&b, games.GameText{Start: othello.StartNotation, Moves: full, Result: games.Ongoing}); err != nil {
 		t.Fatal(err)
 	}
 	text := strings.Replace(strings.Replace(b.String(), "B[PA]", "", 1), "W[PA]", "", 1)
