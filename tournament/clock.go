@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -15,8 +16,10 @@ type TimeControl struct {
 	Increment time.Duration
 }
 
-// ParseTimeControl reads cutechess's tc form [MOVES/]SECONDS[+INCREMENT]:
-// "40/60" (40 moves in a minute, repeating), "10+0.1", "0.5+0.05".
+// ParseTimeControl reads cutechess's and fastchess's tc form
+// [MOVES/]TIME[+INCREMENT], TIME in seconds or as M:SS or H:MM:SS: "40/60"
+// (40 moves in a minute, repeating), "10+0.1", "0.5+0.05", "1:00+1",
+// "40/1:30:00".
 func ParseTimeControl(s string) (TimeControl, error) {
 	var tc TimeControl
 	rest := s
@@ -28,9 +31,9 @@ func ParseTimeControl(s string) (TimeControl, error) {
 		tc.Moves, rest = n, after
 	}
 	base, inc, hasInc := strings.Cut(rest, "+")
-	secs, err := strconv.ParseFloat(base, 64)
+	secs, err := clockSeconds(base)
 	if err != nil || secs <= 0 || secs > 1e6 {
-		return TimeControl{}, fmt.Errorf("tc=%s: seconds %q is not a positive number (want [MOVES/]SECONDS[+INC])", s, base)
+		return TimeControl{}, fmt.Errorf("tc=%s: time %q is not a positive number of seconds or M:SS or H:MM:SS up to 1e6 s (want [MOVES/]TIME[+INC], e.g. 40/60, 10+0.1, 1:00+1)", s, base)
 	}
 	tc.Base = time.Duration(secs * float64(time.Second))
 	if hasInc {
@@ -41,6 +44,25 @@ func ParseTimeControl(s string) (TimeControl, error) {
 		tc.Increment = time.Duration(x * float64(time.Second))
 	}
 	return tc, nil
+}
+
+// clockSeconds reads seconds ("90", "0.5") or minutes and seconds ("1:30",
+// "1:30.5") or hours, minutes and seconds ("1:00:00").
+func clockSeconds(s string) (float64, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) > 3 {
+		return 0, fmt.Errorf("%q: too many colons", s)
+	}
+	total := 0.0
+	for i, p := range parts {
+		x, err := strconv.ParseFloat(p, 64)
+		last := i == len(parts)-1
+		if err != nil || x < 0 || math.IsInf(x, 0) || (!last && x != math.Trunc(x)) || (i > 0 && x >= 60) {
+			return 0, fmt.Errorf("%q is not a time", s)
+		}
+		total = total*60 + x
+	}
+	return total, nil
 }
 
 // String writes the time control back in ParseTimeControl's form.

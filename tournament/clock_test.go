@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -19,6 +20,24 @@ func TestParseTimeControl(t *testing.T) {
 	}
 	if s := tc.String(); s != "0.5" {
 		t.Errorf("0.5 written back as %q", s)
+	}
+	// fastchess's and cutechess's clock forms: M:SS and H:MM:SS.
+	for in, want := range map[string]TimeControl{
+		"1:00+1":        {0, time.Minute, time.Second},
+		"40/1:30:00":    {40, 90 * time.Minute, 0},
+		"0:30.5+0.25":   {0, 30500 * time.Millisecond, 250 * time.Millisecond},
+		"2:05":          {0, 125 * time.Second, 0},
+		"40/60+0.6":     {40, time.Minute, 600 * time.Millisecond},
+		"10:00:00+0.01": {0, 10 * time.Hour, 10 * time.Millisecond},
+	} {
+		if tc, err := ParseTimeControl(in); err != nil || tc != want {
+			t.Errorf("%s: %+v %v, want %+v", in, tc, err, want)
+		}
+	}
+	for _, bad := range []string{"1:60", "1.5:00", "1:2:3:4", ":30", "0:00", "x", "1:00+y", "-1", "1e7", "Inf"} {
+		if _, err := ParseTimeControl(bad); err == nil || !strings.Contains(err.Error(), "want [MOVES/]") && !strings.Contains(err.Error(), "increment") {
+			t.Errorf("%s: %v", bad, err)
+		}
 	}
 }
 
