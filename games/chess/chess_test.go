@@ -446,3 +446,35 @@ func BenchmarkEvaluateArticle(b *testing.B) {
 		articleEvaluator.Evaluate(p, w)
 	}
 }
+
+// TestParseEPD: EPD lines, the four board fields and operations, as
+// opening books and test suites write them: id, c9 and bm are read past,
+// hmvc and fmvn give the counters; a FEN may carry operations too.
+func TestParseEPD(t *testing.T) {
+	for in, want := range map[string]string{
+		`rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 id "sicilian";`:         "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 1",
+		`rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - c9 "1-0"; id "a b";`:     "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+		`rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - hmvc 0; fmvn 2; bm Nf3;`: "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+		`rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 c0 "from a FEN";`:    "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+		`4k3/8/8/8/8/8/4P3/4K3 b - - hmvc 7; fmvn 40;`:                                     "4k3/8/8/8/8/8/4P3/4K3 b - - 7 40",
+	} {
+		p, err := Parse(in)
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if p.String() != want {
+			t.Errorf("%s: %s, want %s", in, p.String(), want)
+		}
+	}
+	for in, want := range map[string]string{
+		`4k3/8/8/8/8/8/4P3/4K3 b - - hmvc x;`: "want hmvc N",
+		`4k3/8/8/8/8/8/4P3/4K3 b - - fmvn 0;`: "want hmvc N",
+		`4k3/8/8/8/8/8/4P3/4K3 b - 0 x y z w`: "en passant",
+		`4k3/8/8/8/8/8/4P3/4K3 b -`:           "has 3 fields",
+	} {
+		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+}

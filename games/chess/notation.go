@@ -36,10 +36,18 @@ func parseSquare(s string) (int, bool) {
 // these rules are rejected with an error wrapping games.ErrUnreachable.
 func Parse(fen string) (*Position, error) {
 	f := strings.Fields(fen)
-	// EPD: the four board fields followed by operations ("bm Nf3; id ...").
-	if len(f) == 5 || len(f) > 6 {
-		if _, err := strconv.Atoi(f[4]); err != nil {
-			f = f[:4]
+	// EPD: the four board fields followed by operations (`bm Nf3; id
+	// "sicilian"; c9 "1-0";`); the hmvc and fmvn operations give the
+	// counters. A FEN may carry operations after its counters too.
+	var ops string
+	if len(f) > 4 {
+		_, err4 := strconv.Atoi(f[4])
+		_, err5 := strconv.Atoi(f[min(5, len(f)-1)])
+		switch {
+		case err4 != nil:
+			ops, f = strings.Join(f[4:], " "), f[:4]
+		case len(f) > 6 && err5 == nil:
+			ops, f = strings.Join(f[6:], " "), f[:6]
 		}
 	}
 	if len(f) != 4 && len(f) != 6 {
@@ -148,6 +156,9 @@ func Parse(fen string) (*Position, error) {
 			return nil, fmt.Errorf("chess: FEN counters %q %q: want a halfmove clock >= 0 and a move number >= 1", f[4], f[5])
 		}
 		p.halfmove, p.fullmove = hm, fm
+	}
+	if err := p.epdCounters(ops); err != nil {
+		return nil, err
 	}
 	if p.attacked(p.kingSquare(p.turn^1), p.turn, p.occupied()) {
 		return nil, games.Unreachable("chess: FEN: the side not to move is in check (it would have moved out of check)")
@@ -494,6 +505,33 @@ func WritePGN(w io.Writer, g games.GameText, start *Position, moves []games.Move
 	b.WriteString("\n\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// epdCounters reads the halfmove clock and the move number from an EPD
+// line's operations, "hmvc N;" and "fmvn N;"; other operations (id, c0-c9,
+// bm, am, ...) are kept by nobody.
+func (p *Position) epdCounters(ops string) error {
+	for op := range strings.SplitSeq(ops, ";") {
+		words := strings.Fields(op)
+		if len(words) == 0 || (words[0] != "hmvc" && words[0] != "fmvn") {
+			continue
+		}
+		n := -1
+		if len(words) == 2 {
+			if x, err := strconv.Atoi(words[1]); err == nil {
+				n = x
+			}
+		}
+		switch {
+		case words[0] == "hmvc" && n >= 0:
+			p.halfmove = n
+		case words[0] == "fmvn" && n >= 1:
+			p.fullmove = n
+		default:
+			return fmt.Errorf("chess: EPD operation %q: want hmvc N (N >= 0) or fmvn N (N >= 1)", strings.TrimSpace(op))
+		}
+	}
+	return nil
 }
 
 // Perft counts the leaves depth plies ahead, the last ply in bulk. As the
