@@ -470,7 +470,7 @@ func TestParseEPD(t *testing.T) {
 	for in, want := range map[string]string{
 		`4k3/8/8/8/8/8/4P3/4K3 b - - hmvc x;`: "want hmvc N",
 		`4k3/8/8/8/8/8/4P3/4K3 b - - fmvn 0;`: "want hmvc N",
-		`4k3/8/8/8/8/8/4P3/4K3 b - 0 x y z w`: "en passant",
+		`4k3/8/8/8/8/8/4P3/4K3 b - 0 x y z w`: "en-passant square",
 		`4k3/8/8/8/8/8/4P3/4K3 b -`:           "has 3 fields",
 	} {
 		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {

@@ -44,7 +44,7 @@ func Parse(fen string) (*Position, error) {
 		_, err4 := strconv.Atoi(f[4])
 		_, err5 := strconv.Atoi(f[min(5, len(f)-1)])
 		switch {
-		case err4 != nil:
+		case err4 != nil && (len(f) != 6 || strings.Contains(fen, ";")):
 			ops, f = strings.Join(f[4:], " "), f[:4]
 		case len(f) > 6 && err5 == nil:
 			ops, f = strings.Join(f[6:], " "), f[:6]
