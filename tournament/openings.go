@@ -1,8 +1,6 @@
 package tournament
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -22,8 +20,8 @@ func IsRandomOpenings(spec string) bool { return strings.HasPrefix(spec, "random
 
 // LoadOpenings returns the openings spec names: none for "" or "start"
 // (every game from the start), RandomOpenings' for "random:N" (or
-// RandomOpeningMoves' when asMoves), or else the openings file
-// (ReadOpenings).
+// RandomOpeningMoves' when asMoves), or else a book (ParseBook's spec,
+// read by ReadBook with seed).
 func LoadOpenings(ctx context.Context, g games.Game, spec string, seed uint64, asMoves bool) ([]string, error) {
 	switch {
 	case spec == "" || spec == "start":
@@ -31,7 +29,11 @@ func LoadOpenings(ctx context.Context, g games.Game, spec string, seed uint64, a
 	case IsRandomOpenings(spec):
 		return randomOpenings(ctx, g, spec, seed, asMoves)
 	}
-	return ReadOpenings(spec, g)
+	b, err := ParseBook(spec)
+	if err != nil {
+		return nil, err
+	}
+	return ReadBook(ctx, b, g, seed, asMoves)
 }
 
 // RandomOpenings generates openings for spec "random:N": positions N random
@@ -148,72 +150,6 @@ func balanced(cands []opening, asMoves bool) []string {
 		}
 	}
 	return out
-}
-
-// MaxOpeningsFile bounds an openings file: an EPD book of a hundred
-// thousand positions fits many times over.
-const MaxOpeningsFile = 64 << 20
-
-// ReadOpenings reads an openings file: one position a line in the game's
-// notation (EPD/FEN for chess), or "moves: m1 m2 ..." for a move sequence
-// from the start; blank lines and lines starting with # are skipped. Every
-// line is checked, and an error names the line and what is wrong. A file
-// of game records in the game's format (PGN, PDN or GGF; it starts with a
-// tag "[" or a GGF "(;") gives the position each game reaches. A file
-// larger than MaxOpeningsFile is refused.
-func ReadOpenings(path string, g games.Game) ([]string, error) {
-	data, err := games.ReadFileLimited(path, MaxOpeningsFile)
-	if err != nil {
-		return nil, fmt.Errorf("tournament: openings: %w", err)
-	}
-	if t := bytes.TrimSpace(data); bytes.HasPrefix(t, []byte("[")) || bytes.HasPrefix(t, []byte("(;")) {
-		if reader, ok := g.(games.RecordReader); ok {
-			return recordOpenings(path, g, reader, data)
-		}
-	}
-	var out []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		pos, err := ParseOpening(g, text)
-		if err != nil {
-			return nil, fmt.Errorf("tournament: %s:%d: %w", path, line, err)
-		}
-		out = append(out, pos)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("tournament: %s: %w", path, err)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("tournament: %s holds no opening (one position a line, or moves: ...)", path)
-	}
-	return out, nil
-}
-
-// recordOpenings reads the games of a record file (PGN, PDN, GGF) as
-// openings: the position each game reaches, which must not be over.
-func recordOpenings(path string, g games.Game, reader games.RecordReader, data []byte) ([]string, error) {
-	recs, err := reader.ReadGames(data)
-	if err != nil {
-		return nil, fmt.Errorf("tournament: %s: %w", path, err)
-	}
-	out := make([]string, 0, len(recs))
-	for i, r := range recs {
-		p, _, err := r.Replay(g)
-		if err != nil {
-			return nil, fmt.Errorf("tournament: %s: game %d: %w", path, i+1, err)
-		}
-		if _, o := p.Moves(nil); o != games.Ongoing {
-			return nil, fmt.Errorf("tournament: %s: game %d ends the game (%s): an opening must leave a game to play", path, i+1, o)
-		}
-		out = append(out, p.String())
-	}
-	return out, nil
 }
 
 // ParseOpening reads one opening: a position in the game's notation, or

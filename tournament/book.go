@@ -1,0 +1,344 @@
+package tournament
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gametune/gametune/games"
+)
+
+// Book is an openings file and how to read it, in fastchess's words
+// (file=PATH format=epd|pgn order=sequential|random start=N plies=N).
+type Book struct {
+	Path string
+	// Format is "epd" (one opening a line: a position in the game's
+	// notation, EPD for chess, or "moves: m1 m2 ..."), "pgn" (game records
+	// in the game's format: PGN, PDN or GGF; each game's position after
+	// Plies plies), or "" to tell by the content.
+	Format string
+	Random bool // order=random: a sample of the book in an order drawn from the seed
+	Start  int  // the first opening used, from 1 (after shuffling, when Random)
+	Plies  int  // records: the plies of each game played out (0: all)
+}
+
+// MaxBookOpenings bounds the openings kept from a book: a longer book is
+// streamed, and its first MaxBookOpenings openings from Start are kept in
+// order, or a uniform sample of them in random order.
+const MaxBookOpenings = 250_000
+
+// maxBookLine bounds one line of a book, and maxBookGame one game record.
+const (
+	maxBookLine = 64 << 10
+	maxBookGame = 1 << 20
+)
+
+const bookForms = "want PATH or file=PATH [format=epd|pgn] [order=sequential|random] [start=N] [plies=N], separated by spaces or commas"
+
+// ParseBook reads a book spec: a path, or fastchess's words file=PATH,
+// format=epd|pgn, order=sequential|random, start=N (from 1) and plies=N.
+func ParseBook(spec string) (Book, error) {
+	if !strings.Contains(spec, "=") {
+		return Book{Path: spec, Start: 1}, nil
+	}
+	b := Book{Start: 1}
+	for _, word := range strings.FieldsFunc(spec, func(r rune) bool { return r == ' ' || r == ',' }) {
+		key, value, ok := strings.Cut(word, "=")
+		if !ok || value == "" {
+			return Book{}, fmt.Errorf("tournament: openings %q: %q is not key=value; %s", spec, word, bookForms)
+		}
+		switch key {
+		case "file":
+			b.Path = value
+		case "format":
+			if value != "epd" && value != "pgn" {
+				return Book{}, fmt.Errorf("tournament: openings %q: format %q; the formats are epd (a position or moves: a line) and pgn (game records: PGN, PDN, GGF)", spec, value)
+			}
+			b.Format = value
+		case "order":
+			if value != "random" && value != "sequential" {
+				return Book{}, fmt.Errorf("tournament: openings %q: order %q; the orders are sequential and random", spec, value)
+			}
+			b.Random = value == "random"
+		case "start", "plies":
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 0 || n > 1<<30 || (key == "start" && n < 1) {
+				return Book{}, fmt.Errorf("tournament: openings %q: %s=%s is not a count (start from 1, plies from 0)", spec, key, value)
+			}
+			if key == "start" {
+				b.Start = n
+			} else {
+				b.Plies = n
+			}
+		default:
+			return Book{}, fmt.Errorf("tournament: openings %q: unknown word %q; %s", spec, key, bookForms)
+		}
+	}
+	if b.Path == "" {
+		return Book{}, fmt.Errorf("tournament: openings %q: no file=PATH; %s", spec, bookForms)
+	}
+	return b, nil
+}
+
+// ReadOpenings reads an openings file in order: ReadBook of the file.
+func ReadOpenings(path string, g games.Game) ([]string, error) {
+	return ReadBook(context.Background(), Book{Path: path, Start: 1}, g, 0, false)
+}
+
+// ReadBook reads the openings of a book, streaming it: a line file holds
+// one position a line in the game's notation (EPD or FEN for chess, its
+// operations read past) or "moves: m1 m2 ..." for moves from the start,
+// blank lines and lines starting with # skipped; a record file (PGN, PDN,
+// GGF: it starts with a tag "[" or a GGF "(;") gives the position each game
+// reaches after b.Plies plies. Every opening kept is checked (a game that
+// is over is refused) and an error names the line or game. Sequential
+// order keeps MaxBookOpenings openings from b.Start; random order keeps a
+// uniform sample of MaxBookOpenings drawn from seed, shuffled, then starts
+// at b.Start. With asMoves, openings given as moves from the start stay
+// moves ("moves: ..."), the form GTP engines need.
+func ReadBook(ctx context.Context, b Book, g games.Game, seed uint64, asMoves bool) ([]string, error) {
+	f, err := os.Open(b.Path)
+	if err != nil {
+		return nil, fmt.Errorf("tournament: openings: %w", err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("tournament: openings %s is not a regular file", b.Path)
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
+	format := b.Format
+	if format == "" {
+		format = "epd"
+		if head, _ := r.Peek(4096); isRecords(head) {
+			format = "pgn"
+		}
+	}
+	entries := bookEntries{random: b.Random, rng: rand.New(rand.NewPCG(seed, 0x626f6f6b))}
+	if format == "pgn" {
+		err = readRecordBook(ctx, r, b, g, asMoves, &entries)
+	} else {
+		err = readLineBook(ctx, r, b.Path, b.Start, &entries)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if entries.seen == 0 {
+		return nil, fmt.Errorf("tournament: %s holds no opening (one position a line, moves: ..., or game records)", b.Path)
+	}
+	kept := entries.ordered(b.Start)
+	if kept == nil {
+		return nil, fmt.Errorf("tournament: %s: start=%d, but the book holds %d openings", b.Path, b.Start, entries.seen)
+	}
+	out := make([]string, len(kept))
+	for i, e := range kept {
+		if e.parsed {
+			out[i] = e.text
+			continue
+		}
+		if out[i], err = lineOpening(g, e.text, asMoves); err != nil {
+			return nil, fmt.Errorf("tournament: %s:%d: %w", b.Path, e.line, err)
+		}
+	}
+	return out, nil
+}
+
+// isRecords tells a file of game records by its first non-blank byte.
+func isRecords(head []byte) bool {
+	t := strings.TrimSpace(string(head))
+	return strings.HasPrefix(t, "[") || strings.HasPrefix(t, "(;")
+}
+
+// lineOpening is one line of a line book as an opening: ParseOpening's
+// position, or the moves normalized ("moves: m1 m2") when asMoves.
+func lineOpening(g games.Game, text string, asMoves bool) (string, error) {
+	pos, err := ParseOpening(g, text)
+	if err != nil || !asMoves || !strings.HasPrefix(text, "moves:") {
+		return pos, err
+	}
+	p := g.Start()
+	moves := []string{}
+	for _, mv := range strings.Fields(strings.TrimPrefix(text, "moves:")) {
+		m, _ := p.ParseMove(mv)
+		moves = append(moves, p.FormatMove(m))
+		p.Play(m)
+	}
+	return strings.TrimSpace("moves: " + strings.Join(moves, " ")), nil
+}
+
+// bookEntry is one opening of a book: a line to check (with its number),
+// or an opening already read from a record.
+type bookEntry struct {
+	text   string
+	line   int
+	parsed bool
+}
+
+// bookEntries keeps a book's openings as they stream past: the first
+// MaxBookOpenings from the start (sequential order; the ones before the
+// start are counted, not kept), or a uniform reservoir sample of all.
+type bookEntries struct {
+	random bool
+	rng    *rand.Rand
+	seen   int
+	kept   []bookEntry
+}
+
+func (b *bookEntries) add(e bookEntry, start int) {
+	b.seen++
+	switch {
+	case b.random && len(b.kept) < MaxBookOpenings:
+		b.kept = append(b.kept, e)
+	case b.random:
+		if j := b.rng.IntN(b.seen); j < MaxBookOpenings {
+			b.kept[j] = e
+		}
+	case b.seen >= start && len(b.kept) < MaxBookOpenings:
+		b.kept = append(b.kept, e)
+	}
+}
+
+// full says whether more openings would change nothing kept.
+func (b *bookEntries) full() bool { return !b.random && len(b.kept) == MaxBookOpenings }
+
+// ordered returns the kept openings in use order: sequential ones as read
+// (nil when the start lies past the book), random ones shuffled and turned
+// to start at start.
+func (b *bookEntries) ordered(start int) []bookEntry {
+	if !b.random {
+		if len(b.kept) == 0 {
+			return nil
+		}
+		return b.kept
+	}
+	if start > len(b.kept) {
+		return nil
+	}
+	b.rng.Shuffle(len(b.kept), func(i, j int) { b.kept[i], b.kept[j] = b.kept[j], b.kept[i] })
+	return append(b.kept[start-1:], b.kept[:start-1]...)
+}
+
+// readLineBook streams a book of one opening a line.
+func readLineBook(ctx context.Context, r *bufio.Reader, path string, start int, entries *bookEntries) error {
+	for line := 1; ; line++ {
+		text, err := readLine(r)
+		if errors.Is(err, io.EOF) && text == "" {
+			return nil
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("tournament: %s:%d: %w", path, line, err)
+		}
+		if line%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if text = strings.TrimSpace(text); text != "" && !strings.HasPrefix(text, "#") {
+			entries.add(bookEntry{text: text, line: line}, start)
+			if entries.full() {
+				return nil
+			}
+		}
+	}
+}
+
+// readLine reads one line without its end, refusing one longer than
+// maxBookLine.
+func readLine(r *bufio.Reader) (string, error) {
+	var b strings.Builder
+	for {
+		chunk, err := r.ReadSlice('\n')
+		b.Write(chunk)
+		if b.Len() > maxBookLine {
+			return "", fmt.Errorf("a line longer than %d bytes: not an opening", maxBookLine)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return strings.TrimRight(b.String(), "\r\n"), err
+	}
+}
+
+// readRecordBook streams a book of game records, game by game: a game
+// starts at a tag line ("[") that follows movetext, or at a GGF "(;".
+func readRecordBook(ctx context.Context, r *bufio.Reader, b Book, g games.Game, asMoves bool, entries *bookEntries) error {
+	reader, ok := g.(games.RecordReader)
+	if !ok {
+		return fmt.Errorf("tournament: %s: %s has no game record format; give one opening a line", b.Path, g.Name())
+	}
+	var game strings.Builder
+	number, inMoves := 0, false
+	flush := func() error {
+		text := strings.TrimSpace(game.String())
+		game.Reset()
+		inMoves = false
+		if text == "" {
+			return nil
+		}
+		number++
+		recs, err := reader.ReadGames([]byte(text))
+		if err != nil {
+			return fmt.Errorf("tournament: %s: game %d: %w", b.Path, number, err)
+		}
+		for _, rec := range recs {
+			op, err := recordOpening(g, rec, b.Plies, asMoves)
+			if err != nil {
+				return fmt.Errorf("tournament: %s: game %d: %w", b.Path, number, err)
+			}
+			entries.add(bookEntry{text: op, parsed: true}, b.Start)
+		}
+		return ctx.Err()
+	}
+	for {
+		line, err := readLine(r)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("tournament: %s: after game %d: %w", b.Path, number, err)
+		}
+		t := strings.TrimSpace(line)
+		if (strings.HasPrefix(t, "[") && inMoves) || strings.HasPrefix(t, "(;") {
+			if ferr := flush(); ferr != nil || entries.full() {
+				return ferr
+			}
+		}
+		if t != "" && !strings.HasPrefix(t, "[") {
+			inMoves = true
+		}
+		game.WriteString(line)
+		game.WriteByte('\n')
+		if game.Len() > maxBookGame {
+			return fmt.Errorf("tournament: %s: game %d is longer than %d bytes", b.Path, number+1, maxBookGame)
+		}
+		if errors.Is(err, io.EOF) {
+			return flush()
+		}
+	}
+}
+
+// recordOpening is the opening a game record gives: the position after
+// plies plies (every ply when 0), which must not be over; as moves from
+// the start when asMoves and the record starts there.
+func recordOpening(g games.Game, rec games.GameRecord, plies int, asMoves bool) (string, error) {
+	if plies > 0 && len(rec.Moves) > plies {
+		rec.Moves = rec.Moves[:plies]
+	}
+	p, moves, err := rec.Replay(g)
+	if err != nil {
+		return "", err
+	}
+	if _, o := p.Moves(nil); o != games.Ongoing {
+		return "", fmt.Errorf("it ends the game (%s): an opening must leave a game to play", o)
+	}
+	if !asMoves || rec.Start != g.Start().String() {
+		return p.String(), nil
+	}
+	q := g.Start()
+	texts := make([]string, len(moves))
+	for i, m := range moves {
+		texts[i] = q.FormatMove(m)
+		q.Play(m)
+	}
+	return strings.TrimSpace("moves: " + strings.Join(texts, " ")), nil
+}
