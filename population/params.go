@@ -90,10 +90,14 @@ func parseParamLine(line string) (paramLine, error) {
 		}
 	}
 	switch {
-	case !(p.min < p.max):
-		return p, fmt.Errorf("%s: min %g must be less than max %g", p.name, p.min, p.max)
+	case p.min > p.max:
+		return p, fmt.Errorf("%s: min %g > max %g (min must be less than max)", p.name, p.min, p.max)
+	case p.min == p.max:
+		return p, fmt.Errorf("%s: min %g = max %g leaves nothing to tune (min must be less than max)", p.name, p.min, p.max)
 	case p.start < p.min || p.start > p.max:
 		return p, fmt.Errorf("%s: start %g is outside [%g, %g]", p.name, p.start, p.min, p.max)
+	case p.cEnd <= 0:
+		return p, fmt.Errorf("%s: c_end %g must be > 0: want a number from %g to the range max - min (%g)", p.name, p.cEnd, MinParamCEnd, p.max-p.min)
 	case p.cEnd < MinParamCEnd || p.cEnd > p.max-p.min:
 		return p, fmt.Errorf("%s: c_end %g: want a number from %g to the range max - min (%g)", p.name, p.cEnd, MinParamCEnd, p.max-p.min)
 	case !(p.rEnd > 0 && p.rEnd <= MaxParamREnd):
