@@ -1,10 +1,8 @@
 package population
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"reflect"
 	"sort"
@@ -209,8 +207,10 @@ func ParseConfig(data []byte) (Config, error) {
 	return c, nil
 }
 
-// MergeConfig reads a user's YAML keys from data over c. A key that does
-// not exist, an internal key (opening-list, start-weights: set openings
+// MergeConfig reads a user's YAML keys from data over c, each under its
+// YAML name or its flag's name (positions for texel-positions,
+// positions-from, params). A key that does not exist, one setting given
+// under both names, an internal key (opening-list, start-weights: set openings
 // and start instead), or a number that is not an integer for an integer
 // key (population: 2.5, games: 1e9) is an error that names it and its
 // line.
@@ -219,7 +219,7 @@ func MergeConfig(c *Config, data []byte) error {
 }
 
 // ConfigKeys lists the top-level keys of a user's YAML config data, in
-// order: the keys it sets (MergeConfig reads their values and reports what
+// order, each by its YAML name (texel-positions for positions): the keys it sets (MergeConfig reads their values and reports what
 // is wrong with them; ConfigKeys lists none of data that does not parse).
 func ConfigKeys(data []byte) []string {
 	var root yaml.Node
@@ -229,7 +229,11 @@ func ConfigKeys(data []byte) []string {
 	var keys []string
 	m := root.Content[0]
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		keys = append(keys, m.Content[i].Value)
+		key := m.Content[i].Value
+		if k, ok := flagKeys[key]; ok {
+			key = k
+		}
+		keys = append(keys, key)
 	}
 	return keys
 }
@@ -277,22 +281,16 @@ func mergeConfig(c *Config, data []byte, internal bool) error {
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return fmt.Errorf("population: config: %w", err)
 	}
+	if len(root.Content) == 0 {
+		return nil // no document: nothing to set
+	}
 	if len(root.Content) == 1 && root.Content[0].Kind == yaml.MappingNode {
-		m := root.Content[0]
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			k, v := m.Content[i], m.Content[i+1]
-			if instead, ok := internalKeys[k.Value]; ok && !internal {
-				return fmt.Errorf("population: config: line %d: %s is filled in when a run is created; set %s instead", k.Line, k.Value, instead)
-			}
-			if integerKeys[k.Value] && (v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int") {
-				return fmt.Errorf("population: config: line %d: %s %q is not an integer (write digits only, e.g. %s: 16)", v.Line, k.Value, v.Value, k.Value)
-			}
+		if err := checkConfigKeys(c, root.Content[0], internal); err != nil {
+			return err
 		}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("population: config: %v (keys: %s)", err, strings.Join(userKeys(), ", "))
+	if err := root.Decode(c); err != nil {
+		return fmt.Errorf("population: config: %v (keys: %s)", err, strings.Join(flagNames(), ", "))
 	}
 	// An empty list or map reads as one, but is written as none.
 	if len(c.OpeningList) == 0 {
@@ -308,6 +306,66 @@ func mergeConfig(c *Config, data []byte, internal bool) error {
 		c.SPSAParamList = nil
 	}
 	return nil
+}
+
+// checkConfigKeys checks the keys of a config's mapping m and renames a
+// key given by its flag's name (flagKeys) to its YAML key, so that m
+// decodes into a Config. A key that does not exist, a setting given
+// twice (under both its names), an internal key in a user's config, or a
+// number that is not an integer for an integer key is an error naming the
+// line.
+func checkConfigKeys(c *Config, m *yaml.Node, internal bool) error {
+	type given struct {
+		line int
+		as   string
+	}
+	seen := map[string]given{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Value == "<<" {
+			continue // a YAML merge of an anchored mapping
+		}
+		as := k.Value
+		if key, ok := flagKeys[as]; ok {
+			k.Value = key
+		}
+		if first, ok := seen[k.Value]; ok {
+			return fmt.Errorf("population: config: line %d: %s sets %s, set already on line %d (as %s)", k.Line, as, k.Value, first.line, first.as)
+		}
+		seen[k.Value] = given{k.Line, as}
+		if instead, ok := internalKeys[k.Value]; ok && !internal {
+			return fmt.Errorf("population: config: line %d: %s is filled in when a run is created; set %s instead", k.Line, k.Value, instead)
+		}
+		if c.Field(k.Value) == nil {
+			return fmt.Errorf("population: config: line %d: unknown key %q (keys: %s)", k.Line, as, strings.Join(flagNames(), ", "))
+		}
+		if integerKeys[k.Value] && (v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int") {
+			return fmt.Errorf("population: config: line %d: %s %q is not an integer (write digits only, e.g. %s: 16)", v.Line, as, v.Value, as)
+		}
+	}
+	return nil
+}
+
+// flagKeys maps the flag name of each key whose flag is named otherwise
+// (positions, positions-from, params) to its YAML key: a user's config
+// takes either, since its keys are documented as the flag names.
+var flagKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range Keys {
+		if k.Flag != "" {
+			m[k.Flag] = k.Name
+		}
+	}
+	return m
+}()
+
+// flagNames lists the keys of a user's config by their flags' names.
+func flagNames() []string {
+	names := make([]string, len(Keys))
+	for i, k := range Keys {
+		names[i] = k.FlagName()
+	}
+	return names
 }
 
 // PlannedGenerations is the number of generations (rounds, iteration

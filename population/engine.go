@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
@@ -14,8 +13,8 @@ import (
 // EngineConfig is the section of a Config that tunes an external engine's
 // own options instead of an evaluator: TuneEngine is its spec
 // (cmd=...,proto=uci,...) and EngineParams a file of lines "name,
-// int|float, start, min, max, c_end, r_end", one per option to tune (the
-// genome); EngineParamList is internal, the file's lines filled in when
+// int|float, start, min, max, c_end, r_end" (or fishtest's
+// "name,start,min,max,c_end,r_end"), one per option to tune (the genome); EngineParamList is internal, the file's lines filled in when
 // the run is created.
 type EngineConfig struct {
 	TuneEngine      string   `yaml:"tune-engine,omitempty"`
@@ -40,35 +39,29 @@ func (c EngineConfig) validate() error {
 }
 
 // EngineEvaluator reads the parameter lines of an external engine, in
-// SPSA's form "name, int|float, start, min, max, c_end, r_end", and
+// SPSA's forms (OpenBench's "name, int|float, start, min, max, c_end,
+// r_end" or fishtest's "name,start,min,max,c_end,r_end", an int), and
 // returns the evaluator that stands for them: one feature per engine
 // option, in the option's own units (an int option steps by 1, a float
 // one is continuous), its start the default. The lines are checked as
-// ParseSPSAParams checks them, and its params are returned too.
+// ParseSPSAParams checks them (the bounds of parseParamLine among them),
+// and its params are returned too.
 func EngineEvaluator(lines []string) (*games.Evaluator, []SPSAParam, error) {
 	ev := &games.Evaluator{Name: "engine", Doc: "the options of an external engine"}
-	for n, line := range lines {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	err := paramLines(lines, func(n int, line string) error {
+		l, err := parseParamLine(line)
+		if err != nil {
+			return fmt.Errorf("%w: line %d: %v", ErrSPSAParams, n, err)
 		}
-		f := strings.Split(line, ",")
-		if len(f) != 7 {
-			return nil, nil, fmt.Errorf("%w: line %d: %d fields; want 7: name, int|float, start, min, max, c_end, r_end", ErrSPSAParams, n+1, len(f))
-		}
-		var v [3]float64
-		for i := range v {
-			x, err := strconv.ParseFloat(strings.TrimSpace(f[2+i]), 64)
-			if err != nil {
-				return nil, nil, fmt.Errorf("%w: line %d: %q is not a number", ErrSPSAParams, n+1, strings.TrimSpace(f[2+i]))
-			}
-			v[i] = x
-		}
-		feat := games.Feature{Name: strings.TrimSpace(f[0]), Doc: "engine option", Default: v[0], Min: v[1], Max: v[2]}
-		if strings.TrimSpace(f[1]) == "int" {
+		feat := games.Feature{Name: l.name, Doc: "engine option", Default: l.start, Min: l.min, Max: l.max}
+		if l.isInt {
 			feat.Step = 1
 		}
 		ev.Features = append(ev.Features, feat)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	params, err := ParseSPSAParams(lines, ev)
 	if err != nil {

@@ -70,13 +70,13 @@ var Keys = []Key{
 	{Name: "spsa-gamma", Help: "spsa: decay exponent of c_k (fishtest: 0.101)"},
 	{Name: "spsa-c-end", Help: "spsa: c_end of every feature as a fraction of its range, without --spsa-params"},
 	{Name: "spsa-r-end", Help: "spsa: r_end of every feature, without --spsa-params"},
-	{Name: "spsa-params", Help: "spsa: file of parameter lines 'name, int|float, start, min, max, c_end, r_end' (the features to tune)"},
+	{Name: "spsa-params", Help: "spsa: file of parameter lines 'name, int|float, start, min, max, c_end, r_end' or fishtest's 'name,start,min,max,c_end,r_end' (the features to tune)"},
 
 	{Name: "texel-rounds", Help: "texel: rounds of self-play games then a fit"},
 	{Name: "texel-games", Help: "texel: self-play games per round, counted against the budget"},
 	{Name: "texel-opening-plies", Help: "texel: random plies after the opening of each self-play game"},
 	{Name: "texel-positions-from", Flag: "positions-from", Help: "texel: also fit on the games of this run directory (repeatable)"},
-	{Name: "texel-positions", Flag: "positions", Help: "texel: also fit on this file of positions with results: 'POSITION | 1-0' lines, or EPD with c9 \"1-0\""},
+	{Name: "texel-positions", Flag: "positions", Help: "texel: also fit on this file of positions with results: 'POSITION | 1-0', EPD with c9 \"1-0\";, 'POSITION [1.0]' or 'POSITION; 1.0' lines"},
 
 	{Name: "cmaes-generations", Help: "cmaes: generations"},
 	{Name: "cmaes-population", Help: "cmaes: candidates per generation (0: gonum's default, 4 + 3 ln n)"},
@@ -84,7 +84,7 @@ var Keys = []Key{
 	{Name: "cmaes-sigma", Help: "cmaes: initial step as a fraction of each range"},
 
 	{Name: "tune-engine", Help: "tune this external engine's own options instead of an evaluator: cmd=PATH,proto=uci,... (see 'tune match --help'); needs --params"},
-	{Name: "engine-params", Flag: "params", Help: "with --tune-engine: file of lines 'name, int|float, start, min, max, c_end, r_end', one per engine option to tune"},
+	{Name: "engine-params", Flag: "params", Help: "with --tune-engine: file of lines 'name, int|float, start, min, max, c_end, r_end' or fishtest's 'name,start,min,max,c_end,r_end' (as Stockfish's TUNE() prints them), one per engine option to tune; values within ±2147483647"},
 }
 
 // Field returns a pointer to the field of c that the YAML key sets (a

@@ -3,6 +3,7 @@ package population
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gametune/gametune/games"
@@ -70,5 +71,41 @@ func TestValidatedOnce(t *testing.T) {
 	runResolved(t, cfg)
 	if n != 1 {
 		t.Fatalf("the config was validated %d times, want once", n)
+	}
+}
+
+// TestConfigFlagNames: a user's config takes every key under its flag's
+// name (positions, positions-from, params), as the help says ("keys are
+// the flag names"), and under its YAML name; ConfigKeys names either by
+// the YAML name; one setting given under both names is an error naming
+// both.
+func TestConfigFlagNames(t *testing.T) {
+	data := []byte("algo: texel\npositions: labelled.epd\npositions-from: [run1, run2]\ntune-engine: cmd=x,proto=uci\nparams: params.txt\n")
+	c := Defaults()
+	if err := MergeConfig(&c, data); err != nil {
+		t.Fatal(err)
+	}
+	if c.TexelPositions != "labelled.epd" || !slices.Equal(c.TexelPositionsFrom, []string{"run1", "run2"}) || c.EngineParams != "params.txt" {
+		t.Fatalf("read %q %q %q", c.TexelPositions, c.TexelPositionsFrom, c.EngineParams)
+	}
+	if got, want := ConfigKeys(data), []string{"algo", "texel-positions", "texel-positions-from", "tune-engine", "engine-params"}; !slices.Equal(got, want) {
+		t.Fatalf("ConfigKeys %v, want %v", got, want)
+	}
+	for _, k := range Keys {
+		d := Defaults()
+		if err := MergeConfig(&d, []byte(k.FlagName()+": 1\n")); err != nil && strings.Contains(err.Error(), "unknown key") {
+			t.Errorf("flag name %s refused in a config: %v", k.FlagName(), err)
+		}
+	}
+	d := Defaults()
+	err := MergeConfig(&d, []byte("texel-positions: a\npositions: b\n"))
+	if err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "positions") || !strings.Contains(err.Error(), "texel-positions") {
+		t.Fatalf("a setting under both names: %v", err)
+	}
+	if err := MergeConfig(&d, []byte("game: chess\npositoins: a\n")); err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "positoins") {
+		t.Fatalf("an unknown key: %v", err)
+	}
+	if err := MergeConfig(&d, []byte("population: x\n")); err == nil || !strings.Contains(err.Error(), "population") {
+		t.Fatalf("a key of the wrong type: %v", err)
 	}
 }

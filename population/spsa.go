@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 
 	"github.com/gametune/gametune/games"
@@ -17,7 +16,7 @@ import (
 // them per generation (played in parallel from the generation's theta, as
 // fishtest's workers do); A = SPSAARatio * SPSAIterations, alpha, gamma.
 // Parameters come from SPSAParams (lines "name, int|float, start, min,
-// max, c_end, r_end"), or else every feature is tuned with c_end =
+// max, c_end, r_end" or fishtest's "name,start,min,max,c_end,r_end"), or else every feature is tuned with c_end =
 // SPSACEnd times its range (at least its step) and r_end = SPSAREnd.
 type SPSAConfig struct {
 	SPSAIterations int     `yaml:"spsa-iterations"`
@@ -62,76 +61,49 @@ type SPSAParam struct {
 // ErrSPSAParams is wrapped by every error of ParseSPSAParams.
 var ErrSPSAParams = errors.New("population: spsa-params")
 
-// ParseSPSAParams reads SPSA parameter lines in fishtest's form
-// "name, int|float, start, min, max, c_end, r_end" (blank lines and lines
-// starting with # are skipped) for evaluator ev. A name that is not one
-// of ev's features or appears twice, min > max, a start outside [min,
-// max], a range outside the feature's, c_end <= 0 or r_end <= 0 is an
-// error naming the line. No line at all is an error too.
+// ParseSPSAParams reads SPSA parameter lines for evaluator ev, in
+// OpenBench's form "name, int|float, start, min, max, c_end, r_end" or
+// fishtest's "name,start,min,max,c_end,r_end" (an int parameter; see
+// parseParamLine), the two mixed at will; blank lines and lines starting
+// with # are skipped. A name that is not one of ev's features or appears
+// twice, a number out of the bounds (MaxParamValue, MinParamCEnd,
+// MaxParamREnd), min >= max, a start outside [min, max], a range beyond
+// the feature's, or c_end or r_end out of their bounds is an error naming
+// the line, the parameter and the field. No line at all is an error too.
 func ParseSPSAParams(lines []string, ev *games.Evaluator) ([]SPSAParam, error) {
 	var params []SPSAParam
 	seen := map[string]int{}
-	for n, line := range lines {
-		n++
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	err := paramLines(lines, func(n int, line string) error {
 		bad := func(format string, args ...any) error {
 			return fmt.Errorf("%w: line %d: %s", ErrSPSAParams, n, fmt.Sprintf(format, args...))
 		}
-		fields := strings.Split(line, ",")
-		if len(fields) != 7 {
-			return nil, bad("%d fields; want 7: name, int|float, start, min, max, c_end, r_end", len(fields))
+		l, err := parseParamLine(line)
+		if err != nil {
+			return bad("%v", err)
 		}
-		for i := range fields {
-			fields[i] = strings.TrimSpace(fields[i])
-		}
-		p := SPSAParam{Name: fields[0], Feature: ev.Index(fields[0])}
+		p := SPSAParam{Name: l.name, Feature: ev.Index(l.name), Int: l.isInt, Start: l.start, Min: l.min, Max: l.max, CEnd: l.cEnd, REnd: l.rEnd}
 		if p.Feature < 0 {
 			names := make([]string, len(ev.Features))
 			for i, f := range ev.Features {
 				names[i] = f.Name
 			}
-			return nil, bad("unknown parameter %q (evaluator %s has %s)", p.Name, ev.Name, strings.Join(names, ", "))
+			return bad("unknown parameter %q (evaluator %s has %s)", p.Name, ev.Name, strings.Join(names, ", "))
 		}
 		if first, ok := seen[p.Name]; ok {
-			return nil, bad("parameter %q appears twice (first on line %d)", p.Name, first)
+			return bad("parameter %q appears twice (first on line %d)", p.Name, first)
 		}
 		seen[p.Name] = n
-		switch fields[1] {
-		case "int":
-			p.Int = true
-		case "float":
-		default:
-			return nil, bad("type %q: want int or float", fields[1])
-		}
-		var vals [5]float64
-		for i, name := range []string{"start", "min", "max", "c_end", "r_end"} {
-			v, err := strconv.ParseFloat(fields[2+i], 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, bad("%s %q is not a finite number", name, fields[2+i])
-			}
-			vals[i] = v
-		}
-		p.Start, p.Min, p.Max, p.CEnd, p.REnd = vals[0], vals[1], vals[2], vals[3], vals[4]
-		f := ev.Features[p.Feature]
-		switch {
-		case p.Min > p.Max:
-			return nil, bad("%s: min %g > max %g", p.Name, p.Min, p.Max)
-		case p.Min < f.Min || p.Max > f.Max:
-			return nil, bad("%s: range [%g, %g] goes beyond the feature's [%g, %g]", p.Name, p.Min, p.Max, f.Min, f.Max)
-		case p.Start < p.Min || p.Start > p.Max:
-			return nil, bad("%s: start %g is outside [%g, %g]", p.Name, p.Start, p.Min, p.Max)
-		case p.CEnd <= 0:
-			return nil, bad("%s: c_end %g must be > 0", p.Name, p.CEnd)
-		case p.REnd <= 0:
-			return nil, bad("%s: r_end %g must be > 0", p.Name, p.REnd)
+		if f := ev.Features[p.Feature]; p.Min < f.Min || p.Max > f.Max {
+			return bad("%s: range [%g, %g] goes beyond the feature's [%g, %g]", p.Name, p.Min, p.Max, f.Min, f.Max)
 		}
 		params = append(params, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(params) == 0 {
-		return nil, fmt.Errorf("%w: no parameter lines (want name, int|float, start, min, max, c_end, r_end)", ErrSPSAParams)
+		return nil, fmt.Errorf("%w: no parameter lines (want %s)", ErrSPSAParams, paramForms)
 	}
 	return params, nil
 }

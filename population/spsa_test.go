@@ -112,16 +112,16 @@ func TestParseSPSAParams(t *testing.T) {
 		want  string
 	}{
 		{[]string{"a, int, 50, 60, 40, 5, 0.002"}, "line 1: a: min 60 > max 40"},
-		{[]string{"a, int, 50, 0, 100, 0, 0.002"}, "line 1: a: c_end 0 must be > 0"},
+		{[]string{"a, int, 50, 0, 100, 0, 0.002"}, "line 1: a: c_end 0 must be > 0: want a number from 1e-09"},
 		{[]string{"a, int, 50, 0, 100, -1, 0.002"}, "c_end -1 must be > 0"},
 		{[]string{"a, int, 50, 0, 100, 5, 0.002", "", "c, int, 1, 0, 2, 1, 0.002"}, `line 3: unknown parameter "c"`},
 		{[]string{"a, int, 50, 0, 100, 5, 0.002", "a, int, 50, 0, 100, 5, 0.002"}, `line 2: parameter "a" appears twice (first on line 1)`},
-		{[]string{"a, int, 50, 0, 100, 5"}, "line 1: 6 fields"},
-		{[]string{"a, integer, 50, 0, 100, 5, 0.002"}, `line 1: type "integer"`},
+		{[]string{"a, int, 50, 0, 100"}, "line 1: 5 fields"},
+		{[]string{"a, integer, 50, 0, 100, 5, 0.002"}, `line 1: a: type "integer"`},
 		{[]string{"a, int, x, 0, 100, 5, 0.002"}, `start "x" is not a finite number`},
 		{[]string{"a, int, 150, 0, 100, 5, 0.002"}, "start 150 is outside"},
 		{[]string{"a, int, 50, -10, 100, 5, 0.002"}, "beyond the feature's [0, 100]"},
-		{[]string{"a, int, 50, 0, 100, 5, 0"}, "r_end 0 must be > 0"},
+		{[]string{"a, int, 50, 0, 100, 5, 0"}, "r_end 0: want a number greater than 0"},
 		{[]string{"# nothing"}, "no parameter lines"},
 	} {
 		_, err := ParseSPSAParams(tc.lines, ev)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/gametune/gametune/engine"
@@ -430,11 +431,20 @@ func (m *texel) opening(round, i int) (string, error) {
 const MaxLabelledPositions = 10_000_000
 
 // ReadLabelledPositions reads a file of positions with their game's result
-// for Texel's fit: one position a line in the game's notation, then "|" and
-// the result for the first player (1-0, 0-1, 1/2-1/2, or 1, 0.5, 0); EPD
-// lines with a c9 "RESULT" opcode (the usual Texel sets) are read too.
-// Blank lines and lines starting with # are skipped. An error names the
-// line and what is wrong.
+// for Texel's fit, one position a line in the game's notation followed by
+// its result for the first player, in any of the forms of public Texel
+// data sets:
+//
+//	POSITION | 1-0                  gametune's own
+//	POSITION c9 "1/2-1/2";          EPD (Zurichess's quiet-labeled.epd)
+//	POSITION [0.5]                  lichess-big3-resolved, Ethereal (an
+//	POSITION [1-0] 27               evaluation may follow the bracket)
+//	POSITION; 1.0                   a result after a semicolon
+//
+// A result is 1-0, 0-1 or 1/2-1/2 (or 1/2), or the number 1, 0.5 or 0
+// (1.0, 0.0 ...). Blank lines and lines starting with # are skipped. An
+// error names the line and what is wrong; at most MaxLabelledPositions
+// positions are read.
 func ReadLabelledPositions(g games.Game, data []byte) ([]LabelledPosition, error) {
 	var out []LabelledPosition
 	for i, line := range strings.Split(string(data), "\n") {
@@ -442,30 +452,13 @@ func ReadLabelledPositions(g games.Game, data []byte) ([]LabelledPosition, error
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		var pos, result string
-		if k := strings.Index(text, ` c9 "`); k >= 0 {
-			pos = strings.TrimSpace(text[:k])
-			rest := text[k+len(` c9 "`):]
-			end := strings.IndexByte(rest, '"')
-			if end < 0 {
-				return nil, fmt.Errorf("population: line %d: c9 opens a quote and does not close it", i+1)
-			}
-			result = rest[:end]
-		} else if k := strings.LastIndexByte(text, '|'); k >= 0 {
-			pos, result = strings.TrimSpace(text[:k]), strings.TrimSpace(text[k+1:])
-		} else {
-			return nil, fmt.Errorf("population: line %d: no result (want POSITION | 1-0, 0-1 or 1/2-1/2, or EPD with c9 \"RESULT\")", i+1)
+		pos, result, err := splitLabelled(text)
+		if err != nil {
+			return nil, fmt.Errorf("population: line %d: %w", i+1, err)
 		}
-		var first float64
-		switch result {
-		case "1-0", "1":
-			first = 1
-		case "0-1", "0":
-			first = 0
-		case "1/2-1/2", "0.5", "1/2":
-			first = 0.5
-		default:
-			return nil, fmt.Errorf("population: line %d: result %q: want 1-0, 0-1 or 1/2-1/2 (the first player's result)", i+1, result)
+		first, err := parseResult(result)
+		if err != nil {
+			return nil, fmt.Errorf("population: line %d: %w", i+1, err)
 		}
 		p, err := g.ParsePosition(pos)
 		if err != nil {
@@ -483,4 +476,56 @@ func ReadLabelledPositions(g games.Game, data []byte) ([]LabelledPosition, error
 		return nil, fmt.Errorf("population: no position with a result in the file")
 	}
 	return out, nil
+}
+
+// labelledForms names the forms ReadLabelledPositions reads, for errors.
+const labelledForms = `POSITION | 1-0, EPD with c9 "1-0";, POSITION [1.0] or POSITION; 1.0`
+
+// splitLabelled splits a line of a labelled positions file into its
+// position and its result (ReadLabelledPositions).
+func splitLabelled(text string) (pos, result string, err error) {
+	if k := strings.Index(text, ` c9 "`); k >= 0 {
+		rest := text[k+len(` c9 "`):]
+		end := strings.IndexByte(rest, '"')
+		if end < 0 {
+			return "", "", fmt.Errorf("c9 opens a quote and does not close it")
+		}
+		return strings.TrimSpace(text[:k]), rest[:end], nil
+	}
+	if k := strings.LastIndexByte(text, '['); k >= 0 {
+		end := strings.IndexByte(text[k:], ']')
+		if end < 0 {
+			return "", "", fmt.Errorf(`"[" opens a result and "]" does not close it (want %s)`, labelledForms)
+		}
+		if after := strings.TrimSpace(text[k+end+1:]); after != "" {
+			if _, err := strconv.ParseFloat(after, 64); err != nil {
+				return "", "", fmt.Errorf("%q after the result: only an evaluation (a number) may follow it", after)
+			}
+		}
+		return strings.TrimSpace(text[:k]), strings.TrimSpace(text[k+1 : k+end]), nil
+	}
+	if k := strings.LastIndexByte(text, '|'); k >= 0 {
+		return strings.TrimSpace(text[:k]), strings.TrimSpace(text[k+1:]), nil
+	}
+	if k := strings.LastIndexByte(text, ';'); k >= 0 {
+		return strings.TrimSpace(text[:k]), strings.TrimSpace(text[k+1:]), nil
+	}
+	return "", "", fmt.Errorf("no result (want %s)", labelledForms)
+}
+
+// parseResult reads a result for the first player: 1-0, 0-1, 1/2-1/2 or
+// 1/2, or a number in digits and a point that is 1, 0.5 or 0.
+func parseResult(result string) (float64, error) {
+	switch result {
+	case "1-0":
+		return 1, nil
+	case "0-1":
+		return 0, nil
+	case "1/2-1/2", "1/2":
+		return 0.5, nil
+	}
+	if v, err := strconv.ParseFloat(result, 64); err == nil && (v == 0 || v == 0.5 || v == 1) && strings.Trim(result, "0123456789.") == "" {
+		return v, nil
+	}
+	return 0, fmt.Errorf("result %q: want 1-0, 0-1 or 1/2-1/2, or 1, 0.5, 0 (the first player's result)", result)
 }

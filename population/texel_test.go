@@ -120,7 +120,7 @@ func TestTexelChessMaterial(t *testing.T) {
 	}
 }
 
-func mustFind(t *testing.T, name string) games.Game {
+func mustFind(t testing.TB, name string) games.Game {
 	t.Helper()
 	g, err := all.Find(name)
 	if err != nil {
