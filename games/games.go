@@ -251,6 +251,25 @@ type Recorder interface {
 	WriteGame(w io.Writer, g GameText) error
 }
 
+// BookOpener is implemented by games with an opening book format of moves
+// keyed by position (Polyglot .bin for chess): OpenBook reads one of size
+// bytes in place.
+type BookOpener interface {
+	OpenBook(r io.ReaderAt, size int64) (MoveBook, error)
+}
+
+// MoveBook is an opening book of moves keyed by position.
+type MoveBook interface {
+	// BookMoves returns the book's moves in p with their weights.
+	BookMoves(p Position) ([]WeightedMove, error)
+}
+
+// WeightedMove is a book move with its weight.
+type WeightedMove struct {
+	Move   Move
+	Weight int
+}
+
 // GameText is a whole game as a Recorder writes it: the tags in order, the
 // start position and the moves in the game's notation, a comment after
 // each move where the format has comments (Comments may be shorter than

@@ -21,7 +21,10 @@ type Book struct {
 	// Format is "epd" (one opening a line: a position in the game's
 	// notation, EPD for chess, or "moves: m1 m2 ..."), "pgn" (game records
 	// in the game's format: PGN, PDN or GGF; each game's position after
-	// Plies plies), or "" to tell by the content.
+	// Plies plies), "bin" (a book of moves by position: Polyglot for chess;
+	// openings are walks of Plies plies, 16 when not given, each book
+	// move drawn by its weight from the seed), or "" to tell by the name
+	// (.bin) and the content.
 	Format string
 	Random bool // order=random: a sample of the book in an order drawn from the seed
 	Start  int  // the first opening used, from 1 (after shuffling, when Random)
@@ -39,7 +42,7 @@ const (
 	maxBookGame = 1 << 20
 )
 
-const bookForms = "want PATH or file=PATH [format=epd|pgn] [order=sequential|random] [start=N] [plies=N], separated by spaces or commas"
+const bookForms = "want PATH or file=PATH [format=epd|pgn|bin] [order=sequential|random] [start=N] [plies=N], separated by spaces or commas"
 
 // ParseBook reads a book spec: a path, or fastchess's words file=PATH,
 // format=epd|pgn, order=sequential|random, start=N (from 1) and plies=N.
@@ -57,8 +60,8 @@ func ParseBook(spec string) (Book, error) {
 		case "file":
 			b.Path = value
 		case "format":
-			if value != "epd" && value != "pgn" {
-				return Book{}, fmt.Errorf("tournament: openings %q: format %q; the formats are epd (a position or moves: a line) and pgn (game records: PGN, PDN, GGF)", spec, value)
+			if value != "epd" && value != "pgn" && value != "bin" {
+				return Book{}, fmt.Errorf("tournament: openings %q: format %q; the formats are epd (a position or moves: a line), pgn (game records: PGN, PDN, GGF) and bin (Polyglot)", spec, value)
 			}
 			b.Format = value
 		case "order":
@@ -111,8 +114,11 @@ func ReadBook(ctx context.Context, b Book, g games.Game, seed uint64, asMoves bo
 	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("tournament: openings %s is not a regular file", b.Path)
 	}
-	r := bufio.NewReaderSize(f, 64<<10)
 	format := b.Format
+	if format == "bin" || (format == "" && strings.HasSuffix(b.Path, ".bin")) {
+		return readMoveBook(ctx, f, b, g, seed, asMoves)
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
 	if format == "" {
 		format = "epd"
 		if head, _ := r.Peek(4096); isRecords(head) {
@@ -341,4 +347,97 @@ func recordOpening(g games.Game, rec games.GameRecord, plies int, asMoves bool) 
 		q.Play(m)
 	}
 	return strings.TrimSpace("moves: " + strings.Join(texts, " ")), nil
+}
+
+// maxBinOpenings is how many distinct openings a book of moves gives at
+// most: walks are drawn until so many differ, or four times as many were
+// tried.
+const maxBinOpenings = 1024
+
+// readMoveBook draws openings from a book of moves by position (Polyglot):
+// walks from the start of b.Plies plies (16 when 0), each move drawn by its
+// weight (uniformly when every weight is 0) from a generator seeded from
+// seed and the walk's number; a walk stops early where the book has no
+// move. Distinct openings are kept in the order drawn, then turned to
+// start at b.Start.
+func readMoveBook(ctx context.Context, f *os.File, b Book, g games.Game, seed uint64, asMoves bool) ([]string, error) {
+	opener, ok := g.(games.BookOpener)
+	if !ok {
+		return nil, fmt.Errorf("tournament: %s: %s has no book format of moves (format=bin is Polyglot, for chess)", b.Path, g.Name())
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("tournament: openings: %w", err)
+	}
+	book, err := opener.OpenBook(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("tournament: %s: %w", b.Path, err)
+	}
+	plies := b.Plies
+	if plies == 0 {
+		plies = 16
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i := 0; i < 4*maxBinOpenings && len(out) < maxBinOpenings; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rng := rand.New(rand.NewPCG(seed, uint64(i)^0x62696e))
+		p, moves, err := bookWalk(g, book, rng, plies)
+		if err != nil {
+			return nil, fmt.Errorf("tournament: %s: %w", b.Path, err)
+		}
+		if len(moves) == 0 {
+			return nil, fmt.Errorf("tournament: %s has no move for the start position", b.Path)
+		}
+		op := p.String()
+		if asMoves {
+			op = "moves: " + strings.Join(moves, " ")
+		}
+		if !seen[op] {
+			seen[op] = true
+			out = append(out, op)
+		}
+	}
+	if b.Start > len(out) {
+		return nil, fmt.Errorf("tournament: %s: start=%d, but the book gives %d openings", b.Path, b.Start, len(out))
+	}
+	return append(out[b.Start-1:], out[:b.Start-1]...), nil
+}
+
+// bookWalk plays up to plies book moves from the start, each drawn by its
+// weight, stopping where the book has none or the next would end the game.
+func bookWalk(g games.Game, book games.MoveBook, rng *rand.Rand, plies int) (games.Position, []string, error) {
+	p := g.Start()
+	var moves []string
+	for range plies {
+		choices, err := book.BookMoves(p)
+		if err != nil || len(choices) == 0 {
+			return p, moves, err
+		}
+		total := 0
+		for _, c := range choices {
+			total += c.Weight
+		}
+		pick := choices[rng.IntN(len(choices))]
+		if total > 0 {
+			x := rng.IntN(total)
+			for _, c := range choices {
+				if x < c.Weight {
+					pick = c
+					break
+				}
+				x -= c.Weight
+			}
+		}
+		text := p.FormatMove(pick.Move)
+		p.Play(pick.Move)
+		if _, o := p.Moves(nil); o != games.Ongoing {
+			p.Undo()
+			return p, moves, nil
+		}
+		moves = append(moves, text)
+	}
+	return p, moves, nil
 }

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -9,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/games/chess"
 )
 
 // epdBook writes a book of n chess positions in EPD with operations, as
@@ -191,7 +194,7 @@ func TestParseBook(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		"file=x order=shuffle": "the orders are sequential and random",
-		"file=x format=bin":    "the formats are epd",
+		"file=x format=abk":    "the formats are epd",
 		"file=x start=0":       "is not a count",
 		"order=random":         "no file=PATH",
 		"file=x depth=3":       "unknown word",
@@ -227,5 +230,66 @@ func TestBookBounds(t *testing.T) {
 	}
 	if _, err := ReadOpenings(dir, g); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a folder: %v", err)
+	}
+}
+
+// TestPolyglotBook: a Polyglot book written here gives the openings its
+// walks reach, each move drawn by its weight; the same for a seed; as
+// moves for engines that cannot set up a position; plies= bounds the walk.
+func TestPolyglotBook(t *testing.T) {
+	g, _ := all.Find("chess")
+	start := chess.Start()
+	move := func(p *chess.Position, uci string) games.Move {
+		m, err := p.ParseMove(uci)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	afterE4 := chess.Start()
+	afterE4.Play(move(afterE4, "e2e4"))
+	afterD4 := chess.Start()
+	afterD4.Play(move(afterD4, "d2d4"))
+	var b bytes.Buffer
+	err := chess.WritePolyglot(&b, map[string][]games.WeightedMove{
+		chess.StartFEN:   {{Move: move(start, "e2e4"), Weight: 3}, {Move: move(start, "d2d4"), Weight: 1}},
+		afterE4.String(): {{Move: move(afterE4, "c7c5"), Weight: 1}, {Move: move(afterE4, "e7e5"), Weight: 1}},
+		afterD4.String(): {{Move: move(afterD4, "d7d5"), Weight: 1}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "book.bin")
+	os.WriteFile(path, b.Bytes(), 0o644)
+	ctx := context.Background()
+	got, err := LoadOpenings(ctx, g, path, 5, true)
+	want := map[string]bool{"moves: e4 c5": true, "moves: e4 e5": true, "moves: d4 d5": true}
+	if err != nil || len(got) != 3 {
+		t.Fatalf("%q %v", got, err)
+	}
+	for _, op := range got {
+		if !want[op] {
+			t.Errorf("opening %q is not a walk of the book", op)
+		}
+	}
+	again, _ := LoadOpenings(ctx, g, "file="+path+" format=bin", 5, true)
+	if !reflect.DeepEqual(got, again) {
+		t.Errorf("one seed, two orders: %q %q", got, again)
+	}
+	one, err := LoadOpenings(ctx, g, "file="+path+" plies=1", 5, false)
+	if err != nil || len(one) != 2 {
+		t.Fatalf("plies=1: %q %v", one, err)
+	}
+	for _, op := range one {
+		if op != afterE4.String() && op != afterD4.String() {
+			t.Errorf("plies=1: %q", op)
+		}
+	}
+	if _, err := LoadOpenings(ctx, g, path+"x", 1, false); err == nil {
+		t.Error("a missing book read")
+	}
+	ttt, _ := all.Find("tictactoe")
+	if _, err := LoadOpenings(ctx, ttt, path, 1, false); err == nil || !strings.Contains(err.Error(), "no book format of moves") {
+		t.Errorf("tic-tac-toe with a Polyglot book: %v", err)
 	}
 }
