@@ -251,6 +251,12 @@ type Recorder interface {
 	WriteGame(w io.Writer, g GameText) error
 }
 
+// OpeningBook is implemented by games with openings of their own, the
+// default of matches: "moves: m1 m2 ..." lines from the start.
+type OpeningBook interface {
+	Openings() []string
+}
+
 // BookOpener is implemented by games with an opening book format of moves
 // keyed by position (Polyglot .bin for chess): OpenBook reads one of size
 // bytes in place.

@@ -19,10 +19,26 @@ const RandomOpeningCount = 64
 func IsRandomOpenings(spec string) bool { return strings.HasPrefix(spec, "random:") }
 
 // LoadOpenings returns the openings spec names: none for "" or "start"
-// (every game from the start), RandomOpenings' for "random:N" (or
-// RandomOpeningMoves' when asMoves), or else a book (ParseBook's spec,
-// read by ReadBook with seed).
+// (every game from the start), the game's own openings for "default"
+// (games.OpeningBook; random:8 for a game without), RandomOpenings' for
+// "random:N" (or RandomOpeningMoves' when asMoves), or else a book
+// (ParseBook's spec, read by ReadBook with seed).
 func LoadOpenings(ctx context.Context, g games.Game, spec string, seed uint64, asMoves bool) ([]string, error) {
+	if spec == "default" {
+		book, ok := g.(games.OpeningBook)
+		if !ok {
+			return randomOpenings(ctx, g, "random:8", seed, asMoves)
+		}
+		out := make([]string, len(book.Openings()))
+		for i, line := range book.Openings() {
+			op, err := lineOpening(g, line, asMoves)
+			if err != nil {
+				return nil, fmt.Errorf("tournament: %s's opening %d (%s): %w", g.Name(), i+1, line, err)
+			}
+			out[i] = op
+		}
+		return out, nil
+	}
 	switch {
 	case spec == "" || spec == "start":
 		return nil, nil

@@ -35,7 +35,7 @@ func (o *contestOptions) bind(c *cobra.Command) {
 	f.StringVar(&o.evaluator, "evaluator", "", "evaluator of players given as default (default: the game's first)")
 	f.IntVar(&o.pairs, "pairs", 10, fmt.Sprintf("colour-swapped pairs of games per pairing, 1-%d", maxPairs))
 	o.limits.bind(f, 4)
-	f.StringVar(&o.openings, "openings", "random:8", "openings: random:N (N random plies, balanced), start, a book file (EPD, moves: lines, PGN/PDN/GGF), or fastchess's words file=PATH order=random start=N plies=N")
+	f.StringVar(&o.openings, "openings", "default", "openings: default (the game's own: chess's 50 named openings; random:8 for the others), random:N (N random plies, balanced), start, a book file (EPD, moves: lines, PGN/PDN/GGF), or fastchess's words file=PATH order=random start=N plies=N")
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the generated openings")
 	f.IntVar(&o.maxPlies, "max-plies", 0, fmt.Sprintf("ply cap of a game, drawn when reached, 1-%d (0: 400)", population.MaxPlyCap))

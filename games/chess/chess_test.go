@@ -2,11 +2,13 @@ package chess
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/gametest"
 )
@@ -476,5 +478,42 @@ func TestParseEPD(t *testing.T) {
 		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", in, err, want)
 		}
+	}
+}
+
+// TestNamedOpenings: the default openings are legal, distinct, six to eight
+// plies long, and balanced: a depth-4 search scores none beyond a pawn and
+// a half for either side.
+func TestNamedOpenings(t *testing.T) {
+	s, err := engine.New(engine.Options{TableMiB: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := Game().Evaluators()[0]
+	seen := map[string]bool{}
+	for _, line := range Game().(games.OpeningBook).Openings() {
+		p := Start()
+		moves := strings.Fields(strings.TrimPrefix(line, "moves:"))
+		if len(moves) < 6 || len(moves) > 8 {
+			t.Errorf("%s: %d plies", line, len(moves))
+		}
+		for _, mv := range moves {
+			m, err := p.ParseMove(mv)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			p.Play(m)
+		}
+		if seen[p.String()] {
+			t.Errorf("%s: the position comes twice", line)
+		}
+		seen[p.String()] = true
+		res, err := s.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Depth: 4})
+		if err != nil || res.Score > 150 || res.Score < -150 {
+			t.Errorf("%s: scored %d (%v)", line, res.Score, err)
+		}
+	}
+	if len(seen) != 50 {
+		t.Errorf("%d openings, want 50", len(seen))
 	}
 }
