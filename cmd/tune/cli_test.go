@@ -385,7 +385,7 @@ func TestRecordsSaveLoadOpenings(t *testing.T) {
 	over := filepath.Join(dir, "over.pgn")
 	os.WriteFile(over, []byte("[Event \"mate\"]\n1. f3 e5 2. g4 Qh4# 0-1\n"), 0o644)
 	code, _, errOut := tune(t, "", "match", "--game", "chess", "--openings", over, "--pairs", "1")
-	if code != exitUsage || !strings.Contains(errOut, "game 1 ends the game") {
+	if code != exitUsage || !strings.Contains(errOut, "game 1: it ends the game") {
 		t.Fatalf("a finished game as an opening: exit %d %q", code, errOut)
 	}
 }

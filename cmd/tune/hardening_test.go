@@ -249,7 +249,8 @@ func TestKilledWhileCreating(t *testing.T) {
 	}
 }
 
-// TestEndlessFiles: files a user names are read through a size limit.
+// TestEndlessFiles: files a user names are read through a size limit;
+// books, streamed, must be regular files.
 func TestEndlessFiles(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero here")
@@ -262,7 +263,7 @@ func TestEndlessFiles(t *testing.T) {
 		{"run", "--game", "nim", "--openings", "/dev/zero", "--out", filepath.Join(dir, "c")},
 	} {
 		code, _, errOut := tune(t, "", args...)
-		if code != exitUsage || !strings.Contains(errOut, "MiB") {
+		if code != exitUsage || !strings.Contains(errOut, "MiB") && !strings.Contains(errOut, "/dev/zero is not a regular file") {
 			t.Errorf("tune %s: exit %d, %q; want exit 2 and the limit", strings.Join(args, " "), code, errOut)
 		}
 	}
