@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/gametune/gametune/secretfile"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -32,23 +32,19 @@ const (
 // ErrUnauthorized is the error of a broker that refused the credentials.
 var ErrUnauthorized = errors.New("cluster: the broker refused the token (authorization violation): check --token-file")
 
-// ReadToken reads a token file: one line, surrounding space trimmed. An
-// empty file is refused: no access is anonymous.
+// ReadToken reads a token file: one line, surrounding space trimmed. The
+// file must be a plain file readable by its owner alone, of at most
+// secretfile.MaxSize bytes (secretfile.Read: a FIFO is refused, not waited
+// on). An empty file is refused: no access is anonymous.
 func ReadToken(path string) (string, error) {
 	if path == "" {
 		return "", errors.New("cluster: a token file is required (--token-file F; no access is anonymous)")
 	}
-	f, err := os.Open(path)
+	data, err := secretfile.Read(path, "token file")
 	if err != nil {
-		return "", fmt.Errorf("cluster: token file: %w", err)
+		return "", fmt.Errorf("cluster: %w", err)
 	}
-	defer f.Close()
-	buf := make([]byte, 4097)
-	n, _ := f.Read(buf)
-	if n > 4096 {
-		return "", fmt.Errorf("cluster: token file %s: more than 4096 bytes", path)
-	}
-	tok := strings.TrimSpace(string(buf[:n]))
+	tok := strings.TrimSpace(string(data))
 	if tok == "" || strings.ContainsAny(tok, " \t\r\n") {
 		return "", fmt.Errorf("cluster: token file %s: want one token on one line", path)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"os"
 	"os/exec"
@@ -238,5 +239,53 @@ func TestDebianNATSServer(t *testing.T) {
 	}
 	if string(got) != string(want) {
 		t.Fatalf("through Debian's nats-server:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestTokenFilesRefused: a token file that is a FIFO is refused within a
+// second by every command that reads one (it used to block serve for
+// ever), and one readable by others than its owner is refused too.
+func TestTokenFilesRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	open := filepath.Join(dir, "open")
+	os.WriteFile(open, []byte("tok\n"), 0o600)
+	os.Chmod(open, 0o644)
+	group := filepath.Join(dir, "group")
+	os.WriteFile(group, []byte("tok\n"), 0o600)
+	os.Chmod(group, 0o640)
+	for _, c := range []struct {
+		file, want string
+	}{{fifo, "is a named pipe (FIFO)"}, {open, "readable by everyone"}, {group, "readable by its group"}} {
+		for _, args := range [][]string{
+			{"serve", "--runs", dir, "--listen", "127.0.0.1:0", "--token-file", c.file},
+			{"worker", "--nats", "nats://127.0.0.1:1", "--token-file", c.file},
+			{"broker", "--listen", "127.0.0.1:0", "--store", filepath.Join(dir, "store"), "--token-file", c.file},
+			{"match", "--game", "tictactoe", "--a", "default", "--b", "default", "--pairs", "1", "--nats", "nats://127.0.0.1:1", "--token-file", c.file},
+		} {
+			type answer struct {
+				code   int
+				errOut string
+			}
+			got := make(chan answer, 1)
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() {
+				var out, errOut bytes.Buffer
+				code := execute(ctx, args, strings.NewReader(""), &out, &errOut)
+				got <- answer{code, errOut.String()}
+			}()
+			select {
+			case a := <-got:
+				if a.code != exitUsage || !strings.Contains(a.errOut, c.want) {
+					t.Errorf("%s with %s: exit %d, %q; want %d and %q", args[0], filepath.Base(c.file), a.code, a.errOut, exitUsage, c.want)
+				}
+			case <-time.After(time.Second):
+				t.Errorf("%s with %s: no answer within a second", args[0], filepath.Base(c.file))
+			}
+			cancel()
+		}
 	}
 }
