@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func TestOptionsFile(t *testing.T) {
 	if err != nil || got != (Options{NATS: o.NATS, TokenFile: o.TokenFile}) || !got.Enabled() {
 		t.Errorf("LoadOptions: %+v, %v", got, err)
 	}
-	if c := o.ConnectOptions("w"); c != (ConnectOptions{Name: "w", AckWait: time.Second, MaxDeliver: 2}) {
+	if c := o.ConnectOptions("w"); !reflect.DeepEqual(c, ConnectOptions{Name: "w", AckWait: time.Second, MaxDeliver: 2}) {
 		t.Errorf("ConnectOptions: %+v", c)
 	}
 	os.WriteFile(filepath.Join(dir, OptionsFile), []byte("{"), 0o644)
