@@ -24,7 +24,8 @@ const (
 )
 
 // DefaultAckWait and DefaultMaxDeliver configure the workers' consumer when
-// it is created (a consumer that exists keeps its settings).
+// it is created; a consumer that exists keeps its settings unless a client
+// with the token asks for others explicitly (ConnectOptions).
 const (
 	DefaultAckWait    = 30 * time.Second
 	DefaultMaxDeliver = 5
@@ -65,8 +66,8 @@ type Conn struct {
 // field means its default.
 type ConnectOptions struct {
 	Name       string        // client name shown by the server
-	AckWait    time.Duration // of the workers' consumer when created; 0: DefaultAckWait
-	MaxDeliver int           // of the workers' consumer when created; 0: DefaultMaxDeliver
+	AckWait    time.Duration // of the workers' consumer (set when given); 0: DefaultAckWait when created
+	MaxDeliver int           // of the workers' consumer (set when given); 0: DefaultMaxDeliver when created
 	// TLSCA is a file of PEM certificates that sign the broker's, for a
 	// broker that speaks TLS ("": the system's roots).
 	TLSCA string
@@ -171,7 +172,10 @@ func (c *Conn) ensure(ctx context.Context, o ConnectOptions) error {
 	if c.results, err = ensureStream(ctx, c.JS, ResultsStream, resultsPrefix+"*", worker); err != nil {
 		return err
 	}
-	_, err = c.jobs.Consumer(ctx, WorkersConsumer)
+	cons, err := c.jobs.Consumer(ctx, WorkersConsumer)
+	if err == nil && !worker {
+		return c.adjustConsumer(ctx, cons, o)
+	}
 	if errors.Is(err, jetstream.ErrConsumerNotFound) && worker {
 		return fmt.Errorf("cluster: the broker at %s has no workers' consumer, and a worker with its own key may not create one: start a coordinator first, or the broker with 'tune broker' (which creates it)", c.url)
 	}
@@ -194,6 +198,26 @@ func (c *Conn) ensure(ctx context.Context, o ConnectOptions) error {
 	}
 	if err != nil {
 		return c.apiError("the workers' consumer", err)
+	}
+	return nil
+}
+
+// adjustConsumer gives the workers' consumer the ack wait and max deliver
+// o sets explicitly, where they differ (the broker made it with the
+// defaults; a test or an impatient user asks for others).
+func (c *Conn) adjustConsumer(ctx context.Context, cons jetstream.Consumer, o ConnectOptions) error {
+	cfg := cons.CachedInfo().Config
+	if (o.AckWait <= 0 || cfg.AckWait == o.AckWait) && (o.MaxDeliver <= 0 || cfg.MaxDeliver == o.MaxDeliver) {
+		return nil
+	}
+	if o.AckWait > 0 {
+		cfg.AckWait = o.AckWait
+	}
+	if o.MaxDeliver > 0 {
+		cfg.MaxDeliver = o.MaxDeliver
+	}
+	if _, err := c.jobs.UpdateConsumer(ctx, cfg); err != nil {
+		return c.apiError("setting the workers' consumer's ack wait and max deliver", err)
 	}
 	return nil
 }
