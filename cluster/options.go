@@ -156,6 +156,9 @@ func (o Options) Open(ctx context.Context, ro RunnerOptions, brokerStore string,
 // key file, or else the token file: an error there is a *SettingsError. The worker owns the
 // connection: Close closes it.
 func (o Options) OpenWorker(ctx context.Context, wo WorkerOptions) (*Worker, error) {
+	if err := wo.Limits.Check(); err != nil {
+		return nil, &SettingsError{err}
+	}
 	co := o.ConnectOptions("")
 	var token string
 	var err error

@@ -289,3 +289,53 @@ func TestTokenFilesRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterResumeElsewhere: a cluster run started with a relative
+// --token-file, interrupted, resumes from another working directory: its
+// cluster.json records the token file's absolute path.
+func TestClusterResumeElsewhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a coordinator with its broker as a process, twice")
+	}
+	bin := buildTune(t)
+	root := t.TempDir()
+	started, elsewhere := filepath.Join(root, "started"), filepath.Join(root, "elsewhere")
+	os.Mkdir(started, 0o755)
+	os.Mkdir(elsewhere, 0o755)
+	os.WriteFile(filepath.Join(started, "token"), []byte("t0ken\n"), 0o600)
+	dir := filepath.Join(root, "run")
+	coord := exec.Command(bin, append(crashArgs(dir, 1), "--broker-listen", freeAddr(t), "--token-file", "token")...)
+	coord.Dir = started
+	var coordErr bytes.Buffer
+	coord.Stderr = &coordErr
+	if err := coord.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- coord.Wait() }()
+	if !waitFor(t, dir, done, func(r *results.Run) bool {
+		c, err := r.CountGames(population.StageGeneration, 1)
+		return err == nil && c >= 2
+	}) {
+		t.Fatalf("the run ended before it was interrupted: %s", coordErr.String())
+	}
+	coord.Process.Signal(os.Interrupt)
+	<-done
+	recorded, err := os.ReadFile(filepath.Join(dir, "cluster.json"))
+	if err != nil || !strings.Contains(string(recorded), `"token_file": "`+filepath.Join(started, "token")+`"`) {
+		t.Fatalf("cluster.json: %s, %v", recorded, err)
+	}
+	resume := exec.Command(bin, "resume", dir, "--quiet", "--workers", "1")
+	resume.Dir = elsewhere
+	if out, err := resume.CombinedOutput(); err != nil {
+		t.Fatalf("resume from another directory: %v\n%s", err, out)
+	}
+	r, err := results.OpenReadOnly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if info, err := r.Info(); err != nil || info.Status != results.StatusDone {
+		t.Errorf("after resuming: %+v, %v", info, err)
+	}
+}
