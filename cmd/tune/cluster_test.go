@@ -339,3 +339,22 @@ func TestClusterResumeElsewhere(t *testing.T) {
 		t.Errorf("after resuming: %+v, %v", info, err)
 	}
 }
+
+// TestWorkerKeyCommand: tune worker --new-key writes a key and prints its
+// public key, never overwrites one; bad limits are usage errors.
+func TestWorkerKeyCommand(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "w.nk")
+	code, out, errOut := tune(t, "", "worker", "--new-key", key)
+	if code != 0 || !strings.HasPrefix(out, "U") || len(strings.TrimSpace(out)) != 56 || !strings.Contains(errOut, "--worker-keys") {
+		t.Fatalf("exit %d, %q, %q", code, out, errOut)
+	}
+	if st, err := os.Stat(key); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("the key file: %v", err)
+	}
+	if code, _, errOut := tune(t, "", "worker", "--new-key", key); code != exitUsage || !strings.Contains(errOut, "never overwritten") {
+		t.Errorf("a second --new-key: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := tune(t, "", "worker", "--nats", "nats://127.0.0.1:1", "--key-file", key, "--max-depth", "-1"); code != exitUsage || !strings.Contains(errOut, "worker limits depth -1") {
+		t.Errorf("--max-depth -1: exit %d, %q", code, errOut)
+	}
+}
