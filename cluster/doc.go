@@ -22,5 +22,8 @@
 // the number of times they arrive.
 //
 // Broker starts an embedded NATS server with JetStream on disk, for users
-// who run none of their own. Access always needs a token.
+// who run none of their own. Access always needs the token, or a worker's
+// own key (NewWorkerKey), which allows a worker's work only; TLS on demand.
+// Workers refuse jobs beyond their JobLimits and give up a game past its
+// job's deadline.
 package cluster

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -33,7 +35,7 @@ func TestOptionsFile(t *testing.T) {
 	if err != nil || got != (Options{NATS: o.NATS, TokenFile: o.TokenFile}) || !got.Enabled() {
 		t.Errorf("LoadOptions: %+v, %v", got, err)
 	}
-	if c := o.ConnectOptions("w"); c != (ConnectOptions{Name: "w", AckWait: time.Second, MaxDeliver: 2}) {
+	if c := o.ConnectOptions("w"); !reflect.DeepEqual(c, ConnectOptions{Name: "w", AckWait: time.Second, MaxDeliver: 2}) {
 		t.Errorf("ConnectOptions: %+v", c)
 	}
 	os.WriteFile(filepath.Join(dir, OptionsFile), []byte("{"), 0o644)
@@ -94,5 +96,114 @@ func TestOpenWorker(t *testing.T) {
 	var settings *SettingsError
 	if _, err := (Options{NATS: b.URL()}).OpenWorker(ctx, WorkerOptions{}); !errors.As(err, &settings) {
 		t.Errorf("no token file: %v", err)
+	}
+}
+
+// TestOptionsFileBounds: cluster.json records absolute paths; relative
+// ones (from older versions), unknown fields, long settings and large
+// files are refused with a message naming what to do.
+func TestOptionsFileBounds(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	data, err := Options{NATS: "nats://h:4222", TokenFile: "token", TLSCA: "certs/ca.pem"}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := DecodeOptions(data)
+	if err != nil || o.TokenFile != filepath.Join(dir, "token") || o.TLSCA != filepath.Join(dir, "certs", "ca.pem") {
+		t.Fatalf("recorded %s: %+v, %v", data, o, err)
+	}
+	for _, c := range []struct{ content, want string }{
+		{`{"nats":"nats://h:1","token_file":"token"}`, `--token-file is recorded as the relative path "token"`},
+		{`{"nats":"nats://h:1","tls_ca":"ca.pem"}`, "resume with --nats URL --tls-ca FILE"},
+		{`{"nats":"nats://h:1","tokenfile":"/t"}`, `unknown field "tokenfile"`},
+		{`{"nats":"` + strings.Repeat("x", 5000) + `"}`, "setting nats: 5000 bytes"},
+		{`{"nats":"a"} {}`, "data after the message"},
+		{strings.Repeat(" ", maxOptionsFile) + "{}", "more than 65536 bytes"},
+	} {
+		os.WriteFile(filepath.Join(dir, OptionsFile), []byte(c.content), 0o644)
+		if _, err := LoadOptions(dir); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), OptionsFile) {
+			t.Errorf("%.60s: %v, want %q", c.content, err, c.want)
+		}
+	}
+}
+
+func FuzzDecodeOptions(f *testing.F) {
+	f.Add([]byte(`{"nats":"nats://h:4222","token_file":"/t","tls_ca":"/ca.pem"}`))
+	f.Add([]byte(`{"broker_listen":"127.0.0.1:0","token_file":"t"}`))
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := DecodeOptions(data)
+		if err != nil {
+			if o != (Options{}) {
+				t.Fatalf("an error with options %+v", o)
+			}
+			return
+		}
+		for _, p := range []string{o.TokenFile, o.TLSCA} {
+			if p != "" && !filepath.IsAbs(p) {
+				t.Fatalf("a relative path accepted: %q", p)
+			}
+		}
+		again, err := o.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := o // paths come back cleaned
+		for _, p := range want.files() {
+			if *p.path != "" {
+				*p.path = filepath.Clean(*p.path)
+			}
+		}
+		if back, err := DecodeOptions(again); err != nil || back != want {
+			t.Fatalf("%+v does not round-trip: %+v, %v", o, back, err)
+		}
+	})
+}
+
+func FuzzReadToken(f *testing.F) {
+	f.Add([]byte("t0ken\n"))
+	f.Add([]byte(" two words "))
+	f.Add([]byte(""))
+	path := filepath.Join(f.TempDir(), "token")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		tok, err := ReadToken(path)
+		if err != nil {
+			return
+		}
+		if tok == "" || strings.ContainsAny(tok, " \t\r\n") || !strings.Contains(string(data), tok) {
+			t.Fatalf("%q gave the token %q", data, tok)
+		}
+	})
+}
+
+// TestTokenFileRefused: a token file that is a FIFO is refused at once; one
+// its group or everyone may read is refused.
+func TestTokenFileRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	open := filepath.Join(dir, "open")
+	os.WriteFile(open, []byte("tok\n"), 0o600)
+	os.Chmod(open, 0o644)
+	for path, want := range map[string]string{fifo: "named pipe", open: "readable by everyone (mode -rw-r--r--)"} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := ReadToken(path)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want %q", filepath.Base(path), err, want)
+			}
+		case <-time.After(time.Second):
+			t.Errorf("%s: no answer within a second", filepath.Base(path))
+		}
 	}
 }

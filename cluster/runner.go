@@ -124,6 +124,7 @@ func (r *Runner) resultsConsumer(ctx context.Context) (jetstream.Consumer, error
 	cons, err := r.conn.results.CreateConsumer(ctx, jetstream.ConsumerConfig{
 		Durable: name, AckPolicy: jetstream.AckExplicitPolicy, AckWait: time.Minute,
 		MaxAckPending: 100_000, FilterSubject: resultsPrefix + r.run, DeliverPolicy: jetstream.DeliverAllPolicy,
+		InactiveThreshold: RunConsumerInactive,
 	})
 	if err != nil {
 		return nil, r.conn.apiError("the run's results consumer", err)
@@ -205,11 +206,11 @@ func (r *Runner) Close() error {
 	if r.advisory != nil {
 		r.advisory.Unsubscribe()
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = r.conn.results.DeleteConsumer(ctx, "run-"+r.run) // made afresh by the next runner of the run
 	if r.ephem {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
 		_ = r.conn.jobs.Purge(ctx, jetstream.WithPurgeSubject(jobsPrefix+r.run))
-		_ = r.conn.results.DeleteConsumer(ctx, "run-"+r.run)
 		_ = r.conn.results.Purge(ctx, jetstream.WithPurgeSubject(resultsPrefix+r.run))
 	}
 	if r.owned != nil {

@@ -47,6 +47,10 @@ type Job struct {
 	MaxPlies     int                     `json:"max_plies,omitempty"`
 	Adjudication tournament.Adjudication `json:"adjudication"`
 	TableMiB     int                     `json:"table_mib"`
+	// DeadlineMS is the time a worker may spend on the game, in
+	// milliseconds (0: DefaultJobDeadline); past it the worker gives the
+	// job up. Not part of the key: it does not change the game.
+	DeadlineMS int64 `json:"deadline_ms,omitempty"`
 }
 
 // WirePlayer is a player of a job.
@@ -83,6 +87,7 @@ func NewJob(spec tournament.GameSpec, tableMiB int) (Job, error) {
 	}
 	sum := sha256.Sum256(data)
 	j.Key = hex.EncodeToString(sum[:16])
+	j.DeadlineMS = DefaultJobDeadline.Milliseconds()
 	return j, nil
 }
 
@@ -148,6 +153,9 @@ func DecodeJob(data []byte) (Job, tournament.GameSpec, error) {
 		if v < 0 || v > games.MaxEval*4 {
 			return j, spec, fmt.Errorf("cluster: job %s: adjudication setting %d out of range", j.Key, v)
 		}
+	}
+	if j.DeadlineMS < 0 || j.DeadlineMS > maxJobDeadline.Milliseconds() {
+		return j, spec, fmt.Errorf("cluster: job %s: deadline_ms %d: want 0 (the default) to %d", j.Key, j.DeadlineMS, maxJobDeadline.Milliseconds())
 	}
 	if j.TableMiB < 1 || j.TableMiB > maxTableMiB {
 		return j, spec, fmt.Errorf("cluster: job %s: table_mib %d: want 1 to %d", j.Key, j.TableMiB, maxTableMiB)

@@ -25,24 +25,30 @@ type Worker struct {
 	played  atomic.Int64
 	logMu   sync.Mutex
 	owned   bool // the connection is the worker's: Close closes it
+	limits  JobLimits
 }
 
 // WorkerOptions configure a worker. Workers is the number of games played
 // at once (0 means 1); Name identifies the worker in results (0: "worker");
-// Log receives one line per job that failed (nil: none).
+// Log receives one line per job that failed (nil: none); Limits are the
+// largest jobs it plays (zero fields: the defaults).
 type WorkerOptions struct {
 	Workers int
 	Name    string
 	Log     io.Writer
+	Limits  JobLimits
 }
 
 // NewWorker returns a worker on conn.
 func NewWorker(ctx context.Context, conn *Conn, o WorkerOptions) (*Worker, error) {
+	if err := o.Limits.Check(); err != nil {
+		return nil, err
+	}
 	cons, err := conn.jobs.Consumer(ctx, WorkersConsumer)
 	if err != nil {
 		return nil, conn.apiError("the workers' consumer", err)
 	}
-	w := &Worker{conn: conn, cons: cons, name: o.Name, n: max(o.Workers, 1), log: o.Log}
+	w := &Worker{conn: conn, cons: cons, name: o.Name, n: max(o.Workers, 1), log: o.Log, limits: o.Limits}
 	if w.name == "" {
 		w.name = "worker"
 	}
@@ -136,6 +142,9 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Search
 		return
 	}
 	job, spec, err := DecodeJob(msg.Data())
+	if err == nil {
+		err = w.limits.allow(job)
+	}
 	if err != nil {
 		refused := errors.Is(err, ErrRefused)
 		w.logf("job %s: %v", job.Key, err)
@@ -159,10 +168,19 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Search
 		clear(searchers) // one table at a time: they can be large
 		searchers[job.TableMiB] = s
 	}
-	rec, err := w.play(ctx, s, spec, msg)
+	rec, err := w.play(ctx, s, spec, msg, deadline(job))
 	if err != nil {
 		if ctx.Err() != nil {
 			_ = msg.Nak() // interrupted: another worker takes it now
+			return
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			// Given up: back to the queue, where the consumer's MaxDeliver
+			// bounds the attempts and then fails the run, naming this.
+			err = fmt.Errorf("gave the game up past its deadline of %v (the job's deadline_ms)", deadline(job))
+			w.logf("job %s: %v", job.Key, err)
+			w.publish(subject, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error(), Refused: true})
+			_ = msg.NakWithDelay(time.Second)
 			return
 		}
 		w.logf("job %s: %v", job.Key, err)
@@ -178,9 +196,14 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Search
 	_ = msg.Ack()
 }
 
-// play plays a game, telling the server the job is in progress every third
-// of the ack wait so that it is not handed to another worker meanwhile.
-func (w *Worker) play(ctx context.Context, s tournament.Searchers, spec tournament.GameSpec, msg jetstream.Msg) (tournament.Record, error) {
+// play plays a game within its deadline (past it: an error wrapping
+// context.DeadlineExceeded), telling the server the job is in progress
+// every third of the ack wait so that it is not handed to another worker
+// meanwhile; past the deadline it stops telling, so that a game that does
+// not stop goes to another worker after the ack wait.
+func (w *Worker) play(ctx context.Context, s tournament.Searchers, spec tournament.GameSpec, msg jetstream.Msg, limit time.Duration) (tournament.Record, error) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
@@ -190,6 +213,8 @@ func (w *Worker) play(ctx context.Context, s tournament.Searchers, spec tourname
 		for {
 			select {
 			case <-stop:
+				return
+			case <-ctx.Done():
 				return
 			case <-t.C:
 				_ = msg.InProgress()

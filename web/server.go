@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/gametune/gametune/secretfile"
 )
 
 // Options configure a Server. The zero value serves without a token,
@@ -252,23 +254,16 @@ func Open(root, addr string, o Options, insecure bool) (*Server, net.Listener, e
 	return s, ln, nil
 }
 
-// ReadToken reads a token file: one line, not empty, readable by its
-// owner (and group) only, as it guards the dashboard. An empty path is no
+// ReadToken reads a token file: one line, not empty, a plain file readable
+// by its owner only (secretfile.Read), as it guards the dashboard. An empty path is no
 // token file: no token ("").
 func ReadToken(path string) (string, error) {
 	if path == "" {
 		return "", nil
 	}
-	st, err := os.Stat(path)
+	data, err := secretfile.Read(path, "the token file")
 	if err != nil {
-		return "", fmt.Errorf("web: the token file: %w", err)
-	}
-	if st.Mode().Perm()&0o004 != 0 {
-		return "", fmt.Errorf("web: the token file %s is readable by everyone (mode %v): run chmod 600 %s", path, st.Mode().Perm(), path)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("web: the token file: %w", err)
+		return "", fmt.Errorf("web: %w", err)
 	}
 	token := strings.TrimSpace(string(data))
 	if token == "" {

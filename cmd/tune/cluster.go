@@ -20,6 +20,7 @@ type clusterOptions struct{ cluster.Options }
 func (o *clusterOptions) bind(f *pflag.FlagSet) {
 	f.StringVar(&o.NATS, "nats", "", "have the games played by workers through the NATS broker at this URL (nats://HOST:PORT); --workers then counts the games played here too (0: none)")
 	f.StringVar(&o.TokenFile, "token-file", "", "file holding the broker's token (with --nats or --broker-listen)")
+	f.StringVar(&o.TLSCA, "tls-ca", "", "PEM certificates that sign the broker's (a broker with TLS)")
 	f.StringVar(&o.BrokerListen, "broker-listen", "", "start a broker in this process, listening on HOST:PORT (implies --nats to it)")
 	f.DurationVar(&o.AckWait, "ack-wait", 0, "time a job may go without a sign of life before it is handed to another worker (when the workers' consumer is created; 0: 30s)")
 	f.IntVar(&o.MaxDeliver, "max-deliver", 0, "times a job is handed out before it is reported failed (when the workers' consumer is created; 0: 5)")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"os"
 	"os/exec"
@@ -238,5 +239,122 @@ func TestDebianNATSServer(t *testing.T) {
 	}
 	if string(got) != string(want) {
 		t.Fatalf("through Debian's nats-server:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestTokenFilesRefused: a token file that is a FIFO is refused within a
+// second by every command that reads one (it used to block serve for
+// ever), and one readable by others than its owner is refused too.
+func TestTokenFilesRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	open := filepath.Join(dir, "open")
+	os.WriteFile(open, []byte("tok\n"), 0o600)
+	os.Chmod(open, 0o644)
+	group := filepath.Join(dir, "group")
+	os.WriteFile(group, []byte("tok\n"), 0o600)
+	os.Chmod(group, 0o640)
+	for _, c := range []struct {
+		file, want string
+	}{{fifo, "is a named pipe (FIFO)"}, {open, "readable by everyone"}, {group, "readable by its group"}} {
+		for _, args := range [][]string{
+			{"serve", "--runs", dir, "--listen", "127.0.0.1:0", "--token-file", c.file},
+			{"worker", "--nats", "nats://127.0.0.1:1", "--token-file", c.file},
+			{"broker", "--listen", "127.0.0.1:0", "--store", filepath.Join(dir, "store"), "--token-file", c.file},
+			{"match", "--game", "tictactoe", "--a", "default", "--b", "default", "--pairs", "1", "--nats", "nats://127.0.0.1:1", "--token-file", c.file},
+		} {
+			type answer struct {
+				code   int
+				errOut string
+			}
+			got := make(chan answer, 1)
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() {
+				var out, errOut bytes.Buffer
+				code := execute(ctx, args, strings.NewReader(""), &out, &errOut)
+				got <- answer{code, errOut.String()}
+			}()
+			select {
+			case a := <-got:
+				if a.code != exitUsage || !strings.Contains(a.errOut, c.want) {
+					t.Errorf("%s with %s: exit %d, %q; want %d and %q", args[0], filepath.Base(c.file), a.code, a.errOut, exitUsage, c.want)
+				}
+			case <-time.After(time.Second):
+				t.Errorf("%s with %s: no answer within a second", args[0], filepath.Base(c.file))
+			}
+			cancel()
+		}
+	}
+}
+
+// TestClusterResumeElsewhere: a cluster run started with a relative
+// --token-file, interrupted, resumes from another working directory: its
+// cluster.json records the token file's absolute path.
+func TestClusterResumeElsewhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a coordinator with its broker as a process, twice")
+	}
+	bin := buildTune(t)
+	root := t.TempDir()
+	started, elsewhere := filepath.Join(root, "started"), filepath.Join(root, "elsewhere")
+	os.Mkdir(started, 0o755)
+	os.Mkdir(elsewhere, 0o755)
+	os.WriteFile(filepath.Join(started, "token"), []byte("t0ken\n"), 0o600)
+	dir := filepath.Join(root, "run")
+	coord := exec.Command(bin, append(crashArgs(dir, 1), "--broker-listen", freeAddr(t), "--token-file", "token")...)
+	coord.Dir = started
+	var coordErr bytes.Buffer
+	coord.Stderr = &coordErr
+	if err := coord.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- coord.Wait() }()
+	if !waitFor(t, dir, done, func(r *results.Run) bool {
+		c, err := r.CountGames(population.StageGeneration, 1)
+		return err == nil && c >= 2
+	}) {
+		t.Fatalf("the run ended before it was interrupted: %s", coordErr.String())
+	}
+	coord.Process.Signal(os.Interrupt)
+	<-done
+	recorded, err := os.ReadFile(filepath.Join(dir, "cluster.json"))
+	if err != nil || !strings.Contains(string(recorded), `"token_file": "`+filepath.Join(started, "token")+`"`) {
+		t.Fatalf("cluster.json: %s, %v", recorded, err)
+	}
+	resume := exec.Command(bin, "resume", dir, "--quiet", "--workers", "1")
+	resume.Dir = elsewhere
+	if out, err := resume.CombinedOutput(); err != nil {
+		t.Fatalf("resume from another directory: %v\n%s", err, out)
+	}
+	r, err := results.OpenReadOnly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if info, err := r.Info(); err != nil || info.Status != results.StatusDone {
+		t.Errorf("after resuming: %+v, %v", info, err)
+	}
+}
+
+// TestWorkerKeyCommand: tune worker --new-key writes a key and prints its
+// public key, never overwrites one; bad limits are usage errors.
+func TestWorkerKeyCommand(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "w.nk")
+	code, out, errOut := tune(t, "", "worker", "--new-key", key)
+	if code != 0 || !strings.HasPrefix(out, "U") || len(strings.TrimSpace(out)) != 56 || !strings.Contains(errOut, "--worker-keys") {
+		t.Fatalf("exit %d, %q, %q", code, out, errOut)
+	}
+	if st, err := os.Stat(key); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("the key file: %v", err)
+	}
+	if code, _, errOut := tune(t, "", "worker", "--new-key", key); code != exitUsage || !strings.Contains(errOut, "never overwritten") {
+		t.Errorf("a second --new-key: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := tune(t, "", "worker", "--nats", "nats://127.0.0.1:1", "--key-file", key, "--max-depth", "-1"); code != exitUsage || !strings.Contains(errOut, "worker limits depth -1") {
+		t.Errorf("--max-depth -1: exit %d, %q", code, errOut)
 	}
 }

@@ -66,7 +66,7 @@ func resumeCluster(o resumeOptions) (clusterOptions, error) {
 		if err != nil {
 			return co, err
 		}
-		co.NATS, co.BrokerListen, co.TokenFile = recorded.NATS, recorded.BrokerListen, recorded.TokenFile
+		co.NATS, co.BrokerListen, co.TokenFile, co.TLSCA = recorded.NATS, recorded.BrokerListen, recorded.TokenFile, recorded.TLSCA
 	}
 	if !co.enabled() {
 		_, err := checkWorkers(o.workers)

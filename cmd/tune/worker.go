@@ -12,9 +12,20 @@ type workerOptions struct {
 	cluster cluster.Options
 	workers int
 	name    string
+	limits  cluster.JobLimits
+	newKey  string
 }
 
 func runWorker(ctx context.Context, o workerOptions, gopts globalOptions, out output) error {
+	if o.newKey != "" {
+		pub, err := cluster.NewWorkerKey(o.newKey)
+		if err != nil {
+			return usageError{err}
+		}
+		fmt.Fprintf(out.Stdout, "%s\n", pub)
+		fmt.Fprintf(out.Stderr, "worker key written to %s; add the line above to the broker's --worker-keys file\n", o.newKey)
+		return nil
+	}
 	if o.cluster.NATS == "" {
 		return usageError{fmt.Errorf("worker: --nats URL is required (a broker: 'tune broker' starts one)")}
 	}
@@ -22,7 +33,7 @@ func runWorker(ctx context.Context, o workerOptions, gopts globalOptions, out ou
 	if err != nil {
 		return err
 	}
-	w, err := o.cluster.OpenWorker(ctx, cluster.WorkerOptions{Workers: n, Name: o.name, Log: out.Stderr})
+	w, err := o.cluster.OpenWorker(ctx, cluster.WorkerOptions{Workers: n, Name: o.name, Log: out.Stderr, Limits: o.limits})
 	if err != nil {
 		return clusterError(err)
 	}
@@ -41,15 +52,25 @@ func runWorker(ctx context.Context, o workerOptions, gopts globalOptions, out ou
 
 func newWorkerCommand(g *globalOptions) *cobra.Command {
 	var o workerOptions
-	c := command("worker --nats URL --token-file F [--workers N]", "Play the games of every run queued on a NATS broker",
+	c := command("worker --nats URL (--token-file F | --key-file K) [--workers N]", "Play the games of every run queued on a NATS broker",
 		`worker pulls games from the broker (of every run whose coordinator uses it),
 plays them with its own engines and publishes the results. A game's result depends
 on the game alone, so it does not matter which worker plays it. On Ctrl-C the games
-in flight go back to the queue for other workers.`,
+in flight go back to the queue for other workers. It refuses games beyond its
+--max-depth, --max-hash and --max-plies (they go to another worker, and fail their
+run after 5 refusals), and gives up a game past its job's deadline.
+--new-key K writes a worker key to K and prints its public key for the broker's
+--worker-keys file: with --key-file K the worker may only play games.`,
 		cobra.NoArgs, func(ctx context.Context, out output) error { return runWorker(ctx, o, *g, out) })
 	f := c.Flags()
 	f.StringVar(&o.cluster.NATS, "nats", "", "the broker's URL, nats://HOST:PORT")
 	f.StringVar(&o.cluster.TokenFile, "token-file", "", "file holding the broker's token")
+	f.StringVar(&o.cluster.WorkerKeyFile, "key-file", "", "this worker's key (see --new-key), instead of --token-file")
+	f.StringVar(&o.newKey, "new-key", "", "write a new worker key to this file, print its public key and exit")
+	f.StringVar(&o.cluster.TLSCA, "tls-ca", "", "PEM certificates that sign the broker's (a broker with TLS)")
+	f.IntVar(&o.limits.Depth, "max-depth", cluster.DefaultMaxDepth, "refuse games searched deeper than this (plies)")
+	f.IntVar(&o.limits.TableMiB, "max-hash", cluster.DefaultMaxTableMiB, "refuse games whose table is larger than this (MiB per game at once)")
+	f.IntVar(&o.limits.Plies, "max-plies", cluster.DefaultMaxPlies, "refuse games whose ply cap is larger than this")
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
 	f.StringVar(&o.name, "name", "", "this worker's name in results (default: host and process id)")
 	f.DurationVar(&o.cluster.AckWait, "ack-wait", 0, "see 'tune run'")
