@@ -24,6 +24,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -201,8 +202,9 @@ func fileURI(path, query string) string {
 // directory beside dir and renamed to dir in one step, which fails if dir
 // appeared (or filled) meanwhile. Two processes creating the same dir
 // cannot mix their files, and a process killed while creating leaves no
-// half-made run at dir (at most a hidden ".NAME.creating-*" directory
-// beside it, which nothing reads).
+// half-made run at dir (at most a hidden ".NAME.creating-PID-*" directory
+// beside it, which nothing reads, and which the next Create in the same
+// folder, or RemoveAbandoned, removes once process PID is gone).
 func Create(dir string, config []byte, game, algo string, seed uint64, version string) (*Run, error) {
 	if entries, err := os.ReadDir(dir); err == nil {
 		if len(entries) > 0 {
@@ -215,7 +217,8 @@ func Create(dir string, config []byte, game, algo string, seed uint64, version s
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("results: creating the run directory: %w", err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(dir))+".creating-*")
+	RemoveAbandoned(parent) // best effort: a failure to remove is no reason not to create
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(dir))+creatingPrefix+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return nil, fmt.Errorf("results: creating the run directory: %w", err)
 	}

@@ -3,15 +3,18 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // awkwardNames are run names that mean something in a URI (? # %, a
@@ -167,5 +170,121 @@ func serveAwkward(t *testing.T, root string, ids []string) {
 		get("runs/" + url.PathEscape(id))
 		get("runs/" + url.PathEscape(id) + "/games")
 		get("runs/" + url.PathEscape(id) + "/plots/fitness.svg")
+	}
+}
+
+// deadPid returns the id of a process that has ended.
+func deadPid(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}
+
+// creating lists the hidden folders of runs being created in dir.
+func creating(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".creating-") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// craftCreating makes the hidden folder of a run being created, as a
+// process killed while creating it leaves it (a config and a database).
+func craftCreating(t *testing.T, dir, name string, age time.Duration) {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(p, "config.yaml"), []byte("game: nim\n"), 0o644)
+	os.WriteFile(filepath.Join(p, "run.db"), []byte("SQLite format 3\x00"), 0o644)
+	if age > 0 {
+		old := time.Now().Add(-age)
+		os.Chtimes(p, old, old)
+	}
+}
+
+// TestAbandonedCreationRemoved: the hidden folder a run's creation leaves
+// when its process is killed is removed by the next runs and run in the
+// same folder once its creator is gone; one whose creator runs, one that
+// holds anything else, and a recent one named without its creator (by an
+// older gametune) are left alone.
+func TestAbandonedCreationRemoved(t *testing.T) {
+	dir := t.TempDir()
+	dead := deadPid(t)
+	craft := func() {
+		craftCreating(t, dir, fmt.Sprintf(".a.creating-%d-123", dead), 0)
+		craftCreating(t, dir, ".b.creating-456", 2*time.Hour) // an older gametune's, an hour old
+	}
+	keep := []string{fmt.Sprintf(".c.creating-%d-789", os.Getpid()), ".d.creating-999", fmt.Sprintf(".e.creating-%d-1", dead)}
+	craftCreating(t, dir, keep[0], 0)                                  // its creator runs
+	craftCreating(t, dir, keep[1], 0)                                  // an older gametune's, recent
+	craftCreating(t, dir, keep[2], 0)                                  // holds something else:
+	os.WriteFile(filepath.Join(dir, keep[2], "notes.txt"), nil, 0o644) // left alone
+	craft()
+	if code, _, errOut := tune(t, "", "runs", dir); code != 0 && !strings.Contains(errOut, "no runs") {
+		t.Logf("runs: exit %d %s", code, errOut)
+	}
+	if got := creating(t, dir); !slices.Equal(got, keep) {
+		t.Errorf("after runs: %q, want %q", got, keep)
+	}
+	craft()
+	code, _, errOut := tune(t, "", "--quiet", "run", "--game", "nim", "--depth", "1", "--population", "4", "--generations", "1",
+		"--games", "1", "--yardstick-pairs", "1", "--out", filepath.Join(dir, "r"))
+	if code != 0 {
+		t.Fatalf("run: exit %d %s", code, errOut)
+	}
+	if got := creating(t, dir); !slices.Equal(got, keep) {
+		t.Errorf("after run: %q, want %q", got, keep)
+	}
+}
+
+// TestKilledCreationRemoved: a real tune run killed with SIGKILL while it
+// creates its run leaves a hidden folder, which the next runs removes.
+func TestKilledCreationRemoved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tune")
+	}
+	bin := buildTune(t)
+	dir := t.TempDir()
+	var left []string // the hidden folders the kills left, each in its own folder
+	for i := 0; i < 30 && len(left) < 3; i++ {
+		// Each in its own folder: a run made beside one removes it.
+		folder := filepath.Join(dir, fmt.Sprint(i))
+		os.Mkdir(folder, 0o755)
+		out := filepath.Join(folder, "r")
+		cmd := exec.Command(bin, "run", "--game", "nim", "--depth", "1", "--population", "4", "--generations", "1",
+			"--games", "1", "--yardstick-pairs", "1", "--quiet", "--out", out)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(10 * time.Second); len(creating(t, folder)) == 0 && time.Now().Before(deadline); {
+			if _, err := os.Stat(out); err == nil {
+				break // created before it was seen
+			}
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+		if c := creating(t, folder); len(c) > 0 {
+			left = append(left, folder)
+		}
+	}
+	if len(left) == 0 {
+		t.Skip("no kill landed while a run was being created (creation was too quick to catch here)")
+	}
+	t.Logf("%d kills left a hidden folder", len(left))
+	for _, folder := range left {
+		code, _, errOut := tune(t, "", "runs", folder)
+		if c := creating(t, folder); len(c) != 0 {
+			t.Errorf("runs %s (exit %d, %s) left %q", folder, code, errOut, c)
+		}
 	}
 }
