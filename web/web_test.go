@@ -428,60 +428,67 @@ func TestBadInput(t *testing.T) {
 }
 
 // committedLater is a run store whose commits become visible when the test
-// says: as a writer's do, after its WAL file has already changed.
+// says: as a writer's do, after its WAL file has already changed. games
+// is the count of such commits, shared by every open of the run.
 type committedLater struct {
 	Store
-	mu      sync.Mutex
-	version int64
-	games   int
-}
-
-func (c *committedLater) DataVersion() (int64, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.version, nil
+	mu    *sync.Mutex
+	games *int
 }
 
 func (c *committedLater) Info() (results.Info, error) {
 	in, err := c.Store.Info()
 	c.mu.Lock()
-	in.Games += c.games
+	in.Games += *c.games
 	c.mu.Unlock()
 	return in, err
 }
 
 // TestCommitSeenAfterStamp: a commit that becomes visible to readers after
 // the run's files stopped changing (a writer appends to the WAL, then
-// fsyncs, then publishes the commit) is seen at the next look, and only
-// then is the run read again. A dashboard that went by the files' sizes
-// and times missed such commits until the next one, and the last commit
-// of a run for good.
+// fsyncs, then publishes the commit) is seen at the next look: a run with
+// a WAL that changed lately is read again at every look. A dashboard that
+// went by the files' sizes and times alone missed such commits until the
+// next one, and the last commit of a run for good. Once the writer is
+// gone (no WAL), a run whose files do not change is not opened again.
 func TestCommitSeenAfterStamp(t *testing.T) {
 	root := t.TempDir()
-	makeRun(t, root, "live", 6, 2, 6, 2)
-	var late *committedLater
+	r := makeRun(t, root, "live", 6, 2, 6, 2)
+	var mu sync.Mutex
+	late, opens := 0, 0
 	s, _ := newServer(t, root, Options{Open: func(dir string) (Store, error) {
 		st, err := OpenReadOnly(dir)
 		if err != nil {
 			return nil, err
 		}
-		late = &committedLater{Store: st, version: 1}
-		return late, nil
+		mu.Lock()
+		opens++
+		mu.Unlock()
+		return &committedLater{Store: st, mu: &mu, games: &late}, nil
 	}})
 	runs, err := s.Runs()
 	if err != nil || runs[0].Games != 4 {
 		t.Fatalf("%+v %v", runs, err)
 	}
-	late.mu.Lock()
-	late.games = 1 // a commit, not yet visible: the files do not change again
-	late.mu.Unlock()
-	if runs, _ := s.Runs(); runs[0].Games != 4 {
-		t.Errorf("the run was read again with no new commit: %d games", runs[0].Games)
-	}
-	late.mu.Lock()
-	late.version++ // now it is
-	late.mu.Unlock()
+	mu.Lock()
+	late = 1 // a commit, visible only now: the files do not change again
+	mu.Unlock()
 	if runs, _ := s.Runs(); runs[0].Games != 5 {
 		t.Errorf("a commit visible after the files changed was missed: %d games, want 5", runs[0].Games)
+	}
+	r.Close() // the writer ends: its WAL is checkpointed and removed
+	if runs, _ := s.Runs(); runs[0].Games != 5 {
+		t.Errorf("after the writer: %d games, want 5", runs[0].Games)
+	}
+	mu.Lock()
+	before := opens
+	mu.Unlock()
+	for range 3 {
+		s.Runs()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if opens != before {
+		t.Errorf("a run that did not change was opened %d times by 3 lists", opens-before)
 	}
 }
