@@ -17,14 +17,12 @@ import (
 	"github.com/gametune/gametune/tournament/stats"
 )
 
-// Store is what the dashboard reads from one run. *results.Run opened with
-// results.OpenReadOnly satisfies it; tests may give their own.
+// Store is what the dashboard reads from one run, opened for one read and
+// closed after it. *results.Run opened with results.OpenReadOnly satisfies
+// it; tests may give their own.
 type Store interface {
 	Info() (results.Info, error)
 	Config() []byte
-	// DataVersion changes when another connection commits to the run: the
-	// dashboard rereads a run only when it changed.
-	DataVersion() (int64, error)
 	// Champions is Generations with only the yardstick's genome of each
 	// generation: enough for the runs list to name the run's best.
 	Champions() ([]population.Generation, error)

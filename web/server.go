@@ -86,8 +86,9 @@ func New(root string, o Options) (*Server, error) {
 	return s, nil
 }
 
-// Close ends the event streams and closes the run stores. Requests served
-// after Close reopen the stores they need.
+// Close ends the event streams and drops what was read of the runs (no
+// store is open between requests). Requests served after Close read the
+// runs again.
 func (s *Server) Close() error {
 	s.stop()
 	s.catalog.close()
