@@ -64,22 +64,30 @@ type catalog struct {
 // maxWholes is how many runs keep their whole run and rendered pages.
 const maxWholes = 8
 
-// settle is how long after its files last changed a run is read again at
-// every look, though they did not change since the last read: a writer
-// appends a commit to the WAL file before the commit becomes visible to
-// readers (after its fsync), so a read between the two sees the old data
-// under the new files' stamp. Once the files are older than settle at the
-// time of a read, that read saw every commit they hold. A run without a
-// WAL file has no writer and every commit in its database: its stamp is
-// trusted at once (a writer that starts makes the WAL file, a change).
+// settle is how long after its files last changed a run with a WAL file
+// but no readable WAL index is read again at every look, though they did
+// not change since the last read: a writer appends a commit to the WAL
+// file before the commit becomes visible to readers, so a read between
+// the two sees the old data under the new files' stamp. Once the files
+// are older than settle at the time of a read, that read saw every commit
+// they hold.
 const settle = 30 * time.Second
 
+// indexHeader is the size of the WAL index's header at the start of the
+// run.db-shm file (SQLite's WalIndexHdr, https://sqlite.org/walformat.html):
+// a writer publishes each commit by rewriting it (its change counter, last
+// frame and checksums), which makes the commit visible to readers.
+const indexHeader = 48
+
 // stamp is what a run's files looked like: a run is read again only when
-// they change (or changed lately: settle).
+// they change. With the WAL index's header in the stamp, a commit counts
+// as a change when it is published, not when its frames reach the WAL
+// file: a stamp taken before a read matches the commits that read sees.
 type stamp struct {
 	db, wal       os.FileInfo
 	dbSize, walSz int64
 	dbMod, walMod time.Time
+	index         string // the WAL index's header; "" when none was read
 }
 
 func stampOf(dir string) (stamp, error) {
@@ -90,8 +98,24 @@ func stampOf(dir string) (stamp, error) {
 	s := stamp{db: db, dbSize: db.Size(), dbMod: db.ModTime()}
 	if wal, err := os.Stat(filepath.Join(dir, results.DBName+"-wal")); err == nil {
 		s.wal, s.walSz, s.walMod = wal, wal.Size(), wal.ModTime()
+		s.index = readIndexHeader(filepath.Join(dir, results.DBName+"-shm"))
 	}
 	return s, nil
+}
+
+// readIndexHeader reads the WAL index's header from the -shm file at path
+// (opened, read and closed): "" when there is none.
+func readIndexHeader(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var b [indexHeader]byte
+	if n, _ := f.ReadAt(b[:], 0); n < indexHeader {
+		return ""
+	}
+	return string(b[:])
 }
 
 // latest is when the files last changed.
@@ -102,10 +126,19 @@ func (s stamp) latest() time.Time {
 	return s.dbMod
 }
 
+// settled reports whether a read made at readAt, after the files were
+// stamped s, saw every commit they hold: when there is no WAL (no writer,
+// every commit in the database), when the stamp holds the WAL index's
+// header (it names the commits published), or when the files were older
+// than settle at readAt.
+func (s stamp) settled(readAt time.Time) bool {
+	return s.wal == nil || s.index != "" || readAt.Sub(s.latest()) > settle
+}
+
 func (s stamp) same(t stamp) bool {
 	return s.db != nil && t.db != nil && os.SameFile(s.db, t.db) &&
 		s.dbSize == t.dbSize && s.dbMod.Equal(t.dbMod) && s.walSz == t.walSz && s.walMod.Equal(t.walMod) &&
-		(s.wal == nil) == (t.wal == nil)
+		(s.wal == nil) == (t.wal == nil) && s.index == t.index
 }
 
 // view is what a run's pages and plots show: they are read and rendered
@@ -269,10 +302,10 @@ type snapshot struct {
 }
 
 // refresh rereads the run if it changed and returns its state. When
-// nothing changed, the work is a stat of its files, and no file stays
-// open; when the files changed (or changed lately: settle), the run's
-// store is opened, its Info and ladder read, and when a generation closed
-// or the status changed also the champions of each generation
+// nothing changed, the work is a stat of its files and a read of the WAL
+// index's header, and no file stays open; when they changed (stamp), the
+// run's store is opened, its Info and ladder read, and when a generation
+// closed or the status changed also the champions of each generation
 // (Champions), never every genome; then the store is closed.
 func (e *entry) refresh(open Opener, now time.Time) snapshot {
 	e.mu.Lock()
@@ -294,7 +327,7 @@ func (e *entry) refreshLocked(open Opener, now time.Time) error {
 		e.drop()
 		e.seen = observation{}
 	}
-	if e.list != nil && st.same(e.read) && (st.wal == nil || e.readAt.Sub(st.latest()) > settle) {
+	if e.list != nil && st.same(e.read) && st.settled(e.readAt) {
 		return nil // no change since a read that saw every commit
 	}
 	if e.damage != nil && st.same(e.failed) {
