@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // lockRun takes the exclusive lock of a run directory: flock(2) on
@@ -20,8 +21,11 @@ func lockRun(dir string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("results: locking the run: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockExclusive(f); err != nil {
 		f.Close()
+		if errors.Is(err, errReaders) {
+			return nil, fmt.Errorf("%w: %s was being read by other processes for %v (try again)", ErrInUse, dir, readerWait)
+		}
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, fmt.Errorf("%w: %s is in use by pid %s (wait for it to end, or stop it)", ErrInUse, dir, lockHolder(path))
 		}
@@ -44,4 +48,51 @@ func lockHolder(path string) string {
 		return "?"
 	}
 	return pid
+}
+
+// errReaders is lockExclusive's error when readers held the lock for all
+// of readerWait.
+var errReaders = errors.New("results: the run was being read all along")
+
+// readerWait is how long a writer waits for the readers of a run (each
+// holds the lock shared while it reads) before it gives up.
+const readerWait = 10 * time.Second
+
+// lockExclusive takes f's lock exclusively, without waiting for another
+// writer (EWOULDBLOCK) but waiting up to readerWait while only readers
+// hold it shared: a reader holds it for one read, so that nothing
+// changes the database it reads as immutable.
+func lockExclusive(f *os.File) error {
+	fd := int(f.Fd())
+	deadline := time.Now().Add(readerWait)
+	for {
+		err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			return err
+		}
+		// Held shared (readers only), or exclusively (a writer)?
+		if syscall.Flock(fd, syscall.LOCK_SH|syscall.LOCK_NB) != nil {
+			return err
+		}
+		syscall.Flock(fd, syscall.LOCK_UN)
+		if time.Now().After(deadline) {
+			return errReaders
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// readLock takes the run's lock shared, without creating its file: while
+// it is held no writer works on the run and none can start. It is nil when
+// the run has no lock file or a writer holds the lock.
+func readLock(dir string) *os.File {
+	f, err := os.Open(filepath.Join(dir, LockName))
+	if err != nil {
+		return nil
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil
+	}
+	return f
 }

@@ -368,19 +368,34 @@ func openReadOnly(dir string, checkPages bool) (*Run, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	// Read-only, sharing the WAL with a writer if one runs; in a directory
-	// that cannot be written (no room for the WAL index), as an immutable
-	// file.
+	// A read-only open creates no file. While no writer works on the run
+	// (the shared lock is held: none can start) and its database holds all
+	// of it (no WAL or journal beside it: a writer removes its WAL when it
+	// ends), the file is read as immutable, which creates nothing.
+	// Otherwise it is read sharing the WAL a writer keeps (it exists
+	// already); and in a directory that cannot be written (no room for the
+	// WAL index), as an immutable file.
+	modes := []string{"mode=ro", "immutable=1"}
+	shared := readLock(dir)
+	if shared != nil && !exists(path+"-wal") && !exists(path+"-journal") {
+		modes = []string{"immutable=1"}
+	}
 	var firstErr error
-	for _, mode := range []string{"mode=ro", "immutable=1"} {
-		db, err := sql.Open("sqlite", "file:"+path+"?"+mode+"&_pragma=busy_timeout(10000)")
+	for _, mode := range modes {
+		db, err := sql.Open("sqlite", fileURI(path, mode+"&_pragma=busy_timeout(10000)"))
 		if err != nil {
+			shared.Close()
 			return nil, wrap(err)
 		}
 		db.SetMaxOpenConns(1)
 		r := &Run{dir: dir, db: db}
 		err = r.check(checkPages)
 		if err == nil {
+			if mode == "immutable=1" {
+				r.shared = shared
+			} else {
+				shared.Close()
+			}
 			return r, nil
 		}
 		db.Close()
@@ -388,7 +403,13 @@ func openReadOnly(dir string, checkPages bool) (*Run, error) {
 			firstErr = err
 		}
 	}
+	shared.Close()
 	return nil, firstErr
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // CountGames counts the recorded games of one stage and generation.

@@ -24,6 +24,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -152,6 +153,7 @@ type Run struct {
 	dir     string
 	db      *sql.DB
 	lock    *os.File // the held lock of a run opened for writing; nil when read-only
+	shared  *os.File // the shared lock of a reader that keeps writers out; nil when none
 	version int      // the database's schema version
 	config  []byte
 	started time.Time
@@ -159,8 +161,37 @@ type Run struct {
 
 var _ population.Store = (*Run)(nil)
 
+// dsn is the driver's address of the database file at path, opened for
+// reading and writing.
 func dsn(path string) string {
-	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
+	return fileURI(path, "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)")
+}
+
+// fileURI is the SQLite URI ("file:PATH?QUERY") of the file at path, with
+// the parameters query. The driver (modernc.org/sqlite) splits its address
+// at the first '?' and hands it whole to SQLite, which ends the path at
+// '?' or '#' and decodes %HH escapes in it: so every byte of path but the
+// unreserved ones (letters, digits, - . _ ~) and '/' is escaped as %HH,
+// and a path holding '?', '#', '%', a space or any non-ASCII letter names
+// the file it names on disk and no other.
+func fileURI(path, query string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.WriteString("file:")
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', strings.IndexByte("-._~/", c) >= 0:
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	b.WriteByte('?')
+	b.WriteString(query)
+	return b.String()
 }
 
 // Create makes a new run directory with its database and a copy of the
@@ -171,8 +202,9 @@ func dsn(path string) string {
 // directory beside dir and renamed to dir in one step, which fails if dir
 // appeared (or filled) meanwhile. Two processes creating the same dir
 // cannot mix their files, and a process killed while creating leaves no
-// half-made run at dir (at most a hidden ".NAME.creating-*" directory
-// beside it, which nothing reads).
+// half-made run at dir (at most a hidden ".NAME.creating-PID-*" directory
+// beside it, which nothing reads, and which the next Create in the same
+// folder, or RemoveAbandoned, removes once process PID is gone).
 func Create(dir string, config []byte, game, algo string, seed uint64, version string) (*Run, error) {
 	if entries, err := os.ReadDir(dir); err == nil {
 		if len(entries) > 0 {
@@ -185,7 +217,8 @@ func Create(dir string, config []byte, game, algo string, seed uint64, version s
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("results: creating the run directory: %w", err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(dir))+".creating-*")
+	RemoveAbandoned(parent) // best effort: a failure to remove is no reason not to create
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(dir))+creatingPrefix+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return nil, fmt.Errorf("results: creating the run directory: %w", err)
 	}
@@ -369,6 +402,10 @@ func (r *Run) Close() error {
 			err = lerr
 		}
 		r.lock = nil
+	}
+	if r.shared != nil {
+		r.shared.Close()
+		r.shared = nil
 	}
 	return err
 }

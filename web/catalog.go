@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,14 +17,12 @@ import (
 	"github.com/gametune/gametune/tournament/stats"
 )
 
-// Store is what the dashboard reads from one run. *results.Run opened with
-// results.OpenReadOnly satisfies it; tests may give their own.
+// Store is what the dashboard reads from one run, opened for one read and
+// closed after it. *results.Run opened with results.OpenReadOnly satisfies
+// it; tests may give their own.
 type Store interface {
 	Info() (results.Info, error)
 	Config() []byte
-	// DataVersion changes when another connection commits to the run: the
-	// dashboard rereads a run only when it changed.
-	DataVersion() (int64, error)
 	// Champions is Generations with only the yardstick's genome of each
 	// generation: enough for the runs list to name the run's best.
 	Champions() ([]population.Generation, error)
@@ -48,21 +47,47 @@ func OpenReadOnly(dir string) (Store, error) {
 	return r, nil
 }
 
-// catalog is the runs of one folder, each kept open and summarised.
+// catalog is the runs of one folder, each summarised. No run's store is
+// kept open between requests: a read opens it, reads and closes it.
 type catalog struct {
 	root string
 	open Opener
 
 	mu   sync.Mutex
 	runs map[string]*entry // by id
+	// wholes are the runs that keep their whole run and rendered pages
+	// (entry.full, entry.cache), the most recently shown last: at most
+	// maxWholes, so that memory does not grow with the runs looked at.
+	wholes []*entry
 }
 
-// stamp is what a damaged run's files looked like when it was last read:
-// it is read again only when they change.
+// maxWholes is how many runs keep their whole run and rendered pages.
+const maxWholes = 8
+
+// settle is how long after its files last changed a run with a WAL file
+// but no readable WAL index is read again at every look, though they did
+// not change since the last read: a writer appends a commit to the WAL
+// file before the commit becomes visible to readers, so a read between
+// the two sees the old data under the new files' stamp. Once the files
+// are older than settle at the time of a read, that read saw every commit
+// they hold.
+const settle = 30 * time.Second
+
+// indexHeader is the size of the WAL index's header at the start of the
+// run.db-shm file (SQLite's WalIndexHdr, https://sqlite.org/walformat.html):
+// a writer publishes each commit by rewriting it (its change counter, last
+// frame and checksums), which makes the commit visible to readers.
+const indexHeader = 48
+
+// stamp is what a run's files looked like: a run is read again only when
+// they change. With the WAL index's header in the stamp, a commit counts
+// as a change when it is published, not when its frames reach the WAL
+// file: a stamp taken before a read matches the commits that read sees.
 type stamp struct {
 	db, wal       os.FileInfo
 	dbSize, walSz int64
 	dbMod, walMod time.Time
+	index         string // the WAL index's header; "" when none was read
 }
 
 func stampOf(dir string) (stamp, error) {
@@ -73,14 +98,47 @@ func stampOf(dir string) (stamp, error) {
 	s := stamp{db: db, dbSize: db.Size(), dbMod: db.ModTime()}
 	if wal, err := os.Stat(filepath.Join(dir, results.DBName+"-wal")); err == nil {
 		s.wal, s.walSz, s.walMod = wal, wal.Size(), wal.ModTime()
+		s.index = readIndexHeader(filepath.Join(dir, results.DBName+"-shm"))
 	}
 	return s, nil
+}
+
+// readIndexHeader reads the WAL index's header from the -shm file at path
+// (opened, read and closed): "" when there is none.
+func readIndexHeader(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var b [indexHeader]byte
+	if n, _ := f.ReadAt(b[:], 0); n < indexHeader {
+		return ""
+	}
+	return string(b[:])
+}
+
+// latest is when the files last changed.
+func (s stamp) latest() time.Time {
+	if s.walMod.After(s.dbMod) {
+		return s.walMod
+	}
+	return s.dbMod
+}
+
+// settled reports whether a read made at readAt, after the files were
+// stamped s, saw every commit they hold: when there is no WAL (no writer,
+// every commit in the database), when the stamp holds the WAL index's
+// header (it names the commits published), or when the files were older
+// than settle at readAt.
+func (s stamp) settled(readAt time.Time) bool {
+	return s.wal == nil || s.index != "" || readAt.Sub(s.latest()) > settle
 }
 
 func (s stamp) same(t stamp) bool {
 	return s.db != nil && t.db != nil && os.SameFile(s.db, t.db) &&
 		s.dbSize == t.dbSize && s.dbMod.Equal(t.dbMod) && s.walSz == t.walSz && s.walMod.Equal(t.walMod) &&
-		(s.wal == nil) == (t.wal == nil)
+		(s.wal == nil) == (t.wal == nil) && s.index == t.index
 }
 
 // view is what a run's pages and plots show: they are read and rendered
@@ -93,19 +151,18 @@ type view struct {
 	ladder      string // the ladder, printed
 }
 
-// entry is one run directory: its open store and what was read of it.
+// entry is one run directory and what was read of it.
 type entry struct {
 	id, dir string
 
-	mu      sync.Mutex
-	store   Store
-	db      os.FileInfo        // the database file the store has open
-	config  *population.Config // the store's config, parsed once per open
-	version int64              // the store's DataVersion when last read
-	damage  error              // why the run cannot be read; nil when it can
-	failed  stamp              // the files when the run was found damaged
-	info    results.Info
-	view    view
+	mu     sync.Mutex
+	read   stamp              // the files just before the last read
+	readAt time.Time          // when
+	config *population.Config // the run's config, as of the last read
+	damage error              // why the run cannot be read; nil when it can
+	failed stamp              // the files when the run was found damaged
+	info   results.Info
+	view   view
 	// list is the run as the runs list needs it (its champions only, its
 	// ladder and best), full the whole run for its page (nil until asked;
 	// of fullView). Both are immutable snapshots, nil when damaged.
@@ -162,6 +219,7 @@ func (c *catalog) scan() ([]*entry, error) {
 		if !found[id] {
 			e.close()
 			delete(c.runs, id)
+			c.wholes = slices.DeleteFunc(c.wholes, func(x *entry) bool { return x == e })
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
@@ -195,20 +253,45 @@ func (c *catalog) close() {
 		e.close()
 		delete(c.runs, id)
 	}
+	c.wholes = nil
+}
+
+// keepWhole notes that e's whole run was just shown, and drops the whole
+// runs of those shown longest ago beyond maxWholes. e's lock must not be
+// held.
+func (c *catalog) keepWhole(e *entry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.wholes = append(slices.DeleteFunc(c.wholes, func(x *entry) bool { return x == e }), e)
+	for len(c.wholes) > maxWholes {
+		old := c.wholes[0]
+		c.wholes = c.wholes[1:]
+		old.mu.Lock()
+		old.full, old.cache = nil, nil
+		old.mu.Unlock()
+	}
 }
 
 func (e *entry) close() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.closeStore()
+	e.drop()
 }
 
-// closeStore closes the run's store and drops what was read from it.
-func (e *entry) closeStore() {
-	if e.store != nil {
-		e.store.Close()
+// drop forgets what was read of the run.
+func (e *entry) drop() {
+	e.read, e.readAt, e.config, e.list, e.full, e.cache = stamp{}, time.Time{}, nil, nil, nil, nil
+}
+
+// withStore opens the run's store, calls read with it and closes it.
+func (e *entry) withStore(open Opener, read func(Store) error) error {
+	s, err := open(e.dir)
+	if err != nil {
+		return err
 	}
-	e.store, e.db, e.config, e.list, e.full, e.cache = nil, nil, nil, nil, nil, nil
+	err = read(s)
+	s.Close()
+	return err
 }
 
 // snapshot is an entry's state at one moment.
@@ -219,17 +302,11 @@ type snapshot struct {
 }
 
 // refresh rereads the run if it changed and returns its state. When
-// nothing changed, the work is a stat of its database file and one
-// statement (its DataVersion); when games were added, Info and the
-// ladder; when a generation closed or the status changed, also the
-// champions of each generation (Champions), never every genome.
-//
-// Whether the run changed is asked of SQLite, not read from the files'
-// sizes and times: a writer appends a commit to the WAL file before the
-// commit becomes visible to readers (after its fsync), so a reader that
-// stats the file in between and reads the run sees the old data under the
-// new stamp, and would miss the commit until the next one, which for the
-// last commit of a run never comes.
+// nothing changed, the work is a stat of its files and a read of the WAL
+// index's header, and no file stays open; when they changed (stamp), the
+// run's store is opened, its Info and ladder read, and when a generation
+// closed or the status changed also the champions of each generation
+// (Champions), never every genome; then the store is closed.
 func (e *entry) refresh(open Opener, now time.Time) snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -240,79 +317,59 @@ func (e *entry) refresh(open Opener, now time.Time) snapshot {
 }
 
 func (e *entry) refreshLocked(open Opener, now time.Time) error {
-	db, err := os.Stat(filepath.Join(e.dir, results.DBName))
+	at := time.Now()
+	st, err := stampOf(e.dir)
 	if err != nil {
-		e.closeStore()
+		e.drop()
 		return fmt.Errorf("web: %w", err)
 	}
-	if e.store != nil && !os.SameFile(e.db, db) { // the run was replaced
-		e.closeStore()
+	if e.list != nil && !os.SameFile(e.read.db, st.db) { // the run was replaced
+		e.drop()
 		e.seen = observation{}
 	}
-	if e.store == nil {
-		if err := e.openStore(open, db); err != nil {
+	if e.list != nil && st.same(e.read) && st.settled(e.readAt) {
+		return nil // no change since a read that saw every commit
+	}
+	if e.damage != nil && st.same(e.failed) {
+		return e.damage // as damaged as it was
+	}
+	return e.withStore(open, func(s Store) error {
+		cfg, err := population.ParseConfig(s.Config())
+		if err != nil {
+			return fmt.Errorf("web: the run's config: %w", err)
+		}
+		info, err := s.Info()
+		if err != nil {
 			return err
 		}
-	}
-	version, err := e.store.DataVersion()
-	if err != nil {
-		return err
-	}
-	if e.list != nil && version == e.version {
-		return nil
-	}
-	e.version = version
-	info, err := e.store.Info()
-	if err != nil {
-		return err
-	}
-	ladder, err := e.store.Ladder()
-	if err != nil {
-		return err
-	}
-	v := view{generations: info.Generations, status: info.Status}
-	if ladder != nil {
-		v.ladder = fmt.Sprint(*ladder)
-	}
-	run, err := e.listRun(info, ladder, v)
-	if err != nil {
-		return err
-	}
-	e.list, e.info, e.view = run, info, v
-	if e.seen.at.IsZero() {
-		e.seen = observation{now, info.Games, info.Generations}
-	}
-	e.sum = summarize(e.id, e.list, e.seen, now)
-	return nil
-}
-
-// openStore opens the run's store (db is its database file) and parses
-// its config, unless the run's files are as they were when it was found
-// damaged.
-func (e *entry) openStore(open Opener, db os.FileInfo) error {
-	if e.damage != nil {
-		if st, err := stampOf(e.dir); err == nil && st.same(e.failed) {
-			return e.damage // as damaged as it was
+		ladder, err := s.Ladder()
+		if err != nil {
+			return err
 		}
-	}
-	s, err := open(e.dir)
-	if err != nil {
-		return err
-	}
-	cfg, err := population.ParseConfig(s.Config())
-	if err != nil {
-		s.Close()
-		return fmt.Errorf("web: the run's config: %w", err)
-	}
-	e.store, e.db, e.config, e.damage = s, db, &cfg, nil
-	return nil
+		v := view{generations: info.Generations, status: info.Status}
+		if ladder != nil {
+			v.ladder = fmt.Sprint(*ladder)
+		}
+		run, err := e.listRun(s, &cfg, info, ladder, v)
+		if err != nil {
+			return err
+		}
+		e.list, e.info, e.view, e.config, e.damage = run, info, v, &cfg, nil
+		e.read, e.readAt = st, at
+		if e.seen.at.IsZero() {
+			e.seen = observation{now, info.Games, info.Generations}
+		}
+		e.sum = summarize(e.id, e.list, e.seen, now)
+		return nil
+	})
 }
 
-// listRun returns the run as the list shows it, with info and ladder: its
-// champions are read again only when a generation closed or the status
-// changed (v differs from the view of the list).
-func (e *entry) listRun(info results.Info, ladder *population.Ladder, v view) (*reports.Run, error) {
-	if e.list != nil && v.generations == e.view.generations && v.status == e.view.status {
+// listRun returns the run as the list shows it, with info and ladder read
+// from s: its champions are read again only when a generation closed, the
+// status or the config changed (v differs from the view of the list).
+func (e *entry) listRun(s Store, cfg *population.Config, info results.Info, ladder *population.Ladder, v view) (*reports.Run, error) {
+	if e.list != nil && v.generations == e.view.generations && v.status == e.view.status && e.config != nil &&
+		string(e.config.Marshal()) == string(cfg.Marshal()) {
 		run := *e.list // the same champions, newer counts
 		run.Info = info
 		if err := run.SetLadder(ladder); err != nil {
@@ -320,11 +377,11 @@ func (e *entry) listRun(info results.Info, ladder *population.Ladder, v view) (*
 		}
 		return &run, nil
 	}
-	champions, err := e.store.Champions()
+	champions, err := s.Champions()
 	if err != nil {
 		return nil, err
 	}
-	rv, err := results.NewView(e.id, *e.config, info, champions, ladder)
+	rv, err := results.NewView(e.id, *cfg, info, champions, ladder)
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +391,7 @@ func (e *entry) listRun(info results.Info, ladder *population.Ladder, v view) (*
 // fail marks the run damaged and drops what was read: it is read again
 // when its files change.
 func (e *entry) fail(err error) {
-	e.closeStore()
+	e.drop()
 	e.damage = err
 	e.failed, _ = stampOf(e.dir)
 	nan := stats.Float(math.NaN())
@@ -346,16 +403,20 @@ func (e *entry) fail(err error) {
 func (e *entry) snapshotLocked() snapshot { return snapshot{e.sum, e.list, e.view} }
 
 // whole returns the whole run (every genome of every generation) as of
-// its last refresh, reading it once per view, with the run's snapshot;
-// nil when the run is damaged (or turned out to be) or closed.
-func (e *entry) whole() (*reports.Run, snapshot) {
+// its last refresh, reading it (open, read, close) once per view, with the
+// run's snapshot; nil when the run is damaged (or turned out to be).
+func (e *entry) whole(open Opener) (*reports.Run, snapshot) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.list == nil || e.store == nil {
+	if e.list == nil {
 		return nil, e.snapshotLocked()
 	}
 	if e.full == nil || e.fullView != e.view {
-		run, err := e.readWhole()
+		var run *reports.Run
+		err := e.withStore(open, func(s Store) (err error) {
+			run, err = e.readWhole(s)
+			return err
+		})
 		if err != nil {
 			e.fail(err)
 			return nil, e.snapshotLocked()
@@ -370,10 +431,10 @@ func (e *entry) whole() (*reports.Run, snapshot) {
 	return e.full, e.snapshotLocked()
 }
 
-// readWhole reads every generation of the run, with the ladder and config
-// already read for its list.
-func (e *entry) readWhole() (*reports.Run, error) {
-	hist, err := e.store.Generations()
+// readWhole reads every generation of the run from s, with the ladder
+// and config already read for its list.
+func (e *entry) readWhole(s Store) (*reports.Run, error) {
+	hist, err := s.Generations()
 	if err != nil {
 		return nil, err
 	}

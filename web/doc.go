@@ -12,15 +12,20 @@
 //	/runs/{id}/events                   server-sent events: progress, generation, status, ladder
 //	/api/runs, /api/runs/{id}           the same data as JSON, for scripts
 //
-// A run's id is its directory's name below the runs folder. Stores are
-// opened read-only (results.OpenReadOnlyUnchecked) and kept open. A list
-// request asks each run whether another connection committed to it
-// (results.Run.DataVersion) and rereads only the runs that changed, and of
+// A run's id is its directory's name below the runs folder. No run's
+// store is kept open between requests (a server over thousands of runs
+// holds no file of theirs): a read opens the store read-only
+// (results.OpenReadOnlyUnchecked), reads and closes it, and the server
+// keeps only summaries. A list request stats each run's files and rereads
+// only the runs whose files changed (or changed in the last 30 seconds: a
+// commit becomes visible to readers a moment after its WAL write), and of
 // those only what the list shows: the counts, the ladder and each
 // generation's champion (results.Run.Champions), from which the run's best
 // is chosen as every command chooses it (results.NewView). The API's JSON
-// has the shapes of tune show --json (results.RunJSON's parts). A run's page reads the whole run, once per generation,
-// status and ladder. The event streams poll the same cache at
-// Options.Poll. Runs that cannot be read are listed as damaged, with the
-// reason, and never stop the others from being served.
+// has the shapes of tune show --json (results.RunJSON's parts). A run's
+// page reads the whole run, once per generation, status and ladder; the
+// last few runs shown keep it, with their rendered plots. The event
+// streams poll the same cache at Options.Poll. Runs that cannot be read
+// are listed as damaged, with the reason, and never stop the others from
+// being served.
 package web

@@ -16,9 +16,9 @@ const keepAlive = 15 * time.Second
 // generation (round) closed, "status" when the status changed (or the run
 // became damaged or readable), "ladder" when a ladder was recorded (the
 // best may have changed), "progress" when games were added. The stream
-// looks at the run every Options.Poll: a stat of its database and one
-// statement, and a read only when another connection committed. It ends
-// when the client goes or the server closes.
+// looks at the run every Options.Poll: a stat of its files, and a read
+// (open, read, close) only when they changed, or lately (entry.refresh).
+// It ends when the client goes or the server closes.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	e, snap := s.run(w, r)
 	if e == nil {

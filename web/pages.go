@@ -300,14 +300,13 @@ func recordFormat(game string) (ext, name string) {
 	return "txt", "one line per game"
 }
 
-// lastGames reads the run's last games, or nil when the store is gone.
-func (s *Server) lastGamesOf(e *entry) ([]population.GameResult, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.store == nil {
-		return nil, errors.New("web: the run is not open")
-	}
-	return e.store.LastGames(s.opts.LastGames)
+// lastGamesOf reads the run's last games (open, read, close).
+func (s *Server) lastGamesOf(e *entry) (list []population.GameResult, err error) {
+	err = e.withStore(s.opts.Open, func(st Store) error {
+		list, err = st.LastGames(s.opts.LastGames)
+		return err
+	})
+	return list, err
 }
 
 // whole finds the run of the request's {id}, as run does, and reads it
@@ -318,7 +317,10 @@ func (s *Server) whole(w http.ResponseWriter, r *http.Request) (*entry, *reports
 	if e == nil {
 		return nil, nil, snap
 	}
-	run, snap := e.whole()
+	run, snap := e.whole(s.opts.Open)
+	if run != nil {
+		s.catalog.keepWhole(e)
+	}
 	return e, run, snap
 }
 
@@ -512,14 +514,12 @@ func (s *Server) oneGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := population.GameKey{Stage: r.PathValue("stage"), Generation: gen, Index: idx}
-	e.mu.Lock()
 	var g population.GameResult
-	var err error
 	found := false
-	if e.store != nil {
-		g, found, err = e.store.Game(key)
-	}
-	e.mu.Unlock()
+	err := e.withStore(s.opts.Open, func(st Store) (err error) {
+		g, found, err = st.Game(key)
+		return err
+	})
 	if err != nil {
 		http.Error(w, "web: "+err.Error(), http.StatusInternalServerError)
 		return
@@ -546,11 +546,12 @@ type Detail struct {
 }
 
 func (s *Server) detail(e *entry) Detail {
-	run, snap := e.whole()
+	run, snap := e.whole(s.opts.Open)
 	d := Detail{Summary: snap.sum}
 	if run == nil {
 		return d
 	}
+	s.catalog.keepWhole(e)
 	d.Config = string(run.Config.Marshal())
 	d.Weights, d.Ladder, d.Yardstick = run.WeightsJSON(), run.LadderJSON(), run.YardstickJSON()
 	if figs, err := run.Figures(); err == nil {

@@ -88,8 +88,9 @@ func New(root string, o Options) (*Server, error) {
 	return s, nil
 }
 
-// Close ends the event streams and closes the run stores. Requests served
-// after Close reopen the stores they need.
+// Close ends the event streams and drops what was read of the runs (no
+// store is open between requests). Requests served after Close read the
+// runs again.
 func (s *Server) Close() error {
 	s.stop()
 	s.catalog.close()
@@ -129,7 +130,10 @@ func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 	if q := r.URL.Query(); q.Has("token") && good(q.Get("token")) && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 		http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: s.opts.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		q.Del("token")
-		u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+		// A path on this server, which a browser cannot read as another
+		// host's address (//host, /\host): one slash, then no slash or
+		// backslash.
+		u := url.URL{Path: "/" + strings.TrimLeft(r.URL.Path, `/\`), RawQuery: q.Encode()}
 		http.Redirect(w, r, u.String(), http.StatusSeeOther)
 		return false
 	}

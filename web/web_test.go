@@ -428,60 +428,70 @@ func TestBadInput(t *testing.T) {
 }
 
 // committedLater is a run store whose commits become visible when the test
-// says: as a writer's do, after its WAL file has already changed.
+// says: as a writer's do, after its WAL file has already changed. games
+// is the count of such commits, shared by every open of the run.
 type committedLater struct {
 	Store
-	mu      sync.Mutex
-	version int64
-	games   int
-}
-
-func (c *committedLater) DataVersion() (int64, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.version, nil
+	mu    *sync.Mutex
+	games *int
 }
 
 func (c *committedLater) Info() (results.Info, error) {
 	in, err := c.Store.Info()
 	c.mu.Lock()
-	in.Games += c.games
+	in.Games += *c.games
 	c.mu.Unlock()
 	return in, err
 }
 
 // TestCommitSeenAfterStamp: a commit that becomes visible to readers after
-// the run's files stopped changing (a writer appends to the WAL, then
-// fsyncs, then publishes the commit) is seen at the next look, and only
-// then is the run read again. A dashboard that went by the files' sizes
-// and times missed such commits until the next one, and the last commit
-// of a run for good.
+// its frames reached the WAL file (a writer appends to the WAL, fsyncs,
+// then publishes the commit in the WAL index, the -shm file) is seen at
+// the next look; and a run whose files, the index's header included, did
+// not change is not opened again. A dashboard that went by the files'
+// sizes and times alone missed such commits until the next one, and the
+// last commit of a run for good. The store read is a real run's; the
+// files looked at are crafted, as a writer leaves them between the two
+// steps.
 func TestCommitSeenAfterStamp(t *testing.T) {
+	src := t.TempDir()
+	makeRun(t, src, "live", 6, 2, 6, 2).Close()
 	root := t.TempDir()
-	makeRun(t, root, "live", 6, 2, 6, 2)
-	var late *committedLater
-	s, _ := newServer(t, root, Options{Open: func(dir string) (Store, error) {
-		st, err := OpenReadOnly(dir)
+	dir := filepath.Join(root, "live")
+	copyRun(t, filepath.Join(src, "live"), dir)
+	wal, shm := filepath.Join(dir, "run.db-wal"), filepath.Join(dir, "run.db-shm")
+	os.WriteFile(wal, make([]byte, 4096), 0o644)
+	header := make([]byte, 136)
+	header[8] = 1 // the index's change counter
+	os.WriteFile(shm, header, 0o644)
+	var mu sync.Mutex
+	late, opens := 0, 0
+	s, _ := newServer(t, root, Options{Open: func(string) (Store, error) {
+		st, err := OpenReadOnly(filepath.Join(src, "live"))
 		if err != nil {
 			return nil, err
 		}
-		late = &committedLater{Store: st, version: 1}
-		return late, nil
+		mu.Lock()
+		opens++
+		mu.Unlock()
+		return &committedLater{Store: st, mu: &mu, games: &late}, nil
 	}})
-	runs, err := s.Runs()
-	if err != nil || runs[0].Games != 4 {
-		t.Fatalf("%+v %v", runs, err)
+	look := func(want, wantOpens int, what string) {
+		t.Helper()
+		runs, err := s.Runs()
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil || len(runs) != 1 || runs[0].Games != want || opens != wantOpens {
+			t.Fatalf("%s: %+v (%v), %d opens; want %d games, %d opens", what, runs, err, opens, want, wantOpens)
+		}
 	}
-	late.mu.Lock()
-	late.games = 1 // a commit, not yet visible: the files do not change again
-	late.mu.Unlock()
-	if runs, _ := s.Runs(); runs[0].Games != 4 {
-		t.Errorf("the run was read again with no new commit: %d games", runs[0].Games)
-	}
-	late.mu.Lock()
-	late.version++ // now it is
-	late.mu.Unlock()
-	if runs, _ := s.Runs(); runs[0].Games != 5 {
-		t.Errorf("a commit visible after the files changed was missed: %d games, want 5", runs[0].Games)
-	}
+	look(4, 1, "first look")
+	look(4, 1, "no change")
+	mu.Lock()
+	late = 1 // a commit, published now: the WAL file does not change again
+	mu.Unlock()
+	header[8] = 2
+	os.WriteFile(shm, header, 0o644)
+	look(5, 2, "a commit published after its frames were written")
+	look(5, 2, "no change")
 }

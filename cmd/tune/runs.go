@@ -15,6 +15,13 @@ type runsOptions struct {
 }
 
 func runRuns(ctx context.Context, o runsOptions, gopts globalOptions, out output) error {
+	removed, err := results.RemoveAbandoned(o.root)
+	for _, dir := range removed {
+		fmt.Fprintf(out.Stderr, "removed %s: a run's creation abandoned by a process that is gone\n", dir)
+	}
+	if err != nil {
+		fmt.Fprintln(out.Stderr, "warning:", err)
+	}
 	infos, errs := results.List(o.root)
 	if len(infos) == 0 && len(errs) > 0 {
 		return usageError{errs[0]}
