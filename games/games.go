@@ -249,6 +249,9 @@ type Exact interface {
 // games (PGN for chess, PDN for checkers, GGF for Othello).
 type Recorder interface {
 	WriteGame(w io.Writer, g GameText) error
+	// RecordFormat names the format: its file extension ("pgn"), its name
+	// ("PGN") and its MIME type.
+	RecordFormat() (ext, name, mime string)
 }
 
 // OpeningBook is implemented by games with openings of their own, the

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"go/format"
 	"strconv"
@@ -138,31 +139,35 @@ func ExportWeights(formatName string, g games.Game, ev *games.Evaluator, best po
 	return b.Bytes(), nil
 }
 
+// exportCSV writes the history as CSV (RFC 4180, encoding/csv: a name
+// holding a comma or a quote is quoted): a header, then one row a genome.
 func exportCSV(ev *games.Evaluator, history []population.Generation) []byte {
 	var b bytes.Buffer
-	b.WriteString("generation,genome,parents,fitness,wins,draws,losses,best")
+	w := csv.NewWriter(&b)
+	header := []string{"generation", "genome", "parents", "fitness", "wins", "draws", "losses", "best"}
 	for _, f := range ev.Features {
-		b.WriteString("," + f.Name)
+		header = append(header, f.Name)
 	}
-	b.WriteByte('\n')
+	w.Write(header)
 	for _, g := range history {
 		for _, x := range g.Genomes {
 			parents := make([]string, len(x.Parents))
 			for i, p := range x.Parents {
 				parents[i] = strconv.Itoa(p)
 			}
-			best := 0
+			best := "0"
 			if x.ID == g.Best {
-				best = 1
+				best = "1"
 			}
-			fmt.Fprintf(&b, "%d,%d,%s,%s,%d,%d,%d,%d", g.Index, x.ID, strings.Join(parents, " "),
-				strconv.FormatFloat(x.Fitness, 'g', -1, 64), x.Wins, x.Draws, x.Losses, best)
-			for _, w := range x.Weights {
-				b.WriteString("," + strconv.FormatFloat(w, 'g', -1, 64))
+			row := []string{strconv.Itoa(g.Index), strconv.Itoa(x.ID), strings.Join(parents, " "),
+				strconv.FormatFloat(x.Fitness, 'g', -1, 64), strconv.Itoa(x.Wins), strconv.Itoa(x.Draws), strconv.Itoa(x.Losses), best}
+			for _, v := range x.Weights {
+				row = append(row, strconv.FormatFloat(v, 'g', -1, 64))
 			}
-			b.WriteByte('\n')
+			w.Write(row)
 		}
 	}
+	w.Flush()
 	return b.Bytes()
 }
 

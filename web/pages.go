@@ -290,14 +290,15 @@ func gameLine(id string, g population.GameResult) GameLine {
 	}
 }
 
-// recordFormat is the file extension and name of the game's record format.
-func recordFormat(game string) (ext, name string) {
+// recordFormat is the file extension, name and MIME type of the game's
+// record format.
+func recordFormat(game string) (ext, name, mime string) {
 	if g, err := all.Find(game); err == nil {
-		if _, ok := g.(games.Recorder); ok {
-			return "pgn", "PGN"
+		if r, ok := g.(games.Recorder); ok {
+			return r.RecordFormat()
 		}
 	}
-	return "txt", "one line per game"
+	return "txt", "one line per game", "text/plain; charset=utf-8"
 }
 
 // lastGamesOf reads the run's last games (open, read, close).
@@ -339,7 +340,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	_, format := recordFormat(snap.sum.Game)
+	_, format, _ := recordFormat(snap.sum.Game)
 	td := struct {
 		ID, Format string
 		Games      []GameLine
@@ -446,7 +447,7 @@ func writeGames(w http.ResponseWriter, id, game, name string, list []population.
 		http.Error(w, "web: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	ext, _ := recordFormat(game)
+	ext, _, mime := recordFormat(game)
 	var b bytes.Buffer
 	rw := tournament.NewRecordWriter(g, &b)
 	player := func(id int) string {
@@ -465,10 +466,7 @@ func writeGames(w http.ResponseWriter, id, game, name string, list []population.
 			return
 		}
 	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	if ext == "pgn" {
-		w.Header().Set("Content-Type", "application/x-chess-pgn")
-	}
+	w.Header().Set("Content-Type", mime)
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.%s"`, id, name, ext))
 	w.Write(b.Bytes())
 }

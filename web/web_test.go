@@ -495,3 +495,19 @@ func TestCommitSeenAfterStamp(t *testing.T) {
 	look(5, 2, "a commit published after its frames were written")
 	look(5, 2, "no change")
 }
+
+// TestRecordFormats: games are offered in their own format, by name and
+// MIME type: PGN only for chess, GGF and PDN as plain text, one line a
+// game for the others.
+func TestRecordFormats(t *testing.T) {
+	for game, want := range map[string][3]string{
+		"chess":     {"pgn", "PGN", "application/x-chess-pgn"},
+		"othello":   {"ggf", "GGF", "text/plain; charset=utf-8"},
+		"checkers":  {"pdn", "PDN", "text/plain; charset=utf-8"},
+		"tictactoe": {"txt", "one line per game", "text/plain; charset=utf-8"},
+	} {
+		if ext, name, mime := recordFormat(game); [3]string{ext, name, mime} != want {
+			t.Errorf("%s: %s %s %s, want %v", game, ext, name, mime, want)
+		}
+	}
+}

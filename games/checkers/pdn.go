@@ -17,6 +17,10 @@ var pdnResults = []string{"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*"}
 // tags given, GameType 21 (English draughts), the FEN tag when the start
 // is not the standard one, the moves numbered by Black's moves, and the
 // result.
+// RecordFormat is PDN's (games.Recorder): plain text, with no MIME type
+// of its own.
+func (game) RecordFormat() (ext, name, mime string) { return "pdn", "PDN", "text/plain; charset=utf-8" }
+
 func (game) WriteGame(w io.Writer, g games.GameText) error {
 	p, err := Parse(g.Start)
 	if err != nil {

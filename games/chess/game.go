@@ -35,6 +35,9 @@ const (
 )
 
 // WriteGame writes a game given in FEN and SAN (or UCI) moves as PGN.
+// RecordFormat is PGN's (games.Recorder).
+func (game) RecordFormat() (ext, name, mime string) { return "pgn", "PGN", "application/x-chess-pgn" }
+
 func (game) WriteGame(w io.Writer, g games.GameText) error {
 	p, err := Parse(g.Start)
 	if err != nil {

@@ -191,6 +191,10 @@ func (g GGF) Notation() string {
 // GGF line: the tags given (PB and PW for the players, ...), the start
 // board, the moves (passes as PA) and RE, the result as black's disc lead
 // ("+0.000" for a draw) or "?" when the game did not end.
+// RecordFormat is GGF's (games.Recorder): plain text, with no MIME type
+// of its own.
+func (game) RecordFormat() (ext, name, mime string) { return "ggf", "GGF", "text/plain; charset=utf-8" }
+
 func (game) WriteGame(w io.Writer, text games.GameText) error {
 	tags, moves, result := text.Tags, text.Moves, text.Result
 	p, err := Parse(text.Start)
