@@ -229,6 +229,10 @@ func deepen(ctx context.Context, s *engine.Searcher, q games.Position, ev *games
 	return best
 }
 
+// Held reports whether the search in flight waits for Stop to report (an
+// infinite search).
+func (t *Thinker) Held() bool { return t.Busy() != nil && t.held }
+
 // Busy returns a channel closed when the search in flight ends, or nil
 // when there is none (a search that ended is collected first).
 func (t *Thinker) Busy() <-chan struct{} {

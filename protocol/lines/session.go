@@ -42,7 +42,11 @@ type Session struct {
 	Handle func(line string) bool // runs one command; false ends the session (quit)
 	// Busy returns a channel closed when the search in flight ends, or nil
 	// when none runs (then it must stay nil until Handle starts one).
-	Busy      func() <-chan struct{}
+	Busy func() <-chan struct{}
+	// Held reports whether the search in flight waits for Interrupt (an
+	// infinite search): at the end of the input none can come, so it is
+	// interrupted. nil: no search waits.
+	Held      func() bool
 	Interrupt func()      // ends the search in flight now, with its report
 	Fail      func(error) // a line too long (ErrTooLong) or one too many (ErrQueueFull)
 }
@@ -50,9 +54,11 @@ type Session struct {
 // Serve reads the lines of r and runs them through s, never waiting for a
 // search to read the next line: AtOnce commands run as they come, InOrder
 // ones wait their turn, Interrupt ones end the search first. It returns
-// nil after a command Handle ends the session with or at the end of r, once
-// the commands read have run in order (still waiting for the searches
-// before them), and ctx's error when ctx ends first.
+// nil after a command Handle ends the session with (the commands still
+// waiting are dropped: quit), or at the end of r once the commands read
+// have run in order, still waiting for the searches before them that end
+// by themselves (a held one is interrupted); ctx's error when ctx ends
+// first.
 func Serve(ctx context.Context, r io.Reader, s Session) error {
 	in := NewReader(ctx, r)
 	var q queue
@@ -126,6 +132,10 @@ func (q *queue) take(s Session, text string) bool {
 func (q *queue) drain(ctx context.Context, s Session) error {
 	for q.len() > 0 {
 		if !q.ready(s) {
+			if s.Held != nil && s.Held() {
+				s.Interrupt()
+				continue
+			}
 			select {
 			case <-ctx.Done():
 				return ctx.Err()

@@ -26,8 +26,10 @@ type Engine interface {
 	Wait() // wait for the search in flight to report
 	Stop() // end the search in flight now, with its report
 	// Busy returns a channel closed when the search in flight ends, nil
-	// when there is none.
+	// when there is none; Held reports whether that search waits for Stop
+	// (an infinite search).
 	Busy() <-chan struct{}
+	Held() bool
 }
 
 // server is one NBoard session: the engine, the position the GUI set up
@@ -57,6 +59,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
 			return err != nil || s.answer(ctx, c)
 		},
 		Busy:      e.Busy,
+		Held:      e.Held,
 		Interrupt: e.Stop,
 		Fail:      func(err error) { s.fail("%v", err) },
 	})

@@ -35,8 +35,10 @@ type Engine interface {
 	// error when there is nothing to search.
 	ThinkEach(ctx context.Context, p games.Position, lim games.ThinkLimits, iteration, report func(games.Thought)) error
 	// Busy returns a channel closed when the search in flight ends, nil
-	// when there is none.
+	// when there is none; Held reports whether that search waits for Stop
+	// (an infinite search).
 	Busy() <-chan struct{}
+	Held() bool
 	Stop()         // stop: end the search now, with its report
 	Settle() error // before a command that changes the position or settings
 }
@@ -68,6 +70,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
 		Kind:      kind,
 		Handle:    func(text string) bool { return s.handle(ctx, text) },
 		Busy:      s.busy,
+		Held:      s.e.Held,
 		Interrupt: s.stop,
 		Fail:      func(err error) { s.fail("%v", err) },
 	})
