@@ -144,9 +144,10 @@ func (t *Thinker) Think(ctx context.Context, p games.Position, lim games.ThinkLi
 // iteration is not nil. It then searches depth by depth, one engine
 // search per depth, within what is left of the node limit and the time:
 // the engine's searches give their iterations only at their end, and each
-// repeats the shallower ones, cheaply through the table (in the
-// measurements of the thinker's tests about a tenth more nodes in chess
-// and a fifth in Othello).
+// repeats the shallower ones, cheaply through the table: from the start
+// positions, against one search to the same depth, 8% more nodes in chess
+// (depth 8), 19% in Othello (depth 11), 70% in checkers (depth 15). An
+// iteration callback of the engine's own would remove that cost.
 func (t *Thinker) ThinkEach(ctx context.Context, p games.Position, lim games.ThinkLimits, iteration, report func(games.Thought)) error {
 	q, err := t.searchable(p)
 	if err != nil {
