@@ -189,9 +189,9 @@ func TestServePerftDivide(t *testing.T) {
 	l.send("stop")
 	l.expect("info string perft 12 stopped", time.Second)
 	l.send("go perft 31", "go perft 0")
-	l.expect("info string error: uci: go perft \"31\": want a whole number from 1 to 30", time.Second)
+	l.expect("info string error: uci: go perft \"31\": want an integer from 1 to 30", time.Second)
 	l.expect("bestmove 0000", time.Second)
-	l.expect("info string error: uci: go perft \"0\": want a whole number from 1 to 30", time.Second)
+	l.expect("info string error: uci: go perft \"0\": want an integer from 1 to 30", time.Second)
 }
 
 // TestServeMoveOverhead: the Move Overhead option is offered (10 ms, 0 to
@@ -231,10 +231,10 @@ func TestServeGoBounds(t *testing.T) {
 		"go movetime -1", "go wtime NaN", "go depth Inf", "go movetime 1099511627777",
 	}, "\n"))
 	want := []string{
-		`go depth "1001": want a whole number from 0 to 1000`, `go movestogo "1001": want a whole number from 0 to 1000`,
-		`go mate "501": want a whole number from 0 to 500`, `go nodes "1099511627777": want a whole number from 0 to 1099511627776`,
-		`go movetime "-1": want a whole number from 0 to 1099511627776 ms`, `go wtime "NaN": want a whole number from -1099511627776 to 1099511627776 ms`,
-		`go depth "Inf": want a whole number from 0 to 1000`, `go movetime "1099511627777": want a whole number`,
+		`go depth "1001": want an integer from 0 to 1000`, `go movestogo "1001": want an integer from 0 to 1000`,
+		`go mate "501": want an integer from 0 to 500`, `go nodes "1099511627777": want an integer from 0 to 1099511627776`,
+		`go movetime "-1": want an integer from 0 to 1099511627776 ms`, `go wtime "NaN": want an integer from -1099511627776 to 1099511627776 ms`,
+		`go depth "Inf": want an integer from 0 to 1000`, `go movetime "1099511627777": want an integer`,
 	}
 	if len(got) != 2*len(want) {
 		t.Fatalf("%d lines, want %d: %q", len(got), 2*len(want), got)

@@ -187,7 +187,7 @@ func ParseGo(args []string) (Go, error) {
 			if timeWords[word] {
 				unit = " ms"
 			}
-			return Go{}, fmt.Errorf("uci: go %s %q: want a whole number from %d to %d%s", word, args[i], bounds[0], bounds[1], unit)
+			return Go{}, fmt.Errorf("uci: go %s %q: want an integer from %d to %d%s", word, args[i], bounds[0], bounds[1], unit)
 		}
 		g.set(word, n)
 	}
