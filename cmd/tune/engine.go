@@ -40,7 +40,8 @@ standard output, with the weights of --weights (a file 'tune export' wrote) or
 the evaluator's defaults.
 
   chess      --protocol uci (the default): UCI with every feature weight as a spin
-             option; 'go' takes depth, nodes, movetime, clocks or infinite
+             option and Move Overhead; 'go' takes depth, nodes, movetime,
+             clocks, infinite or perft N (divide); an info line per iteration
   othello    --protocol gtp (the default), as GRhino's gtp-rhino speaks it, or
              --protocol nboard, as the NBoard GUI speaks it
   others     --protocol uci: the same commands with positions and moves in the
@@ -49,7 +50,10 @@ the evaluator's defaults.
 --depth and --nodes bound the searches of GTP's genmove and NBoard's go (until
 'set depth') when no clock is given. Errors in the input are answered with one
 line (UCI: "info string error: ..."; GTP: "? ..."; NBoard: "status error: ...")
-and the engine keeps its last legal state. End of input ends the process.`,
+and the engine keeps its last legal state. Commands are read while the engine
+searches: UCI's isready is answered at once, stop and NBoard's ping end the
+search, quit exits at once; the others wait for the search, in order. End of
+input ends the process.`,
 		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runEngine(ctx, o, *g, out) }, &o.game)
 	c.Flags().StringVar(&o.protocol, "protocol", "", "uci, gtp or nboard (default: gtp for othello, uci for the other games)")
 	o.engine.bind(c.Flags(), withPlayer|withLimits|withHash)

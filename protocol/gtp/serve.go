@@ -33,11 +33,19 @@ var Commands = []string{"protocol_version", "name", "version", "known_command", 
 // server is one GTP session: the engine, the position and the clocks the
 // controller set up.
 type server struct {
-	e     Engine
-	pos   games.Position
-	timed bool             // time_settings or time_left gave a clock
-	left  [2]time.Duration // each side's time left, black first
+	e      Engine
+	pos    games.Position
+	timed  bool             // time_settings or time_left gave a clock
+	left   [2]time.Duration // each side's time left, black first
+	stones [2]int           // the moves left to play in that time, in byo-yomi; 0: in main time
 }
+
+// The bounds of the numbers GTP's commands accept.
+const (
+	MaxClockSeconds = 86400 // time_settings' main and byo-yomi times, time_left's time: a day
+	MaxStones       = 1000  // time_settings' and time_left's stones
+	MaxKomi         = 1000
+)
 
 // Serve answers the GTP commands read from r on w until quit, the end of r
 // or the end of ctx (its error is returned then), for a game whose moves
@@ -75,13 +83,13 @@ type handler struct {
 
 var handlers = map[string]handler{
 	"protocol_version": {0, func(*server, context.Context, []string) (string, error) { return "2", nil }},
-	"name":             {0, func(*server, context.Context, []string) (string, error) { return "gametune", nil }},
+	"name":             {0, func(*server, context.Context, []string) (string, error) { return lines.ProgramName, nil }},
 	"version":          {0, (*server).version},
 	"known_command":    {1, knownCommand},
 	"list_commands":    {0, func(*server, context.Context, []string) (string, error) { return strings.Join(Commands, "\n"), nil }},
 	"boardsize":        {1, boardSize},
 	"clear_board":      {0, (*server).clearBoard},
-	"komi":             {0, func(*server, context.Context, []string) (string, error) { return "", nil }},
+	"komi":             {0, komi},
 	"play":             {2, (*server).play},
 	"genmove":          {1, (*server).genmove},
 	"undo":             {0, (*server).undo},
@@ -103,9 +111,20 @@ func (s *server) answer(ctx context.Context, c Command) (string, error) {
 	return h.run(s, ctx, c.Args)
 }
 
+// version is the program's version (lines.ProgramVersion); name gives
+// the program's name.
 func (s *server) version(context.Context, []string) (string, error) {
-	ev, _ := s.e.Evaluator()
-	return s.e.Game().Name() + " " + ev.Name, nil
+	return lines.ProgramVersion(), nil
+}
+
+// komi checks its number and ignores it: Othello has no komi.
+func komi(_ *server, _ context.Context, args []string) (string, error) {
+	if len(args) > 0 {
+		if v, err := strconv.ParseFloat(args[0], 64); err != nil || !(v >= -MaxKomi && v <= MaxKomi) {
+			return "", fmt.Errorf("syntax error: komi %q: want a number from %d to %d", args[0], -MaxKomi, MaxKomi)
+		}
+	}
+	return "", nil
 }
 
 func knownCommand(_ *server, _ context.Context, args []string) (string, error) {
@@ -156,8 +175,8 @@ func (s *server) genmove(ctx context.Context, args []string) (string, error) {
 	}
 	var lim games.ThinkLimits
 	if s.timed {
-		lim = games.ThinkLimits{Clock: true, Left: s.left[side]}
-		if pacer, ok := p.(games.Pacer); ok {
+		lim = games.ThinkLimits{Clock: true, Left: s.left[side], MovesToGo: s.stones[side]}
+		if pacer, ok := p.(games.Pacer); ok && lim.MovesToGo == 0 {
 			lim.MovesToGo = pacer.MovesLeft()
 		}
 	}
@@ -180,29 +199,56 @@ func (s *server) undo(context.Context, []string) (string, error) {
 	return "", nil
 }
 
+// timeSettings is time_settings MAIN BYO_YOMI STONES (Canadian byo-yomi,
+// whole seconds): each side has MAIN, then BYO_YOMI for each STONES moves.
+// MAIN and BYO_YOMI are 0 to MaxClockSeconds, STONES 0 to MaxStones; 0 0
+// 0, or byo-yomi with 0 stones, is no time limit (GTP 2).
 func (s *server) timeSettings(_ context.Context, args []string) (string, error) {
-	main, err1 := strconv.Atoi(args[0])
-	byo, err2 := strconv.Atoi(args[1])
-	if err1 != nil || err2 != nil || main < 0 || byo < 0 {
-		return "", errors.New("syntax error: time_settings MAIN BYO_YOMI STONES, in seconds")
+	main, err1 := wholeNumber(args[0], MaxClockSeconds)
+	byo, err2 := wholeNumber(args[1], MaxClockSeconds)
+	stones, err3 := wholeNumber(args[2], MaxStones)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return "", fmt.Errorf("syntax error: time_settings MAIN BYO_YOMI STONES: %v", err)
 	}
-	s.timed = main > 0 || byo > 0
-	s.left = [2]time.Duration{time.Duration(main) * time.Second, time.Duration(main) * time.Second}
+	s.timed = main > 0 || (byo > 0 && stones > 0)
+	left, togo := time.Duration(main)*time.Second, 0
+	if main == 0 && s.timed {
+		left, togo = time.Duration(byo)*time.Second, stones
+	}
+	s.left, s.stones = [2]time.Duration{left, left}, [2]int{togo, togo}
 	return "", nil
 }
 
+// timeLeft is time_left COLOR TIME [STONES]: the time left to COLOR, 0 to
+// MaxClockSeconds seconds, for STONES more moves in byo-yomi (0 to
+// MaxStones; 0 or none: in the main time).
 func (s *server) timeLeft(_ context.Context, args []string) (string, error) {
 	side, err := side(args[0])
 	if err != nil {
 		return "", err
 	}
 	secs, err := strconv.ParseFloat(args[1], 64)
-	if err != nil || secs < 0 || secs > 1e7 {
-		return "", fmt.Errorf("syntax error: time_left COLOR SECONDS STONES, got %q seconds", args[1])
+	if err != nil || !(secs >= 0 && secs <= MaxClockSeconds) {
+		return "", fmt.Errorf("syntax error: time_left COLOR TIME STONES: time %q: want seconds from 0 to %d", args[1], MaxClockSeconds)
+	}
+	stones := 0
+	if len(args) > 2 {
+		if stones, err = wholeNumber(args[2], MaxStones); err != nil {
+			return "", fmt.Errorf("syntax error: time_left COLOR TIME STONES: %v", err)
+		}
 	}
 	s.timed = true
-	s.left[side] = time.Duration(secs * float64(time.Second))
+	s.left[side], s.stones[side] = time.Duration(secs*float64(time.Second)), stones
 	return "", nil
+}
+
+// wholeNumber reads a whole number from 0 to max.
+func wholeNumber(text string, max int) (int, error) {
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 0 || n > max {
+		return 0, fmt.Errorf("%q: want a whole number from 0 to %d", text, max)
+	}
+	return n, nil
 }
 
 // finalScore is "B+4", "W+2" or "0" by the count of discs (0 for a game

@@ -10,6 +10,7 @@ import (
 	"github.com/gametune/gametune/engine/thinker"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/protocol/lines"
 )
 
 // session runs input through Serve on Othello and returns the responses.
@@ -48,7 +49,7 @@ func TestServe(t *testing.T) {
 		err  bool
 		text string
 	}{
-		{false, "2"}, {false, "gametune"}, {false, "othello "}, {false, "true"}, {false, "false"},
+		{false, "2"}, {false, "gametune"}, {false, lines.ProgramVersion()}, {false, "true"}, {false, "false"},
 		{true, "unacceptable size"}, {false, ""}, {true, "illegal move: it is white's turn"}, {false, ""},
 		{true, "cannot undo"}, {true, "cannot undo"}, {true, "syntax error: play needs 2 arguments"},
 		{true, "it is black's turn"}, {false, ""}, {false, ""}, {false, "?"}, {false, "?"}, {true, "unknown command"}, {false, ""},

@@ -55,7 +55,14 @@ func (m Move) IsPass() bool {
 	return strings.EqualFold(m.Square, "pa") || strings.EqualFold(m.Square, "pass")
 }
 
-// ParseMove reads MOVE[/EVAL[/TIME]]; an empty eval or time is zero.
+// The bounds of a move's eval (discs) and time (seconds) ParseMove accepts.
+const (
+	MaxEval    = 1000
+	MaxSeconds = 1e7
+)
+
+// ParseMove reads MOVE[/EVAL[/TIME]]; an empty eval or time is zero. The
+// eval is from -MaxEval to MaxEval, the time from 0 to MaxSeconds.
 func ParseMove(s string) (Move, error) {
 	parts := strings.Split(strings.TrimSpace(s), "/")
 	if len(parts) > 3 {
@@ -69,9 +76,13 @@ func ParseMove(s string) (Move, error) {
 		if len(parts) <= i || parts[i] == "" {
 			return 0, nil
 		}
+		lo, hi := float64(-MaxEval), float64(MaxEval)
+		if i == 2 {
+			lo, hi = 0, MaxSeconds
+		}
 		v, err := strconv.ParseFloat(parts[i], 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("nboard: move %q: %s %q is not a number", s, what, parts[i])
+		if err != nil || math.IsNaN(v) || v < lo || v > hi {
+			return 0, fmt.Errorf("nboard: move %q: %s %q: want a number from %g to %g", s, what, parts[i], lo, hi)
 		}
 		return v, nil
 	}

@@ -25,6 +25,11 @@ type Engine interface {
 	Think(ctx context.Context, p games.Position, lim games.ThinkLimits, report func(games.Thought)) error
 	Wait() // wait for the search in flight to report
 	Stop() // end the search in flight now, with its report
+	// Busy returns a channel closed when the search in flight ends, nil
+	// when there is none; Held reports whether that search waits for Stop
+	// (an infinite search).
+	Busy() <-chan struct{}
+	Held() bool
 }
 
 // server is one NBoard session: the engine, the position the GUI set up
@@ -38,21 +43,60 @@ type server struct {
 // Serve answers the NBoard commands read from r on w until quit, the end
 // of r or the end of ctx (its error is returned then), for a game whose
 // records NBoard sends (Othello's GGF: a games.RecordReader). go and hint
-// search on their own goroutine; ping stops them and answers once they have
-// reported, as the protocol asks. Errors in the input are answered with
-// "status error: ..." and the engine keeps its last legal state.
+// search on their own goroutine while commands are read: ping stops the
+// search as soon as it is read and is answered after the search's output,
+// as the protocol asks; quit ends the session at once; the other commands
+// wait for the search and run in the order they came (lines.Serve).
+// Errors in the input are answered with "status error: ..." and the engine
+// keeps its last legal state.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
 	s := &server{e: e, pos: e.Game().Start(), out: lines.NewWriter(w)}
 	defer e.Stop()
-	tooLong := func(err error) { s.fail("%v", err) }
-	return lines.Each(ctx, r, tooLong, func(text string) bool {
-		c, err := ParseCommand(text)
-		return err != nil || s.answer(ctx, c)
+	return lines.Serve(ctx, r, lines.Session{
+		Kind: kind,
+		Handle: func(text string) bool {
+			c, err := ParseCommand(text)
+			return err != nil || s.answer(ctx, c)
+		},
+		Busy:      e.Busy,
+		Held:      e.Held,
+		Interrupt: e.Stop,
+		Fail:      func(err error) { s.fail("%v", err) },
 	})
+}
+
+// kind is how a command is taken while a search runs.
+func kind(text string) lines.Kind {
+	c, err := ParseCommand(text)
+	switch {
+	case err != nil || c.Name == "quit":
+		return lines.AtOnce
+	case c.Name == "ping":
+		return lines.Interrupt
+	}
+	return lines.InOrder
 }
 
 func (s *server) fail(format string, args ...any) {
 	s.out.Println("status error: " + strings.Join(strings.Fields(fmt.Sprintf(format, args...)), " "))
+}
+
+// The bounds of the numbers of NBoard's commands.
+const (
+	MaxProtocolVersion = 1000
+	MaxContempt        = 6400 // centidiscs
+	MaxHintMoves       = 64
+)
+
+// number reads the whole number of a command, from lo to hi, or fails
+// with a message that says so.
+func (s *server) number(command, text string, lo, hi int) (int, bool) {
+	n, err := strconv.Atoi(text)
+	if err != nil || n < lo || n > hi {
+		s.fail("%s %q: want a whole number from %d to %d", command, text, lo, hi)
+		return 0, false
+	}
+	return n, true
 }
 
 // answer runs one command and reports whether to go on (not after quit).
@@ -61,6 +105,11 @@ func (s *server) answer(ctx context.Context, c Command) bool {
 	case "quit":
 		return false
 	case "nboard":
+		if len(c.Args) > 0 {
+			if _, ok := s.number("nboard", c.Args[0], 1, MaxProtocolVersion); !ok {
+				return true
+			}
+		}
 		ev, _ := s.e.Evaluator()
 		s.out.Println("set myname gametune-" + ev.Name)
 	case "set":
@@ -68,12 +117,21 @@ func (s *server) answer(ctx context.Context, c Command) bool {
 	case "move":
 		s.move(c.Args)
 	case "go", "hint":
+		if c.Name == "hint" && len(c.Args) > 0 {
+			if _, ok := s.number("hint", c.Args[0], 1, MaxHintMoves); !ok {
+				return true
+			}
+		}
 		s.think(ctx, c.Name)
 	case "ping":
 		s.e.Stop()
 		n := "0"
 		if len(c.Args) > 0 {
 			n = c.Args[0]
+		}
+		if _, err := strconv.ParseUint(n, 10, 63); err != nil {
+			s.fail("ping %q: want a whole number from 0 to %d", n, uint64(1<<63-1))
+			n = "0"
 		}
 		s.out.Println("pong " + n)
 	case "learn":
@@ -100,6 +158,12 @@ func (s *server) set(c Command) {
 		if err := s.e.SetDepth(d); err != nil {
 			s.fail("set depth %s: %v", strings.Join(c.Args[1:], " "), err)
 		}
+	case "contempt":
+		if len(c.Args) != 2 {
+			s.fail("set contempt needs one number of centidiscs")
+			return
+		}
+		s.number("set contempt", c.Args[1], -MaxContempt, MaxContempt) // checked, then ignored
 	case "game":
 		p, err := gamePosition(s.e.Game(), strings.TrimSpace(strings.TrimPrefix(c.Rest, "game")))
 		if err != nil {
@@ -107,7 +171,6 @@ func (s *server) set(c Command) {
 			return
 		}
 		s.pos = p
-	case "contempt":
 	default:
 		s.fail("set %s: unknown setting (depth, game, contempt)", c.Args[0])
 	}

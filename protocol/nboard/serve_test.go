@@ -1,38 +1,43 @@
 package nboard
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/gametune/gametune/engine"
-	"github.com/gametune/gametune/engine/thinker"
-	"github.com/gametune/gametune/games"
-	"github.com/gametune/gametune/games/all"
+	"time"
 )
 
 const startBoard = "---------------------------O*------*O---------------------------"
 
 // TestServe: a session as NBoard runs one, with errors on the way: each
 // error is one status line, go answers after "status gametune is
-// thinking", ping after the search it stopped.
+// thinking", ping after the search. Each search is awaited before the next
+// command (a ping would stop it).
 func TestServe(t *testing.T) {
-	g, _ := all.Find("othello")
-	ev, _ := games.FindEvaluator(g, "full")
-	e, err := thinker.New(g, ev, ev.Defaults(), thinker.Options{TableMiB: 1, Limits: engine.Limits{Depth: 1}})
-	if err != nil {
-		t.Fatal(err)
+	l := startLive(t, 1)
+	var got []string
+	for _, step := range []struct {
+		send  []string
+		until string
+	}{
+		{[]string{"nboard 2", "set depth 2", "set depth 99", "set game (;GM[Othello]BO[8 " + startBoard + " *]B[F5]W[F6];)",
+			"set game (;GM[Othello]BO[8 " + startBoard + " *]B[A1];)", "move a1", "move e6/0.5/1.2", "hint 1"}, "search "},
+		{[]string{"go"}, "=== "},
+		{[]string{"ping 7", "set colour 3", "dance", "ping 8"}, "pong 8"},
+	} {
+		l.send(step.send...)
+		line, seen := l.await(step.until, 10*time.Second)
+		got = append(append(got, seen...), line)
 	}
-	input := strings.Join([]string{
-		"nboard 2", "set depth 2", "set depth 99", "set game (;GM[Othello]BO[8 " + startBoard + " *]B[F5]W[F6];)",
-		"set game (;GM[Othello]BO[8 " + startBoard + " *]B[A1];)", "move a1", "move e6/0.5/1.2", "hint 1", "go", "ping 7",
-		"set colour 3", "dance", "quit", "go",
-	}, "\n")
-	var out strings.Builder
-	if err := Serve(context.Background(), strings.NewReader(input), &out, e); err != nil {
-		t.Fatal(err)
+	l.send("quit", "go")
+	select {
+	case <-l.done:
+		l.done <- nil
+	case <-time.After(time.Second):
+		t.Fatal("quit did not end the session")
 	}
-	got := strings.Split(strings.TrimSpace(out.String()), "\n")
+	for s := range l.lines {
+		got = append(got, s)
+	}
 	want := []string{
 		"set myname gametune-full",
 		"status error: set depth 99: want 1 to 64",
@@ -43,9 +48,10 @@ func TestServe(t *testing.T) {
 		"pong 7",
 		"status error: set colour: unknown setting (depth, game, contempt)",
 		`status error: unknown command "dance"`,
+		"pong 8",
 	}
 	if len(got) != len(want) {
-		t.Fatalf("%d lines, want %d:\n%s", len(got), len(want), out.String())
+		t.Fatalf("%d lines, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
 	}
 	for i, w := range want {
 		if !strings.HasPrefix(got[i], w) {

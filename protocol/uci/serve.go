@@ -13,8 +13,8 @@ import (
 )
 
 // Engine is what Serve needs of an engine (engine/thinker's Thinker is
-// one). Serve calls its methods from one goroutine; Think's report comes
-// from the search's.
+// one). Serve calls its methods from one goroutine; the reports of
+// ThinkEach come from the search's.
 type Engine interface {
 	Game() games.Game
 	// Evaluator returns the evaluator and the weights in use: Serve offers
@@ -25,35 +25,88 @@ type Engine interface {
 	// Hash option); SetTableMiB says why it refuses a size.
 	TableMiB() (size, max int)
 	SetTableMiB(mib int) error
+	// MoveOverhead is the time kept back from every move's time (the Move
+	// Overhead option); SetMoveOverhead says why it refuses one.
+	MoveOverhead() time.Duration
+	SetMoveOverhead(d time.Duration) error
 	NewGame() // ucinewgame and Clear Hash
-	// Think searches p on its own goroutine and reports once; it returns an
+	// ThinkEach searches p on its own goroutine, reports each iteration
+	// completed to iteration and the end once to report; it returns an
 	// error when there is nothing to search.
-	Think(ctx context.Context, p games.Position, lim games.ThinkLimits, report func(games.Thought)) error
+	ThinkEach(ctx context.Context, p games.Position, lim games.ThinkLimits, iteration, report func(games.Thought)) error
+	// Busy returns a channel closed when the search in flight ends, nil
+	// when there is none; Held reports whether that search waits for Stop
+	// (an infinite search).
+	Busy() <-chan struct{}
+	Held() bool
 	Stop()         // stop: end the search now, with its report
 	Settle() error // before a command that changes the position or settings
 }
 
-// server is one UCI session: the engine, the position the GUI set up and
-// where the answers go.
+// server is one UCI session: the engine, the position the GUI set up,
+// where the answers go, and the perft in flight.
 type server struct {
 	e          Engine
 	pos        games.Position
 	positioned bool
 	out        *lines.Writer
+	perft      counting
 }
 
 // Serve answers the UCI commands read from r on w until quit, the end of r
 // or the end of ctx (its error is returned then). Errors in the input are
 // answered with one "info string error: ..." line, and the engine keeps its
-// last legal state. A search in flight is stopped before Serve returns.
+// last legal state.
+//
+// Commands are read while the engine searches: isready is answered at once
+// and quit ends the session at once; stop ends the search (any search:
+// bounded by depth, nodes or time too) with its bestmove; the other
+// commands wait for the search in flight and run in the order they came
+// (lines.Serve). A search in flight is stopped before Serve returns.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
 	s := &server{e: e, pos: e.Game().Start(), out: lines.NewWriter(w)}
-	defer e.Stop()
-	tooLong := func(err error) { s.fail("%v", err) }
-	return lines.Each(ctx, r, tooLong, func(text string) bool {
-		c, err := ParseCommand(text)
-		return err != nil || s.answer(ctx, c)
+	defer s.stop()
+	return lines.Serve(ctx, r, lines.Session{
+		Kind:      kind,
+		Handle:    func(text string) bool { return s.handle(ctx, text) },
+		Busy:      s.busy,
+		Held:      s.e.Held,
+		Interrupt: s.stop,
+		Fail:      func(err error) { s.fail("%v", err) },
 	})
+}
+
+// kind is how a command is taken while a search runs.
+func kind(text string) lines.Kind {
+	c, err := ParseCommand(text)
+	switch {
+	case err != nil:
+		return lines.AtOnce
+	case c.Name == "isready" || c.Name == "quit" || c.Name == "debug":
+		return lines.AtOnce
+	case c.Name == "stop" || c.Name == "ponderhit":
+		return lines.Interrupt
+	}
+	return lines.InOrder
+}
+
+func (s *server) handle(ctx context.Context, text string) bool {
+	c, err := ParseCommand(text)
+	return err != nil || s.answer(ctx, c)
+}
+
+// busy is the end of the search or the perft in flight; nil: none.
+func (s *server) busy() <-chan struct{} {
+	if done := s.perft.busy(); done != nil {
+		return done
+	}
+	return s.e.Busy()
+}
+
+// stop ends the search or the perft in flight, with its report.
+func (s *server) stop() {
+	s.perft.stop()
+	s.e.Stop()
 }
 
 func (s *server) fail(format string, args ...any) {
@@ -93,7 +146,7 @@ func (s *server) answer(ctx context.Context, c Command) bool {
 	case "go":
 		s.think(ctx, c.Args)
 	case "stop", "ponderhit":
-		s.e.Stop()
+		s.stop()
 	default:
 		s.fail("unknown command %q (commands: uci, isready, ucinewgame, setoption, position, go, stop, quit)", c.Name)
 	}
@@ -108,6 +161,8 @@ func (s *server) hello() []string {
 	out := append(id.Lines(),
 		Option{Name: "Hash", Type: "spin", Default: strconv.Itoa(size), Min: 1, Max: int64(max)}.String(),
 		Option{Name: "Clear Hash", Type: "button"}.String(),
+		Option{Name: "Move Overhead", Type: "spin", Default: strconv.FormatInt(s.e.MoveOverhead().Milliseconds(), 10),
+			Min: 0, Max: MaxMoveOverhead}.String(),
 	)
 	for i, f := range ev.Features {
 		out = append(out, WeightOption(f, w[i]).String())
@@ -141,11 +196,17 @@ func setOption(e Engine, o SetOption) error {
 	case "clear hash":
 		e.NewGame()
 		return nil
+	case "move overhead":
+		n, err := strconv.ParseInt(o.Value, 10, 64)
+		if err != nil || n < 0 || n > MaxMoveOverhead {
+			return fmt.Errorf("option Move Overhead value %q: want a whole number of ms from 0 to %d", o.Value, MaxMoveOverhead)
+		}
+		return e.SetMoveOverhead(time.Duration(n) * time.Millisecond)
 	}
 	ev, _ := e.Evaluator()
 	i := ev.Index(o.Name)
 	if i < 0 {
-		return fmt.Errorf("no option %q (options: Hash, Clear Hash and the features of evaluator %s)", o.Name, ev.Name)
+		return fmt.Errorf("no option %q (options: Hash, Clear Hash, Move Overhead and the features of evaluator %s)", o.Name, ev.Name)
 	}
 	v, err := Weight(ev.Features[i], o.Value)
 	if err != nil {
@@ -155,8 +216,10 @@ func setOption(e Engine, o SetOption) error {
 	return nil
 }
 
-// think answers "go": a search whose report is the info line of its end
-// and bestmove; 0000 when there is nothing to search.
+// think answers "go": a search that writes an info line for each of its
+// iterations and bestmove at its end (with the info line of the end when
+// no iteration completed); 0000 when there is nothing to search. "go perft
+// N" counts instead (divide).
 func (s *server) think(ctx context.Context, args []string) {
 	if err := s.e.Settle(); err != nil {
 		s.fail("go: %v", err)
@@ -175,12 +238,23 @@ func (s *server) think(ctx context.Context, args []string) {
 		nothing("%v", err)
 		return
 	}
+	if g.Perft > 0 {
+		s.perft.start(ctx, s.pos, g.Perft, s.out)
+		return
+	}
 	if len(g.SearchMoves) > 0 {
 		s.out.Println(InfoString("searchmoves is not supported: all moves are searched"))
 	}
-	out := s.out
-	err = s.e.Think(ctx, s.pos, thinkLimits(g, s.pos.Turn()), func(t games.Thought) {
-		out.Println(info(t).Format(), BestMove{Move: moveText(t.Position, t.Move)}.String())
+	out, iterations := s.out, 0
+	each := func(t games.Thought) {
+		iterations++
+		out.Println(info(t).Format())
+	}
+	err = s.e.ThinkEach(ctx, s.pos, thinkLimits(g, s.pos.Turn()), each, func(t games.Thought) {
+		if iterations == 0 {
+			out.Println(info(t).Format())
+		}
+		out.Println(BestMove{Move: moveText(t.Position, t.Move)}.String())
 	})
 	if err != nil {
 		nothing("%v", err)
@@ -238,7 +312,7 @@ func thinkLimits(g Go, turn games.Side) games.ThinkLimits {
 	return lim
 }
 
-// info is the info line of a finished search.
+// info is the info line of a search's iteration or end.
 func info(t games.Thought) Info {
 	score := &Score{Value: t.Score}
 	switch {

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gametune/gametune/games"
 )
 
 // ErrEmpty is returned for a line with no command on it.
@@ -100,7 +102,9 @@ func (p Position) String() string {
 }
 
 // Go is the "go" command. The zero value is a "go" with no limit, which
-// engines take as infinite; times are those of the GUI's clocks.
+// engines take as infinite; times are those of the GUI's clocks. Perft is
+// Stockfish's "go perft N": count the leaves N plies below, move by move,
+// rather than search.
 type Go struct {
 	SearchMoves []string
 	Ponder      bool
@@ -114,6 +118,7 @@ type Go struct {
 	Mate        int
 	MoveTime    time.Duration
 	Infinite    bool
+	Perft       int
 	clock       bool
 }
 
@@ -129,9 +134,27 @@ func (g *Go) SetClock(wtime, btime, winc, binc time.Duration) {
 // refused rather than overflowing a time.Duration.
 const maxMillis = 1 << 40
 
+// The bounds of go's numbers other than times. A depth above the engine's
+// own bound (64 plies for gametune) is searched to that bound.
+const (
+	MaxGoDepth     = 1000
+	MaxGoNodes     = 1 << 40
+	MaxGoMate      = 500
+	MaxGoMovesToGo = 1000
+)
+
+// goBounds are the values each number of go accepts, both ends included.
+var goBounds = map[string][2]int64{
+	"wtime": {-maxMillis, maxMillis}, "btime": {-maxMillis, maxMillis},
+	"winc": {-maxMillis, maxMillis}, "binc": {-maxMillis, maxMillis}, "movetime": {0, maxMillis},
+	"movestogo": {0, MaxGoMovesToGo}, "depth": {0, MaxGoDepth}, "nodes": {0, MaxGoNodes},
+	"mate": {0, MaxGoMate}, "perft": {1, games.MaxPerftDepth},
+}
+
 // ParseGo reads the words after "go". Unknown words are an error, so that a
-// typo is not silently taken for an infinite search. Clock times may be
-// negative (a GUI's clock that has run over); the other values may not.
+// typo is not silently taken for an infinite search, and so is a number
+// out of its bounds (goBounds; the message gives them). Clock times may be
+// negative (a GUI's clock that has run over).
 func ParseGo(args []string) (Go, error) {
 	var g Go
 	for i := 0; i < len(args); i++ {
@@ -151,53 +174,61 @@ func ParseGo(args []string) (Go, error) {
 			continue
 		}
 		if !goKeyword(word) {
-			return Go{}, fmt.Errorf("uci: go: unknown word %q (want depth, nodes, movetime, wtime, btime, winc, binc, movestogo, mate, infinite, ponder, searchmoves)", word)
+			return Go{}, fmt.Errorf("uci: go: unknown word %q (want depth, nodes, movetime, wtime, btime, winc, binc, movestogo, mate, infinite, ponder, searchmoves, perft)", word)
 		}
 		if i+1 >= len(args) {
 			return Go{}, fmt.Errorf("uci: go %s: the value is missing", word)
 		}
 		i++
+		bounds := goBounds[word]
 		n, err := strconv.ParseInt(args[i], 10, 64)
-		if err != nil || n > maxMillis || n < -maxMillis {
-			return Go{}, fmt.Errorf("uci: go %s %q: want an integer", word, args[i])
+		if err != nil || n < bounds[0] || n > bounds[1] {
+			unit := ""
+			if timeWords[word] {
+				unit = " ms"
+			}
+			return Go{}, fmt.Errorf("uci: go %s %q: want an integer from %d to %d%s", word, args[i], bounds[0], bounds[1], unit)
 		}
-		clock := word == "wtime" || word == "btime" || word == "winc" || word == "binc"
-		if n < 0 && !clock {
-			return Go{}, fmt.Errorf("uci: go %s %d: must not be negative", word, n)
-		}
-		ms := time.Duration(n) * time.Millisecond
-		switch word {
-		case "wtime":
-			g.WTime, g.clock = ms, true
-		case "btime":
-			g.BTime, g.clock = ms, true
-		case "winc":
-			g.WInc = ms
-		case "binc":
-			g.BInc = ms
-		case "movestogo":
-			g.MovesToGo = int(min(n, 1<<20))
-		case "depth":
-			g.Depth = int(min(n, 1<<20))
-		case "nodes":
-			g.Nodes = n
-		case "mate":
-			g.Mate = int(min(n, 1<<20))
-		case "movetime":
-			g.MoveTime = ms
-		}
+		g.set(word, n)
 	}
 	return g, nil
 }
 
+// timeWords are go's numbers in milliseconds.
+var timeWords = map[string]bool{"wtime": true, "btime": true, "winc": true, "binc": true, "movetime": true}
+
+// set stores the number n of word, within its bounds.
+func (g *Go) set(word string, n int64) {
+	ms := time.Duration(n) * time.Millisecond
+	switch word {
+	case "wtime":
+		g.WTime, g.clock = ms, true
+	case "btime":
+		g.BTime, g.clock = ms, true
+	case "winc":
+		g.WInc = ms
+	case "binc":
+		g.BInc = ms
+	case "movestogo":
+		g.MovesToGo = int(n)
+	case "depth":
+		g.Depth = int(n)
+	case "nodes":
+		g.Nodes = n
+	case "mate":
+		g.Mate = int(n)
+	case "movetime":
+		g.MoveTime = ms
+	case "perft":
+		g.Perft = int(n)
+	}
+}
+
 func goKeyword(w string) bool {
-	switch w {
-	case "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime":
-		return true
-	case "infinite", "ponder", "searchmoves":
+	if _, ok := goBounds[w]; ok {
 		return true
 	}
-	return false
+	return w == "infinite" || w == "ponder" || w == "searchmoves"
 }
 
 // String writes the command as a GUI sends it.
@@ -230,6 +261,9 @@ func (g Go) String() string {
 	}
 	if g.Infinite {
 		b = append(b, "infinite")
+	}
+	if g.Perft > 0 {
+		b = append(b, "perft", strconv.Itoa(g.Perft))
 	}
 	if len(g.SearchMoves) > 0 {
 		b = append(b, "searchmoves")
