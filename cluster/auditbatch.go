@@ -228,7 +228,14 @@ func (b *batch) quarantine(worker, why string) {
 			}
 			js.pending = nil // its game is queued here already
 		}
-		if js.rec != nil && !js.verified && js.worker == worker {
+		switch {
+		case js.rec == nil || js.worker != worker:
+		case js.verified: // the game played here stands, not the worker's
+			if js.msg != nil {
+				_ = js.msg.Ack()
+			}
+			js.worker, js.msg = Coordinator, nil
+		default:
 			b.drop(key)
 			b.needGame(key)
 		}
