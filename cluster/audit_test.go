@@ -3,6 +3,8 @@ package cluster
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/tictactoe"
 	"github.com/gametune/gametune/population"
@@ -272,4 +275,180 @@ func TestWeakenedWorkerIsCaughtByTheAudit(t *testing.T) {
 		t.Errorf("the audit did not catch the weakened worker:\n%s", log)
 	}
 	t.Logf("%s", strings.TrimSpace(report))
+}
+
+// TestCheckResult: a played game's result passes the replay and gives its
+// record back; results that cannot be the job's game are refused, each
+// with the reason.
+func TestCheckResult(t *testing.T) {
+	specs := matchSpecs(t, 1)
+	spec := specs[0]
+	s, err := tournament.NewSearchers(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := tournament.Play(context.Background(), s, spec)
+	if err != nil || rec.Reason != tournament.ByRule || rec.Plies < 20 {
+		t.Fatalf("the game: %+v, %v", rec, err)
+	}
+	res := NewResult("k", "w", rec)
+	got, err := CheckResult(spec, res)
+	if err != nil || !reflect.DeepEqual(got, rec) {
+		t.Fatalf("an honest result: %+v, %v", got, err)
+	}
+	prefix := func(n int, o games.Outcome, why tournament.Reason) Result {
+		r := res
+		r.Moves, r.Plies, r.Outcome, r.Reason = res.Moves[:n], n, int(o), string(why)
+		return r
+	}
+	with := func(edit func(*tournament.GameSpec)) tournament.GameSpec {
+		s := spec
+		edit(&s)
+		return s
+	}
+	swapped := append([]string(nil), res.Moves...)
+	swapped[0], swapped[1] = swapped[1], swapped[0]
+	for name, tc := range map[string]struct {
+		spec tournament.GameSpec
+		res  Result
+		want string // "" for accepted
+	}{
+		"script": {spec, Result{V: 1, Key: "k", Outcome: 1, Reason: "rule", Opening: res.Opening,
+			Moves: []string{"<script>alert(1)</script>"}, Plies: 1}, `move 1 ("<script>alert(1)</script>") is not legal`},
+		"after the end": {spec, func() Result {
+			r := res
+			r.Moves = append(append([]string(nil), r.Moves...), "pass")
+			r.Plies++
+			return r
+		}(), "after the end of the game"},
+		"outcome":      {spec, func() Result { r := res; r.Outcome = 3 - r.Outcome; return r }(), "the rules give"},
+		"draw claimed": {spec, func() Result { r := res; r.Outcome = int(games.Draw); return r }(), "the rules give"},
+		"swapped":      {spec, func() Result { r := res; r.Moves = swapped; return r }(), "is not legal"},
+		"upper case": {spec, func() Result {
+			r := res
+			r.Moves = append([]string{strings.ToUpper(res.Moves[0])}, res.Moves[1:]...)
+			return r
+		}(), "the game writes"},
+		"opening":         {spec, func() Result { r := res; r.Opening = "x"; return r }(), "opening"},
+		"unfinished":      {spec, prefix(10, games.FirstWins, tournament.ByRule), "not over"},
+		"ply cap":         {with(func(s *tournament.GameSpec) { s.MaxPlies = 10 }), prefix(10, games.Draw, tournament.ByPlyCap), ""},
+		"past the cap":    {with(func(s *tournament.GameSpec) { s.MaxPlies = 10 }), prefix(11, games.Draw, tournament.ByPlyCap), "ply cap of 10"},
+		"early cap":       {spec, prefix(10, games.Draw, tournament.ByPlyCap), "unfinished game of 400"},
+		"no adjudication": {spec, prefix(10, games.Draw, tournament.ByAdjudication), "0: never"},
+		"adjudicated": {with(func(s *tournament.GameSpec) { s.Adjudication = tournament.Adjudication{DrawAfter: 2, DrawPlies: 4} }),
+			prefix(6, games.Draw, tournament.ByAdjudication), ""},
+		"adjudicated early": {with(func(s *tournament.GameSpec) { s.Adjudication = tournament.Adjudication{DrawAfter: 2, DrawPlies: 4} }),
+			prefix(5, games.Draw, tournament.ByAdjudication), "after 2+4 plies"},
+		"resigned": {with(func(s *tournament.GameSpec) {
+			s.Adjudication = tournament.Adjudication{ResignMargin: 100, ResignPlies: 3}
+		}),
+			prefix(3, games.SecondWins, tournament.ByResignation), ""},
+		"resigned to a draw": {with(func(s *tournament.GameSpec) {
+			s.Adjudication = tournament.Adjudication{ResignMargin: 100, ResignPlies: 3}
+		}),
+			prefix(3, games.Draw, tournament.ByResignation), "wins after 3 plies"},
+		"an error": {spec, Result{V: 1, Key: "k", Error: "boom"}, "has no game"},
+	} {
+		got, err := CheckResult(tc.spec, tc.res)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: refused: %v", name, err)
+		case tc.want == "" && (got.Plies != len(tc.res.Moves) || !reflect.DeepEqual(got.Moves, tc.res.Moves)):
+			t.Errorf("%s: record %+v", name, got)
+		case tc.want != "" && (!errors.Is(err, ErrForged) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: got %v, want an error saying %q", name, err, tc.want)
+		}
+	}
+
+	// An opening given as moves from the start: the record's opening is
+	// the position they reach.
+	g := tictactoe.Game()
+	ev := g.Evaluators()[0]
+	p := tournament.Player{Name: "p", Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 3}}
+	ts := tournament.GameSpec{Game: g, Opening: "moves: b2 a1", First: p, Second: p}
+	trec, err := tournament.Play(context.Background(), s, ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := CheckResult(ts, NewResult("k", "w", trec)); err != nil || got.Opening != trec.Opening || got.Opening == "" {
+		t.Errorf("an opening of moves: %+v, %v", got, err)
+	}
+}
+
+func TestParseShare(t *testing.T) {
+	for in, want := range map[string]float64{"2%": 0.02, "0": 0, "0%": 0, "100%": 1, "0.5": 0.5, " 12.5% ": 0.125} {
+		if got, err := ParseShare(in); err != nil || got != want {
+			t.Errorf("ParseShare(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "%", "two", "101%", "-1%", "1.5", "NaN", "Inf%"} {
+		if _, err := ParseShare(in); err == nil || !strings.Contains(err.Error(), "want a percentage") {
+			t.Errorf("ParseShare(%q): %v", in, err)
+		}
+	}
+}
+
+// TestAuditSample: the audited share is the share asked for, the choice
+// of a job depends on the seed and the job alone, and another seed
+// chooses other jobs.
+func TestAuditSample(t *testing.T) {
+	a, again, other := newAuditor(DefaultAudit, 7), newAuditor(DefaultAudit, 7), newAuditor(DefaultAudit, 8)
+	const n = 100_000
+	count, same := 0, 0
+	for i := range n {
+		key := fmt.Sprintf("%032x", i)
+		s := a.sampled(key)
+		if s != again.sampled(key) {
+			t.Fatalf("job %s: the same seed chose differently", key)
+		}
+		if s {
+			count++
+			if other.sampled(key) {
+				same++
+			}
+		}
+	}
+	// 2% of 100,000: 2,000 with a standard deviation of 44.
+	if count < 1800 || count > 2200 || same > count/5 {
+		t.Errorf("%d of %d jobs audited (want about 2,000), %d of them by another seed too", count, n, same)
+	}
+	if newAuditor(-1, 1).sampled("k") || !newAuditor(1, 1).sampled("k") {
+		t.Error("a share of 0 audits, or a share of 1 does not")
+	}
+}
+
+// FuzzDecodeResult: no result message makes the decoder or the replay
+// check panic; a result the decoder accepts encodes to a message that
+// decodes to it again, and one the replay accepts gives a record of its
+// moves.
+func FuzzDecodeResult(f *testing.F) {
+	rec := tournament.Record{Outcome: games.FirstWins, Reason: tournament.ByRule, Opening: "---------", Moves: []string{"b2", "a1"}, Plies: 2, Nodes: 9}
+	data, _ := jsonMarshal(NewResult("k", "w", rec))
+	f.Add(data)
+	f.Add([]byte(`{"v":1,"key":"k","worker":"evil","outcome":1,"reason":"rule","opening":"---------","moves":["<script>"],"plies":1}`))
+	f.Add([]byte(`{"v":1,"key":"k","worker":"w","error":"boom","refused":true}`))
+	f.Add([]byte(`{"v":1,"key":"k","outcome":3,"reason":"ply-cap","opening":"---------","moves":["a1","a2","a3"],"plies":3}`))
+	f.Add([]byte(`{"v":1,"key":"k","outcome":2,"reason":"resignation","moves":[],"plies":0,"nodes":-1}`))
+	f.Add([]byte(`{"v":1} {}`))
+	g := tictactoe.Game()
+	ev := g.Evaluators()[0]
+	p := tournament.Player{Name: "p", Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 1}}
+	spec := tournament.GameSpec{Game: g, First: p, Second: p, Adjudication: tournament.Adjudication{DrawPlies: 2, ResignPlies: 2}}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := DecodeResult(data)
+		if err != nil {
+			return
+		}
+		again, err := jsonMarshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := DecodeResult(again)
+		if err != nil || !reflect.DeepEqual(back, res) {
+			t.Fatalf("%s decodes to %+v, which encodes to %s, which decodes to %+v, %v", data, res, again, back, err)
+		}
+		if rec, err := CheckResult(spec, res); err == nil && (rec.Plies != len(res.Moves) || !reflect.DeepEqual(rec.Moves, res.Moves)) {
+			t.Fatalf("%s replays to %+v", data, rec)
+		}
+	})
 }
