@@ -452,3 +452,66 @@ func FuzzDecodeResult(f *testing.F) {
 		}
 	})
 }
+
+// TestAuditCost measures what the audit costs: the games played again per
+// 1,000, the wall time of a batch of Othello games at depth 4 played by
+// one remote worker, with no audit, the default one and a full one, and
+// the time the replay of every result takes.
+func TestAuditCost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a few hundred Othello games three times")
+	}
+	b := startBroker(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w, err := NewWorker(ctx, connect(t, b.URL(), ConnectOptions{}), WorkerOptions{Workers: 1, Name: "remote"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go w.Run(ctx)
+	specs := matchSpecs(t, 100)
+	for i := range specs {
+		specs[i].Seed = uint64(i) // distinct jobs
+		specs[i].First.Limits.Depth, specs[i].Second.Limits.Depth = 4, 4
+	}
+	var base time.Duration
+	var recs []tournament.Record
+	for i, share := range []float64{-1, DefaultAudit, 1, -1, DefaultAudit} {
+		r, err := NewRunner(ctx, connect(t, b.URL(), ConnectOptions{}), RunnerOptions{Run: fmt.Sprintf("cost-%d", i), Audit: share, AuditSeed: 1, Ephemeral: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		recs = collect(t, r, specs)
+		took := time.Since(start)
+		if share < 0 {
+			base = took
+		}
+		t.Logf("audit %v: %d of %d games played again (%.1f per 1,000), %v, %+.1f%% wall time", max(share, 0), r.PlayedHere(), len(specs),
+			1000*float64(r.PlayedHere())/float64(len(specs)), took.Round(time.Millisecond), 100*(took.Seconds()/base.Seconds()-1))
+		if want := int64(len(specs)); share == 1 && r.PlayedHere() != want {
+			t.Errorf("a full audit played %d games again, want %d", r.PlayedHere(), want)
+		}
+		r.Close()
+	}
+	start := time.Now()
+	for i, rec := range recs {
+		if _, err := CheckResult(specs[i], NewResult("k", "w", rec)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("the replay of a result: %v (a game takes %v here)", (time.Since(start) / time.Duration(len(recs))).Round(time.Microsecond),
+		(base / time.Duration(len(recs))).Round(time.Microsecond))
+	// The share over many jobs, as a run draws them.
+	a, n := newAuditor(DefaultAudit, 1), 0
+	for i := range 100_000 {
+		job, err := NewJob(tournament.GameSpec{Game: specs[0].Game, First: specs[0].First, Second: specs[0].Second, Seed: uint64(i)}, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.sampled(job.Key) {
+			n++
+		}
+	}
+	t.Logf("default audit: %.1f games played again per 1,000 (over 100,000 jobs)", float64(n)/100)
+}

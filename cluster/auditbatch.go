@@ -298,6 +298,7 @@ func (b *batch) playHere() {
 		b.settledMu.Unlock()
 		if !g.skipped && err == nil {
 			g.rec, g.err = tournament.Play(b.ctx, s, t.spec)
+			b.r.playedHere.Add(1)
 		}
 		select {
 		case b.played <- g:

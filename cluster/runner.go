@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gametune/gametune/tournament"
@@ -40,6 +41,7 @@ type Runner struct {
 	audit        auditor
 	auditWorkers int
 	searchers    chan tournament.Searchers // the players of the games played here, for reuse
+	playedHere   atomic.Int64
 
 	mu          sync.Mutex
 	workers     map[string]int    // games handed over, by worker name
@@ -387,6 +389,10 @@ func (r *Runner) setQuarantined(worker, why string) bool {
 	}
 	return !was
 }
+
+// PlayedHere is the number of games this runner played itself: audits,
+// and games whose results it refused.
+func (r *Runner) PlayedHere() int64 { return r.playedHere.Load() }
 
 func (r *Runner) getSearchers() (tournament.Searchers, error) {
 	select {
