@@ -515,3 +515,17 @@ func TestAuditCost(t *testing.T) {
 	}
 	t.Logf("default audit: %.1f games played again per 1,000 (over 100,000 jobs)", float64(n)/100)
 }
+
+// TestFailingWorkerCannotEndTheRun: a worker that answers every job with
+// a failure cannot end the run: the jobs check at the coordinator, so
+// their games are played again, and the run ends as the honest one.
+func TestFailingWorkerCannotEndTheRun(t *testing.T) {
+	want := honestTuning(t)
+	got, log, _, _ := clusterTuning(t, RunnerOptions{}, "liar", func(job Job, _ tournament.GameSpec) Result {
+		return Result{V: WireVersion, Key: job.Key, Worker: "liar", Error: "game failed"}
+	})
+	sameTuning(t, got, want)
+	if !strings.Contains(log, `worker "liar" failed game`) {
+		t.Errorf("the log does not say which worker failed:\n%s", log)
+	}
+}
