@@ -201,7 +201,8 @@ func TestBadJobsAreReported(t *testing.T) {
 	// The runner knows the key through a spec of the same key: play that
 	// spec in a batch whose only job is the refused one.
 	start := time.Now()
-	err = r.collect(ctx, map[string][]int{job.Key: {0}}, 1, func(int, tournament.Record) error { return nil })
+	jobs := map[string]*jobState{job.Key: {key: job.Key, job: data, spec: specs[0]}}
+	err = r.newBatch(ctx, jobs, map[string][]int{job.Key: {0}}, 1).run(func(int, tournament.Record) error { return nil })
 	if !errors.As(err, &fe) || !errors.Is(err, ErrMaxDeliver) || !strings.Contains(fe.Reason, "unknown game") {
 		t.Fatalf("a refused job: got %v", err)
 	}

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gametune/gametune/tournament"
@@ -36,8 +38,14 @@ type Runner struct {
 	closed   chan struct{}
 	owned    func() // closes what Dial opened for the runner; nil for none
 
-	mu      sync.Mutex
-	workers map[string]int // games handed over, by worker name
+	audit        auditor
+	auditWorkers int
+	searchers    chan tournament.Searchers // the players of the games played here, for reuse
+	playedHere   atomic.Int64
+
+	mu          sync.Mutex
+	workers     map[string]int    // games handed over, by worker name
+	quarantined map[string]string // workers whose results are refused, and why
 }
 
 // RunnerOptions configure a runner.
@@ -55,8 +63,21 @@ type RunnerOptions struct {
 	Name string
 	// Ephemeral runs (a match) remove their jobs and results at Close.
 	Ephemeral bool
-	// Log receives notes: results that did not parse, refusals (nil: none).
+	// Log receives notes: results that did not parse, refusals, workers
+	// quarantined (nil: none).
 	Log io.Writer
+	// Audit is the share of games played again here in full, their moves
+	// compared with the worker's (every result's moves are replayed with
+	// the game's rules in any case: CheckResult). A worker whose game
+	// differs is quarantined for the rest of the run. 0 means
+	// DefaultAudit; a negative share audits nothing; 1 audits every game.
+	Audit float64
+	// AuditSeed chooses which games are audited, with each job's key (0: a
+	// secret drawn at random, so that no worker can tell).
+	AuditSeed uint64
+	// AuditWorkers is the number of games played here at once to audit
+	// results or replace refused ones (0 means 1).
+	AuditWorkers int
 }
 
 // NewRunner returns a runner of the run named in o. Jobs of the run left
@@ -70,8 +91,16 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 	if o.TableMiB == 0 {
 		o.TableMiB = 2
 	}
+	if o.Audit == 0 {
+		o.Audit = DefaultAudit
+	}
+	if math.IsNaN(o.Audit) || o.Audit > 1 {
+		return nil, fmt.Errorf("cluster: audit share %v: want 0 to 1", o.Audit)
+	}
 	r := &Runner{conn: conn, run: o.Run, tableMiB: o.TableMiB, log: o.Log, ephem: o.Ephemeral,
-		results: make(chan jetstream.Msg, 1024), closed: make(chan struct{}), maxDel: make(chan uint64, 64), workers: map[string]int{}}
+		results: make(chan jetstream.Msg, 1024), closed: make(chan struct{}), maxDel: make(chan uint64, 64), workers: map[string]int{},
+		audit: newAuditor(o.Audit, o.AuditSeed), auditWorkers: max(o.AuditWorkers, 1), quarantined: map[string]string{}}
+	r.searchers = make(chan tournament.Searchers, r.auditWorkers)
 	cons, err := r.resultsConsumer(ctx)
 	if err != nil {
 		return nil, err
@@ -109,6 +138,11 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 	return r, nil
 }
 
+// resultsAckWait is how long the coordinator may hold a result before the
+// broker hands it over again: it holds a batch's results until the batch
+// is handed over.
+const resultsAckWait = 30 * time.Minute
+
 // resultsConsumer removes the run's old jobs and makes its consumer of
 // results afresh.
 func (r *Runner) resultsConsumer(ctx context.Context) (jetstream.Consumer, error) {
@@ -122,7 +156,7 @@ func (r *Runner) resultsConsumer(ctx context.Context) (jetstream.Consumer, error
 		return nil, r.conn.apiError("the run's results consumer", err)
 	}
 	cons, err := r.conn.results.CreateConsumer(ctx, jetstream.ConsumerConfig{
-		Durable: name, AckPolicy: jetstream.AckExplicitPolicy, AckWait: time.Minute,
+		Durable: name, AckPolicy: jetstream.AckExplicitPolicy, AckWait: resultsAckWait,
 		MaxAckPending: 100_000, FilterSubject: resultsPrefix + r.run, DeliverPolicy: jetstream.DeliverAllPolicy,
 		InactiveThreshold: RunConsumerInactive,
 	})
@@ -243,6 +277,10 @@ func (r *Runner) WriteGamesByWorker(w io.Writer) {
 		parts = append(parts, "none")
 	}
 	fmt.Fprintf(w, "games by worker: %s\n", strings.Join(parts, " "))
+	q := r.Quarantined()
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		fmt.Fprintf(w, "worker %q quarantined: %s\n", name, q[name])
+	}
 }
 
 // ErrMaxDeliver is wrapped by the error of a job the broker handed out the
@@ -271,13 +309,16 @@ func (e *JobFailedError) Error() string {
 }
 
 // Run publishes every spec as a job and calls done for each game in spec
-// order as results come back. A result that arrives twice (a redelivered
-// job) is handed over once. A job that fails, or runs out of deliveries,
-// ends Run with a *JobFailedError.
+// order once every game of the batch has a result that stands: its moves
+// replay with the game's rules (CheckResult), its game, when audited,
+// is the game played here, and its worker is not quarantined. A result
+// that arrives twice (a redelivered job) is handed over once. A job that
+// fails, or runs out of deliveries, ends Run with a *JobFailedError.
 func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func(i int, rec tournament.Record) error) error {
 	if len(specs) == 0 {
 		return ctx.Err()
 	}
+	jobs := map[string]*jobState{}
 	byKey := map[string][]int{}
 	subject := jobsPrefix + r.run
 	var futures []jetstream.PubAckFuture
@@ -286,15 +327,15 @@ func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func
 		if err != nil {
 			return err
 		}
-		first := len(byKey[job.Key]) == 0
 		byKey[job.Key] = append(byKey[job.Key], i)
-		if !first {
+		if jobs[job.Key] != nil {
 			continue // the same game: one result serves both
 		}
 		data, err := job.Encode()
 		if err != nil {
 			return err
 		}
+		jobs[job.Key] = &jobState{key: job.Key, job: data, spec: s, first: i}
 		f, err := r.conn.JS.PublishAsync(subject, data)
 		if err != nil {
 			return r.conn.apiError("publishing a job", err)
@@ -315,82 +356,59 @@ func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func
 		default:
 		}
 	}
-	return r.collect(ctx, byKey, len(specs), done)
+	return r.newBatch(ctx, jobs, byKey, len(specs)).run(done)
 }
 
-// collect hands over the results of the n games of byKey (job keys to
-// the games' indices) in order.
-func (r *Runner) collect(ctx context.Context, byKey map[string][]int, n int, done func(i int, rec tournament.Record) error) error {
-	recs := make([]*tournament.Record, n)
-	refusals := map[string]string{}
-	next := 0
-	for next < n {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case seq := <-r.maxDel:
-			if err := r.outOfDeliveries(ctx, seq, byKey, recs, refusals); err != nil {
-				return err
-			}
-		case m := <-r.results:
-			res, err := DecodeResult(m.Data())
-			_ = m.Ack()
-			if err != nil {
-				r.logf("a result on %s: %v (ignored)", m.Subject(), err)
-				continue
-			}
-			idx, ours := byKey[res.Key]
-			if !ours || recs[idx[0]] != nil {
-				continue // from an earlier batch, or a duplicate
-			}
-			if res.Error != "" {
-				if res.Refused {
-					refusals[res.Key] = fmt.Sprintf("%s: %s", res.Worker, res.Error)
-					continue
-				}
-				return &JobFailedError{Index: idx[0], Key: res.Key, Worker: res.Worker, Reason: res.Error}
-			}
-			rec := res.Record()
-			for _, i := range idx {
-				recs[i] = &rec
-			}
-			r.mu.Lock()
-			r.workers[res.Worker]++
-			r.mu.Unlock()
-			for next < n && recs[next] != nil {
-				if err := done(next, *recs[next]); err != nil {
-					return err
-				}
-				next++
-			}
-		}
-	}
-	return nil
+// Quarantined returns the workers whose results this runner refuses, each
+// with the reason: a result whose moves do not replay, or an audited game
+// that differs from the game played here.
+func (r *Runner) Quarantined() map[string]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.quarantined)
 }
 
-// outOfDeliveries reports a job of this batch that the server stopped
-// handing out, and removes it from the stream.
-func (r *Runner) outOfDeliveries(ctx context.Context, seq uint64, byKey map[string][]int, recs []*tournament.Record, refusals map[string]string) error {
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	m, err := r.conn.jobs.GetMsg(cctx, seq)
-	if err != nil || m.Subject != jobsPrefix+r.run {
-		return nil // gone already, or another run's
+func (r *Runner) isQuarantined(worker string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.quarantined[worker]
+	return ok
+}
+
+// setQuarantined quarantines worker and says so in the log; false when it
+// was already.
+func (r *Runner) setQuarantined(worker, why string) bool {
+	r.mu.Lock()
+	_, was := r.quarantined[worker]
+	if !was {
+		r.quarantined[worker] = why
 	}
-	var job struct {
-		Key string `json:"key"`
+	before := r.workers[worker]
+	r.mu.Unlock()
+	if !was {
+		r.logf("worker %q quarantined: %s; its results of this batch are dropped and their games played again, the rest of its results refused (%d of its games were handed over in earlier batches)", worker, why, before)
 	}
-	_ = json.Unmarshal(m.Data, &job)
-	idx, ours := byKey[job.Key]
-	if !ours || recs[idx[0]] != nil {
-		return nil
+	return !was
+}
+
+// PlayedHere is the number of games this runner played itself: audits,
+// and games whose results it refused.
+func (r *Runner) PlayedHere() int64 { return r.playedHere.Load() }
+
+func (r *Runner) getSearchers() (tournament.Searchers, error) {
+	select {
+	case s := <-r.searchers:
+		return s, nil
+	default:
+		return tournament.NewSearchers(r.tableMiB)
 	}
-	_ = r.conn.jobs.DeleteMsg(cctx, seq)
-	reason := "was handed out the consumer's max_deliver times without a result (workers crashed on it or refused it)"
-	if last := refusals[job.Key]; last != "" {
-		reason += "; last refusal: " + last
+}
+
+func (r *Runner) putSearchers(s tournament.Searchers) {
+	select {
+	case r.searchers <- s:
+	default:
 	}
-	return &JobFailedError{Index: idx[0], Key: job.Key, Reason: reason, Err: ErrMaxDeliver}
 }
 
 func (r *Runner) logf(format string, args ...any) {

@@ -15,7 +15,24 @@ import (
 
 // clusterOptions are the flags of the commands whose games may be played
 // by workers through a NATS broker.
-type clusterOptions struct{ cluster.Options }
+type clusterOptions struct {
+	cluster.Options
+	audit shareValue // the share of games audited; unset: the default
+}
+
+// shareValue is a flag holding a share, "2%" or a fraction (cluster.ParseShare).
+type shareValue struct {
+	text  string
+	share float64
+}
+
+func (v *shareValue) String() string { return v.text }
+func (v *shareValue) Type() string   { return "share" }
+func (v *shareValue) Set(s string) (err error) {
+	v.share, err = cluster.ParseShare(s)
+	v.text = s
+	return err
+}
 
 func (o *clusterOptions) bind(f *pflag.FlagSet) {
 	f.StringVar(&o.NATS, "nats", "", "have the games played by workers through the NATS broker at this URL (nats://HOST:PORT); --workers then counts the games played here too (0: none)")
@@ -24,6 +41,8 @@ func (o *clusterOptions) bind(f *pflag.FlagSet) {
 	f.StringVar(&o.BrokerListen, "broker-listen", "", "start a broker in this process, listening on HOST:PORT (implies --nats to it)")
 	f.DurationVar(&o.AckWait, "ack-wait", 0, "time a job may go without a sign of life before it is handed to another worker (when the workers' consumer is created; 0: 30s)")
 	f.IntVar(&o.MaxDeliver, "max-deliver", 0, "times a job is handed out before it is reported failed (when the workers' consumer is created; 0: 5)")
+	o.audit = shareValue{"2%", cluster.DefaultAudit}
+	f.Var(&o.audit, "audit", "share of the workers' games the coordinator plays again in full and compares (every result's moves are replayed by the rules in any case); a worker caught is quarantined")
 	f.MarkHidden("ack-wait")
 	f.MarkHidden("max-deliver")
 }
@@ -87,11 +106,19 @@ func openRunner(ctx context.Context, co clusterOptions, workers int, run string,
 	if workers < 0 || workers > maxWorkers {
 		return nil, usageError{fmt.Errorf("--workers %d: want 0 (none here) to %d", workers, maxWorkers)}
 	}
-	r, err := co.Open(ctx, cluster.RunnerOptions{Run: run, TableMiB: poolTableMiB, Workers: workers, Ephemeral: ephemeral, Log: stderr}, brokerStore, stderr)
+	r, err := co.Open(ctx, cluster.RunnerOptions{Run: run, TableMiB: poolTableMiB, Workers: workers, Ephemeral: ephemeral, Log: stderr, Audit: co.auditShare()}, brokerStore, stderr)
 	if err != nil {
 		return nil, clusterError(err)
 	}
 	return &gameRunner{Runner: r, close: func() { r.Close() }, cluster: r}, nil
+}
+
+// auditShare is the --audit share as cluster.RunnerOptions.Audit takes it.
+func (o clusterOptions) auditShare() float64 {
+	if o.audit.text != "" && o.audit.share == 0 {
+		return -1 // none
+	}
+	return o.audit.share
 }
 
 // ephemeralName names a match or a tournament on the broker.
@@ -111,7 +138,7 @@ func saveClusterOptions(dir string, co clusterOptions) error {
 // zero options).
 func loadClusterOptions(dir string) (clusterOptions, error) {
 	o, err := cluster.LoadOptions(dir)
-	return clusterOptions{o}, err
+	return clusterOptions{Options: o}, err
 }
 
 // clusterError marks the errors of the cluster options as usage errors.

@@ -1,0 +1,400 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gametune/gametune/tournament"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Coordinator is the worker name of the games a coordinator played itself:
+// its audits, and the games of results it refused.
+const Coordinator = "(coordinator)"
+
+// maxHeld is the most results a batch keeps unacknowledged until it hands
+// them over (below the results consumer's MaxAckPending); a larger batch
+// acknowledges each result when it arrives, so that a coordinator that
+// crashes loses them.
+const maxHeld = 50_000
+
+// batch collects the results of one Run: each job's result is checked
+// (CheckResult), a sampled share is played again here and compared, and a
+// worker caught sending a game its job does not make is quarantined: none
+// of its results of the batch is kept and their games are played again,
+// here and by the other workers. The results are handed over, in spec
+// order, once every game of the batch has a result that stands; only then
+// are their messages acknowledged, so that a coordinator that crashes
+// meanwhile finds them again.
+type batch struct {
+	r        *Runner
+	ctx      context.Context
+	cancel   context.CancelFunc
+	jobs     map[string]*jobState
+	byKey    map[string][]int
+	n        int
+	open     int // jobs whose result does not stand yet
+	refusals map[string]string
+	deferAck bool
+
+	tasks   chan localTask
+	played  chan localGame
+	players sync.WaitGroup
+	started bool
+
+	settledMu sync.Mutex
+	settled   map[string]bool // jobs whose result stands: players here skip them
+}
+
+// jobState is what a batch knows of one job.
+type jobState struct {
+	key         string
+	job         []byte // its message, to publish again
+	spec        tournament.GameSpec
+	first       int                // index of its first game
+	rec         *tournament.Record // the result that stands, if any
+	worker      string             // who played rec
+	msg         jetstream.Msg      // rec's message (nil for a game played here)
+	verified    bool               // rec is the game played here
+	pending     *heldResult        // a worker's result waiting for the game played here
+	queued      bool               // to be played here, or playing
+	republished bool
+}
+
+type heldResult struct {
+	rec    tournament.Record
+	worker string
+	msg    jetstream.Msg
+}
+
+type localTask struct {
+	key  string
+	spec tournament.GameSpec
+}
+
+type localGame struct {
+	key     string
+	rec     tournament.Record
+	err     error
+	skipped bool // the job's result stood when its turn came
+}
+
+func (r *Runner) newBatch(ctx context.Context, jobs map[string]*jobState, byKey map[string][]int, n int) *batch {
+	ctx, cancel := context.WithCancel(ctx)
+	return &batch{r: r, ctx: ctx, cancel: cancel, jobs: jobs, byKey: byKey, n: n, open: len(jobs),
+		refusals: map[string]string{}, deferAck: len(jobs) <= maxHeld, settled: map[string]bool{},
+		tasks: make(chan localTask, len(jobs)), played: make(chan localGame)}
+}
+
+// run collects the batch's results and hands them over.
+func (b *batch) run(done func(i int, rec tournament.Record) error) error {
+	defer func() {
+		b.cancel()
+		b.players.Wait()
+	}()
+	for b.open > 0 {
+		var err error
+		select {
+		case <-b.ctx.Done():
+			return b.ctx.Err()
+		case seq := <-b.r.maxDel:
+			err = b.outOfDeliveries(seq)
+		case m := <-b.r.results:
+			err = b.receive(m)
+		case g := <-b.played:
+			err = b.playedHere(g)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return b.handOver(done)
+}
+
+// receive reads one result message.
+func (b *batch) receive(m jetstream.Msg) error {
+	res, err := DecodeResult(m.Data())
+	js := b.jobs[res.Key]
+	if err != nil {
+		_ = m.Ack()
+		b.r.logf("a result on %s: %v (ignored)", m.Subject(), err)
+		if js != nil && res.V == WireVersion && res.Worker != "" {
+			b.quarantine(res.Worker, err.Error())
+			b.needGame(res.Key)
+		}
+		return nil
+	}
+	switch {
+	case js == nil: // from an earlier batch
+		_ = m.Ack()
+		return nil
+	case b.r.isQuarantined(res.Worker):
+		_ = m.Ack()
+		b.needGame(res.Key)
+		return nil
+	case js.rec != nil || js.pending != nil:
+		b.duplicate(js, m)
+		return nil
+	case res.Error != "":
+		_ = m.Ack()
+		if res.Refused {
+			b.refusals[res.Key] = fmt.Sprintf("%s: %s", res.Worker, res.Error)
+			return nil
+		}
+		if _, _, err := DecodeJob(js.job); err == nil {
+			// A job that checks here: the failure is the worker's (or a
+			// lie), not the job's; the game is played again.
+			b.r.logf("worker %q failed game %d (job %s), a job that checks here: %s; it is played again", res.Worker, js.first, res.Key, res.Error)
+			b.needGame(res.Key)
+			return nil
+		}
+		return &JobFailedError{Index: js.first, Key: res.Key, Worker: res.Worker, Reason: res.Error}
+	}
+	rec, err := CheckResult(js.spec, res)
+	if err != nil {
+		_ = m.Ack()
+		b.quarantine(res.Worker, fmt.Sprintf("game %d (job %s): %v", js.first, res.Key, err))
+		b.needGame(res.Key)
+		return nil
+	}
+	if !b.deferAck {
+		_ = m.Ack()
+	}
+	if b.r.audit.sampled(res.Key) {
+		js.pending = &heldResult{rec: rec, worker: res.Worker, msg: m}
+		b.queue(res.Key)
+		return nil
+	}
+	b.accept(res.Key, rec, res.Worker, m, false)
+	return nil
+}
+
+// duplicate handles another result of a job that has one: the broker's
+// redelivery of the message held (kept, to be acknowledged at handover) or
+// a second result (acknowledged and dropped).
+func (b *batch) duplicate(js *jobState, m jetstream.Msg) {
+	held := js.msg
+	if js.pending != nil {
+		held = js.pending.msg
+	}
+	if b.deferAck && held != nil && seqOf(held) == seqOf(m) && seqOf(m) != 0 {
+		if js.pending != nil {
+			js.pending.msg = m
+		} else {
+			js.msg = m
+		}
+		return
+	}
+	_ = m.Ack()
+}
+
+func seqOf(m jetstream.Msg) uint64 {
+	md, err := m.Metadata()
+	if err != nil {
+		return 0
+	}
+	return md.Sequence.Stream
+}
+
+// accept makes rec the result of the job key that stands.
+func (b *batch) accept(key string, rec tournament.Record, worker string, msg jetstream.Msg, verified bool) {
+	js := b.jobs[key]
+	js.rec, js.worker, js.msg, js.verified, js.pending = &rec, worker, msg, verified, nil
+	b.open--
+	b.settledMu.Lock()
+	b.settled[key] = true
+	b.settledMu.Unlock()
+}
+
+// drop removes the result of the job key that stood.
+func (b *batch) drop(key string) {
+	js := b.jobs[key]
+	if js.msg != nil {
+		_ = js.msg.Ack()
+	}
+	js.rec, js.worker, js.msg, js.verified = nil, "", nil, false
+	b.open++
+	b.settledMu.Lock()
+	delete(b.settled, key)
+	b.settledMu.Unlock()
+}
+
+// quarantine refuses every result of worker from now on in this run, and
+// drops those of this batch that were not checked by a game played here.
+func (b *batch) quarantine(worker, why string) {
+	if !b.r.setQuarantined(worker, why) {
+		return
+	}
+	for key, js := range b.jobs {
+		if p := js.pending; p != nil && p.worker == worker {
+			if p.msg != nil {
+				_ = p.msg.Ack()
+			}
+			js.pending = nil // its game is queued here already
+		}
+		switch {
+		case js.rec == nil || js.worker != worker:
+		case js.verified: // the game played here stands, not the worker's
+			if js.msg != nil {
+				_ = js.msg.Ack()
+			}
+			js.worker, js.msg = Coordinator, nil
+		default:
+			b.drop(key)
+			b.needGame(key)
+		}
+	}
+}
+
+// needGame has the game of the job key played again when nothing stands
+// or waits for it: here, and by the workers (once per batch).
+func (b *batch) needGame(key string) {
+	js := b.jobs[key]
+	if js == nil || js.rec != nil || js.pending != nil {
+		return
+	}
+	b.queue(key)
+	if js.republished {
+		return
+	}
+	js.republished = true
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	if _, err := b.r.conn.JS.Publish(ctx, jobsPrefix+b.r.run, js.job); err != nil {
+		b.r.logf("publishing job %s again: %v (it is played here)", key, err)
+	}
+}
+
+// queue has the game of the job key played here.
+func (b *batch) queue(key string) {
+	js := b.jobs[key]
+	if js.queued {
+		return
+	}
+	js.queued = true
+	if !b.started {
+		b.started = true
+		for range b.r.auditWorkers {
+			b.players.Add(1)
+			go b.playHere()
+		}
+	}
+	b.tasks <- localTask{key: key, spec: js.spec} // never blocks: one task per job at a time
+}
+
+// playHere plays the queued games until the batch ends.
+func (b *batch) playHere() {
+	defer b.players.Done()
+	s, err := b.r.getSearchers()
+	if err == nil {
+		defer b.r.putSearchers(s)
+	}
+	for {
+		var t localTask
+		select {
+		case <-b.ctx.Done():
+			return
+		case t = <-b.tasks:
+		}
+		g := localGame{key: t.key, err: err}
+		b.settledMu.Lock()
+		g.skipped = b.settled[t.key]
+		b.settledMu.Unlock()
+		if !g.skipped && err == nil {
+			g.rec, g.err = tournament.Play(b.ctx, s, t.spec)
+			b.r.playedHere.Add(1)
+		}
+		select {
+		case b.played <- g:
+		case <-b.ctx.Done():
+			return
+		}
+	}
+}
+
+// playedHere takes a game played here: it settles the job, and checks the
+// worker's result of it, if any.
+func (b *batch) playedHere(g localGame) error {
+	js := b.jobs[g.key]
+	js.queued = false
+	switch {
+	case g.skipped:
+		if js.rec == nil {
+			b.queue(g.key)
+		}
+		return nil
+	case g.err != nil:
+		return fmt.Errorf("cluster: game %d (job %s), played here: %w", js.first, g.key, g.err)
+	case js.pending != nil:
+		p := js.pending
+		why := sameGame(p.rec, g.rec)
+		if why == "" {
+			b.accept(g.key, p.rec, p.worker, p.msg, true)
+			return nil
+		}
+		b.quarantine(p.worker, fmt.Sprintf("audit of game %d (job %s): %s", js.first, g.key, why))
+	case js.rec != nil && !js.verified:
+		if why := sameGame(*js.rec, g.rec); why != "" {
+			b.quarantine(js.worker, fmt.Sprintf("audit of game %d (job %s): %s", js.first, g.key, why))
+		} else {
+			js.verified = true
+		}
+	}
+	if js.rec == nil {
+		b.accept(g.key, g.rec, Coordinator, nil, true)
+	}
+	return nil
+}
+
+// handOver calls done for every game in spec order, and acknowledges each
+// result once its games are handed over.
+func (b *batch) handOver(done func(i int, rec tournament.Record) error) error {
+	recs := make([]*jobState, b.n)
+	for key, js := range b.jobs {
+		for _, i := range b.byKey[key] {
+			recs[i] = js
+		}
+	}
+	for i, js := range recs {
+		if err := done(i, *js.rec); err != nil {
+			return err
+		}
+		if idx := b.byKey[js.key]; idx[len(idx)-1] == i {
+			if js.msg != nil && b.deferAck {
+				_ = js.msg.Ack()
+			}
+			b.r.mu.Lock()
+			b.r.workers[js.worker]++
+			b.r.mu.Unlock()
+		}
+	}
+	return nil
+}
+
+// outOfDeliveries reports a job of this batch that the server stopped
+// handing out, and removes it from the stream.
+func (b *batch) outOfDeliveries(seq uint64) error {
+	cctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	m, err := b.r.conn.jobs.GetMsg(cctx, seq)
+	if err != nil || m.Subject != jobsPrefix+b.r.run {
+		return nil // gone already, or another run's
+	}
+	var job struct {
+		Key string `json:"key"`
+	}
+	_ = json.Unmarshal(m.Data, &job)
+	js := b.jobs[job.Key]
+	if js == nil || js.rec != nil || js.pending != nil || js.queued {
+		return nil
+	}
+	_ = b.r.conn.jobs.DeleteMsg(cctx, seq)
+	reason := "was handed out the consumer's max_deliver times without a result (workers crashed on it or refused it)"
+	if last := b.refusals[job.Key]; last != "" {
+		reason += "; last refusal: " + last
+	}
+	return &JobFailedError{Index: js.first, Key: job.Key, Reason: reason, Err: ErrMaxDeliver}
+}
