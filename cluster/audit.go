@@ -57,7 +57,8 @@ func CheckResult(spec tournament.GameSpec, res Result) (tournament.Record, error
 	if err != nil {
 		return tournament.Record{}, err
 	}
-	rec := tournament.Record{Opening: p.String(), Plies: len(res.Moves), Nodes: res.Nodes, Duration: time.Duration(res.Duration)}
+	rec := tournament.Record{Opening: p.String(), Plies: len(res.Moves), Nodes: res.Nodes, Duration: time.Duration(res.Duration),
+		Evals: res.Record().Evals} // numbers only, bounded by DecodeResult: the move comments of the records
 	if res.Opening != rec.Opening {
 		return forged("opening %.80q, the job's is %.80q", res.Opening, rec.Opening)
 	}

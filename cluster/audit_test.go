@@ -31,6 +31,9 @@ type recorder struct {
 func (r *recorder) Run(ctx context.Context, specs []tournament.GameSpec, done func(int, tournament.Record) error) error {
 	return r.Runner.Run(ctx, specs, func(i int, rec tournament.Record) error {
 		rec.Duration = 0
+		for i := range rec.Evals {
+			rec.Evals[i].Time = 0
+		}
 		r.mu.Lock()
 		r.recs = append(r.recs, rec)
 		r.mu.Unlock()

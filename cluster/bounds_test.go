@@ -146,7 +146,8 @@ func TestJobPastItsDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	err = r.collect(ctx, map[string][]int{job.Key: {0}}, 1, func(int, tournament.Record) error { return nil })
+	jobs := map[string]*jobState{job.Key: {key: job.Key, job: data, spec: spec}}
+	err = r.newBatch(ctx, jobs, map[string][]int{job.Key: {0}}, 1).run(func(int, tournament.Record) error { return nil })
 	var fe *JobFailedError
 	if !errors.As(err, &fe) || !errors.Is(err, ErrMaxDeliver) || !strings.Contains(fe.Reason, "past its deadline of 200ms") {
 		t.Fatalf("a job past its deadline: %v", err)
