@@ -33,6 +33,9 @@ type gameRecorder struct {
 func (g gameRecorder) WriteGame(game games.Game, first, second string, r Record) error {
 	*g.count++
 	tags := [][2]string{{"Event", "gametune"}, {"Round", fmt.Sprint(*g.count)}, {games.TagFirst, first}, {games.TagSecond, second}, {"Termination", string(r.Reason)}}
+	if r.Detail != "" {
+		tags = append(tags, [2]string{"TerminationDetails", r.Detail})
+	}
 	if err := g.r.WriteGame(g.w, tags, r.Opening, r.Moves, r.Outcome); err != nil {
 		return fmt.Errorf("tournament: writing game %d: %w", *g.count, err)
 	}
@@ -40,11 +43,16 @@ func (g gameRecorder) WriteGame(game games.Game, first, second string, r Record)
 }
 
 // LineWriter writes one line per game: the players, the opening, the moves,
-// the result and the reason, separated by " | ".
+// the result and the reason, separated by " | ", and the detail of a loss
+// by a fault or on time when there is one.
 type LineWriter struct{ W io.Writer }
 
 func (l LineWriter) WriteGame(g games.Game, first, second string, r Record) error {
-	if _, err := fmt.Fprintf(l.W, "%s | %s | %s | %s | %s | %s | %s\n", g.Name(), first, second, r.Opening, strings.Join(r.Moves, " "), r.Outcome, r.Reason); err != nil {
+	detail := ""
+	if r.Detail != "" {
+		detail = " | " + strings.NewReplacer("\n", " ", "\r", " ").Replace(r.Detail)
+	}
+	if _, err := fmt.Fprintf(l.W, "%s | %s | %s | %s | %s | %s | %s%s\n", g.Name(), first, second, r.Opening, strings.Join(r.Moves, " "), r.Outcome, r.Reason, detail); err != nil {
 		return fmt.Errorf("tournament: writing a game: %w", err)
 	}
 	return nil

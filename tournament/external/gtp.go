@@ -39,7 +39,7 @@ func (x *mover) gtp(ctx context.Context, command string, timeout time.Duration) 
 	deadline := time.Now().Add(timeout)
 	var text []string
 	for {
-		l, err := x.proc.readLine(ctx, time.Until(deadline), "answering "+command)
+		l, err := x.proc.readLine(ctx, deadline, timeout, "answering "+command)
 		if err != nil {
 			return "", err
 		}

@@ -60,8 +60,9 @@ func (x *mover) start(ctx context.Context) error {
 	if err := p.send("uci"); err != nil {
 		return err
 	}
+	deadline := time.Now().Add(x.handshake())
 	for {
-		l, err := p.readLine(ctx, x.handshake(), "waiting for uciok")
+		l, err := p.readLine(ctx, deadline, x.handshake(), "waiting for uciok")
 		if err != nil {
 			return err
 		}
@@ -103,16 +104,23 @@ func (x *mover) Close() error {
 }
 
 // fail stops a process that broke (so that it stops searching at once)
-// and passes err on.
+// and passes err on. A Fault's detail gains the last line of the engine's
+// stderr, and is written to the engines' log.
 func (x *mover) fail(err error) error {
 	var f *tournament.Fault
-	if errors.As(err, &f) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		if x.proc != nil {
-			x.proc.kill()
-			<-x.proc.done
-			x.proc = nil
-		}
+	fault := errors.As(err, &f)
+	if !fault && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) || x.proc == nil {
+		return err
 	}
+	x.proc.kill()
+	<-x.proc.done
+	if fault {
+		if l := x.proc.stderr.lastLine(); l != "" {
+			f.Detail += "; its stderr ends " + l
+		}
+		x.proc.stderr.note(fmt.Sprintf("%s [%s: the game is lost]", f.Detail, f.Reason))
+	}
+	x.proc = nil
 	return err
 }
 
@@ -133,6 +141,7 @@ func (x *mover) NewGame(ctx context.Context, s tournament.Start) error {
 			return x.fail(err)
 		}
 	}
+	x.proc.stderr.newGame()
 	x.replay, x.startText, x.told, x.synced = s.Position, s.Notation, x.told[:0], 0
 	if x.spec.Protocol == ProtocolGTP {
 		return x.newGameGTP(ctx)
@@ -212,7 +221,7 @@ func Check(ctx context.Context, g games.Game, e Spec, log io.Writer) error {
 	}
 	x := &mover{spec: e, log: log}
 	defer x.Close()
-	err := x.start(ctx)
+	err := x.fail(x.start(ctx))
 	var f *tournament.Fault
 	if errors.As(err, &f) {
 		return fmt.Errorf("%w: %s did not start as a %s engine: %v", ErrSpec, e.Name, e.Protocol, err)
