@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"os/exec"
-	"syscall"
 )
 
 // startSleeper starts a grandchild of the referee that outlives this
@@ -15,7 +14,7 @@ func startSleeper(ownSession bool) {
 	cmd.Stdout, cmd.Stderr = nil, os.Stderr
 	if ownSession {
 		cmd.Stderr = nil
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.SysProcAttr = ownSessionAttributes()
 	}
 	_ = cmd.Start()
 }
