@@ -257,3 +257,37 @@ func TestEmptyLogRemoved(t *testing.T) {
 		t.Errorf("the log holds %q", b)
 	}
 }
+
+// TestStderrLogLinear: the fast check of TestStderrBounded. 64 MiB of
+// stderr without a newline, in pipe-sized writes, take no allocation once
+// the line is cut, and the log holds the cut line once; lines beyond the
+// cap are dropped until the next game.
+func TestStderrLogLinear(t *testing.T) {
+	var log bytes.Buffer
+	s := newStderrLog(&log, "e")
+	chunk := bytes.Repeat([]byte("x"), 32<<10)
+	s.Write(chunk)
+	if allocs := testing.AllocsPerRun(2048, func() { s.Write(chunk) }); allocs != 0 {
+		t.Errorf("%v allocations a write of an endless line, want 0", allocs)
+	}
+	if want := "e: " + strings.Repeat("x", stderrLine) + " [line cut at 4096 bytes]\n"; log.String() != want {
+		t.Errorf("log %d bytes, want the cut line once (%d bytes)", log.Len(), len(want))
+	}
+	s.Write([]byte("\n"))
+	log.Reset()
+	line := []byte(strings.Repeat("y", 99) + "\n")
+	for range 2 * StderrCap / len(line) {
+		s.Write(line)
+	}
+	if log.Len() > StderrCap+200 || !strings.HasSuffix(log.String(), "the rest of the game's is dropped]\n") {
+		t.Errorf("2 MiB of lines in a game: %d bytes logged, ending %q", log.Len(), tail(log.String()))
+	}
+	s.newGame()
+	s.Write([]byte("next\n"))
+	if !strings.HasSuffix(log.String(), "e: next\n") {
+		t.Errorf("the next game's stderr is not logged: %q", tail(log.String()))
+	}
+	if got := s.lastLine(); got != `"next"` {
+		t.Errorf("last line %s, want \"next\"", got)
+	}
+}
