@@ -53,6 +53,9 @@ func (g *gameRecorder) WriteGame(game games.Game, first, second string, r Record
 	tags := [][2]string{{"Event", "gametune"}, {"Site", "?"}, {"Date", g.now().Format("2006.01.02")}, {"Round", fmt.Sprint(g.count)},
 		{games.TagFirst, first}, {games.TagSecond, second},
 		{"TimeControl", tc}, {"PlyCount", fmt.Sprint(len(r.Moves))}, {"Termination", r.Reason.Termination()}}
+	if r.Detail != "" {
+		tags = append(tags, [2]string{"TerminationDetails", r.Detail})
+	}
 	text := games.GameText{Tags: tags, Start: r.Opening, Moves: r.Moves, Result: r.Outcome, Note: string(r.Reason)}
 	if r.Detail != "" {
 		text.Note += ": " + r.Detail
@@ -67,11 +70,16 @@ func (g *gameRecorder) WriteGame(game games.Game, first, second string, r Record
 }
 
 // LineWriter writes one line per game: the players, the opening, the moves,
-// the result and the reason, separated by " | ".
+// the result and the reason, separated by " | ", and the detail of a loss
+// by a fault or on time when there is one.
 type LineWriter struct{ W io.Writer }
 
 func (l LineWriter) WriteGame(g games.Game, first, second string, r Record) error {
-	if _, err := fmt.Fprintf(l.W, "%s | %s | %s | %s | %s | %s | %s\n", g.Name(), first, second, r.Opening, strings.Join(r.Moves, " "), r.Outcome, r.Reason); err != nil {
+	detail := ""
+	if r.Detail != "" {
+		detail = " | " + strings.NewReplacer("\n", " ", "\r", " ").Replace(r.Detail)
+	}
+	if _, err := fmt.Fprintf(l.W, "%s | %s | %s | %s | %s | %s | %s%s\n", g.Name(), first, second, r.Opening, strings.Join(r.Moves, " "), r.Outcome, r.Reason, detail); err != nil {
 		return fmt.Errorf("tournament: writing a game: %w", err)
 	}
 	return nil

@@ -99,6 +99,7 @@ func TestPGNRecords(t *testing.T) {
 [TimeControl "40/60+0.6"]
 [PlyCount "1"]
 [Termination "time forfeit"]
+[TerminationDetails "sf \"x\": 120ms over its clock {margin 100ms}"]
 [SetUp "1"]
 [FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"]
 

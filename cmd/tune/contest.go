@@ -184,13 +184,13 @@ func (ct *contest) close() {
 
 // engineLog opens the file the external engines' stderr goes to
 // (external.OpenLog), saying which when it is a new temporary file.
-func engineLog(path string, stderr io.Writer) (*os.File, error) {
+func engineLog(path string, stderr io.Writer) (*external.Log, error) {
 	f, err := external.OpenLog(path)
 	switch {
 	case err != nil && path != "":
 		return nil, usageError{fmt.Errorf("--engine-log: %w", err)}
 	case err == nil && path == "":
-		fmt.Fprintf(stderr, "engine stderr goes to %s\n", f.Name())
+		fmt.Fprintf(stderr, "engine stderr goes to %s (made when an engine writes)\n", f.Name())
 	}
 	return f, err
 }

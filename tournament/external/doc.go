@@ -2,11 +2,23 @@
 // A Spec (read by Parse, or from an engines file by ParseEngines) describes
 // an engine: its command, protocol (UCI for chess, GTP for Othello),
 // options, limits and supervision; as a Player's Engine it makes the
-// movers a tournament.Pool worker holds. A mover supervises its process:
-// its own process group (killed whole on close, and with gametune on
-// Linux), bounded output lines, stalls, crashes and illegal moves as
-// tournament.Faults, and the process kept between games. Check tries a
-// spec before any game. Engines.Players resolves the player specs of a
-// match or a tournament (ReadEngines reads the engines file; OpenLog opens
-// the log of the engines' stderr).
+// movers a tournament.Pool worker holds. Check tries a spec before any
+// game. Engines.Players resolves the player specs of a match or a
+// tournament (ReadEngines reads the engines file, at most MaxEnginesFile
+// bytes; OpenLog opens the log of the engines' stderr, a temporary one
+// made at its first write).
+//
+// A mover keeps its process between games and holds it within bounds:
+//   - its process tree: on Linux an engine runs under a supervisor, this
+//     binary started again, a child subreaper that kills every process
+//     below it when the engine exits, when the mover closes it and when
+//     gametune dies (supervise_linux.go says what can still escape);
+//     elsewhere the engine leads a process group killed whole;
+//   - its output: stdout lines of at most MaxLine bytes, GTP answers of at
+//     most 64 KiB, at most 1000 options listed; stderr to the log at most
+//     StderrCap bytes a game, lines cut at 4 KiB, its last 4 KiB kept;
+//   - its input: option names and values are one line of printable text;
+//   - its faults: crashes, stalls and illegal moves lose the game as
+//     tournament.Faults whose one-line detail (with the last line of the
+//     engine's stderr) reaches the game's record and the log.
 package external

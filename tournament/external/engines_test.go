@@ -3,6 +3,7 @@ package external
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,7 +129,7 @@ func TestOpenLog(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.WriteString(line)
+		io.WriteString(f, line)
 		f.Close()
 	}
 	if data, _ := os.ReadFile(path); string(data) != "one\ntwo\n" {

@@ -30,6 +30,10 @@ func (x *mover) newGameGTP(ctx context.Context) error {
 	return nil
 }
 
+// maxAnswer is the longest GTP answer an engine may give: more is a
+// crash Fault.
+const maxAnswer = 64 << 10
+
 // gtp sends one GTP command and reads its response; "? ..." is a crash
 // Fault (the engine refused what the referee knows is right).
 func (x *mover) gtp(ctx context.Context, command string, timeout time.Duration) (string, error) {
@@ -38,8 +42,9 @@ func (x *mover) gtp(ctx context.Context, command string, timeout time.Duration) 
 	}
 	deadline := time.Now().Add(timeout)
 	var text []string
+	size := 0
 	for {
-		l, err := x.proc.readLine(ctx, time.Until(deadline), "answering "+command)
+		l, err := x.proc.readLine(ctx, deadline, timeout, "answering "+command)
 		if err != nil {
 			return "", err
 		}
@@ -49,6 +54,9 @@ func (x *mover) gtp(ctx context.Context, command string, timeout time.Duration) 
 				continue
 			}
 			break
+		}
+		if size += len(l) + 1; size > maxAnswer {
+			return "", crash(fmt.Sprintf("answer to %s longer than %d bytes", command, maxAnswer))
 		}
 		text = append(text, l)
 	}

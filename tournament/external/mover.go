@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -31,10 +32,22 @@ type mover struct {
 }
 
 // crash, stall and illegal are the faults that lose a game.
-func crash(detail string) error { return &tournament.Fault{Reason: tournament.ByCrash, Detail: detail} }
-func stall(detail string) error { return &tournament.Fault{Reason: tournament.ByStall, Detail: detail} }
-func illegal(detail string) error {
-	return &tournament.Fault{Reason: tournament.ByIllegal, Detail: detail}
+func crash(detail string) error   { return fault(tournament.ByCrash, detail) }
+func stall(detail string) error   { return fault(tournament.ByStall, detail) }
+func illegal(detail string) error { return fault(tournament.ByIllegal, detail) }
+
+// maxDetail is the longest detail of a Fault: the engine's text it quotes
+// is cut.
+const maxDetail = 400
+
+// fault is a Fault whose detail is one line (control characters written
+// \xNN) of at most maxDetail bytes.
+func fault(reason tournament.Reason, detail string) error {
+	detail = sanitize(detail)
+	if len(detail) > maxDetail {
+		detail = strings.ToValidUTF8(detail[:maxDetail], "") + "..."
+	}
+	return &tournament.Fault{Reason: reason, Detail: detail}
 }
 
 func (x *mover) handshake() time.Duration {
@@ -43,6 +56,10 @@ func (x *mover) handshake() time.Duration {
 	}
 	return defaultHandshake
 }
+
+// maxListed is the most options an engine may list: more is a crash
+// Fault.
+const maxListed = 1000
 
 // start starts the process and greets it: uci/uciok (the options listed)
 // or GTP's protocol_version. Unknown options are an ErrSpec error.
@@ -56,12 +73,19 @@ func (x *mover) start(ctx context.Context) error {
 		_, err := x.gtp(ctx, "protocol_version", x.handshake())
 		return err
 	}
+	return x.greetUCI(ctx)
+}
+
+// greetUCI sends uci and reads the options the engine lists up to uciok;
+// the spec's options must be among them.
+func (x *mover) greetUCI(ctx context.Context) error {
 	x.listed, x.set = map[string]uci.Option{}, map[string]string{}
-	if err := p.send("uci"); err != nil {
+	if err := x.proc.send("uci"); err != nil {
 		return err
 	}
+	deadline := time.Now().Add(x.handshake())
 	for {
-		l, err := p.readLine(ctx, x.handshake(), "waiting for uciok")
+		l, err := x.proc.readLine(ctx, deadline, x.handshake(), "waiting for uciok")
 		if err != nil {
 			return err
 		}
@@ -73,6 +97,9 @@ func (x *mover) start(ctx context.Context) error {
 			if o, err := uci.ParseOption(f[1:]); err == nil {
 				x.listed[strings.ToLower(o.Name)] = o
 			}
+			if len(x.listed) > maxListed {
+				return crash(fmt.Sprintf("listed more than %d options", maxListed))
+			}
 		}
 	}
 	for _, o := range x.spec.Options {
@@ -81,6 +108,7 @@ func (x *mover) start(ctx context.Context) error {
 			for _, l := range x.listed {
 				names = append(names, l.Name)
 			}
+			sort.Strings(names)
 			return fmt.Errorf("%w: %s lists no option %q (it lists: %s)", ErrSpec, x.spec.Name, o.Name, strings.Join(names, ", "))
 		}
 	}
@@ -103,16 +131,23 @@ func (x *mover) Close() error {
 }
 
 // fail stops a process that broke (so that it stops searching at once)
-// and passes err on.
+// and passes err on. A Fault's detail gains the last line of the engine's
+// stderr, and is written to the engines' log.
 func (x *mover) fail(err error) error {
 	var f *tournament.Fault
-	if errors.As(err, &f) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		if x.proc != nil {
-			x.proc.kill()
-			<-x.proc.done
-			x.proc = nil
-		}
+	fault := errors.As(err, &f)
+	if !fault && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) || x.proc == nil {
+		return err
 	}
+	x.proc.kill()
+	<-x.proc.done
+	if fault {
+		if l := x.proc.stderr.lastLine(); l != "" {
+			f.Detail += "; its stderr ends " + l
+		}
+		x.proc.stderr.note(fmt.Sprintf("%s [%s: the game is lost]", f.Detail, f.Reason))
+	}
+	x.proc = nil
 	return err
 }
 
@@ -133,6 +168,7 @@ func (x *mover) NewGame(ctx context.Context, s tournament.Start) error {
 			return x.fail(err)
 		}
 	}
+	x.proc.stderr.newGame()
 	x.replay, x.startText, x.told, x.synced = s.Position, s.Notation, x.told[:0], 0
 	if x.spec.Protocol == ProtocolGTP {
 		return x.newGameGTP(ctx)
@@ -212,7 +248,7 @@ func Check(ctx context.Context, g games.Game, e Spec, log io.Writer) error {
 	}
 	x := &mover{spec: e, log: log}
 	defer x.Close()
-	err := x.start(ctx)
+	err := x.fail(x.start(ctx))
 	var f *tournament.Fault
 	if errors.As(err, &f) {
 		return fmt.Errorf("%w: %s did not start as a %s engine: %v", ErrSpec, e.Name, e.Protocol, err)

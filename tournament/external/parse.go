@@ -72,6 +72,9 @@ func (e *Spec) setProcess(key, value string) (bool, error) {
 		}
 		e.Protocol = value
 	case key == "name":
+		if i := controlIndex(value); i >= 0 {
+			return true, fmt.Errorf("name=%s holds the control character %q at byte %d: a name is one line of printable text", sanitize(value), value[i], i)
+		}
 		e.Name = value
 	case key == "arg":
 		e.Args = append(e.Args, value)
@@ -81,6 +84,9 @@ func (e *Spec) setProcess(key, value string) (bool, error) {
 		name := strings.TrimPrefix(key, "option.")
 		if name == "" {
 			return true, errors.New("option. needs a name: option.NAME=VALUE")
+		}
+		if err := (Option{name, value}).check(); err != nil {
+			return true, err
 		}
 		e.Options = append(e.Options, Option{name, value})
 	default:
@@ -181,4 +187,28 @@ func millis(s string) (time.Duration, error) {
 		return 0, errors.New("not milliseconds")
 	}
 	return time.Duration(n) * time.Millisecond, nil
+}
+
+// check refuses an option whose name or value holds a control character:
+// UCI's setoption is one line, and a newline would smuggle in a second
+// command.
+func (o Option) check() error {
+	if i := controlIndex(o.Name); i >= 0 {
+		return fmt.Errorf("option.%s: its name holds the control character %q at byte %d (names and values are one line of printable text)", sanitize(o.Name), o.Name[i], i)
+	}
+	if i := controlIndex(o.Value); i >= 0 {
+		return fmt.Errorf("option.%s=%s: its value holds the control character %q at byte %d (names and values are one line of printable text)", o.Name, sanitize(o.Value), o.Value[i], i)
+	}
+	return nil
+}
+
+// controlIndex is the index of the first control character of s (below
+// 0x20, or 0x7f), or -1.
+func controlIndex(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return i
+		}
+	}
+	return -1
 }

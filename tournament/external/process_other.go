@@ -1,11 +1,14 @@
-//go:build unix && !linux
+//go:build !linux
 
 package external
 
-import "syscall"
+import "os/exec"
 
-// processAttributes puts an engine in its own process group, killed whole
-// on close. Only Linux has a parent-death signal.
-func processAttributes() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
+// supervisedCommand runs the engine itself: only Linux has a supervisor
+// (it needs a child subreaper). On Unix the engine leads its own process
+// group, killed whole on close; a child that leaves the group, or any
+// child once gametune is killed, may outlive it.
+func supervisedCommand(direct *exec.Cmd) (*exec.Cmd, bool) {
+	direct.SysProcAttr = processAttributes()
+	return direct, false
 }

@@ -7,8 +7,8 @@ import (
 	"syscall"
 )
 
-// killGroup kills the process group an engine leads (processAttributes
-// made it one), its children included.
+// killGroup kills the process group an engine (or its supervisor) leads,
+// its children in the group included.
 func killGroup(p *os.Process) {
 	syscall.Kill(-p.Pid, syscall.SIGKILL)
 }

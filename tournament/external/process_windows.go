@@ -9,5 +9,5 @@ import (
 // nor a parent-death signal; an engine's own children may outlive it.
 func processAttributes() *syscall.SysProcAttr { return nil }
 
-// killGroup kills the engine process.
-func killGroup(p *os.Process) { p.Kill() }
+// endTree kills the engine process.
+func endTree(p *os.Process, _ bool, _ <-chan struct{}) { p.Kill() }

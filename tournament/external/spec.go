@@ -171,6 +171,11 @@ func (e Spec) CheckCommand(gameName string) error {
 			return fmt.Errorf("%w: dir=%s is not a directory", ErrSpec, e.Dir)
 		}
 	}
+	for _, o := range e.Options {
+		if err := o.check(); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrSpec, e.Name, err)
+		}
+	}
 	want := map[string]string{ProtocolUCI: "chess", ProtocolGTP: "othello"}[e.Protocol]
 	if want != gameName {
 		return fmt.Errorf("%w: %s: proto=%s plays %s, not %s", ErrSpec, e.Name, e.Protocol, want, gameName)

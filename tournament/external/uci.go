@@ -18,6 +18,9 @@ func (x *mover) setOptions() error {
 	want := map[string]string{}
 	var order []string
 	for _, o := range x.spec.Options {
+		if err := o.check(); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrSpec, x.spec.Name, err)
+		}
 		k := strings.ToLower(o.Name)
 		if _, ok := x.listed[k]; !ok {
 			return fmt.Errorf("%w: %s lists no option %q", ErrSpec, x.spec.Name, o.Name)
@@ -50,7 +53,7 @@ func (x *mover) setOptions() error {
 func (x *mover) expect(ctx context.Context, word string, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for {
-		l, err := x.proc.readLine(ctx, time.Until(deadline), "waiting for "+word)
+		l, err := x.proc.readLine(ctx, deadline, timeout, "waiting for "+word)
 		if err != nil {
 			return err
 		}
@@ -104,7 +107,7 @@ func (x *mover) readBestMove(ctx context.Context, p games.Position, budget time.
 	deadline := time.Now().Add(budget)
 	var r tournament.Reply
 	for {
-		l, err := x.proc.readLine(ctx, time.Until(deadline), "searching")
+		l, err := x.proc.readLine(ctx, deadline, budget, "searching")
 		if err != nil {
 			return r, err
 		}

@@ -1,7 +1,8 @@
 // Command testengine is a misbehaving UCI chess engine for the tests of
 // external players: it plays the first legal move, and with its flags
 // exits, stops answering or plays an illegal move at a given ply of the
-// game, or ignores quit.
+// game, ignores quit, floods its stderr or stdout, starts children that
+// try to outlive it, or logs the commands it receives.
 package main
 
 import (
@@ -22,13 +23,31 @@ func main() {
 	illegalAt := flag.Int("illegal-at", 0, "answer an illegal move from this ply on")
 	ignoreQuit := flag.Bool("ignore-quit", false, "do not exit on quit")
 	child := flag.Bool("child", false, "start a child that sleeps, to check process groups are killed whole")
+	escape := flag.Bool("escape", false, "start a child that sleeps in a session of its own, out of the engine's process group")
+	stderrLines := flag.Int("stderr-lines", 0, "write this many bytes to stderr, in lines of 100, before each move")
+	stderrBytes := flag.Int("stderr-bytes", 0, "write this many bytes to stderr, without a newline, before each move")
+	longLineAt := flag.Int("long-line-at", 0, "from this ply on, answer with a line of 50 MB before the move")
+	logPath := flag.String("log", "", "append every command received to this file")
 	flag.Parse()
 	if *child {
-		startSleeper()
+		startSleeper(false)
+	}
+	if *escape {
+		startSleeper(true)
+	}
+	var log *os.File
+	if *logPath != "" {
+		var err error
+		if log, err = os.OpenFile(*logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
+			panic(err)
+		}
 	}
 	in := bufio.NewScanner(os.Stdin)
 	var pos *chess.Position
 	for in.Scan() {
+		if log != nil {
+			fmt.Fprintln(log, in.Text())
+		}
 		f := strings.Fields(in.Text())
 		if len(f) == 0 {
 			continue
@@ -53,6 +72,15 @@ func main() {
 			case at(ply, *illegalAt):
 				fmt.Println("bestmove a1a1")
 				continue
+			case at(ply, *longLineAt):
+				os.Stdout.Write(filled(50<<20, 0))
+				fmt.Println()
+			}
+			if *stderrLines > 0 {
+				os.Stderr.Write(filled(*stderrLines, 100))
+			}
+			if *stderrBytes > 0 {
+				os.Stderr.Write(filled(*stderrBytes, 0))
 			}
 			moves, _ := pos.Moves(nil)
 			fmt.Println("info depth 1 score cp 0 nodes 1")
@@ -66,6 +94,19 @@ func main() {
 	if *ignoreQuit {
 		time.Sleep(time.Hour)
 	}
+}
+
+// filled is n bytes of 'x', with a newline ending every line of lineLen
+// bytes when lineLen > 0.
+func filled(n, lineLen int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = 'x'
+		if lineLen > 0 && i%lineLen == lineLen-1 {
+			b[i] = '\n'
+		}
+	}
+	return b
 }
 
 // at reports whether a misbehaviour set for ply n (0: never) is due.
