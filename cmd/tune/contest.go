@@ -37,6 +37,7 @@ func (o *contestOptions) bind(c *cobra.Command) {
 	o.limits.bind(f, 4)
 	f.StringVar(&o.openings, "openings", "default", "openings: default (the game's own: chess's 50 named openings; random:8 for the others), random:N (N random plies, balanced), start, a book file (EPD, moves: lines, PGN/PDN/GGF), or fastchess's words file=PATH order=random start=N plies=N")
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
+	f.IntVar(&o.workers, "concurrency", 0, "--workers under fastchess's and cutechess's name")
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the generated openings")
 	f.IntVar(&o.maxPlies, "max-plies", 0, fmt.Sprintf("ply cap of a game, drawn when reached, 1-%d (0: 400)", population.MaxPlyCap))
 	f.StringVar(&o.gamesOut, "games-out", "", "write every game to this new file")

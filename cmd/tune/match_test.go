@@ -68,7 +68,7 @@ func TestMatchJSONAndRecords(t *testing.T) {
 	if n := strings.Count(string(data), "\n"); n != 8 || !strings.Contains(string(data), "1/2-1/2 | rule") {
 		t.Fatalf("%d game records:\n%s", n, data)
 	}
-	code, _, errOut = tune(t, "", "match", "--game", "tictactoe", "--pairs", "1", "--depth", "9", "--openings", "random:1", "--games-out", games, "--quiet")
+	code, _, errOut = tune(t, "", "match", "--game", "tictactoe", "--pairs", "1", "--depth", "9", "--openings", "random:1", "--games-out", games, "--quiet", "--concurrency", "2")
 	if code != 0 {
 		t.Fatalf("appending: exit %d %s", code, errOut)
 	}

@@ -51,7 +51,6 @@ func TestParse(t *testing.T) {
 	}
 	bad := map[string]string{
 		"proto=uci,depth=1":                   "cmd= is missing",
-		"cmd=e,depth=1":                       "proto= is missing",
 		"cmd=e,proto=xboard,depth=1":          "want uci",
 		"cmd=e,proto=uci":                     "needs depth=",
 		"cmd=e,proto=uci,depth=1,nodes=2":     "not 2",
@@ -449,4 +448,33 @@ func BenchmarkExternalGame(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(plies), "µs/ply")
+}
+
+// TestSpecWords: fastchess's and cutechess's ways of writing an engine:
+// proto defaults to UCI, st= is seconds a move, tc=inf is no clock (with
+// another limit), M:SS clocks, and quoted values holding commas.
+func TestSpecWords(t *testing.T) {
+	s, err := Parse(`cmd=e,st=0.25,option.Path="a,b",name="x y"`)
+	if err != nil || s.Protocol != ProtocolUCI || s.MoveTime != 250*time.Millisecond || s.Name != "x y" {
+		t.Fatalf("%+v %v", s, err)
+	}
+	if len(s.Options) != 1 || s.Options[0].Value != "a,b" {
+		t.Errorf("quoted option: %+v", s.Options)
+	}
+	if s, err := Parse("cmd=e,tc=inf,depth=8"); err != nil || s.TC != nil || s.Depth != 8 {
+		t.Errorf("tc=inf depth=8: %+v %v", s, err)
+	}
+	if s, err := Parse("cmd=e,tc=1:00+1"); err != nil || s.TC == nil || s.TC.Base != time.Minute || s.TC.Increment != time.Second {
+		t.Errorf("tc=1:00+1: %+v %v", s, err)
+	}
+	for in, want := range map[string]string{
+		"cmd=e,tc=inf":                "a UCI engine needs",
+		"cmd=e,st=0":                  "want seconds a move",
+		"cmd=e,st=1,depth=2":          "give one of",
+		`cmd=e,option.P="a,b,depth=1`: "not closed",
+	} {
+		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
 }

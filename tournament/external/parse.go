@@ -15,11 +15,13 @@ import (
 //
 //	cmd=/usr/games/stockfish,proto=uci,name=sf,option.Hash=16,depth=8
 //
-// Keys: cmd, proto (uci or gtp), name, arg (repeatable, in order), dir,
-// option.NAME=VALUE (repeatable), one of depth=D, nodes=N, movetime=MS or
-// tc=[MOVES/]SECONDS[+INC], restart=on|off, timemargin=MS and stall=MS.
-// A value cannot hold a comma. It checks the syntax only; CheckCommand
-// looks at the command.
+// Keys: cmd, proto (uci, the default as in fastchess and cutechess, or
+// gtp), name, arg (repeatable, in order), dir, option.NAME=VALUE
+// (repeatable), one of depth=D, nodes=N, movetime=MS, st=SECONDS or
+// tc=[MOVES/]TIME[+INC] (tc=inf: no clock), restart=on|off, timemargin=MS
+// and stall=MS. A value in double quotes may hold commas
+// (option.Path="a,b"). It checks the syntax only; CheckCommand looks at
+// the command.
 func Parse(s string) (Spec, error) {
 	var e Spec
 	bad := func(err error) (Spec, error) {
@@ -27,7 +29,11 @@ func Parse(s string) (Spec, error) {
 	}
 	limits := 0
 	seen := map[string]bool{}
-	for _, kv := range strings.Split(s, ",") {
+	fields, err := splitSpec(s)
+	if err != nil {
+		return bad(err)
+	}
+	for _, kv := range fields {
 		kv = strings.TrimSpace(kv)
 		if kv == "" {
 			continue
@@ -35,6 +41,9 @@ func Parse(s string) (Spec, error) {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok {
 			return bad(fmt.Errorf("%q is not KEY=VALUE", kv))
+		}
+		if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
+			value = value[1 : len(value)-1]
 		}
 		if key != "arg" && !strings.HasPrefix(key, "option.") {
 			if seen[key] {
@@ -95,6 +104,27 @@ func (e *Spec) setProcess(key, value string) (bool, error) {
 	return true, nil
 }
 
+// splitSpec splits a spec at the commas outside double quotes.
+func splitSpec(s string) ([]string, error) {
+	var out []string
+	quoted, start := false, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			quoted = !quoted
+		case ',':
+			if !quoted {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	if quoted {
+		return nil, errors.New("a double quote is not closed")
+	}
+	return append(out, s[start:]), nil
+}
+
 // setLimit sets a key of the engine's limits and supervision (depth,
 // nodes, movetime, tc, restart, timemargin, stall) and reports whether it
 // is one of the four limits, of which a spec gives at most one.
@@ -118,7 +148,16 @@ func (e *Spec) setLimit(key, value string) (limit bool, err error) {
 			return true, fmt.Errorf("movetime=%s: want milliseconds, more than 0", value)
 		}
 		e.MoveTime = d
+	case "st":
+		secs, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(secs > 0 && secs <= 1e6) {
+			return true, fmt.Errorf("st=%s: want seconds a move, more than 0 (fastchess's and cutechess's st)", value)
+		}
+		e.MoveTime = time.Duration(secs * float64(time.Second))
 	case "tc":
+		if value == "inf" {
+			return false, nil // no clock: another limit bounds the search
+		}
 		tc, err := tournament.ParseTimeControl(value)
 		if err != nil {
 			return true, err
@@ -151,7 +190,7 @@ func (e *Spec) setSupervision(key, value string) error {
 		}
 		e.Stall = d
 	default:
-		return fmt.Errorf("unknown key %q (keys: cmd, proto, name, arg, dir, option.NAME, depth, nodes, movetime, tc, restart, timemargin, stall)", key)
+		return fmt.Errorf("unknown key %q (keys: cmd, proto, name, arg, dir, option.NAME, depth, nodes, movetime, st, tc, restart, timemargin, stall)", key)
 	}
 	return nil
 }
@@ -163,10 +202,10 @@ func (e *Spec) complete(limits int) error {
 		return errors.New("cmd= is missing")
 	}
 	if e.Protocol == "" {
-		return errors.New("proto= is missing (uci or gtp)")
+		e.Protocol = ProtocolUCI // fastchess's and cutechess's default
 	}
 	if limits > 1 {
-		return fmt.Errorf("give one of depth=, nodes=, movetime= or tc=, not %d", limits)
+		return fmt.Errorf("give one of depth=, nodes=, movetime= (or st=) or tc=, not %d", limits)
 	}
 	switch {
 	case e.Protocol == ProtocolUCI && limits == 0:
