@@ -45,6 +45,9 @@ func Parse(s string) (Spec, error) {
 		if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
 			value = value[1 : len(value)-1]
 		}
+		if strings.Contains(value, `"`) {
+			return bad(fmt.Errorf("%s: a value may be wrapped in double quotes but cannot hold one", key))
+		}
 		if key != "arg" && !strings.HasPrefix(key, "option.") {
 			if seen[key] {
 				return bad(fmt.Errorf("%s is given twice", key))

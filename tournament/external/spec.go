@@ -102,15 +102,21 @@ func IsSpec(s string) bool {
 
 // String writes the spec back in Parse's form.
 func (e Spec) String() string {
-	kv := []string{"cmd=" + e.Command, "proto=" + e.Protocol, "name=" + e.Name}
+	q := func(v string) string {
+		if strings.Contains(v, ",") {
+			return `"` + v + `"`
+		}
+		return v
+	}
+	kv := []string{"cmd=" + q(e.Command), "proto=" + e.Protocol, "name=" + q(e.Name)}
 	for _, a := range e.Args {
-		kv = append(kv, "arg="+a)
+		kv = append(kv, "arg="+q(a))
 	}
 	if e.Dir != "" {
-		kv = append(kv, "dir="+e.Dir)
+		kv = append(kv, "dir="+q(e.Dir))
 	}
 	for _, o := range e.Options {
-		kv = append(kv, "option."+o.Name+"="+o.Value)
+		kv = append(kv, "option."+o.Name+"="+q(o.Value))
 	}
 	switch {
 	case e.Depth > 0:
