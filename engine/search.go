@@ -178,6 +178,15 @@ func (s *Searcher) NewGame() {
 // is cancelled the search stops within about a thousand nodes and returns
 // the result of the last completed iteration with ctx's error.
 func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evaluator, w []float64, lim Limits) (Result, error) {
+	return s.SearchEach(ctx, p, ev, w, lim, nil)
+}
+
+// SearchEach is Search that also gives each completed iteration of the
+// iterative deepening to each, when not nil, as it completes (a UCI info
+// line): its move, score, PV and the search's stats so far. The PV is the
+// searcher's own, valid until each returns. each runs on the search's
+// goroutine, once an iteration: nothing is added to the nodes.
+func (s *Searcher) SearchEach(ctx context.Context, p games.Position, ev *games.Evaluator, w []float64, lim Limits, each func(Result)) (Result, error) {
 	if len(w) != len(ev.Features) {
 		return Result{}, fmt.Errorf("engine: evaluator %q has %d features, got %d weights", ev.Name, len(ev.Features), len(w))
 	}
@@ -269,17 +278,28 @@ func (s *Searcher) Search(ctx context.Context, p games.Position, ev *games.Evalu
 		if len(s.rootPV) > 0 {
 			res.Move = s.rootPV[0]
 		}
+		if each != nil {
+			res.PV, res.Stats = s.rootPV, s.iterationStats()
+			each(res)
+		}
 	}
 	res.PV = s.rootPV
-	if s.stats.Depth > 0 {
-		s.stats.EBF = math.Pow(float64(s.stats.Nodes), 1/float64(s.stats.Depth))
-	}
-	res.Stats = s.stats
+	res.Stats = s.iterationStats()
 	s.pos, s.ev, s.w, s.orderer, s.checker, s.outcomer, s.frontier, s.ender = nil, nil, nil, nil, nil, nil, nil, nil
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
 	return res, nil
+}
+
+// iterationStats are the stats so far, with the effective branching
+// factor of the last completed iteration.
+func (s *Searcher) iterationStats() Stats {
+	st := s.stats
+	if st.Depth > 0 {
+		st.EBF = math.Pow(float64(st.Nodes), 1/float64(st.Depth))
+	}
+	return st
 }
 
 // aspiration searches the root to depth with a window around the previous

@@ -47,8 +47,7 @@ type Thinker struct {
 	s        *engine.Searcher
 	tableMiB int
 	defaults engine.Limits
-	overhead time.Duration    // kept back from every move's time (SetMoveOverhead)
-	scratch  *engine.Searcher // ThinkEach's second searcher, for the shallower depths
+	overhead time.Duration // kept back from every move's time (SetMoveOverhead)
 	opts     Options
 
 	cancel context.CancelFunc
@@ -129,12 +128,7 @@ func (t *Thinker) SetDepth(d int) error {
 
 // NewGame clears the searcher's tables: what it learnt of one game does not
 // decide the moves of the next.
-func (t *Thinker) NewGame() {
-	t.s.NewGame()
-	if t.scratch != nil {
-		t.scratch.NewGame()
-	}
-}
+func (t *Thinker) NewGame() { t.s.NewGame() }
 
 // Think starts a search of p within lim on its own goroutine, after ending
 // the search in flight, if any; report gets what it found. With
@@ -147,16 +141,8 @@ func (t *Thinker) Think(ctx context.Context, p games.Position, lim games.ThinkLi
 
 // ThinkEach is Think that also reports each iteration of the iterative
 // deepening to iteration as it completes (UCI's info lines), when
-// iteration is not nil. The engine's searches give their iterations only
-// at their end, so the thinker searches depth by depth, one engine search
-// per depth, each repeating the shallower ones cheaply through the table:
-// from the start positions, against one search to the same depth, 8% more
-// nodes in chess (depth 8), 19% in Othello (depth 11), 70% in checkers
-// (depth 15). A search bounded by depth alone (no time, no nodes, not
-// infinite) keeps the move of one search to that depth, the built-in
-// player's: the shallower depths are searched by a second searcher of its
-// own, and the thinker's searcher searches the depth asked at once. An
-// iteration callback of the engine's own would remove that cost.
+// iteration is not nil: the engine's one search gives them (SearchEach),
+// so the move is the one Think would find.
 func (t *Thinker) ThinkEach(ctx context.Context, p games.Position, lim games.ThinkLimits, iteration, report func(games.Thought)) error {
 	q, err := t.searchable(p)
 	if err != nil {
@@ -164,54 +150,22 @@ func (t *Thinker) ThinkEach(ctx context.Context, p games.Position, lim games.Thi
 	}
 	elim, budget, hold := t.limits(lim)
 	s, ev, w := t.s, t.ev, t.w
-	var scratch *engine.Searcher
-	if iteration != nil && budget == 0 && !hold && elim.Nodes == 0 && elim.Depth > 1 {
-		if scratch, err = t.scratchSearcher(); err != nil {
-			return err
-		}
-	}
 	t.start(ctx, budget, hold, func(sctx context.Context, start time.Time) {
-		var th games.Thought
-		switch {
-		case iteration == nil:
-			res, _ := s.Search(sctx, q, ev, w, elim) // stopped: the last completed iteration's move
-			th = Report(q, res, time.Since(start))
-		case scratch != nil:
-			th = deepen(sctx, scratch, q.Clone(), ev, w, engine.Limits{Depth: elim.Depth - 1}, start, iteration)
-			if sctx.Err() != nil {
-				break // stopped before the depth asked: the deepest the second searcher completed
-			}
-			res, _ := s.Search(sctx, q, ev, w, elim)
-			shallower := th.Nodes
-			if res.Stats.Depth >= th.Depth {
-				th = Report(q, res, time.Since(start))
-			}
-			th.Nodes += shallower
-			if res.Stats.Depth == elim.Depth {
+		var each func(engine.Result)
+		if iteration != nil {
+			each = func(res engine.Result) {
+				th := Report(q, res, time.Since(start))
+				th.PV = append([]games.Move(nil), res.PV...) // the searcher's own slice changes on
 				iteration(th)
 			}
-		default:
-			th = deepen(sctx, s, q, ev, w, elim, start, iteration)
 		}
+		res, _ := s.SearchEach(sctx, q, ev, w, elim, each) // stopped: the last completed iteration's move
 		if hold {
 			<-sctx.Done()
 		}
-		report(th)
+		report(Report(q, res, time.Since(start)))
 	})
 	return nil
-}
-
-// scratchSearcher is the second searcher of ThinkEach, made at its first
-// use with a table of a quarter of the thinker's (at least 1 MiB).
-func (t *Thinker) scratchSearcher() (*engine.Searcher, error) {
-	if t.scratch == nil {
-		s, err := engine.New(engine.Options{TableMiB: max(t.tableMiB/4, 1)})
-		if err != nil {
-			return nil, err
-		}
-		t.scratch = s
-	}
-	return t.scratch, nil
 }
 
 // start runs work on its own goroutine as the search in flight, after
@@ -234,43 +188,6 @@ func (t *Thinker) start(ctx context.Context, budget time.Duration, hold bool, wo
 		defer cancel()
 		work(sctx, start)
 	}()
-}
-
-// deepen searches q one depth after the other up to lim, within lim's
-// nodes in all, telling iteration of each depth completed, and returns the
-// deepest.
-func deepen(ctx context.Context, s *engine.Searcher, q games.Position, ev *games.Evaluator, w []float64, lim engine.Limits, start time.Time, iteration func(games.Thought)) games.Thought {
-	maxDepth := lim.Depth
-	if maxDepth == 0 {
-		maxDepth = engine.MaxDepth
-	}
-	var best games.Thought
-	var nodes int64
-	for depth := 1; depth <= maxDepth; depth++ {
-		step := engine.Limits{Depth: depth}
-		if lim.Nodes > 0 {
-			if step.Nodes = lim.Nodes - nodes; step.Nodes <= 0 {
-				break
-			}
-		}
-		res, err := s.Search(ctx, q, ev, w, step)
-		nodes += res.Stats.Nodes
-		th := Report(q, res, time.Since(start))
-		th.PV, th.Nodes = append([]games.Move(nil), res.PV...), nodes
-		if depth == 1 || th.Depth > best.Depth {
-			best = th
-		}
-		best.Nodes, best.Elapsed = nodes, th.Elapsed
-		if err != nil || res.Stats.Depth < depth {
-			break // stopped, out of time or out of nodes: the deepest completed
-		}
-		iteration(best)
-		if res.Stats.Evals == 0 || res.Stats.Depth >= maxDepth {
-			break // the tree is exhausted, or searched to the end of the game
-		}
-		depth = res.Stats.Depth
-	}
-	return best
 }
 
 // Held reports whether the search in flight waits for Stop to report (an
