@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -108,24 +107,8 @@ func markProcesses(t *testing.T) {
 	k, v, _ := strings.Cut(mark, "=")
 	t.Setenv(k, v)
 	t.Cleanup(func() {
-		// The supervisor ends an engine's tree once the engine has gone:
-		// give it a moment on a loaded machine.
-		left := marked(mark)
-		for deadline := time.Now().Add(3 * time.Second); len(left) > 0 && time.Now().Before(deadline); left = marked(mark) {
-			time.Sleep(50 * time.Millisecond)
-		}
-		if len(left) > 0 {
-			// Known escape: when the referee kills an engine that ignores
-			// quit, its process group goes down with the supervisor in one
-			// SIGKILL, and the engine's own children are left to init
-			// (issue 30's note). cmd/tune's TestEngineTreeDiesWithTune holds
-			// the tree's death when gametune itself dies. Clean up, say so.
-			for _, p := range left {
-				if pid, err := strconv.Atoi(strings.SplitN(p, ":", 2)[0]); err == nil {
-					syscall.Kill(pid, syscall.SIGKILL)
-				}
-			}
-			t.Logf("processes left behind after 3s (killed now): %v", left)
+		if left := marked(mark); len(left) > 0 {
+			t.Errorf("processes left behind: %v", left)
 		}
 	})
 }

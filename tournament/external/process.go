@@ -105,10 +105,11 @@ func (p *process) read(stdout io.Reader) {
 	io.Copy(io.Discard, stdout)
 }
 
-// wait waits for the process, gives the reader outputGrace to reach the
-// end of stdout (a process the engine left may hold it open), and closes
-// done.
+// wait waits for the process, ends what is left of its process group
+// (endGroupOnExit), gives the reader outputGrace to reach the end of stdout
+// (a process the engine left may hold it open), and closes done.
 func (p *process) wait(stdout *os.File, read <-chan struct{}) {
+	endGroupOnExit(p.cmd.Process)
 	p.err = p.cmd.Wait()
 	select {
 	case <-read:

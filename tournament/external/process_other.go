@@ -2,7 +2,10 @@
 
 package external
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 // supervisedCommand runs the engine itself: only Linux has a supervisor
 // (it needs a child subreaper). On Unix the engine leads its own process
@@ -12,3 +15,6 @@ func supervisedCommand(direct *exec.Cmd) (*exec.Cmd, bool) {
 	direct.SysProcAttr = processAttributes()
 	return direct, false
 }
+
+// endGroupOnExit does nothing outside Linux: the group is killed on close.
+func endGroupOnExit(*os.Process) {}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // On Linux an engine runs under a supervisor: gametune's own binary
@@ -226,4 +227,26 @@ func withoutVariable(env []string) []string {
 		}
 	}
 	return out
+}
+
+// endGroupOnExit waits until the process (an engine's supervisor) has
+// exited, without reaping it, and kills what is left of its process group:
+// the group's id stays its own until it is reaped, so the kill cannot reach
+// another group. A supervisor killed before it could sweep (a SIGTERM that
+// comes as it starts, before it handles the signal) so still takes the
+// engine's tree with it, but for processes that left the group.
+func endGroupOnExit(p *os.Process) {
+	const (
+		pPID    = 1         // P_PID of <sys/wait.h>
+		wExited = 4         // WEXITED
+		wNoWait = 0x1000000 // WNOWAIT
+	)
+	var info [128]byte // siginfo_t
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(p.Pid), uintptr(unsafe.Pointer(&info[0])), wExited|wNoWait, 0, 0)
+		if errno != syscall.EINTR {
+			break
+		}
+	}
+	killGroup(p)
 }
