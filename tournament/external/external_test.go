@@ -62,6 +62,8 @@ func TestParse(t *testing.T) {
 		"cmd=e,proto=uci,depth":               "not KEY=VALUE",
 		"cmd=e,cmd=f,proto=uci,depth=1":       "twice",
 		"cmd=e,proto=uci,restart=yes,depth=1": "restart=yes",
+		"cmd=e\x15,depth=1":                   "control character",
+		"cmd=e,arg=a\nb,depth=1":              "control character",
 	}
 	for in, want := range bad {
 		_, err := Parse(in)
@@ -73,6 +75,7 @@ func TestParse(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	f.Add("cmd=/bin/sf,proto=uci,option.Hash=16,tc=40/60+0.5")
+	f.Add("cmd=\x15,tc=10") // a command named with a control character once gave a name that did not read back
 	f.Fuzz(func(t *testing.T, s string) {
 		e, err := Parse(s)
 		if err != nil {

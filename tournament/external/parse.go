@@ -48,6 +48,9 @@ func Parse(s string) (Spec, error) {
 		if strings.Contains(value, `"`) {
 			return bad(fmt.Errorf("%s: a value may be wrapped in double quotes but cannot hold one", key))
 		}
+		if i := controlIndex(kv); i >= 0 {
+			return bad(fmt.Errorf("%s holds the control character %q at byte %d: a spec is one line of printable text", sanitize(key), kv[i], i))
+		}
 		if key != "arg" && !strings.HasPrefix(key, "option.") {
 			if seen[key] {
 				return bad(fmt.Errorf("%s is given twice", key))
