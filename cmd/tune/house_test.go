@@ -131,6 +131,7 @@ var layers = map[string]int{
 	"games":                     0,
 	"tournament/stats":          0,
 	"protocol/lines":            0,
+	"protocol/protocoltest":     0,
 	"secretfile":                0,
 	"games/checkers":            1,
 	"games/chess":               1,

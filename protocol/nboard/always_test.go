@@ -1,7 +1,6 @@
 package nboard
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"strings"
@@ -12,20 +11,12 @@ import (
 	"github.com/gametune/gametune/engine/thinker"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/protocol/protocoltest"
 )
-
-// live is a session served over pipes: commands are sent while the engine
-// searches, and answers are awaited line by line.
-type live struct {
-	t     *testing.T
-	in    chan string // written on their own goroutine: a server that stops reading fails expect, not send
-	lines chan string
-	done  chan error
-}
 
 // startLive serves Othello's engine (searches of depth, a 1 MiB table)
 // over pipes until the test ends.
-func startLive(t *testing.T, depth int) *live {
+func startLive(t *testing.T, depth int) *protocoltest.Live {
 	t.Helper()
 	g, _ := all.Find("othello")
 	ev, _ := games.FindEvaluator(g, "full")
@@ -33,73 +24,7 @@ func startLive(t *testing.T, depth int) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	l := &live{t: t, in: make(chan string, 4096), lines: make(chan string, 4096), done: make(chan error, 1)}
-	go func() {
-		for s := range l.in {
-			io.WriteString(inW, s+"\n")
-		}
-		inW.Close()
-	}()
-	go func() {
-		err := Serve(context.Background(), inR, outW, e)
-		outW.Close()
-		l.done <- err
-	}()
-	go func() {
-		sc := bufio.NewScanner(outR)
-		for sc.Scan() {
-			l.lines <- sc.Text()
-		}
-		close(l.lines)
-	}()
-	t.Cleanup(func() {
-		close(l.in)
-		inR.CloseWithError(io.EOF)
-		select {
-		case <-l.done:
-		case <-time.After(10 * time.Second):
-			t.Error("Serve did not return within 10 s of the end of its input")
-		}
-	})
-	return l
-}
-
-func (l *live) send(lines ...string) {
-	for _, s := range lines {
-		l.in <- s
-	}
-}
-
-// expect waits for a line starting with prefix and returns the lines
-// before it.
-func (l *live) expect(prefix string, timeout time.Duration) []string {
-	l.t.Helper()
-	_, seen := l.await(prefix, timeout)
-	return seen
-}
-
-// await waits for a line starting with prefix and returns it and the lines
-// before it.
-func (l *live) await(prefix string, timeout time.Duration) (string, []string) {
-	l.t.Helper()
-	var seen []string
-	deadline := time.After(timeout)
-	for {
-		select {
-		case s, ok := <-l.lines:
-			if !ok {
-				l.t.Fatalf("the session ended before %q; it wrote %q", prefix, seen)
-			}
-			if strings.HasPrefix(s, prefix) {
-				return s, seen
-			}
-			seen = append(seen, s)
-		case <-deadline:
-			l.t.Fatalf("no %q within %v; the session wrote %q", prefix, timeout, seen)
-		}
-	}
+	return protocoltest.Start(t, func(ctx context.Context, r io.Reader, w io.Writer) error { return Serve(ctx, r, w, e) })
 }
 
 // TestServePingWhileSearching: while go searches at depth 60, a set game
@@ -109,8 +34,8 @@ func (l *live) await(prefix string, timeout time.Duration) (string, []string) {
 func TestServePingWhileSearching(t *testing.T) {
 	l := startLive(t, 60)
 	game := "set game (;GM[Othello]BO[8 " + startBoard + " *];)"
-	l.send("nboard 2", game, "go", game, "move f5", "ping 3")
-	seen := l.expect("pong 3", time.Second)
+	l.Send("nboard 2", game, "go", game, "move f5", "ping 3")
+	seen := l.Expect("pong 3", time.Second)
 	want := []string{"set myname gametune-full", "status gametune is thinking", "=== ", "status"}
 	if len(seen) != len(want) {
 		t.Fatalf("got %q, want %q", seen, want)
@@ -122,19 +47,15 @@ func TestServePingWhileSearching(t *testing.T) {
 	}
 	// The move after the set game was played: hint searches the position
 	// after f5 (white to move: D6, F4 or F6).
-	l.send("set depth 1", "hint 1")
-	line, _ := l.await("search ", time.Second)
+	l.Send("set depth 1", "hint 1")
+	line, _ := l.Await("search ", time.Second)
 	if f := strings.Fields(line); len(f) < 2 || !strings.Contains(" D6 F4 F6 ", " "+f[1]+" ") {
 		t.Errorf("hint after f5: %q, want a search of D6, F4 or F6", line)
 	}
-	l.send("set depth 60", "go", "quit")
-	select {
-	case err := <-l.done:
-		if err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-		l.done <- nil
-	case <-time.After(time.Second):
+	l.Send("set depth 60", "go", "quit")
+	if returned, err := l.Wait(time.Second); !returned {
 		t.Fatal("quit did not end Serve within 1 s")
+	} else if err != nil {
+		t.Errorf("Serve: %v", err)
 	}
 }

@@ -24,20 +24,15 @@ func TestServe(t *testing.T) {
 		{[]string{"go"}, "=== "},
 		{[]string{"ping 7", "set colour 3", "dance", "ping 8"}, "pong 8"},
 	} {
-		l.send(step.send...)
-		line, seen := l.await(step.until, 10*time.Second)
+		l.Send(step.send...)
+		line, seen := l.Await(step.until, 10*time.Second)
 		got = append(append(got, seen...), line)
 	}
-	l.send("quit", "go")
-	select {
-	case <-l.done:
-		l.done <- nil
-	case <-time.After(time.Second):
+	l.Send("quit", "go")
+	if returned, _ := l.Wait(time.Second); !returned {
 		t.Fatal("quit did not end the session")
 	}
-	for s := range l.lines {
-		got = append(got, s)
-	}
+	got = append(got, l.Rest()...)
 	want := []string{
 		"set myname gametune-full",
 		"status error: set depth 99: want 1 to 64",

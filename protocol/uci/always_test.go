@@ -1,7 +1,6 @@
 package uci
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"strconv"
@@ -11,20 +10,12 @@ import (
 
 	"github.com/gametune/gametune/engine/thinker"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/protocol/protocoltest"
 )
-
-// live is a session served over pipes: commands are sent while the engine
-// searches, and answers are awaited line by line.
-type live struct {
-	t     *testing.T
-	in    chan string // written on their own goroutine: a server that stops reading fails expect, not send
-	lines chan string
-	done  chan error
-}
 
 // startLive serves game's engine (a 1 MiB table) over pipes until the test
 // ends.
-func startLive(t *testing.T, game string) *live {
+func startLive(t *testing.T, game string) *protocoltest.Live {
 	t.Helper()
 	g, err := all.Find(game)
 	if err != nil {
@@ -35,66 +26,7 @@ func startLive(t *testing.T, game string) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	l := &live{t: t, in: make(chan string, 4096), lines: make(chan string, 4096), done: make(chan error, 1)}
-	go func() {
-		for s := range l.in {
-			io.WriteString(inW, s+"\n")
-		}
-		inW.Close()
-	}()
-	go func() {
-		err := Serve(context.Background(), inR, outW, e)
-		outW.Close()
-		l.done <- err
-	}()
-	go func() {
-		sc := bufio.NewScanner(outR)
-		for sc.Scan() {
-			l.lines <- sc.Text()
-		}
-		close(l.lines)
-	}()
-	t.Cleanup(func() {
-		close(l.in)
-		inR.CloseWithError(io.EOF)
-		select {
-		case <-l.done:
-		case <-time.After(10 * time.Second):
-			t.Error("Serve did not return within 10 s of the end of its input")
-		}
-	})
-	return l
-}
-
-func (l *live) send(lines ...string) {
-	l.t.Helper()
-	for _, s := range lines {
-		l.in <- s
-	}
-}
-
-// expect waits for a line starting with prefix and returns the lines
-// before it.
-func (l *live) expect(prefix string, timeout time.Duration) []string {
-	l.t.Helper()
-	var seen []string
-	deadline := time.After(timeout)
-	for {
-		select {
-		case s, ok := <-l.lines:
-			if !ok {
-				l.t.Fatalf("the session ended before %q; it wrote %q", prefix, seen)
-			}
-			if strings.HasPrefix(s, prefix) {
-				return seen
-			}
-			seen = append(seen, s)
-		case <-deadline:
-			l.t.Fatalf("no %q within %v; the session wrote %q", prefix, timeout, seen)
-		}
-	}
+	return protocoltest.Start(t, func(ctx context.Context, r io.Reader, w io.Writer) error { return Serve(ctx, r, w, e) })
 }
 
 // TestServeAnswersWhileSearching: isready is answered while a search to
@@ -102,30 +34,26 @@ func (l *live) expect(prefix string, timeout time.Duration) []string {
 // node-bounded search with its bestmove; quit ends Serve at once.
 func TestServeAnswersWhileSearching(t *testing.T) {
 	l := startLive(t, "chess")
-	l.send("position startpos", "go depth 60", "isready")
-	l.expect("readyok", time.Second)
-	l.send("position startpos moves e2e4", "setoption name Hash value 2", "go nodes 1000000000000", "isready")
-	if seen := l.expect("readyok", time.Second); strings.Contains(strings.Join(seen, "\n"), "bestmove") {
+	l.Send("position startpos", "go depth 60", "isready")
+	l.Expect("readyok", time.Second)
+	l.Send("position startpos moves e2e4", "setoption name Hash value 2", "go nodes 1000000000000", "isready")
+	if seen := l.Expect("readyok", time.Second); strings.Contains(strings.Join(seen, "\n"), "bestmove") {
 		t.Errorf("a search ended before stop: %q", seen)
 	}
-	l.send("stop")
-	l.expect("bestmove", time.Second)
-	seen := l.expect("bestmove", time.Second) // the node-bounded search, which the same stop ended
+	l.Send("stop")
+	l.Expect("bestmove", time.Second)
+	seen := l.Expect("bestmove", time.Second) // the node-bounded search, which the same stop ended
 	for _, s := range seen {
 		if strings.HasPrefix(s, "info string error") {
 			t.Errorf("a waiting command failed: %q", s)
 		}
 	}
-	l.send("go depth 60", "quit")
-	l.expect("bestmove", time.Second)
-	select {
-	case err := <-l.done:
-		if err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-		l.done <- nil
-	case <-time.After(time.Second):
+	l.Send("go depth 60", "quit")
+	l.Expect("bestmove", time.Second)
+	if returned, err := l.Wait(time.Second); !returned {
 		t.Fatal("quit did not end Serve within 1 s")
+	} else if err != nil {
+		t.Errorf("Serve: %v", err)
 	}
 }
 
@@ -133,8 +61,8 @@ func TestServeAnswersWhileSearching(t *testing.T) {
 // to 5 in order, each with a score, nodes, nps, time and pv, then bestmove.
 func TestServeInfoPerIteration(t *testing.T) {
 	l := startLive(t, "chess")
-	l.send("position startpos", "go depth 5")
-	seen := l.expect("bestmove", 10*time.Second)
+	l.Send("position startpos", "go depth 5")
+	seen := l.Expect("bestmove", 10*time.Second)
 	var depths []int
 	for _, s := range seen {
 		in, err := ParseInfo(strings.Fields(s)[1:])
@@ -163,8 +91,8 @@ func TestServePerftDivide(t *testing.T) {
 		nodes      uint64
 		e2e4, g1f3 uint64
 	}{{1, 20, 20, 1, 1}, {2, 20, 400, 20, 20}, {3, 20, 8902, 600, 440}} {
-		l.send("position startpos", "go perft "+strconv.Itoa(c.depth))
-		seen := l.expect("Nodes searched: "+strconv.FormatUint(c.nodes, 10), 20*time.Second)
+		l.Send("position startpos", "go perft "+strconv.Itoa(c.depth))
+		seen := l.Expect("Nodes searched: "+strconv.FormatUint(c.nodes, 10), 20*time.Second)
 		if len(seen) != c.moves+1 || seen[c.moves] != "" {
 			t.Fatalf("perft %d: %d lines before the total, want %d moves and an empty line: %q", c.depth, len(seen), c.moves, seen)
 		}
@@ -181,17 +109,17 @@ func TestServePerftDivide(t *testing.T) {
 		if sum != c.nodes || counts["e2e4"] != c.e2e4 || counts["g1f3"] != c.g1f3 {
 			t.Errorf("perft %d: sum %d, e2e4 %d, g1f3 %d; want %d, %d, %d", c.depth, sum, counts["e2e4"], counts["g1f3"], c.nodes, c.e2e4, c.g1f3)
 		}
-		l.expect("", time.Second) // the empty line after the total
+		l.Expect("", time.Second) // the empty line after the total
 	}
 	// A perft too deep to finish is stopped, and isready answered meanwhile.
-	l.send("go perft 12", "isready")
-	l.expect("readyok", time.Second)
-	l.send("stop")
-	l.expect("info string perft 12 stopped", time.Second)
-	l.send("go perft 31", "go perft 0")
-	l.expect("info string error: uci: go perft \"31\": want an integer from 1 to 30", time.Second)
-	l.expect("bestmove 0000", time.Second)
-	l.expect("info string error: uci: go perft \"0\": want an integer from 1 to 30", time.Second)
+	l.Send("go perft 12", "isready")
+	l.Expect("readyok", time.Second)
+	l.Send("stop")
+	l.Expect("info string perft 12 stopped", time.Second)
+	l.Send("go perft 31", "go perft 0")
+	l.Expect("info string error: uci: go perft \"31\": want an integer from 1 to 30", time.Second)
+	l.Expect("bestmove 0000", time.Second)
+	l.Expect("info string error: uci: go perft \"0\": want an integer from 1 to 30", time.Second)
 }
 
 // TestServeMoveOverhead: the Move Overhead option is offered (10 ms, 0 to
@@ -199,25 +127,25 @@ func TestServePerftDivide(t *testing.T) {
 // movetime 1000 answers within about 100 ms.
 func TestServeMoveOverhead(t *testing.T) {
 	l := startLive(t, "chess")
-	l.send("uci")
-	seen := l.expect("uciok", time.Second)
+	l.Send("uci")
+	seen := l.Expect("uciok", time.Second)
 	if !strings.Contains(strings.Join(seen, "\n"), "option name Move Overhead type spin default 10 min 0 max 5000") {
 		t.Errorf("no Move Overhead option in %q", seen)
 	}
 	for _, bad := range []string{"5001", "-1", "NaN", "1e3", ""} {
-		l.send("setoption name Move Overhead value "+bad, "isready")
-		seen := l.expect("readyok", time.Second)
+		l.Send("setoption name Move Overhead value "+bad, "isready")
+		seen := l.Expect("readyok", time.Second)
 		if len(seen) != 1 || !strings.HasPrefix(seen[0], "info string error: option Move Overhead value") || !strings.Contains(seen[0], "from 0 to 5000") {
 			t.Errorf("Move Overhead %q: %q, want one error line naming the bounds", bad, seen)
 		}
 	}
-	l.send("setoption name move overhead value 900", "position startpos", "isready")
-	if seen := l.expect("readyok", time.Second); len(seen) != 0 {
+	l.Send("setoption name move overhead value 900", "position startpos", "isready")
+	if seen := l.Expect("readyok", time.Second); len(seen) != 0 {
 		t.Fatalf("setoption Move Overhead 900: %q", seen)
 	}
 	start := time.Now()
-	l.send("go movetime 1000")
-	l.expect("bestmove", 2*time.Second)
+	l.Send("go movetime 1000")
+	l.Expect("bestmove", 2*time.Second)
 	if took := time.Since(start); took > 600*time.Millisecond {
 		t.Errorf("movetime 1000 with an overhead of 900 ms took %v, want about 100 ms", took)
 	}
