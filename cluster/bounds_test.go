@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,24 +11,6 @@ import (
 	"github.com/gametune/gametune/tournament"
 	"github.com/nats-io/nats.go/jetstream"
 )
-
-// lockedLog is a log several goroutines write.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // runWorker runs a worker with default limits on its own connection until
 // the test ends.
@@ -63,7 +44,7 @@ func TestWorkerRefusesJobsBeyondItsLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	var log lockedLog
+	var log syncBuffer
 	w := runWorker(t, b.URL(), WorkerOptions{Workers: 1, Name: "default", Log: &log})
 
 	spec := matchSpecs(t, 1)[0]
@@ -127,7 +108,7 @@ func TestJobPastItsDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	var log lockedLog
+	var log syncBuffer
 	w := runWorker(t, b.URL(), WorkerOptions{Workers: 1, Name: "w", Log: &log})
 
 	spec := matchSpecs(t, 1)[0]
