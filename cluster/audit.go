@@ -57,8 +57,7 @@ func CheckResult(spec tournament.GameSpec, res Result) (tournament.Record, error
 	if err != nil {
 		return tournament.Record{}, err
 	}
-	rec := tournament.Record{Opening: p.String(), Plies: len(res.Moves), Nodes: res.Nodes, Duration: time.Duration(res.Duration),
-		Evals: res.Record().Evals} // numbers only, bounded by DecodeResult: the move comments of the records
+	rec := tournament.Record{Opening: p.String(), Plies: len(res.Moves), Nodes: res.Nodes, Duration: time.Duration(res.Duration)}
 	if res.Opening != rec.Opening {
 		return forged("opening %.80q, the job's is %.80q", res.Opening, rec.Opening)
 	}

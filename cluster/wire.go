@@ -215,25 +215,12 @@ type Result struct {
 	Plies    int      `json:"plies"`
 	Nodes    int64    `json:"nodes"`
 	Duration int64    `json:"duration_ns"`
-	Evals    []Eval   `json:"evals,omitempty"` // the movers' words on the moves: the records' comments
-}
-
-// Eval is a tournament.MoveEval on the wire.
-type Eval struct {
-	Score  int   `json:"score"`
-	Scored bool  `json:"scored"`
-	Depth  int   `json:"depth"`
-	Time   int64 `json:"time_ns"`
 }
 
 // NewResult returns the result message of a finished game.
 func NewResult(key, worker string, r tournament.Record) Result {
-	res := Result{V: WireVersion, Key: key, Worker: worker, Outcome: int(r.Outcome), Reason: string(r.Reason),
+	return Result{V: WireVersion, Key: key, Worker: worker, Outcome: int(r.Outcome), Reason: string(r.Reason),
 		Opening: r.Opening, Moves: r.Moves, Plies: r.Plies, Nodes: r.Nodes, Duration: int64(r.Duration)}
-	for _, e := range r.Evals {
-		res.Evals = append(res.Evals, Eval{e.Score, e.Scored, e.Depth, int64(e.Time)})
-	}
-	return res
 }
 
 // DecodeResult reads a result message, checking its fields.
@@ -262,25 +249,13 @@ func DecodeResult(data []byte) (Result, error) {
 	if r.Plies != len(r.Moves) || len(r.Moves) > maxMoves || r.Nodes < 0 || r.Duration < 0 {
 		return r, fmt.Errorf("cluster: result %s: %d plies, %d moves, %d nodes", r.Key, r.Plies, len(r.Moves), r.Nodes)
 	}
-	if len(r.Evals) > len(r.Moves) {
-		return r, fmt.Errorf("cluster: result %s: %d move comments for %d moves", r.Key, len(r.Evals), len(r.Moves))
-	}
-	for _, e := range r.Evals {
-		if e.Depth < 0 || e.Depth > 10_000 || e.Time < 0 {
-			return r, fmt.Errorf("cluster: result %s: move comment with depth %d, time %dns", r.Key, e.Depth, e.Time)
-		}
-	}
 	return r, nil
 }
 
 // Record returns the game record the result carries.
 func (r Result) Record() tournament.Record {
-	rec := tournament.Record{Outcome: games.Outcome(r.Outcome), Reason: tournament.Reason(r.Reason), Opening: r.Opening,
+	return tournament.Record{Outcome: games.Outcome(r.Outcome), Reason: tournament.Reason(r.Reason), Opening: r.Opening,
 		Moves: r.Moves, Plies: r.Plies, Nodes: r.Nodes, Duration: time.Duration(r.Duration)}
-	for _, e := range r.Evals {
-		rec.Evals = append(rec.Evals, tournament.MoveEval{Score: e.Score, Scored: e.Scored, Depth: e.Depth, Time: time.Duration(e.Time)})
-	}
-	return rec
 }
 
 // strictUnmarshal decodes one JSON value with no unknown field and nothing

@@ -104,7 +104,9 @@ type Record struct {
 	Detail   string // why a player lost by a fault or on time: "sf: crashed (exit status 1)"
 	Duration time.Duration
 	// Evals holds, move by move, what the mover said of it and the time
-	// it took: the records' move comments. Not kept by the run store.
+	// it took: the move comments of the record files a match writes. Not
+	// kept by the run store, nor carried by cluster results (a game played
+	// on a worker has none).
 	Evals []MoveEval
 }
 
