@@ -234,19 +234,19 @@ var sevenTags = []string{"Event", "Site", "Date", "Round", "White", "Black", "Re
 // then the other tags in the order given. Values are quoted as PGN says:
 // backslash and quote escaped, control characters dropped.
 func WriteTags(b *strings.Builder, tags [][2]string, result string) {
-	value := func(name string) (string, bool) {
+	value := func(name string) string {
 		for _, t := range tags {
 			if t[0] == name {
-				return t[1], true
+				return t[1]
 			}
 		}
 		if name == "Date" {
-			return "????.??.??", false
+			return "????.??.??"
 		}
-		return "?", false
+		return "?"
 	}
 	for _, name := range sevenTags {
-		v, _ := value(name)
+		v := value(name)
 		if name == "Result" {
 			v = result
 		}

@@ -163,18 +163,14 @@ func isRecords(head []byte) bool {
 // lineOpening is one line of a line book as an opening: ParseOpening's
 // position, or the moves normalized ("moves: m1 m2") when asMoves.
 func lineOpening(g games.Game, text string, asMoves bool) (string, error) {
-	pos, err := ParseOpening(g, text)
-	if err != nil || !asMoves || !strings.HasPrefix(text, "moves:") {
-		return pos, err
+	p, moves, err := readOpening(g, text)
+	if err != nil {
+		return "", err
 	}
-	p := g.Start()
-	moves := []string{}
-	for _, mv := range strings.Fields(strings.TrimPrefix(text, "moves:")) {
-		m, _ := p.ParseMove(mv)
-		moves = append(moves, p.FormatMove(m))
-		p.Play(m)
+	if asMoves && moves != nil {
+		return strings.TrimSpace("moves: " + strings.Join(moves, " ")), nil
 	}
-	return strings.TrimSpace("moves: " + strings.Join(moves, " ")), nil
+	return p.String(), nil
 }
 
 // bookEntry is one opening of a book: a line to check (with its number),

@@ -173,27 +173,39 @@ func balanced(cands []opening, asMoves bool) []string {
 // position in the game's notation. An opening whose game is over (or a
 // move played after the game ended) is refused: it leaves no game to play.
 func ParseOpening(g games.Game, text string) (string, error) {
+	p, _, err := readOpening(g, text)
+	if err != nil {
+		return "", err
+	}
+	return p.String(), nil
+}
+
+// readOpening is ParseOpening's position, with the moves of a move line in
+// the game's notation (nil for a position).
+func readOpening(g games.Game, text string) (games.Position, []string, error) {
 	var p games.Position
+	var moves []string
 	if rest, ok := strings.CutPrefix(text, "moves:"); ok {
-		p = g.Start()
+		p, moves = g.Start(), []string{}
 		for i, mv := range strings.Fields(rest) {
 			if _, outcome := p.Moves(nil); outcome != games.Ongoing {
-				return "", fmt.Errorf("move %d (%s): the game is already over (%s)", i+1, mv, outcome)
+				return nil, nil, fmt.Errorf("move %d (%s): the game is already over (%s)", i+1, mv, outcome)
 			}
 			m, err := p.ParseMove(mv)
 			if err != nil {
-				return "", err
+				return nil, nil, err
 			}
+			moves = append(moves, p.FormatMove(m))
 			p.Play(m)
 		}
 	} else {
 		var err error
 		if p, err = g.ParsePosition(text); err != nil {
-			return "", err
+			return nil, nil, err
 		}
 	}
 	if _, outcome := p.Moves(nil); outcome != games.Ongoing {
-		return "", fmt.Errorf("the game is already over in this opening (%s)", outcome)
+		return nil, nil, fmt.Errorf("the game is already over in this opening (%s)", outcome)
 	}
-	return p.String(), nil
+	return p, moves, nil
 }
