@@ -46,14 +46,6 @@ func init() {
 	}
 }
 
-// processAttributes of an engine started without a supervisor: its own
-// process group (killed whole on close, and out of reach of the
-// terminal's Ctrl-C, which gametune handles), killed by the kernel when
-// gametune dies.
-func processAttributes() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-}
-
 // supervisedCommand returns the supervisor of the engine direct would
 // run: in its own process group, told by the kernel when gametune dies.
 func supervisedCommand(direct *exec.Cmd) (*exec.Cmd, bool) {
