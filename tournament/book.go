@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/protocol/lines"
 )
 
 // Book is an openings file and how to read it, in fastchess's words
@@ -248,20 +249,13 @@ func readLineBook(ctx context.Context, r *bufio.Reader, path string, start int, 
 }
 
 // readLine reads one line without its end, refusing one longer than
-// maxBookLine.
+// maxBookLine (read past, never held).
 func readLine(r *bufio.Reader) (string, error) {
-	var b strings.Builder
-	for {
-		chunk, err := r.ReadSlice('\n')
-		b.Write(chunk)
-		if b.Len() > maxBookLine {
-			return "", fmt.Errorf("a line longer than %d bytes: not an opening", maxBookLine)
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		return strings.TrimRight(b.String(), "\r\n"), err
+	b, long, err := lines.ReadLine(r, maxBookLine)
+	if long {
+		return "", fmt.Errorf("a line longer than %d bytes: not an opening", maxBookLine)
 	}
+	return strings.TrimRight(string(b), "\r\n"), err
 }
 
 // readRecordBook streams a book of game records, game by game: a game

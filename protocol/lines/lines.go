@@ -81,7 +81,7 @@ func read(ctx context.Context, in io.Reader, ch chan<- line) {
 	defer close(ch)
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
-		b, long, err := readLine(r)
+		b, long, err := ReadLine(r, MaxLine)
 		if len(b) == 0 && !long && err != nil {
 			return
 		}
@@ -100,13 +100,14 @@ func read(ctx context.Context, in io.Reader, ch chan<- line) {
 	}
 }
 
-// readLine reads up to and with the next newline, keeping at most MaxLine
-// bytes: long reports a line that was longer.
-func readLine(r *bufio.Reader) (b []byte, long bool, err error) {
+// ReadLine reads up to and with the next newline, keeping at most limit
+// bytes of it: long reports a line that was longer (the rest is read past,
+// never held).
+func ReadLine(r *bufio.Reader, limit int) (b []byte, long bool, err error) {
 	for {
 		var part []byte
 		part, err = r.ReadSlice('\n')
-		if len(b)+len(part) <= MaxLine {
+		if len(b)+len(part) <= limit {
 			b = append(b, part...)
 		} else {
 			long = true
