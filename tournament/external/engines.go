@@ -74,8 +74,12 @@ func (e entry) spec() string {
 //     options: {UCI_LimitStrength: true, UCI_Elo: 1800}
 //     depth: 8
 //
-// An empty file lists no engine.
+// An empty file lists no engine. A JSON array is read as cutechess's
+// engines.json (ParseEnginesJSON).
 func ParseEngines(data []byte) (Engines, error) {
+	if IsEnginesJSON(data) {
+		return ParseEnginesJSON(data)
+	}
 	var entries []entry
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -101,6 +105,11 @@ func ParseEngines(data []byte) (Engines, error) {
 // false when s names no external engine. Errors the user must fix wrap
 // ErrSpec.
 func (en Engines) Player(ctx context.Context, g games.Game, s string) (pl tournament.Player, ok bool, err error) {
+	return en.player(ctx, g, s, Each{})
+}
+
+// player is Player with each applied to the engine's spec (Each.Apply).
+func (en Engines) player(ctx context.Context, g games.Game, s string, each Each) (pl tournament.Player, ok bool, err error) {
 	if spec, found := en[s]; found {
 		s = spec
 	} else if spec, found := en[strings.TrimPrefix(s, "engine:")]; found {
@@ -108,6 +117,12 @@ func (en Engines) Player(ctx context.Context, g games.Game, s string) (pl tourna
 	}
 	if !IsSpec(s) {
 		return tournament.Player{}, false, nil
+	}
+	if err := refuseXboard(s); err != nil {
+		return tournament.Player{}, true, err
+	}
+	if s, err = each.Apply(s); err != nil {
+		return tournament.Player{}, true, err
 	}
 	e, err := Parse(s)
 	if err != nil {
@@ -117,4 +132,20 @@ func (en Engines) Player(ctx context.Context, g games.Game, s string) (pl tourna
 		return tournament.Player{}, true, err
 	}
 	return tournament.Player{Name: e.Name, Engine: e}, true, nil
+}
+
+// refuseXboard refuses a spec with proto=xboard (an engine of cutechess's
+// engines.json may speak it) with an error that says what is spoken.
+func refuseXboard(s string) error {
+	fields, err := splitSpec(s)
+	if err != nil {
+		return nil // Parse says what is wrong
+	}
+	for _, kv := range fields {
+		key, value, _ := strings.Cut(strings.TrimSpace(kv), "=")
+		if key == "proto" && strings.EqualFold(strings.Trim(value, `"`), "xboard") {
+			return fmt.Errorf("%w %q: proto=xboard: gametune speaks UCI (chess) and GTP (Othello), not xboard (CECP); use the engine's UCI mode if it has one", ErrSpec, s)
+		}
+	}
+	return nil
 }

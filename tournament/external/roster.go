@@ -21,8 +21,10 @@ import (
 // MaxEnginesFile is the largest engines file ReadEngines reads.
 const MaxEnginesFile = 1 << 20
 
-// ReadEngines reads the engines file at path (ParseEngines), of at most
-// MaxEnginesFile bytes. Its errors name the file.
+// ReadEngines reads the engines file at path, of at most MaxEnginesFile
+// bytes: cutechess's engines.json (ParseEnginesJSON) when its name ends in
+// .json, else as ParseEngines tells by its content. Its errors name the
+// file.
 func ReadEngines(path string) (Engines, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -34,9 +36,13 @@ func ReadEngines(path string) (Engines, error) {
 		return nil, err
 	}
 	if len(data) > MaxEnginesFile {
-		return nil, fmt.Errorf("%s: an engines file is at most %d bytes (a YAML list of engines)", path, MaxEnginesFile)
+		return nil, fmt.Errorf("%s: an engines file is at most %d bytes (a YAML list of engines, or cutechess's engines.json)", path, MaxEnginesFile)
 	}
-	en, err := ParseEngines(data)
+	parse := ParseEngines
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		parse = ParseEnginesJSON
+	}
+	en, err := parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -49,22 +55,7 @@ func ReadEngines(path string) (Engines, error) {
 // external engine is among them. The first error is returned as it is:
 // errors the user must fix of an engine wrap ErrSpec.
 func (en Engines) Players(ctx context.Context, g games.Game, specs []string, builtin func(spec string) (tournament.Player, error)) (players []tournament.Player, anyExternal bool, err error) {
-	players = make([]tournament.Player, len(specs))
-	for i, s := range specs {
-		pl, ok, err := en.Player(ctx, g, s)
-		switch {
-		case err != nil:
-			return nil, false, err
-		case ok:
-			anyExternal = true
-		default:
-			if pl, err = builtin(s); err != nil {
-				return nil, false, err
-			}
-		}
-		players[i] = pl
-	}
-	return players, anyExternal, nil
+	return en.PlayersEach(ctx, g, specs, Each{}, builtin)
 }
 
 // OpenLog returns the log the engines' stderr is appended to (a Pool's
