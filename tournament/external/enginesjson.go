@@ -52,7 +52,11 @@ func IsEnginesJSON(data []byte) bool {
 // --each or in the player spec. Errors name the engine.
 func ParseEnginesJSON(data []byte) (Engines, error) {
 	var raw []json.RawMessage
-	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &raw); err != nil {
+	data = bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if !bytes.HasPrefix(data, []byte("[")) {
+		return nil, errors.New("not a JSON array (want cutechess's engines.json: a JSON array of engines with name, command, protocol, workingDirectory, options)")
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("%v (want cutechess's engines.json: a JSON array of engines with name, command, protocol, workingDirectory, options)", err)
 	}
 	out := Engines{}
@@ -204,7 +208,7 @@ func checkOptionName(name string) error {
 // refused, as Parse refuses it.
 func specValue(key, value string) (string, error) {
 	if i := controlIndex(value); i >= 0 {
-		return "", fmt.Errorf("%s %q holds the control character %q", key, sanitize(value), value[i])
+		return "", fmt.Errorf("%s %q holds the control character %q", key, value, value[i])
 	}
 	if strings.Contains(value, `"`) {
 		return "", fmt.Errorf("%s %q holds a double quote, which a spec cannot carry", key, value)
