@@ -20,7 +20,8 @@ import (
 // contestOptions are the flags match and tournament share.
 type contestOptions struct {
 	game, evaluator, openings, gamesOut string
-	engines, engineLog                  string // --engines FILE.yaml, --engine-log FILE
+	engines, engineLog                  string   // --engines FILE.yaml, --engine-log FILE
+	each                                []string // --each KEY=VALUE,...
 	pairs, workers, maxPlies            int
 	seed                                uint64
 	limits                              searchLimits
@@ -48,7 +49,8 @@ func (o *contestOptions) bind(c *cobra.Command) {
 	f.IntVar(&a.ResignPlies, "resign-plies", 0, "adjudication: a side loses when the scores agree it is behind by more than --resign-margin for this many plies (0: off)")
 	f.IntVar(&a.ResignMargin, "resign-margin", 0, "adjudication: the resign margin, in the evaluator's units")
 	bindJSON(c, &o.json)
-	f.StringVar(&o.engines, "engines", "", "a YAML list of external engines (name, cmd, proto, args, dir, options, depth|nodes|movetime|tc, ...), named as players by their names")
+	f.StringVar(&o.engines, "engines", "", "a YAML list of external engines (name, cmd, proto, args, dir, options, depth|nodes|movetime|tc, ...), or cutechess's engines.json, named as players by their names")
+	f.StringArrayVar(&o.each, "each", nil, "fastchess's -each: settings for every external engine, KEY=VALUE[,KEY=VALUE...] with tc, st, depth, nodes, movetime, option.NAME, proto, restart, timemargin, stall (repeatable); an engine's own setting wins")
 	f.StringVar(&o.engineLog, "engine-log", "", "append the external engines' stderr to this file (default: a new file in the temporary directory)")
 	o.cluster.bind(f)
 }
@@ -72,6 +74,10 @@ func (o contestOptions) prepare(ctx context.Context, specs []string, stderr io.W
 	if err != nil {
 		return nil, err
 	}
+	each, err := external.ParseEach(strings.Join(o.each, ","))
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--each: %w", err)}
+	}
 	var engines external.Engines
 	if o.engines != "" {
 		if engines, err = external.ReadEngines(o.engines); err != nil {
@@ -87,11 +93,13 @@ func (o contestOptions) prepare(ctx context.Context, specs []string, stderr io.W
 		return nil, err
 	}
 	var anyExternal bool
-	ct.players, anyExternal, err = engines.Players(ctx, g, specs, func(spec string) (tournament.Player, error) {
+	ct.players, anyExternal, err = engines.PlayersEach(ctx, g, specs, each, func(spec string) (tournament.Player, error) {
 		return contestant(g, o.evaluator, spec, limits)
 	})
 	if errors.Is(err, external.ErrSpec) {
 		err = usageError{err}
+	} else if err == nil && !anyExternal && !each.IsZero() {
+		err = usageError{errors.New("--each sets external engines, and no player is one (built-in players take --depth and --nodes)")}
 	} else if err == nil && anyExternal {
 		err = ct.runner.useEngines(o.engineLog, stderr)
 	}

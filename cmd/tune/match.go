@@ -63,6 +63,12 @@ movetime=; an engine over its time by more than timemargin (100ms), that crashes
 stops answering for stall (60s) or plays an illegal move loses the game, and is
 restarted for the next. Its stderr goes to --engine-log.
 
+--engines FILE is gametune's YAML list of engines or cutechess's engines.json
+(whose engines carry no limit: give one with --each). --each KEY=VALUE,... is
+fastchess's -each: tc=, st=, depth=, nodes=, movetime=, option.NAME=, proto=,
+restart=, timemargin= and stall= for every external engine; an engine's own
+setting wins (its own limit of any kind keeps --each's limit out).
+
 With --sprt elo0,elo1[,alpha,beta] the match stops as soon as the sequential test
 (pentanomial, over pairs) accepts a hypothesis. The bounds are normalized Elo, as in
 fastchess and fishtest; add model=logistic for logistic Elo. fastchess's words work

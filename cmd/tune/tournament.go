@@ -86,7 +86,9 @@ func newTournamentCommand(g *globalOptions) *cobra.Command {
 weights file. roundrobin: every two players meet over --pairs colour-swapped pairs.
 gauntlet: the first player meets every other. knockout: a single-elimination
 bracket in the order given (byes to the first), each match best-of --best-of games,
-ties broken by --ties random (a seeded coin) or extra (extra pairs).`,
+ties broken by --ties random (a seeded coin) or extra (extra pairs). External
+engines and --engines, --each are as in 'tune match'; --each applies to every
+engine, an engine's own setting winning.`,
 		cobra.NoArgs, func(ctx context.Context, out output) error { return runTournament(ctx, o, *g, out) })
 	o.bind(c)
 	f := c.Flags()
