@@ -38,15 +38,15 @@ type entry struct {
 
 // spec writes the entry as a spec, in Parse's form.
 func (e entry) spec() string {
-	kv := []string{"cmd=" + e.Cmd, "proto=" + e.Proto}
+	kv := []string{"cmd=" + quoteValue(e.Cmd), "proto=" + e.Proto}
 	if e.Name != "" {
-		kv = append(kv, "name="+e.Name)
+		kv = append(kv, "name="+quoteValue(e.Name))
 	}
 	for _, a := range e.Args {
-		kv = append(kv, "arg="+a)
+		kv = append(kv, "arg="+quoteValue(a))
 	}
 	if e.Dir != "" {
-		kv = append(kv, "dir="+e.Dir)
+		kv = append(kv, "dir="+quoteValue(e.Dir))
 	}
 	names := make([]string, 0, len(e.Options))
 	for n := range e.Options {
@@ -54,7 +54,7 @@ func (e entry) spec() string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		kv = append(kv, fmt.Sprintf("option.%s=%v", n, e.Options[n]))
+		kv = append(kv, "option."+n+"="+quoteValue(fmt.Sprint(e.Options[n])))
 	}
 	for _, f := range []struct{ key, value string }{{"depth", e.Depth}, {"nodes", e.Nodes}, {"movetime", e.MoveTime}, {"tc", e.TC}, {"restart", e.Restart}, {"timemargin", e.TimeMargin}, {"stall", e.Stall}} {
 		if f.value != "" {
@@ -93,6 +93,9 @@ func ParseEngines(data []byte) (Engines, error) {
 		}
 		if _, dup := out[e.Name]; dup {
 			return nil, fmt.Errorf("two engines are named %q", e.Name)
+		}
+		if e.Cmd == "" {
+			return nil, fmt.Errorf("engine %d (%q) has no cmd", i+1, e.Name)
 		}
 		out[e.Name] = e.spec()
 	}

@@ -99,12 +99,17 @@ func FuzzParseEngines(f *testing.F) {
 	f.Add([]byte("- name: r\n  cmd: gtp-rhino\n  proto: gtp\n  args: [-l, 3]\n  tc: 40/60+0.5\n"))
 	f.Add([]byte("- name: e\n  cmd: e\n  proto: uci\n  depth: 1\n  options: {pawn: \"1\\nsetoption name Hash value 9\"}\n"))
 	f.Add([]byte("- &a {name: x, cmd: y, proto: uci, depth: 1}\n- *a\n"))
+	f.Add([]byte(`[{"name":0}]00`)) // YAML: an engine without a cmd
+	f.Add([]byte("- {name: c, cmd: \"a,b\", proto: uci, depth: 1, options: {P: \"x,y\"}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		en, err := ParseEngines(data)
 		if err != nil {
 			return
 		}
 		for name, s := range en {
+			if strings.HasPrefix(s, "cmd=,") {
+				t.Fatalf("%s: an engine without a command: %q", name, s)
+			}
 			e, err := Parse(s)
 			if err != nil {
 				if !errors.Is(err, ErrSpec) {

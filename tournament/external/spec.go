@@ -101,13 +101,17 @@ func IsSpec(s string) bool {
 }
 
 // String writes the spec back in Parse's form.
-func (e Spec) String() string {
-	q := func(v string) string {
-		if strings.Contains(v, ",") {
-			return `"` + v + `"`
-		}
-		return v
+// quoteValue wraps a spec value holding a comma in double quotes, as
+// Parse reads it.
+func quoteValue(v string) string {
+	if strings.Contains(v, ",") {
+		return `"` + v + `"`
 	}
+	return v
+}
+
+func (e Spec) String() string {
+	q := quoteValue
 	kv := []string{"cmd=" + q(e.Command), "proto=" + e.Protocol, "name=" + q(e.Name)}
 	for _, a := range e.Args {
 		kv = append(kv, "arg="+q(a))
