@@ -180,7 +180,7 @@ func HTML(r *Run) ([]byte, error) {
 	}
 	for _, g := range r.Generations {
 		if y := g.Yardstick; y != nil {
-			d.Yardstick = append(d.Yardstick, yardRow{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, 100 * y.Score, y.Elo, y.EloLow, y.EloHigh})
+			d.Yardstick = append(d.Yardstick, yardRow{GenerationNumber(g.Index), y.Genome, y.Wins, y.Draws, y.Losses, 100 * y.Score, y.Elo, y.EloLow, y.EloHigh})
 		}
 	}
 	for _, f := range figs {
@@ -196,7 +196,7 @@ func HTML(r *Run) ([]byte, error) {
 	}
 	if r.Knockout() {
 		last := r.Generations[len(r.Generations)-1]
-		d.BracketRound = last.Index
+		d.BracketRound = GenerationNumber(last.Index)
 		d.Bracket = bracketColumns(last.Matches)
 	}
 	var b bytes.Buffer

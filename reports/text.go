@@ -82,7 +82,7 @@ func writeYardstick(w io.Writer, hist []population.Generation) {
 		if y.Previous != population.NoGenome {
 			prev = fmt.Sprintf("%d-%d-%d (genome %d)", y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses, y.Previous)
 		}
-		fmt.Fprintf(tw, "  %d\t%d\t%d\t%d-%d-%d\t%s\t%s\n", g.Index, y.Genome, g.Spent, y.Wins, y.Draws, y.Losses, prev, EloInterval(y.Elo, y.EloLow, y.EloHigh))
+		fmt.Fprintf(tw, "  %d\t%d\t%d\t%d-%d-%d\t%s\t%s\n", GenerationNumber(g.Index), y.Genome, g.Spent, y.Wins, y.Draws, y.Losses, prev, EloInterval(y.Elo, y.EloLow, y.EloHigh))
 	}
 	if tw != nil {
 		tw.Flush()
