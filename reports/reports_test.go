@@ -160,6 +160,11 @@ func TestHTML(t *testing.T) {
 		if algo == "knockout" && (!strings.Contains(s, `id="bracket"`) || !strings.Contains(s, `id="plot-distance"`)) {
 			t.Error("knockout report lacks its bracket or distance plot")
 		}
+		// The plan and the config count the genetic games key as pairs.
+		if algo == "genetic" && (!strings.Contains(s, fmt.Sprintf("each playing %d pairs (%d games)", r.Config.Games, 2*r.Config.Games)) ||
+			!strings.Contains(s, fmt.Sprintf("games: %d # genetic: pairs per genome", r.Config.Games))) {
+			t.Errorf("genetic report does not say its games key counts pairs")
+		}
 		// Generations are numbered from 1, as the terminal and tune show do.
 		stage, n := r.stage(), len(r.Generations)
 		if first := "<tr><th>" + stage + "</th><th>genome</th><th>vs defaults</th><th>score</th><th>rating</th><th>95% interval</th></tr>\n<tr><td>1</td>"; !strings.Contains(s, first) {

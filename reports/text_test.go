@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -20,7 +21,8 @@ func TestWriteSummary(t *testing.T) {
 	WriteSummary(&b, &r.View, "runs/genetic")
 	out := b.String()
 	for _, want := range []string{"run runs/genetic: ", "evaluator " + r.Evaluator.Name, "best: " + r.Best.Summary(), r.Evaluator.Features[0].Name,
-		"ladder (", "strongest", "yardstick (each champion"} {
+		"ladder (", "strongest", "yardstick (each champion",
+		fmt.Sprintf("plan: %d genomes a generation, each playing %d pairs (%d games)", r.Config.Population, r.Config.Games, 2*r.Config.Games)} {
 		if !strings.Contains(out, strings.TrimSuffix(want, "\t")) {
 			t.Errorf("the summary lacks %q:\n%s", want, out)
 		}
