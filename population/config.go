@@ -19,8 +19,8 @@ type Algo string
 
 // The tuners.
 const (
-	Genetic  Algo = "genetic"  // the Othello report's genetic algorithm
-	Knockout Algo = "knockout" // the checkers report's knockout tournaments
+	Genetic  Algo = "genetic"  // a genetic algorithm: genomes meet in pairs of games, the fitter breed
+	Knockout Algo = "knockout" // knockout brackets of candidates drawn around the last winner
 	SPSA     Algo = "spsa"     // simultaneous perturbation stochastic approximation, as fishtest runs it
 	CMAES    Algo = "cmaes"    // covariance matrix adaptation (gonum's CmaEsChol)
 	Texel    Algo = "texel"    // a logistic fit of the evaluation to game results
@@ -145,26 +145,41 @@ func Defaults() Config {
 	}
 }
 
-// presets rerun the source documents' experiments. Each is a set of
-// overrides applied on top of Defaults.
-var presets = map[string]func(*Config){
-	// The Othello report: 25 genomes, 35 generations, 10 games each, depth
-	// 6, weights in [0, 2.5] by 0.1 (the report evaluator's ranges),
-	// roulette selection, re-draw mutation 0.05.
-	"othello-report": func(c *Config) {
-		c.Game, c.Evaluator, c.Algo = "othello", "report", Genetic
-		c.Population, c.Generations, c.Games, c.Depth = 25, 35, 5, 6
-		c.Fitness, c.Selection, c.Crossover = "score", "roulette", "uniform"
-		c.Redraw, c.MutationRate, c.Elite = 0.05, 0, 0
+// preset is a named set of overrides applied on top of Defaults, and what
+// it runs in words (tune run --help shows them).
+type preset struct {
+	doc   string
+	apply func(*Config)
+}
+
+// presets rerun the experiments of two published tuning studies. A doc
+// counts games and pairs in the words of the keys: a pair is two games from
+// one opening with colours swapped, and the genetic games key counts pairs.
+var presets = map[string]preset{
+	// After an Othello tuning report: weights in [0, 2.5] by 0.1 (the
+	// report evaluator's ranges), no Gaussian steps, no elite.
+	"othello-report": {
+		doc: "genetic tuning of Othello, evaluator report (four terms): 25 genomes, 35 generations, " +
+			"each genome plays 5 pairs (10 games) against opponents drawn from the others, depth 6, " +
+			"roulette selection, all weights re-drawn with probability 0.05",
+		apply: func(c *Config) {
+			c.Game, c.Evaluator, c.Algo = "othello", "report", Genetic
+			c.Population, c.Generations, c.Games, c.Depth = 25, 35, 5, 6
+			c.Fitness, c.Selection, c.Crossover = "score", "roulette", "uniform"
+			c.Redraw, c.MutationRate, c.Elite = 0.05, 0, 0
+		},
 	},
-	// The checkers report: the paper evaluator, knockout tournaments of
-	// best-of-5 matches, ties at random, weights drawn as sums of ten
+	// After a checkers tuning paper: candidates drawn as sums of ten
 	// uniform draws in [-1, 1].
-	"checkers-paper": func(c *Config) {
-		c.Game, c.Evaluator, c.Algo = "checkers", "paper", Knockout
-		c.Candidates, c.Rounds, c.BestOf, c.Ties, c.Scale = 8, 20, 5, "random", 1
-		c.Window, c.Threshold = 5, 0.01
-		c.Depth = 6
+	"checkers-paper": {
+		doc: "knockout tuning of checkers, evaluator paper (material): up to 20 rounds of 8 candidates " +
+			"drawn around the winner, best-of-5 games a match, ties broken at random, depth 6",
+		apply: func(c *Config) {
+			c.Game, c.Evaluator, c.Algo = "checkers", "paper", Knockout
+			c.Candidates, c.Rounds, c.BestOf, c.Ties, c.Scale = 8, 20, 5, "random", 1
+			c.Window, c.Threshold = 5, 0.01
+			c.Depth = 6
+		},
 	},
 }
 
@@ -178,13 +193,31 @@ func PresetNames() []string {
 	return names
 }
 
+// PresetHelp describes every preset, one "name: what it runs;" line each,
+// sorted by name, for tune run --help.
+func PresetHelp() string {
+	var b strings.Builder
+	for _, n := range PresetNames() {
+		line := "  " + n + ":"
+		for _, w := range strings.Fields(presets[n].doc + ";") {
+			if len(line)+1+len(w) > 80 {
+				b.WriteString(line + "\n")
+				line = "   "
+			}
+			line += " " + w
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
 // ApplyPreset applies the named preset to c.
 func ApplyPreset(c *Config, name string) error {
 	p, ok := presets[name]
 	if !ok {
 		return fmt.Errorf("population: unknown preset %q (presets: %s)", name, strings.Join(PresetNames(), ", "))
 	}
-	p(c)
+	p.apply(c)
 	return nil
 }
 
@@ -347,13 +380,17 @@ func checkConfigKeys(c *Config, m *yaml.Node, internal bool) error {
 }
 
 // flagKeys maps the flag name of each key whose flag is named otherwise
-// (positions, positions-from, params) to its YAML key: a user's config
-// takes either, since its keys are documented as the flag names.
+// (positions, positions-from, params), and each key's alias (pairs), to its
+// YAML key: a user's config takes either, since its keys are documented as
+// the flag names.
 var flagKeys = func() map[string]string {
 	m := map[string]string{}
 	for _, k := range Keys {
 		if k.Flag != "" {
 			m[k.Flag] = k.Name
+		}
+		if k.Alias != "" {
+			m[k.Alias] = k.Name
 		}
 	}
 	return m

@@ -8,11 +8,13 @@ import (
 )
 
 // Key is a key of a user's config: its YAML key, the flag of tune run that
-// sets it when the flag's name differs, and its one-line help.
+// sets it when the flag's name differs, another name it is known by, and
+// its one-line help.
 type Key struct {
-	Name string
-	Flag string // "" when the flag is named Name
-	Help string
+	Name  string
+	Flag  string // "" when the flag is named Name
+	Alias string // "" or a second name, as a flag and as a YAML key (pairs for games, which counts pairs)
+	Help  string
 }
 
 // FlagName is the name of the flag that sets k.
@@ -44,12 +46,12 @@ var Keys = []Key{
 
 	{Name: "population", Help: fmt.Sprintf("genetic: genomes per generation, 2-%d", MaxPopulation)},
 	{Name: "generations", Help: "genetic: generations"},
-	{Name: "games", Help: "genetic: opponents each genome meets (a colour-swapped pair each)"},
+	{Name: "games", Alias: "pairs", Help: "genetic: pairs each genome plays, one against each of that many opponents drawn from the others (a pair: two games from one opening, colours swapped; alias --pairs)"},
 	{Name: "fitness", Help: "genetic: score (points per game) or exp (2^wins/games)"},
 	{Name: "selection", Help: "genetic: roulette, sus or tournament"},
 	{Name: "tournament-size", Help: "genetic: genomes per selection tournament"},
 	{Name: "crossover", Help: "genetic: uniform, blend or none"},
-	{Name: "redraw", Help: "genetic: probability that a child's weights are all re-drawn (the report's mutation)"},
+	{Name: "redraw", Help: "genetic: probability that a child's weights are all re-drawn (a fresh start for that genome)"},
 	{Name: "mutation-rate", Help: "genetic: probability of a Gaussian step per weight"},
 	{Name: "sigma", Help: "genetic: Gaussian step as a fraction of the weight's range"},
 	{Name: "elite", Help: "genetic: best genomes kept unchanged"},
@@ -85,6 +87,18 @@ var Keys = []Key{
 
 	{Name: "tune-engine", Help: "tune this external engine's own options instead of an evaluator: cmd=PATH,proto=uci,... (see 'tune match --help'); needs --params"},
 	{Name: "engine-params", Flag: "params", Help: "with --tune-engine: file of lines 'name, int|float, start, min, max, c_end, r_end' or fishtest's 'name,start,min,max,c_end,r_end' (as Stockfish's TUNE() prints them), one per engine option to tune; values within ±2147483647"},
+}
+
+// AliasFlag is the flag that name stands for: the key's flag when name is
+// a key's alias (games for pairs), else name itself. tune run reads an alias
+// as its flag, so either sets the one setting.
+func AliasFlag(name string) string {
+	for _, k := range Keys {
+		if k.Alias != "" && k.Alias == name {
+			return k.FlagName()
+		}
+	}
+	return name
 }
 
 // Field returns a pointer to the field of c that the YAML key sets (a

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gametune/gametune/population"
@@ -65,6 +66,7 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 <body>
 <h1>gametune run {{.Name}}</h1>
 <p>{{.Game}} · evaluator <b>{{.Evaluator}}</b> · {{.Algo}} · seed {{.Seed}} · <span class="status">{{.Status}}</span></p>
+<p id="plan">{{.Plan}}</p>
 <p>{{.Done}} of {{.Planned}} {{.Stage}}s · {{.Games}} games · {{printf "%.1f" .Seconds}} s of play{{if .GamesPerSecond}} · {{printf "%.1f" .GamesPerSecond}} games/s{{end}}{{if .Started}} · started {{.Started}}{{end}}{{if .Ended}} · ended {{.Ended}}{{end}}</p>
 
 <h2>Best weights</h2>
@@ -127,19 +129,19 @@ type matchHTML struct {
 }
 
 type reportData struct {
-	Name, Game, Evaluator, Algo, Status, Stage, Config string
-	Seed                                               uint64
-	Done, Planned, Games                               int
-	Seconds, GamesPerSecond                            float64
-	Started, Ended                                     string
-	BestSummary                                        string
-	Weights                                            []weightRow
-	Ladder                                             []population.LadderEntry
-	LadderPairs                                        int
-	Yardstick                                          []yardRow
-	Figures                                            []figureHTML
-	Bracket                                            [][]matchHTML
-	BracketRound                                       int
+	Name, Game, Evaluator, Algo, Status, Stage, Config, Plan string
+	Seed                                                     uint64
+	Done, Planned, Games                                     int
+	Seconds, GamesPerSecond                                  float64
+	Started, Ended                                           string
+	BestSummary                                              string
+	Weights                                                  []weightRow
+	Ladder                                                   []population.LadderEntry
+	LadderPairs                                              int
+	Yardstick                                                []yardRow
+	Figures                                                  []figureHTML
+	Bracket                                                  [][]matchHTML
+	BracketRound                                             int
 }
 
 func stamp(t time.Time) string {
@@ -161,7 +163,7 @@ func HTML(r *Run) ([]byte, error) {
 	planned := r.Config.ExpectedGenerations(len(r.Generations), r.Info.Games, r.Info.Seconds)
 	d := reportData{
 		Name: r.Name, Game: r.Config.Game, Evaluator: r.Evaluator.Name, Algo: string(r.Config.Algo), Status: string(r.Info.Status),
-		Stage: r.stage(), Config: string(r.Config.Marshal()), Seed: r.Config.Seed,
+		Stage: r.stage(), Config: configText(r.Config), Plan: Plan(r.Config), Seed: r.Config.Seed,
 		Done: len(r.Generations), Planned: planned, Games: r.Info.Games, Seconds: r.Info.Seconds,
 		Started: stamp(r.Info.Started), Ended: stamp(r.Info.Ended),
 	}
@@ -180,7 +182,7 @@ func HTML(r *Run) ([]byte, error) {
 	}
 	for _, g := range r.Generations {
 		if y := g.Yardstick; y != nil {
-			d.Yardstick = append(d.Yardstick, yardRow{g.Index, y.Genome, y.Wins, y.Draws, y.Losses, 100 * y.Score, y.Elo, y.EloLow, y.EloHigh})
+			d.Yardstick = append(d.Yardstick, yardRow{GenerationNumber(g.Index), y.Genome, y.Wins, y.Draws, y.Losses, 100 * y.Score, y.Elo, y.EloLow, y.EloHigh})
 		}
 	}
 	for _, f := range figs {
@@ -196,7 +198,7 @@ func HTML(r *Run) ([]byte, error) {
 	}
 	if r.Knockout() {
 		last := r.Generations[len(r.Generations)-1]
-		d.BracketRound = last.Index
+		d.BracketRound = GenerationNumber(last.Index)
 		d.Bracket = bracketColumns(last.Matches)
 	}
 	var b bytes.Buffer
@@ -230,4 +232,11 @@ func WriteHTML(r *Run, path string) error {
 		return err
 	}
 	return results.WriteFileAtomic(path, data, true)
+}
+
+// configText is c as YAML for the report, the genetic games key marked as
+// the count of pairs it is.
+func configText(c population.Config) string {
+	games := fmt.Sprintf("\ngames: %d\n", c.Games)
+	return strings.Replace("\n"+string(c.Marshal()), games, fmt.Sprintf("\ngames: %d # genetic: pairs per genome (%d games), alias pairs\n", c.Games, 2*c.Games), 1)[1:]
 }

@@ -182,7 +182,7 @@ func (r *Run) coefficients() Figure {
 		p := newPlot(f.Name, r.stage(), "weight")
 		var mean, lo, hi, best plotter.XYs
 		for _, g := range r.Generations {
-			x := float64(g.Index)
+			x := number(g)
 			if i < len(g.Mean) {
 				mean = append(mean, plotter.XY{X: x, Y: g.Mean[i]})
 				lo = append(lo, plotter.XY{X: x, Y: g.Mean[i] - g.Std[i]})
@@ -238,7 +238,7 @@ func (r *Run) fitness() Figure {
 	p := newPlot("Fitness", r.stage(), unit)
 	var best, mean, worst plotter.XYs
 	for _, g := range r.Generations {
-		x := float64(g.Index)
+		x := number(g)
 		best = append(best, plotter.XY{X: x, Y: g.BestFitness})
 		mean = append(mean, plotter.XY{X: x, Y: g.MeanFitness})
 		worst = append(worst, plotter.XY{X: x, Y: g.WorstFitness})
@@ -289,11 +289,11 @@ func (r *Run) yardstick() Figure {
 	for _, g := range r.Generations {
 		if y := g.Yardstick; y != nil {
 			e := clip(y.Elo)
-			pts.XYs = append(pts.XYs, plotter.XY{X: float64(g.Index), Y: e})
+			pts.XYs = append(pts.XYs, plotter.XY{X: number(g), Y: e})
 			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{e - clip(y.EloLow), clip(y.EloHigh) - e})
 		}
 	}
-	zero := plotter.XYs{{X: 0, Y: 0}, {X: float64(r.Generations[len(r.Generations)-1].Index), Y: 0}}
+	zero := plotter.XYs{{X: number(r.Generations[0]), Y: 0}, {X: number(r.Generations[len(r.Generations)-1]), Y: 0}}
 	line(p, zero, palette[7], vg.Points(0.8), true, "")
 	if len(pts.XYs) > 0 {
 		lo, hi := pts.span(0, 0)
@@ -371,7 +371,7 @@ func (r *Run) diversity() Figure {
 	p := newPlot("Diversity", r.stage(), "mean normalised distance between genomes")
 	var d plotter.XYs
 	for _, g := range r.Generations {
-		d = append(d, plotter.XY{X: float64(g.Index), Y: g.Diversity})
+		d = append(d, plotter.XY{X: number(g), Y: g.Diversity})
 	}
 	line(p, d, palette[2], vg.Points(1.5), false, "diversity")
 	p.Y.Min = 0
@@ -385,7 +385,7 @@ func (r *Run) winners() Figure {
 		for _, g := range r.Generations {
 			for _, x := range g.Genomes {
 				if x.ID == g.Best && i < len(x.Weights) {
-					xys = append(xys, plotter.XY{X: float64(g.Index), Y: x.Weights[i]})
+					xys = append(xys, plotter.XY{X: number(g), Y: x.Weights[i]})
 				}
 			}
 		}
@@ -398,10 +398,10 @@ func (r *Run) distance() Figure {
 	p := newPlot("Distance between successive winners", "round", "normalised distance")
 	var d plotter.XYs
 	for _, g := range r.Generations {
-		d = append(d, plotter.XY{X: float64(g.Index), Y: g.Distance})
+		d = append(d, plotter.XY{X: number(g), Y: g.Distance})
 	}
 	line(p, d, palette[3], vg.Points(1.5), false, "distance")
-	th := plotter.XYs{{X: 0, Y: r.Config.Threshold}, {X: float64(r.Generations[len(r.Generations)-1].Index), Y: r.Config.Threshold}}
+	th := plotter.XYs{{X: number(r.Generations[0]), Y: r.Config.Threshold}, {X: number(r.Generations[len(r.Generations)-1]), Y: r.Config.Threshold}}
 	line(p, th, palette[7], vg.Points(1), true, "threshold")
 	p.Y.Min = 0
 	return Figure{Name: "distance", Title: "Knockout: the stopping signal", Width: vg.Points(520), Height: vg.Points(320), draw: single(p)}
@@ -507,3 +507,13 @@ func Comparison(curves []CompareCurve, ref float64) Figure {
 	p.X.Min, p.X.Max = 0, maxX*1.05
 	return Figure{Name: "compare", Title: "Elo of each tuner's champions against the games spent", Width: vg.Points(620), Height: vg.Points(360), draw: single(p)}
 }
+
+// number is generation g's number as a person reads it, from 1 (the store
+// counts from 0): the terminal, tune show, the report and the dashboard
+// all name generation g.Index+1.
+func number(g population.Generation) float64 { return float64(GenerationNumber(g.Index)) }
+
+// GenerationNumber is the number a person reads for the generation (round,
+// block) stored at index i, counted from 0: i+1, as the terminal's
+// progress lines (population.Config.GenerationOf) count.
+func GenerationNumber(i int) int { return i + 1 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/gob"
 	"flag"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -20,6 +21,10 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the recorded runs and golden plots in testdata")
+
+// updatePlots rewrites the golden plots from the recorded runs as they are,
+// without playing them again: for a change of drawing alone.
+var updatePlots = flag.Bool("update-plots", false, "rewrite the golden plots in testdata from the recorded runs")
 
 // recorded is a run kept in testdata: its config and generations.
 type recorded struct {
@@ -112,7 +117,7 @@ func TestGoldenPlots(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if *update {
+			if *update || *updatePlots {
 				if err := os.WriteFile(golden, svg, 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -154,6 +159,19 @@ func TestHTML(t *testing.T) {
 		}
 		if algo == "knockout" && (!strings.Contains(s, `id="bracket"`) || !strings.Contains(s, `id="plot-distance"`)) {
 			t.Error("knockout report lacks its bracket or distance plot")
+		}
+		// The plan and the config count the genetic games key as pairs.
+		if algo == "genetic" && (!strings.Contains(s, fmt.Sprintf("each playing %d pairs (%d games)", r.Config.Games, 2*r.Config.Games)) ||
+			!strings.Contains(s, fmt.Sprintf("games: %d # genetic: pairs per genome", r.Config.Games))) {
+			t.Errorf("genetic report does not say its games key counts pairs")
+		}
+		// Generations are numbered from 1, as the terminal and tune show do.
+		stage, n := r.stage(), len(r.Generations)
+		if first := "<tr><th>" + stage + "</th><th>genome</th><th>vs defaults</th><th>score</th><th>rating</th><th>95% interval</th></tr>\n<tr><td>1</td>"; !strings.Contains(s, first) {
+			t.Errorf("%s report's yardstick does not start at %s 1", algo, stage)
+		}
+		if last := fmt.Sprintf("(%s %d)", stage, n); algo == "knockout" && !strings.Contains(s, "Last knockout bracket "+last) {
+			t.Errorf("knockout report's bracket is not named %s, the last of %d", last, n)
 		}
 		for _, banned := range []string{"http://", "https://", "<script", "<link"} {
 			if strings.Contains(strings.ReplaceAll(s, "http://www.w3.org", ""), banned) {

@@ -22,6 +22,7 @@ func WriteSummary(w io.Writer, v *results.View, dir string) {
 		fmt.Fprintf(w, " (%.1f games/s)", float64(in.Games)/in.Seconds)
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintf(w, "plan: %s\n", Plan(v.Config))
 	if s.BudgetNote != "" {
 		fmt.Fprintf(w, "note: %s\n", s.BudgetNote)
 	}
@@ -82,7 +83,7 @@ func writeYardstick(w io.Writer, hist []population.Generation) {
 		if y.Previous != population.NoGenome {
 			prev = fmt.Sprintf("%d-%d-%d (genome %d)", y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses, y.Previous)
 		}
-		fmt.Fprintf(tw, "  %d\t%d\t%d\t%d-%d-%d\t%s\t%s\n", g.Index, y.Genome, g.Spent, y.Wins, y.Draws, y.Losses, prev, EloInterval(y.Elo, y.EloLow, y.EloHigh))
+		fmt.Fprintf(tw, "  %d\t%d\t%d\t%d-%d-%d\t%s\t%s\n", GenerationNumber(g.Index), y.Genome, g.Spent, y.Wins, y.Draws, y.Losses, prev, EloInterval(y.Elo, y.EloLow, y.EloHigh))
 	}
 	if tw != nil {
 		tw.Flush()
@@ -126,4 +127,24 @@ func BestLine(b *results.BestJSON, interval func(elo, lo, hi float64) string) st
 func EloInterval(elo, lo, hi float64) string {
 	r := func(x float64) float64 { return math.Round(x) + 0 } // no "-0"
 	return fmt.Sprintf("%+.0f Elo [%+.0f, %+.0f]", r(elo), r(lo), r(hi))
+}
+
+// Plan says in words how many games a generation (round, block) of c
+// plays, counting pairs (two games from one opening, colours swapped) as
+// the keys do: "16 genomes, each playing 4 pairs (8 games) against drawn
+// opponents". tune show and the report print it.
+func Plan(c population.Config) string {
+	switch c.Algo {
+	case population.Genetic:
+		return fmt.Sprintf("%d genomes a generation, each playing %d pairs (%d games) against opponents drawn from the others", c.Population, c.Games, 2*c.Games)
+	case population.Knockout:
+		return fmt.Sprintf("%d candidates a round, matches of best-of-%d games (ties: %s)", c.Candidates, c.BestOf, c.Ties)
+	case population.SPSA:
+		return fmt.Sprintf("%d iterations, one pair (2 games) each, %d a block", c.SPSAIterations, c.SPSABlock)
+	case population.CMAES:
+		return fmt.Sprintf("each candidate plays %d pairs (%d games) against the mean", c.CMAESPairs, 2*c.CMAESPairs)
+	case population.Texel:
+		return fmt.Sprintf("%d self-play games a round, then a fit", c.TexelGames)
+	}
+	return string(c.Algo)
 }

@@ -2,7 +2,10 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,10 +21,16 @@ func TestWriteSummary(t *testing.T) {
 	WriteSummary(&b, &r.View, "runs/genetic")
 	out := b.String()
 	for _, want := range []string{"run runs/genetic: ", "evaluator " + r.Evaluator.Name, "best: " + r.Best.Summary(), r.Evaluator.Features[0].Name,
-		"ladder (", "strongest", "yardstick (each champion", "  5\t"} {
+		"ladder (", "strongest", "yardstick (each champion",
+		fmt.Sprintf("plan: %d genomes a generation, each playing %d pairs (%d games)", r.Config.Population, r.Config.Games, 2*r.Config.Games)} {
 		if !strings.Contains(out, strings.TrimSuffix(want, "\t")) {
 			t.Errorf("the summary lacks %q:\n%s", want, out)
 		}
+	}
+	// The yardstick rows number the generations from 1, as the terminal does.
+	rows := regexp.MustCompile(`(?m)^  (\d+) +\d+ +\d+ +\d+-\d+-\d+ `).FindAllStringSubmatch(out, -1)
+	if len(rows) == 0 || rows[0][1] != "1" || rows[len(rows)-1][1] != strconv.Itoa(len(r.Generations)) {
+		t.Errorf("the yardstick rows are %v, want generations 1 to %d:\n%s", rows, len(r.Generations), out)
 	}
 }
 

@@ -19,6 +19,9 @@ import (
 // bindConfig binds a flag to each key of a run's config (population.Keys),
 // its value in values.
 func bindConfig(f *pflag.FlagSet, values *population.Config) {
+	f.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		return pflag.NormalizedName(population.AliasFlag(name))
+	})
 	for _, k := range population.Keys {
 		switch p := values.Field(k.Name).(type) {
 		case *string:
@@ -129,10 +132,11 @@ family-wise, and the start (or the defaults) otherwise.
 Settings come from, in order: the defaults, --preset, --config FILE.yaml (keys are
 the flag names), and the flags given. The run directory keeps the resolved config.
 
-Presets: `+strings.Join(population.PresetNames(), ", ")+` (othello-report: the Othello
-report's genetic algorithm, 25 genomes, 35 generations, 10 games each, depth 6;
-checkers-paper: the checkers report's knockout tournaments, best-of-5, ten-draw
-initialisation).`, cobra.NoArgs, func(ctx context.Context, out output) error { return runRun(ctx, o, *g, out) })
+A pair is two games from one opening, colours swapped; --games of the genetic
+tuner counts pairs (--pairs is the same flag).
+
+Presets:
+`+population.PresetHelp(), cobra.NoArgs, func(ctx context.Context, out output) error { return runRun(ctx, o, *g, out) })
 	o.changed = c.Flags().Changed
 	f := c.Flags()
 	f.StringVar(&o.out, "out", "", "run directory to create (must not exist)")

@@ -7,11 +7,11 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// paperEvaluator is the checkers report's evaluation: own pieces, opponent pieces,
+// paperEvaluator is a material-only evaluation: own pieces, opponent pieces,
 // own kings and opponent kings (kings count in both terms), score x100.
 var paperEvaluator = &games.Evaluator{
 	Name: "paper",
-	Doc:  "the checkers report's four features: own pieces, opponent pieces, own kings, opponent kings (score x100)",
+	Doc:  "material alone, as in early checkers-learning programs: own pieces, opponent pieces, own kings, opponent kings (score x100)",
 	Features: []games.Feature{
 		{Name: "own-pieces", Doc: "pieces (men and kings) of the side to move", Default: 1, Min: -10, Max: 10, Step: 0.01},
 		{Name: "opponent-pieces", Doc: "pieces of the opponent", Default: -1, Min: -10, Max: 10, Step: 0.01},

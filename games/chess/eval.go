@@ -14,9 +14,8 @@ func relativeRank(c, s int) int {
 	return 7 - s/8
 }
 
-// articleRankBonus is the magazine article's bonus by rank for rooks,
-// knights, bishops and the queen, by rank counted from the own side: the
-// article's C code gives 6-7 (home) / 2,5 / 3,4 (centre) / 0-1 (far side)
+// articleRankBonus is the bonus by rank for rooks, knights, bishops and the
+// queen, by rank counted from the own side: the source's C code gives 6-7 (home) / 2,5 / 3,4 (centre) / 0-1 (far side)
 // for Black, and White's is its mirror.
 var articleRankBonus = [4][8]int{
 	{50, 50, 120, 150, 150, 120, 10, 10},   // rook
@@ -43,15 +42,15 @@ func withMaterial(more []games.Feature) []games.Feature {
 	}, more...)
 }
 
-// articleEvaluator is the magazine article's evaluation: material, the per-piece
+// articleEvaluator is a small classic evaluation: material, the per-piece
 // bonuses by rank of its C code, and 30 points per move of the rooks,
 // knights, bishops and queen (pawns and king not counted), in centipawns.
 var articleEvaluator = &games.Evaluator{
 	Name: "article",
-	Doc:  "the magazine article's evaluation: material, per-piece bonus by rank, 30 per move of the non-pawn pieces (centipawns)",
+	Doc:  "a small classic evaluation: material, a bonus by rank for each rook, knight, bishop and queen, and 30 per move of those pieces (centipawns)",
 	Features: withMaterial([]games.Feature{
-		{Name: "rank-bonus", Doc: "the article's bonus by rank of rooks, knights, bishops and queen (ranks 4-5 best), difference", Default: 1, Min: 0, Max: 2, Step: 0.05},
-		{Name: "mobility", Doc: "moves of rooks, knights, bishops and queen, difference (the article gives 30 each)", Default: 30, Min: 0, Max: 60, Step: 1},
+		{Name: "rank-bonus", Doc: "bonus by rank of rooks, knights, bishops and queen (the central ranks 4-5 best, the far ranks least), difference", Default: 1, Min: 0, Max: 2, Step: 0.05},
+		{Name: "mobility", Doc: "moves of rooks, knights, bishops and queen, difference (30 each by default)", Default: 30, Min: 0, Max: 60, Step: 1},
 	}),
 	Evaluate: evaluateArticle,
 	FeatureValues: func(gp games.Position, dst []float64) {
@@ -110,13 +109,13 @@ const (
 	lightSqs Bitboard = 0x55aa55aa55aa55aa
 )
 
-// textbookEvaluator is the course's evaluation, in centipawns from the side to move,
+// textbookEvaluator is a classic hand-written evaluation, in centipawns from the side to move,
 // each positional term a difference mine minus theirs, tapered between
 // middlegame and endgame by the game phase (1 with all pieces on, 0 with
 // none: knights and bishops count 1, rooks 2, queens 4, out of 24).
 var textbookEvaluator = &games.Evaluator{
 	Name: "textbook",
-	Doc:  "the course's terms: material, centre, mobility, rooks, bishop pair, pawn structure, passed pawns, king safety; tapered (centipawns)",
+	Doc:  "a classic hand-written evaluation: material, centre, mobility, rooks on open files and the seventh, bishop pair, pawn structure, passed pawns, king safety; tapered from middlegame to endgame (centipawns)",
 	Features: withMaterial([]games.Feature{
 		{Name: "centre-minors", Doc: "knights and bishops on c3-f6", Default: 10, Min: 0, Max: 50, Step: 1},
 		{Name: "pawn-advance", Doc: "ranks advanced by pawns beyond their second rank, weighted towards the endgame", Default: 3, Min: 0, Max: 20, Step: 0.5},

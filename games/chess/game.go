@@ -2,8 +2,9 @@
 // pin masks (no make-and-test), castling, en passant (the pinned case
 // included), promotion, checkmate, stalemate, the 50-move rule, threefold
 // repetition and insufficient material; make/unmake with incremental
-// Zobrist hashing; FEN, UCI and SAN in and out; PGN of whole games; the
-// magazine article's evaluation and the course's textbook one.
+// Zobrist hashing; FEN, UCI and SAN in and out; PGN of whole games; a
+// small classic evaluation (material, bonus by rank, mobility) and a fuller
+// hand-written one.
 package chess
 
 import (

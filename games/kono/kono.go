@@ -1,4 +1,4 @@
-// Package kono is the course's Kono, the game known as Pong hau k'i: five
+// Package kono is Kono, the game known as Pong hau k'i: five
 // points a-e joined by the lines a-b, a-e, b-d, b-e, c-d, c-e and d-e; two
 // pieces each; a move slides a piece along a line to the one empty point; a
 // player who cannot move loses.

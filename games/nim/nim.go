@@ -1,6 +1,6 @@
-// Package nim is the matches game of the course: players take turns taking
+// Package nim is the matches game: players take turns taking
 // matches from one heap; whoever takes the last match loses (misère). Two
-// rule sets: the classic one (take 1, 2 or 3) and the course's exercise 9.1
+// rule sets: the classic one (take 1, 2 or 3) and the doubling variant
 // ("double": the first player takes exactly 1, then each player takes from 1
 // to twice the opponent's last take).
 package nim
@@ -29,7 +29,7 @@ const maxMatches = 10000
 // Position is a heap of matches and whose turn it is.
 type Position struct {
 	matches int
-	double  bool // exercise 9.1 rules
+	double  bool // the doubling variant
 	last    int  // the previous take (double rules; 0 before the first move)
 	turn    games.Side
 	history []int16 // takes, in order; grows once to the game's length
@@ -264,8 +264,8 @@ func evaluate(gp games.Position, w []float64) int {
 
 // doc and notation describe the game in 'tune games'.
 const (
-	doc      = "the matches game: take 1-3 matches, whoever takes the last loses; double:N for exercise 9.1 (first take 1, then up to twice the last take)"
-	notation = "position: the heap, \"20\" (classic) or \"double:20\" (exercise 9.1), optionally \"last=K\" and \"first\"/\"second\"; " +
+	doc      = "the matches game: take 1-3 matches, whoever takes the last loses; double:N for the doubling variant (first take 1, then up to twice the last take)"
+	notation = "position: the heap, \"20\" (classic) or \"double:20\" (doubling variant), optionally \"last=K\" and \"first\"/\"second\"; " +
 		"move: the number of matches taken, e.g. 3"
 )
 

@@ -6,7 +6,7 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// squareWeights is the classic positional table of the report's kind:
+// squareWeights is the classic positional table of Othello programs:
 // corners 100, the X-squares diagonal to them -50, the C-squares beside them
 // -20, the A- and B-squares of the edges 10 and 5, the centre -1 to -2.
 var squareWeights = [64]int{
@@ -68,7 +68,7 @@ func init() {
 }
 
 // anchored counts the discs of b in the unbroken runs of b's colour that
-// grow from each corner b holds along its two edges (the report's corner
+// grow from each corner b holds along its two edges (the classic corner
 // pattern: discs that can no longer be flipped along the edge). A disc
 // counts once for each run that reaches it: a corner once, the inside of
 // an edge full of b's discs twice. Four edge lookups.
@@ -85,10 +85,10 @@ func positional(b Bitboard) int {
 		int(w[4][uint8(b>>32)]) + int(w[5][uint8(b>>40)]) + int(w[6][uint8(b>>48)]) + int(w[7][uint8(b>>56)])
 }
 
-// reportEvaluator is the report's evaluation: four differences, mine minus theirs.
+// reportEvaluator is the classic four-term evaluation: four differences, mine minus theirs.
 var reportEvaluator = &games.Evaluator{
 	Name: "report",
-	Doc:  "the Othello report's four terms: discs, mobility, positional table, corner pattern (score x10)",
+	Doc:  "four classic Othello terms: discs, mobility, disc-square weights (corners good, squares next to them bad) and discs anchored to owned corners (score x10)",
 	Features: []games.Feature{
 		{Name: "discs", Doc: "disc difference", Default: 1, Min: 0, Max: 2.5, Step: 0.1},
 		{Name: "mobility", Doc: "difference of legal moves", Default: 1, Min: 0, Max: 2.5, Step: 0.1},

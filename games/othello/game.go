@@ -1,8 +1,9 @@
 // Package othello is Othello (Reversi) on 64-bit bitboards: legal moves by
 // shifted fills over all eight directions, flips by lookups on the four
 // lines through the square played, make/unmake without allocation, Zobrist
-// hashing, an explicit pass move, and the report's four-term evaluation
-// beside a stronger one, both by table lookups where they count squares.
+// hashing, an explicit pass move, and a classic four-term evaluation (discs,
+// mobility, disc-square weights, corner-anchored discs) beside a stronger
+// one, both by table lookups where they count squares.
 //
 // Notation: squares a1..h8, file then rank, rank 1 at the top as in the usual
 // diagrams, case-insensitive; "pass". A position is 64 characters from a1 to

@@ -223,12 +223,12 @@ func (p *Position) hasLine(s games.Side) bool {
 
 // Evaluators.
 
-// linesEvaluator is the evaluator of the course: open lines (lines the opponent has
+// linesEvaluator is the classic heuristic: open lines (lines the opponent has
 // not entered) for the side to move minus those of the opponent, plus lines
 // where a side has two marks and the third cell is empty.
 var linesEvaluator = &games.Evaluator{
 	Name: "lines",
-	Doc:  "open lines for each side (the course's evaluation) and two-in-a-line threats",
+	Doc:  "the classic tic-tac-toe heuristic: lines still open to each side, and two-in-a-line threats",
 	Features: []games.Feature{
 		{Name: "open-mine", Doc: "lines with no opponent mark, for the side to move", Default: 1, Min: -5, Max: 5, Step: 0.1},
 		{Name: "open-theirs", Doc: "lines with no mark of the side to move, for the opponent", Default: -1, Min: -5, Max: 5, Step: 0.1},
