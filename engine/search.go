@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/gametune/gametune/games"
 )
@@ -133,7 +134,16 @@ type Searcher struct {
 	nodeLimit int64
 	stop      bool
 	done      <-chan struct{}
+	// seen is stats.Nodes as of the last check of done (every 1,024
+	// nodes), for Progress on another goroutine.
+	seen atomic.Int64
 }
+
+// Progress is the number of nodes the search in progress has visited, as
+// of its last check for cancellation (every 1,024 nodes or so); 0 between
+// searches. Unlike the searcher's other methods it may be called from any
+// goroutine while the search runs, to show how it advances.
+func (s *Searcher) Progress() int64 { return s.seen.Load() }
 
 // New returns a searcher with its table allocated.
 func New(opts Options) (*Searcher, error) {
@@ -235,6 +245,8 @@ func (s *Searcher) SearchEach(ctx context.Context, p games.Position, ev *games.E
 	}
 	s.stop = false
 	s.done = ctx.Done()
+	s.seen.Store(0)
+	defer s.seen.Store(0)
 	s.killers = [MaxPly + 1][2]games.Move{}
 	for side := range s.used {
 		kept := s.used[side][:0]
@@ -370,6 +382,7 @@ func (s *Searcher) play(m games.Move) {
 		s.stop = true
 	}
 	if s.stats.Nodes&1023 == 0 && s.done != nil {
+		s.seen.Store(s.stats.Nodes)
 		select {
 		case <-s.done:
 			s.stop = true
@@ -676,6 +689,7 @@ func (s *Searcher) cancelled(before int64) bool {
 	if s.stats.Nodes>>10 == before>>10 || s.done == nil {
 		return false
 	}
+	s.seen.Store(s.stats.Nodes)
 	select {
 	case <-s.done:
 		s.stop = true

@@ -20,9 +20,15 @@ type Progress struct {
 	every    int
 	bar      *progressbar.ProgressBar
 	label    string
+	note     string
 	total    int
 	done     int
 	start    time.Time
+	// Interval, when not 0, prints a plain line (not on a terminal) at the
+	// first step of each stage and then every Interval, whatever every
+	// says, so that a run says how it goes from its first game.
+	Interval time.Duration
+	lastLine time.Time
 }
 
 // IsTerminal reports whether w is a terminal.
@@ -51,7 +57,7 @@ func NewProgressMode(w io.Writer, quiet bool, every int, terminal bool) *Progres
 // Start begins a stage of total steps.
 func (p *Progress) Start(label string, total int) {
 	p.Finish()
-	p.label, p.total, p.done, p.start = label, total, 0, time.Now()
+	p.label, p.total, p.done, p.start, p.lastLine = label, total, 0, time.Now(), time.Time{}
 	if p.quiet || !p.terminal {
 		return
 	}
@@ -78,13 +84,18 @@ func (p *Progress) Set(done int) {
 		p.bar.Set(done)
 		return
 	}
-	if p.every > 0 && done%p.every == 0 && done < p.total {
+	switch {
+	case done >= p.total || done == 0:
+	case p.every > 0 && done%p.every == 0,
+		p.Interval > 0 && (p.lastLine.IsZero() || time.Since(p.lastLine) >= p.Interval):
 		p.plain(fmt.Sprintf("%d/%d games", done, p.total))
 	}
 }
 
-// Note changes the bar's description (on a terminal) .
+// Note changes the bar's description (on a terminal), and is added to
+// the plain lines otherwise, until the next Note ("" for none).
 func (p *Progress) Note(note string) {
+	p.note = note
 	if p.bar != nil && !p.quiet {
 		p.bar.Describe(p.label + " " + note)
 	}
@@ -108,12 +119,22 @@ func (p *Progress) Line(s string) {
 
 func (p *Progress) plain(s string) {
 	secs := time.Since(p.start).Seconds()
+	if secs < 1 && p.note != "" {
+		// Too early for the stage's own pace: the note (the run's) alone.
+		p.lastLine = time.Now()
+		fmt.Fprintf(p.w, "%s: %s, %s\n", p.label, s, p.note)
+		return
+	}
 	rate := float64(p.done) / max(secs, 1e-9)
 	eta := ""
 	if rate > 0 && p.total > p.done {
 		left := time.Duration(float64(p.total-p.done) / rate * float64(time.Second))
 		eta = fmt.Sprintf(", %s left", left.Round(time.Second))
 	}
+	if p.note != "" {
+		eta += ", " + p.note
+	}
+	p.lastLine = time.Now()
 	fmt.Fprintf(p.w, "%s: %s, %.1f games/s%s\n", p.label, s, rate, eta)
 }
 

@@ -37,6 +37,28 @@ func lockRun(dir string) (*os.File, error) {
 	return f, nil
 }
 
+// unlockRun releases the lock lockRun took on f. The file is emptied
+// first, so that no lock file names a process that holds nothing (the file
+// stays: a reader may have it open to wait on the lock, and a lock taken on
+// a removed file would guard nothing).
+func unlockRun(f *os.File) error {
+	f.Truncate(0)
+	return f.Close()
+}
+
+// writerWorking reports whether a process holds dir's lock as a writer
+// (this one included, through another open of the file). A lock file
+// naming a process that died holds no lock: flock's lock dies with the
+// process.
+func writerWorking(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, LockName))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return errors.Is(syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB), syscall.EWOULDBLOCK)
+}
+
 // lockHolder reads the process id written in a lock file ("?" when none).
 func lockHolder(path string) string {
 	data, err := os.ReadFile(path)

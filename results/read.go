@@ -44,6 +44,9 @@ func (r *Run) Info() (Info, error) {
 		return in, wrap(err)
 	}
 	in.Seed = uint64(seed)
+	if in.Status == StatusRunning && r.lock == nil && !writerWorking(r.dir) {
+		in.Status = StatusInterrupted // its writer died without recording how it ended
+	}
 	in.Created, _ = time.Parse(time.RFC3339, created)
 	if started.Valid {
 		in.Started, _ = time.Parse(time.RFC3339, started.String)

@@ -398,7 +398,7 @@ func (r *Run) Config() []byte { return r.config }
 func (r *Run) Close() error {
 	err := r.db.Close()
 	if r.lock != nil {
-		if lerr := r.lock.Close(); err == nil {
+		if lerr := unlockRun(r.lock); err == nil {
 			err = lerr
 		}
 		r.lock = nil

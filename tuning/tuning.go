@@ -85,7 +85,7 @@ func Tune(ctx context.Context, plan *population.Plan, run *results.Run, open Ope
 	tuner.Elapsed = func() time.Duration { return time.Duration(info.Seconds*float64(time.Second)) + time.Since(start) }
 	progress := reports.NewProgress(out.Stderr, out.Quiet, 0)
 	defer progress.Finish()
-	watch(tuner, plan.Config(), run, progress, start, out.Quiet)
+	watch(tuner, plan, run, games, progress, start, out.Quiet)
 	if err := run.SetStatus(results.StatusRunning); err != nil {
 		return err
 	}

@@ -9,12 +9,18 @@ import (
 	"github.com/gametune/gametune/results"
 )
 
-// watch shows the progress of tuner, a run of cfg begun at start: a bar
-// per batch of games and a line per generation (generationLine), after
+// watch shows the progress of tuner, a run of plan begun at start whose
+// games runner plays: at once a line saying what the run does
+// (planLine); a bar per batch of games on a terminal, or a line at a
+// batch's first game and every progressInterval, with the time the batch
+// and the run have left; and a line per generation (generationLine), after
 // which the running time is recorded in run and its report refreshed.
 // Failures to do either are noted unless quiet.
-func watch(tuner *population.Tuner, cfg population.Config, run *results.Run, progress *reports.Progress, start time.Time, quiet bool) {
-	played, stage, stageGen := 0, "", -1
+func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, runner any, progress *reports.Progress, start time.Time, quiet bool) {
+	cfg := plan.Config()
+	progress.Line(planLine(plan, run.Dir(), workersOf(runner)))
+	progress.Interval = progressInterval
+	played, stage, stageGen, perGeneration := 0, "", -1, 0
 	tuner.OnGame = func(p population.Progress) {
 		if p.Played {
 			played++
@@ -27,9 +33,12 @@ func watch(tuner *population.Tuner, cfg population.Config, run *results.Run, pro
 				label = "yardstick, " + label
 			case population.StageLadder:
 				label = "ladder"
+			default:
+				perGeneration = max(perGeneration, p.Total)
 			}
 			progress.Start(label, p.Total)
 		}
+		progress.Note(runLeft(cfg, p, played, perGeneration, time.Since(start)))
 		progress.Set(p.Done)
 	}
 	tuner.OnGeneration = func(g population.Generation) {
@@ -59,4 +68,57 @@ func generationLine(cfg population.Config, g population.Generation, rate float64
 		line += ", stopped: " + g.Stop
 	}
 	return line + fmt.Sprintf(", %.1f games/s", rate)
+}
+
+// progressInterval is how often a run's progress is printed as a line
+// when its output is not a terminal.
+const progressInterval = 5 * time.Second
+
+// workersOf is the number of workers of a runner that says (the local
+// pool), 0 otherwise.
+func workersOf(runner any) int {
+	if w, ok := runner.(interface{ Workers() int }); ok {
+		return w.Workers()
+	}
+	return 0
+}
+
+// planLine says what a run of plan in dir does, before its first game:
+// game, evaluator, method, length, search, budget and workers.
+func planLine(plan *population.Plan, dir string, workers int) string {
+	cfg := plan.Config()
+	line := fmt.Sprintf("run %s: %s, evaluator %s (%d weights), %s, %d %ss", dir, cfg.Game, plan.Evaluator().Name,
+		len(plan.Evaluator().Features), cfg.Algo, cfg.PlannedGenerations(), cfg.GenerationName())
+	if cfg.Depth > 0 {
+		line += fmt.Sprintf(", depth %d", cfg.Depth)
+	} else if cfg.Nodes > 0 {
+		line += fmt.Sprintf(", %d nodes a move", cfg.Nodes)
+	}
+	switch {
+	case cfg.BudgetGames > 0 && cfg.BudgetTime != "":
+		line += fmt.Sprintf(", budget %d games or %s", cfg.BudgetGames, cfg.BudgetTime)
+	case cfg.BudgetGames > 0:
+		line += fmt.Sprintf(", budget %d games", cfg.BudgetGames)
+	case cfg.BudgetTime != "":
+		line += ", budget " + cfg.BudgetTime
+	}
+	if workers > 0 {
+		line += fmt.Sprintf(", %d workers", workers)
+	}
+	return line
+}
+
+// runLeft estimates the time the run has left, from the pace so far
+// (played games in elapsed) and the games of a generation (perGeneration,
+// 0 unknown): the batch's games left and those of the generations after
+// it, the yardstick's and the ladder's aside. "" before the first game.
+func runLeft(cfg population.Config, p population.Progress, played, perGeneration int, elapsed time.Duration) string {
+	if played == 0 || perGeneration == 0 || p.Stage == population.StageLadder {
+		return ""
+	}
+	rate := float64(played) / max(elapsed.Seconds(), 1e-9)
+	gens := cfg.ExpectedGenerations(p.Generation, played, elapsed.Seconds())
+	games := max(p.Total-p.Done, 0) + max(gens-p.Generation-1, 0)*perGeneration
+	left := time.Duration(float64(games) / rate * float64(time.Second))
+	return "run about " + left.Round(time.Second).String() + " left"
 }

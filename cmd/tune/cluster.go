@@ -57,6 +57,14 @@ type gameRunner struct {
 	pool    *tournament.Pool // nil for the cluster
 }
 
+// Workers is the local pool's number of workers (0 through a broker).
+func (g *gameRunner) Workers() int {
+	if g.pool == nil {
+		return 0
+	}
+	return g.pool.Workers()
+}
+
 // useEngines readies the runner for external engine players: their
 // stderr goes to the log at logPath (a new temporary file when empty),
 // closed with the runner. The cluster does not play them.

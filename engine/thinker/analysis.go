@@ -126,30 +126,26 @@ type Solved struct {
 	Depth    int     `json:"depth"`
 	Nodes    int64   `json:"nodes"`
 	Seconds  float64 `json:"seconds"`
+	// Stopped says why an unknown value was not searched further: a
+	// bound given (StoppedTime, StoppedNodes) or StoppedInterrupt; empty
+	// when the search ended by itself.
+	Stopped string `json:"stopped,omitempty"`
 
 	value engine.Value
-}
-
-// Solve finds the exact value of p of g with a new searcher
-// (engine.Searcher.Solve, up to maxDepth plies), timed.
-func Solve(ctx context.Context, g games.Game, p games.Position, maxDepth int) (Solved, error) {
-	s, err := engine.New(engine.Options{})
-	if err != nil {
-		return Solved{}, err
-	}
-	start := time.Now()
-	sol, err := s.Solve(ctx, p, g.Evaluators()[0], maxDepth)
-	if err != nil {
-		return Solved{}, err
-	}
-	return Solved{Game: g.Name(), Position: p.String(), Value: sol.Value.String(), Move: p.FormatMove(sol.Move),
-		Plies: sol.Plies, Depth: sol.Depth, Nodes: sol.Nodes, Seconds: time.Since(start).Seconds(), value: sol.Value}, nil
 }
 
 // WriteText writes the solution for a person, in one line.
 func (s Solved) WriteText(w io.Writer) {
 	switch s.value {
 	case engine.Unknown:
+		if s.Stopped != "" {
+			move := ""
+			if s.Move != "" {
+				move = ", best move so far " + s.Move
+			}
+			fmt.Fprintf(w, "unknown: stopped (%s) after depth %d%s (%d nodes, %.3f s)\n", s.Stopped, s.Depth, move, s.Nodes, s.Seconds)
+			return
+		}
 		fmt.Fprintf(w, "unknown: the tree is not exhausted at depth %d (best move so far %s)\n", s.Depth, s.Move)
 	case engine.Win, engine.Loss:
 		fmt.Fprintf(w, "%s for the side to move in %d plies, best move %s (%d nodes, %.3f s)\n", s.Value, s.Plies, s.Move, s.Nodes, s.Seconds)

@@ -52,7 +52,7 @@ func TestAnalyseAndSolve(t *testing.T) {
 	if a.Game != "tictactoe" || a.Move == "" || len(a.PV) == 0 || a.PV[0] != a.Move || a.Stats.Depth != 3 || a.Stats.Nodes == 0 {
 		t.Errorf("analysis %+v", a)
 	}
-	s, err := Solve(context.Background(), g, p, 9)
+	s, err := Solve(context.Background(), g, p, SolveOptions{MaxDepth: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
