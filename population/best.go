@@ -92,7 +92,7 @@ func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladd
 	}
 	g := hist[best]
 	y := g.Yardstick
-	ref.Source, ref.Candidate = "yardstick", fmt.Sprintf("g%d", g.Index)
+	ref.Source, ref.Candidate = "yardstick", ChampionLabel(g.Index)
 	if ref.Reference != "defaults" {
 		return ref, nil // the yardstick does not rate against the start
 	}

@@ -2,7 +2,6 @@ package population
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -57,7 +56,7 @@ func Champions(hist []Generation, n int, run string, idBase int) []LadderEntry {
 			if x.ID == hist[i].Best {
 				id := idBase + x.ID
 				out = append(slices.DeleteFunc(out, func(e LadderEntry) bool { return e.Genome == id }),
-					LadderEntry{Label: fmt.Sprintf("%s:g%d", run, hist[i].Index), Genome: id, Generation: hist[i].Index, Spent: hist[i].Spent, Weights: x.Weights})
+					LadderEntry{Label: run + ":" + ChampionLabel(hist[i].Index), Genome: id, Generation: hist[i].Index, Spent: hist[i].Spent, Weights: x.Weights})
 			}
 		}
 	}

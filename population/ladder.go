@@ -6,12 +6,19 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/stats"
 )
+
+// ChampionLabel names the champion of the generation of (0-based) index
+// gen on ladders and in exports: g1 for the first generation, as every
+// display counts generations from 1. Runs made before this numbering keep
+// their stored labels (g0 for the first).
+func ChampionLabel(gen int) string { return "g" + strconv.Itoa(gen+1) }
 
 // StageLadder names the games of a run's ladder.
 const StageLadder = "ladder"
@@ -89,7 +96,7 @@ func (t *Tuner) ladderPlayers(hist []Generation) []LadderEntry {
 				continue
 			}
 			champions = append(slices.DeleteFunc(champions, same),
-				LadderEntry{Label: fmt.Sprintf("g%d", g.Index), Genome: x.ID, Generation: g.Index, Spent: g.Spent, Weights: x.Weights})
+				LadderEntry{Label: ChampionLabel(g.Index), Genome: x.ID, Generation: g.Index, Spent: g.Spent, Weights: x.Weights})
 		}
 	}
 	if n := len(champions); n > MaxLadderChampions {

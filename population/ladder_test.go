@@ -70,8 +70,8 @@ func TestLadderPlayers(t *testing.T) {
 	if len(players) != 1+MaxLadderChampions {
 		t.Fatalf("%d players, want the defaults and %d champions", len(players), MaxLadderChampions)
 	}
-	if players[1].Label != "g1" || players[len(players)-1].Label != "g29" {
-		t.Errorf("first and last champions %s, %s; want g1 and g29", players[1].Label, players[len(players)-1].Label)
+	if players[1].Label != "g2" || players[len(players)-1].Label != "g30" {
+		t.Errorf("first and last champions %s, %s; want g2 and g30", players[1].Label, players[len(players)-1].Label)
 	}
 	for _, p := range players[1:] {
 		if p.Generation%2 != 1 || p.Spent != 10*(p.Generation+1) {
@@ -91,8 +91,8 @@ func TestLadderPlayers(t *testing.T) {
 		t.Fatalf("a random start is rated, with an id that is not the reference's: %+v", players)
 	}
 	tu.start = hist[0].Genomes[0].Weights
-	if players = tu.ladderPlayers(hist[:3]); len(players) != 3 || players[1].Label != "g1" {
-		t.Fatalf("a random start that is generations 0 and 1's champion is listed once, as g1: %+v", players)
+	if players = tu.ladderPlayers(hist[:3]); len(players) != 3 || players[1].Label != "g2" {
+		t.Fatalf("a random start that is generations 1 and 2's champion is listed once, as g2: %+v", players)
 	}
 }
 
@@ -139,7 +139,7 @@ func TestChooseBest(t *testing.T) {
 	ladder := func(bestLow float64, start bool) *Ladder {
 		l := &Ladder{Pairs: 10, Best: 1, BestLow: bestLow, BestHigh: bestLow + 200, Entries: []LadderEntry{
 			{Label: "defaults", Genome: DefaultsID, Generation: -1, Weights: def},
-			{Label: "g1", Genome: 7, Generation: 1, Weights: champ, Elo: bestLow + 100},
+			{Label: "g2", Genome: 7, Generation: 1, Weights: champ, Elo: bestLow + 100},
 		}}
 		if start {
 			l.Entries = append(l.Entries, LadderEntry{Label: "start", Genome: StartID, Generation: -1, Weights: []float64{2, 2, 2, 2}, Elo: 20})
@@ -163,14 +163,14 @@ func TestChooseBest(t *testing.T) {
 		source    string
 	}{
 		{"nothing measured", Config{}, nil, nil, "defaults", false, "none"},
-		{"yardstick above 0", Config{}, hist, nil, "g1", true, "yardstick"},
+		{"yardstick above 0", Config{}, hist, nil, "g2", true, "yardstick"},
 		{"yardstick not above 0", Config{}, hist[:1], nil, "defaults", false, "yardstick"},
 		{"yardstick with a start", withStart, hist, nil, "start", false, "yardstick"},
-		{"ladder confident", Config{}, hist, ladder(10, false), "g1", true, "ladder"},
+		{"ladder confident", Config{}, hist, ladder(10, false), "g2", true, "ladder"},
 		{"ladder not confident", Config{}, hist, ladder(-10, false), "defaults", false, "ladder"},
 		{"ladder against the start", withStart, hist, ladder(-5, true), "start", false, "ladder"},
 		{"random start: the defaults are the reference", randomStart, hist, ladder(-10, false), "defaults", false, "ladder"},
-		{"random start, ladder confident", randomStart, hist, ladder(10, false), "g1", true, "ladder"},
+		{"random start, ladder confident", randomStart, hist, ladder(10, false), "g2", true, "ladder"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -190,7 +190,7 @@ func TestChooseBest(t *testing.T) {
 				if !reflect.DeepEqual(got.Weights, []float64{2, 2, 2, 2}) {
 					t.Errorf("weights %v, want the start", got.Weights)
 				}
-			case "g1":
+			case "g2":
 				if !reflect.DeepEqual(got.Weights, champ) {
 					t.Errorf("weights %v, want the champion's", got.Weights)
 				}
@@ -371,13 +371,13 @@ func TestRateLadderRandomStart(t *testing.T) {
 		}
 	}
 	players := func(second LadderEntry) []LadderEntry {
-		return []LadderEntry{{Label: "defaults", Genome: DefaultsID, Generation: -1}, second, {Label: "g1", Genome: 9, Generation: 1}}
+		return []LadderEntry{{Label: "defaults", Genome: DefaultsID, Generation: -1}, second, {Label: "g2", Genome: 9, Generation: 1}}
 	}
 	withStart, err := rateLadder(players(LadderEntry{Label: "start", Genome: RandomStartID, Generation: -1}), results())
 	if err != nil {
 		t.Fatal(err)
 	}
-	withChampion, err := rateLadder(players(LadderEntry{Label: "g0", Genome: 5, Generation: 0}), results())
+	withChampion, err := rateLadder(players(LadderEntry{Label: "g1", Genome: 5, Generation: 0}), results())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,8 +434,8 @@ func TestLadderRatesTheEndPoint(t *testing.T) {
 		}
 	}
 	e := l.Entries[len(l.Entries)-1]
-	if n != 1 || e.Label != "g34" || e.Generation != last || e.Genome != survivor || !reflect.DeepEqual(e.Weights, end) {
-		t.Fatalf("the weights the run ended on are rated %d times; the last entry is %s (genome %d, %v), want g34 (genome %d, %v)",
+	if n != 1 || e.Label != "g35" || e.Generation != last || e.Genome != survivor || !reflect.DeepEqual(e.Weights, end) {
+		t.Fatalf("the weights the run ended on are rated %d times; the last entry is %s (genome %d, %v), want g35 (genome %d, %v)",
 			n, e.Label, e.Genome, e.Weights, survivor, end)
 	}
 }
@@ -451,7 +451,7 @@ func TestChampionsOnce(t *testing.T) {
 	for _, e := range Champions(hist, 4, "genetic", 1000) {
 		got = append(got, fmt.Sprintf("%s/%d", e.Label, e.Genome))
 	}
-	if want := []string{"genetic:g0/1001", "genetic:g3/1002"}; !reflect.DeepEqual(got, want) {
+	if want := []string{"genetic:g1/1001", "genetic:g4/1002"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("champions %v, want %v", got, want)
 	}
 }

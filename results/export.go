@@ -54,7 +54,7 @@ func Export(formatName string, g games.Game, ev *games.Evaluator, history []popu
 	if err != nil {
 		return nil, err
 	}
-	return ExportWeights(formatName, g, ev, population.Choice{Label: fmt.Sprintf("g%d", bestGen), Genome: best.ID, Generation: bestGen, Weights: best.Weights}, source)
+	return ExportWeights(formatName, g, ev, population.Choice{Label: population.ChampionLabel(bestGen), Genome: best.ID, Generation: bestGen, Weights: best.Weights}, source)
 }
 
 // Export writes the run's best genome (Best) in format, or with generation

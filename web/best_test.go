@@ -57,7 +57,7 @@ func TestBestEverywhere(t *testing.T) {
 	for _, c := range []struct {
 		id, label, source string
 		confident         bool
-	}{{"ladder", "g5", "ladder", true}, {"yardstick", "g11", "yardstick", true}, {"no-gain", "defaults", "yardstick", false}} {
+	}{{"ladder", "g6", "ladder", true}, {"yardstick", "g12", "yardstick", true}, {"no-gain", "defaults", "yardstick", false}} {
 		t.Run(c.id, func(t *testing.T) {
 			want, err := reports.Load(filepath.Join(root, c.id))
 			if err != nil {
@@ -95,8 +95,8 @@ func TestBestEverywhere(t *testing.T) {
 			_, page := get(t, ts.URL+"/runs/"+c.id)
 			wantPage := []string{`id="best"`, strings.ReplaceAll(want.Best.Summary(), "+", "&#43;")}
 			if c.id == "ladder" {
-				wantPage = append(wantPage, `id="ladder"`, `id="plot-ladder"`, "<td class=\"name\">g5</td>")
-				if detail.Ladder == nil || len(detail.Ladder.Entries) != 3 || detail.Ladder.Strongest != "g5" ||
+				wantPage = append(wantPage, `id="ladder"`, `id="plot-ladder"`, "<td class=\"name\">g6</td>")
+				if detail.Ladder == nil || len(detail.Ladder.Entries) != 3 || detail.Ladder.Strongest != "g6" ||
 					detail.Ladder.Entries[2].Weights[want.Evaluator.Features[0].Name] != want.Best.Weights[0] {
 					t.Errorf("/api/runs/ladder's ladder: %+v", detail.Ladder)
 				}
@@ -135,8 +135,8 @@ func TestBestEverywhere(t *testing.T) {
 	}
 	// The runs list says the same.
 	_, page := get(t, ts.URL+"/")
-	for _, w := range []string{"g5 &#43;200 [&#43;140, &#43;260] over the defaults", "g11 &#43;110 [&#43;52, &#43;168] over the defaults",
-		"defaults (strongest g2 &#43;20 [-29, &#43;69]: no gain shown)"} {
+	for _, w := range []string{"g6 &#43;200 [&#43;140, &#43;260] over the defaults", "g12 &#43;110 [&#43;52, &#43;168] over the defaults",
+		"defaults (strongest g3 &#43;20 [-29, &#43;69]: no gain shown)"} {
 		if !strings.Contains(page, w) {
 			t.Errorf("the runs list lacks %q", w)
 		}
@@ -164,14 +164,14 @@ func TestLadderReplayed(t *testing.T) {
 	if err := r.RecordLadder(fixtureLadder(4, 8, 300)); err != nil {
 		t.Fatal(err)
 	}
-	if ev := stream.until(t, "ladder", 5*time.Second); ev.sum.Best == nil || ev.sum.Best.Label != "g3" {
+	if ev := stream.until(t, "ladder", 5*time.Second); ev.sum.Best == nil || ev.sum.Best.Label != "g4" {
 		t.Errorf("the event after the new ladder names %+v", ev.sum.Best)
 	}
 	runs, _ = s.Runs()
-	if b := runs[0].Best; b == nil || b.Label != "g3" || !b.Confident {
+	if b := runs[0].Best; b == nil || b.Label != "g4" || !b.Confident {
 		t.Errorf("after: %+v", b)
 	}
-	if _, page := get(t, ts.URL+"/runs/done"); !strings.Contains(page, "g3 (genome") || !strings.Contains(page, "&#43;300") {
+	if _, page := get(t, ts.URL+"/runs/done"); !strings.Contains(page, "g4 (genome") || !strings.Contains(page, "&#43;300") {
 		t.Error("the run page still shows the old ladder")
 	}
 }

@@ -148,7 +148,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal("the page never opened its event stream")
 	}
 	t.Logf("DOM dumped %v after loading", time.Since(start))
-	for _, want := range []string{`data-updates="1"`, `<span id="live-done">3</span>`, "updated ", `data-done="3"`, "3 of 6 generations", "<td>2</td><td>16</td>"} {
+	for _, want := range []string{`data-updates="1"`, `<span id="live-done">3</span>`, "updated ", `data-done="3"`, "3 of 6 generations", "<td>3</td><td>16</td>"} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the page did not update in place: no %q in the DOM", want)
 		}

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -86,8 +85,8 @@ func fixtureLadder(gens, pop int, strong float64) population.Ladder {
 		Pairs: 4, Reference: 0, Best: 2, BestLow: strong - 60, BestHigh: strong + 60,
 		Entries: []population.LadderEntry{
 			{Label: "defaults", Genome: population.DefaultsID, Generation: -1, Weights: []float64{1, 1, 1, 1}, WDL: stats.WDL{Wins: 3, Losses: 13}},
-			{Label: "g0", Genome: first.Genomes[0].ID, Generation: 0, Spent: 2, Weights: first.Genomes[0].Weights, WDL: stats.WDL{Wins: 8, Losses: 8}, Elo: 40, Low: -40, High: 120},
-			{Label: fmt.Sprintf("g%d", gens-1), Genome: last.Genomes[0].ID, Generation: gens - 1, Spent: 2 * gens, Weights: last.Genomes[0].Weights,
+			{Label: population.ChampionLabel(0), Genome: first.Genomes[0].ID, Generation: 0, Spent: 2, Weights: first.Genomes[0].Weights, WDL: stats.WDL{Wins: 8, Losses: 8}, Elo: 40, Low: -40, High: 120},
+			{Label: population.ChampionLabel(gens - 1), Genome: last.Genomes[0].ID, Generation: gens - 1, Spent: 2 * gens, Weights: last.Genomes[0].Weights,
 				WDL: stats.WDL{Wins: 13, Losses: 3}, Elo: strong, Low: strong - 60, High: strong + 60},
 		},
 	}

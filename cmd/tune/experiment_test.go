@@ -151,7 +151,7 @@ func checkRandomChess(t *testing.T, run string) {
 	e := show.Ladder.Entries
 	var g0, last = -1, len(e) - 1
 	for i, x := range e {
-		if x.Label == "g0" {
+		if x.Label == population.ChampionLabel(0) {
 			g0 = i
 		}
 	}
