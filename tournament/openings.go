@@ -70,7 +70,32 @@ func RandomOpeningMoves(ctx context.Context, g games.Game, spec string, seed uin
 	return randomOpenings(ctx, g, spec, seed, true)
 }
 
+// MaxOpeningBatch bounds RandomOpeningBatch's batch number.
+const MaxOpeningBatch = 1 << 20
+
+// RandomOpeningBatch returns batch number batch (0 to MaxOpeningBatch) of
+// a long stream of random openings for spec "random:N" drawn from seed:
+// batch 0 is RandomOpenings' openings, and each later batch is drawn the
+// same way from generators of its own (seeded from seed, batch and each
+// candidate's index), so that batch k depends on the game, N, seed and k
+// alone and costs what RandomOpenings costs, whatever was drawn before.
+// Openings may repeat across batches (a game with few positions N plies
+// deep has few openings); a caller wanting distinct ones drops repeats.
+func RandomOpeningBatch(ctx context.Context, g games.Game, spec string, seed uint64, batch int) ([]string, error) {
+	if batch < 0 || batch > MaxOpeningBatch {
+		return nil, fmt.Errorf("tournament: opening batch %d: want 0 to %d", batch, MaxOpeningBatch)
+	}
+	return randomOpeningBatch(ctx, g, spec, seed, batch, false)
+}
+
 func randomOpenings(ctx context.Context, g games.Game, spec string, seed uint64, asMoves bool) ([]string, error) {
+	return randomOpeningBatch(ctx, g, spec, seed, 0, asMoves)
+}
+
+// randomOpeningBatch draws batch number batch of spec's openings: its
+// candidate i comes from a generator seeded from seed and batch<<32 + i
+// (batch 0's are RandomOpenings' generators).
+func randomOpeningBatch(ctx context.Context, g games.Game, spec string, seed uint64, batch int, asMoves bool) ([]string, error) {
 	n, err := strconv.Atoi(strings.TrimPrefix(spec, "random:"))
 	if !IsRandomOpenings(spec) || err != nil || n < 0 || n > 60 {
 		return nil, fmt.Errorf("tournament: openings %q: want random:N with N from 0 to 60 plies", spec)
@@ -90,7 +115,10 @@ func randomOpenings(ctx context.Context, g games.Game, spec string, seed uint64,
 	var cands []opening
 	seen := map[string]bool{}
 	for i := 0; i < 20*RandomOpeningCount && len(cands) < 2*RandomOpeningCount; i++ {
-		rng := rand.New(rand.NewPCG(seed, uint64(i)^0x6f70656e696e67))
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rng := rand.New(rand.NewPCG(seed, (uint64(batch)<<32|uint64(i))^0x6f70656e696e67))
 		p, path, ok := randomWalk(g, rng, n)
 		if !ok {
 			continue
