@@ -244,7 +244,10 @@ func widen(elo, low, high float64, k int) (float64, float64) {
 
 // ladderOpenings draws the ladder's openings: the run's kind of random
 // openings (random:8 when the run used fixed ones) from a seed of the
-// ladder's own, without any opening the run used.
+// ladder's own, without any of the run's openings (its list, or the
+// yardstick's when drawn). A run on random openings keeps its training
+// pool clear of these (growPool), so the ladder never replays a
+// training or yardstick opening.
 func (t *Tuner) ladderOpenings(ctx context.Context) ([]string, error) {
 	spec := t.cfg.Openings
 	if !tournament.IsRandomOpenings(spec) {

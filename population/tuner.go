@@ -22,8 +22,9 @@ type Tuner struct {
 	game     games.Game
 	ev       *games.Evaluator
 	space    space
-	start    []float64 // starting weights; nil for none
-	openings []string
+	start    []float64         // starting weights; nil for none
+	openings []string          // the run's openings: a list's, or the yardstick's when drawn
+	pool     openingPool       // the training pool when drawn (pool.go)
 	run      tournament.Runner // plays batches of games: the local pool, or another transport
 	store    Store
 	// makePlayer, if set, makes the players of genomes (an external
@@ -180,6 +181,9 @@ func (t *Tuner) drive(ctx context.Context, m Method) (Result, error) {
 	var res Result
 	last := t.cfg.PlannedGenerations() - 1
 	for gen := 0; gen <= last; gen++ {
+		if err := t.growPool(ctx, gen); err != nil {
+			return res, err
+		}
 		s, best, err := m.Generation(ctx, gen)
 		if err != nil {
 			return res, err
@@ -267,14 +271,6 @@ func (t *Tuner) player(name string, w []float64) tournament.Player {
 		return t.makePlayer(name, w)
 	}
 	return tournament.Player{Name: name, Evaluator: t.ev, Weights: w, Limits: engine.Limits{Depth: t.cfg.Depth, Nodes: t.cfg.Nodes}}
-}
-
-// opening picks the opening of one pair of games from its place.
-func (t *Tuner) opening(stage string, generation, pair int) string {
-	if len(t.openings) == 0 {
-		return ""
-	}
-	return t.openings[rngFor(t.cfg.Seed, stage+"-opening", generation, pair).IntN(len(t.openings))]
 }
 
 // startOrDefaults is the start weights, or the evaluator's defaults.

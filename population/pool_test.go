@@ -1,0 +1,121 @@
+package population
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/tournament"
+)
+
+// poolConfig is an SPSA run of Othello on random:8 openings, ten
+// generations of 32 pairs at depth 1, with a yardstick every generation
+// and a ladder.
+func poolConfig() Config {
+	c := Defaults()
+	c.Game, c.Evaluator, c.Algo, c.Depth, c.Openings, c.Seed = "othello", "full", SPSA, 1, "random:8", 5
+	c.SPSAIterations, c.SPSABlock, c.YardstickPairs, c.YardstickEvery, c.LadderPairs = 320, 32, 2, 1, 1
+	return c
+}
+
+// poolTuner makes poolConfig's tuner as Resolve does: its openings are
+// RandomOpenings' draw from the run seed.
+func poolTuner(t *testing.T, cfg Config, workers int, store Store) *Tuner {
+	t.Helper()
+	g, _ := all.Find(cfg.Game)
+	openings, err := tournament.RandomOpenings(context.Background(), g, cfg.Openings, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newTestTuner(t, cfg, workers, store, nil, openings)
+}
+
+// openingsByKey returns every recorded game's opening by its key.
+func openingsByKey(s *MemoryStore) map[GameKey]string {
+	out := map[GameKey]string{}
+	for k, r := range s.games {
+		out[k] = r.Record.Opening
+	}
+	return out
+}
+
+// TestTrainingPoolGrows (issue 26): a run on random:8 openings trains on a
+// pool that grows with the run: ten SPSA generations of 32 pairs open
+// from more than 64 distinct openings (counted from the recorded games),
+// the first PoolDoubling generations from at most 64, and no training
+// game opens as a yardstick or a ladder game, nor from any opening the
+// yardstick or the ladder may draw. The openings of each game are the same
+// with 1 and 2 workers, and when the run is interrupted after its pool
+// grew and resumed.
+func TestTrainingPoolGrows(t *testing.T) {
+	cfg := poolConfig()
+	want := NewMemoryStore()
+	tu := poolTuner(t, cfg, 2, want)
+	if _, err := tu.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	training, early := map[string]bool{}, map[string]bool{}
+	reserved := map[string]string{}
+	for _, op := range tu.openings {
+		reserved[op] = "a yardstick opening"
+	}
+	ladder, err := tu.ladderOpenings(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range ladder {
+		reserved[op] = "a ladder opening"
+	}
+	for k, op := range openingsByKey(want) {
+		switch k.Stage {
+		case StageYardstick:
+			reserved[op] = "played by the yardstick"
+		case StageLadder:
+			reserved[op] = "played by the ladder"
+		case StageSPSA:
+			training[op] = true
+			if k.Generation < PoolDoubling {
+				early[op] = true
+			}
+		default:
+			t.Fatalf("game %s: unexpected stage", k)
+		}
+	}
+	t.Logf("%d distinct training openings (%d in the first %d generations), %d yardstick and ladder openings",
+		len(training), len(early), PoolDoubling, len(reserved))
+	if len(training) <= tournament.RandomOpeningCount || len(early) > tournament.RandomOpeningCount {
+		t.Errorf("%d distinct training openings (%d in the first %d generations), want more than %d (at most %d)",
+			len(training), len(early), PoolDoubling, tournament.RandomOpeningCount, tournament.RandomOpeningCount)
+	}
+	for op := range training {
+		if why, ok := reserved[op]; ok {
+			t.Fatalf("training opening %q is %s", op, why)
+		}
+	}
+
+	one := NewMemoryStore()
+	if _, err := poolTuner(t, cfg, 1, one).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(openingsByKey(one), openingsByKey(want)) {
+		t.Error("the games' openings differ between 1 and 2 workers")
+	}
+
+	stop := want.Generations[PoolDoubling].Spent + 20 // within generation 6 (5 from 0), on a pool of 128
+	ctx, cancel := context.WithCancel(context.Background())
+	store := &stopAfter{MemoryStore: NewMemoryStore(), n: stop, cancel: cancel}
+	_, err = poolTuner(t, cfg, 2, store).Run(ctx)
+	cancel()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run returned %v", err)
+	}
+	store.n = -1
+	if _, err := poolTuner(t, cfg, 1, store).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(openingsByKey(store.MemoryStore), openingsByKey(want)) || !reflect.DeepEqual(store.Generations, want.Generations) {
+		t.Error("the resumed run's openings or generations differ from the uninterrupted run's")
+	}
+}
