@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/gametune/gametune/games/all"
@@ -117,5 +118,61 @@ func TestTrainingPoolGrows(t *testing.T) {
 	}
 	if !reflect.DeepEqual(openingsByKey(store.MemoryStore), openingsByKey(want)) || !reflect.DeepEqual(store.Generations, want.Generations) {
 		t.Error("the resumed run's openings or generations differ from the uninterrupted run's")
+	}
+}
+
+// TestPoolBatches: the training pool holds one batch of the stream for
+// the first PoolDoubling generations, then doubles every PoolDoubling
+// generations up to MaxTrainingOpenings/64 batches, for any generation.
+func TestPoolBatches(t *testing.T) {
+	for gen, want := range map[int]int{-1: 1, 0: 1, 3: 1, 4: 2, 7: 2, 8: 4, 12: 8, 20: 32, 24: 64, 25: 64, 200: 64, 1 << 40: 64} {
+		if got := poolBatches(gen); got != want {
+			t.Errorf("generation %d: %d batches, want %d", gen, got, want)
+		}
+	}
+}
+
+// TestSmallGamePool: tic-tac-toe has few positions a few plies deep.
+// random:3 trains on the 48 openings the yardstick (64) and the ladder (36)
+// leave, none of theirs; random:2's 36 balanced openings are all the
+// yardstick's, so its training games open from those, as runs did before
+// pools grew; random:0 trains from the start. A game needs no more
+// batches than its generation's pool.
+func TestSmallGamePool(t *testing.T) {
+	ctx := context.Background()
+	for spec, want := range map[string]int{"random:0": 1, "random:2": 36, "random:3": 48} {
+		cfg := smallSPSA()
+		cfg.Openings = spec
+		tu := poolTuner(t, cfg, 1, NewMemoryStore())
+		if err := tu.growPool(ctx, 2*PoolDoubling); err != nil {
+			t.Fatal(err)
+		}
+		if len(tu.pool.sizes) != 5 {
+			t.Errorf("%s: %d batches drawn for generation %d, want 4", spec, len(tu.pool.sizes)-1, 2*PoolDoubling)
+		}
+		if err := tu.growPool(ctx, 1000); err != nil {
+			t.Fatal(err)
+		}
+		pool := tu.trainingOpenings(1000)
+		if len(pool) != want {
+			t.Errorf("%s: a pool of %d openings, want %d", spec, len(pool), want)
+		}
+		if spec != "random:3" {
+			if !reflect.DeepEqual(pool, tu.openings) {
+				t.Errorf("%s: the pool is not the run's openings", spec)
+			}
+			continue
+		}
+		for _, op := range pool {
+			if tu.pool.reserved[op] {
+				t.Errorf("%s: training opening %q is a yardstick or ladder opening", spec, op)
+			}
+		}
+		if got := tu.opening(StageSPSA, 1000, 3); !slices.Contains(pool, got) {
+			t.Errorf("%s: opening %q of a training pair is not in the pool", spec, got)
+		}
+		if got := tu.opening(StageYardstick, 1000, 3); !slices.Contains(tu.openings, got) {
+			t.Errorf("%s: opening %q of a yardstick pair is not the run's", spec, got)
+		}
 	}
 }
