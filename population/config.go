@@ -11,6 +11,7 @@ import (
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament"
 	"gopkg.in/yaml.v3"
 )
 
@@ -81,6 +82,11 @@ type Config struct {
 	// config; MergeConfig refuses them in a user's config.
 	StartWeights map[string]float64 `yaml:"start-weights,omitempty"`
 	OpeningList  []string           `yaml:"opening-list,omitempty"`
+	// TrainingPool is internal too: GrowingPool for a run created on
+	// random openings since training draws from a growing pool (pool.go),
+	// FixedPool for one recorded before (ParseConfig), which resumes as it
+	// began.
+	TrainingPool string `yaml:"training-pool,omitempty"`
 
 	YardstickPairs int `yaml:"yardstick-pairs"` // colour-swapped pairs against each panel member; 0 = none
 	YardstickEvery int `yaml:"yardstick-every"` // every g generations (and the last); 0 = auto (YardstickPerMille, see yardstickEvery)
@@ -224,6 +230,7 @@ func ApplyPreset(c *Config, name string) error {
 // internalKeys are filled in when a run is created (see Config).
 var internalKeys = map[string]string{
 	"opening-list":      "openings",
+	"training-pool":     "openings",
 	"start-weights":     "start",
 	"spsa-param-list":   "spsa-params",
 	"engine-param-list": "engine-params",
@@ -231,11 +238,16 @@ var internalKeys = map[string]string{
 
 // ParseConfig reads a recorded YAML config over Defaults, internal keys
 // included; a key that does not exist, or a number that is not an integer
-// for an integer key, is an error.
+// for an integer key, is an error. A run on random openings recorded
+// before training pools grew (no training-pool) trains on its fixed
+// openings (FixedPool), as it began.
 func ParseConfig(data []byte) (Config, error) {
 	c := Defaults()
 	if err := mergeConfig(&c, data, true); err != nil {
 		return Config{}, err
+	}
+	if c.TrainingPool == "" && tournament.IsRandomOpenings(c.Openings) {
+		c.TrainingPool = FixedPool
 	}
 	return c, nil
 }
@@ -644,7 +656,7 @@ func (c Config) ResumeWith(data []byte) (Config, []string, error) {
 		return Config{}, nil, err
 	}
 	if want.Openings == c.Openings {
-		want.OpeningList = c.OpeningList
+		want.OpeningList, want.TrainingPool = c.OpeningList, c.TrainingPool
 	}
 	if want.Start == c.Start {
 		want.StartWeights = c.StartWeights

@@ -155,6 +155,9 @@ func fill(cfg *Config, g games.Game, src Sources) error {
 		}
 		cfg.OpeningList = list
 	}
+	if tournament.IsRandomOpenings(cfg.Openings) && cfg.OpeningList == nil && cfg.TrainingPool == "" {
+		cfg.TrainingPool = GrowingPool
+	}
 	if cfg.SPSAParams != "" && cfg.SPSAParamList == nil {
 		lines, err := readLines(src, cfg.SPSAParams, "spsa-params")
 		if err != nil {

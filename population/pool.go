@@ -34,10 +34,18 @@ type openingPool struct {
 	sizes    []int           // sizes[b]: len(list) after batches 1..b (sizes[0] = 0)
 }
 
+// Config.TrainingPool of a run on random openings: a growing pool, or the
+// run's own openings (recorded before pools grew).
+const (
+	GrowingPool = "growing"
+	FixedPool   = "fixed"
+)
+
 // growing reports whether the run trains on a growing pool: random
-// openings drawn by the run (not a list of openings).
+// openings drawn by the run (not a list of openings), in a run created
+// since the pool grows (TrainingPool recorded).
 func (t *Tuner) growing() bool {
-	return tournament.IsRandomOpenings(t.cfg.Openings) && len(t.cfg.OpeningList) == 0
+	return t.cfg.TrainingPool == GrowingPool && tournament.IsRandomOpenings(t.cfg.Openings) && len(t.cfg.OpeningList) == 0
 }
 
 // poolBatches is how many batches of the stream generation gen's pool

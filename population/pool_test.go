@@ -17,6 +17,7 @@ import (
 func poolConfig() Config {
 	c := Defaults()
 	c.Game, c.Evaluator, c.Algo, c.Depth, c.Openings, c.Seed = "othello", "full", SPSA, 1, "random:8", 5
+	c.TrainingPool = GrowingPool // as Resolve records it for a new run
 	c.SPSAIterations, c.SPSABlock, c.YardstickPairs, c.YardstickEvery, c.LadderPairs = 320, 32, 2, 1, 1
 	return c
 }
@@ -142,7 +143,7 @@ func TestSmallGamePool(t *testing.T) {
 	ctx := context.Background()
 	for spec, want := range map[string]int{"random:0": 1, "random:2": 36, "random:3": 48} {
 		cfg := smallSPSA()
-		cfg.Openings = spec
+		cfg.Openings, cfg.TrainingPool = spec, GrowingPool
 		tu := poolTuner(t, cfg, 1, NewMemoryStore())
 		if err := tu.growPool(ctx, 2*PoolDoubling); err != nil {
 			t.Fatal(err)
@@ -174,5 +175,36 @@ func TestSmallGamePool(t *testing.T) {
 		if got := tu.opening(StageYardstick, 1000, 3); !slices.Contains(tu.openings, got) {
 			t.Errorf("%s: opening %q of a yardstick pair is not the run's", spec, got)
 		}
+	}
+}
+
+// TestTrainingPoolRecorded: a new run on random openings records that it
+// trains on a growing pool; a config recorded before pools grew reads as
+// a fixed one, so that such a run resumes on its own openings; the key is
+// internal, refused in a user's config.
+func TestTrainingPoolRecorded(t *testing.T) {
+	cfg := Defaults()
+	cfg.Game, cfg.Openings = "tictactoe", "random:2"
+	plan, err := Resolve(context.Background(), cfg, testSources{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plan.Config().TrainingPool; got != GrowingPool {
+		t.Errorf("a new run's training pool %q, want %q", got, GrowingPool)
+	}
+	old, err := ParseConfig([]byte("game: tictactoe\nopenings: random:2\n"))
+	if err != nil || old.TrainingPool != FixedPool {
+		t.Errorf("a config recorded before pools grew: %q, %v", old.TrainingPool, err)
+	}
+	if tu := poolTuner(t, old, 1, NewMemoryStore()); tu.growing() {
+		t.Error("a run recorded before pools grew trains on a growing pool")
+	}
+	recorded, err := ParseConfig([]byte("game: tictactoe\nopenings: random:2\ntraining-pool: growing\n"))
+	if err != nil || recorded.TrainingPool != GrowingPool {
+		t.Errorf("a recorded growing pool: %q, %v", recorded.TrainingPool, err)
+	}
+	user := Defaults()
+	if err := MergeConfig(&user, []byte("training-pool: growing\n")); err == nil {
+		t.Error("training-pool accepted in a user's config")
 	}
 }
