@@ -3,6 +3,7 @@ package population
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/gametune/gametune/games"
@@ -25,13 +26,16 @@ func heldOut(seed, h uint64) bool {
 // training positions and the losses (mean squared error with the fit's K)
 // of the weights the round started from and of the fitted weights (as
 // snapped to the steps), on the training and on the held-out positions.
-// Accepted is false when the fit does not lower the held-out loss (or
-// there is nothing to judge it on): then the round keeps its start
-// weights, and Reason says why.
+// HeldError is the standard error of HeldFit-HeldStart (from the
+// positions' paired differences). Accepted is false when the fit does not
+// lower the held-out loss by more than HeldError (or there is nothing to
+// judge it on): then the round keeps its start weights, and Reason says
+// why.
 type TexelRound struct {
 	Fit                  TexelFit
 	TrainStart, TrainFit float64
 	HeldStart, HeldFit   float64
+	HeldError            float64
 	Train, Held          int // positions in each set
 	Accepted             bool
 	Reason               string
@@ -39,8 +43,8 @@ type TexelRound struct {
 
 // String describes the round in a line: its losses and its verdict.
 func (r TexelRound) String() string {
-	s := fmt.Sprintf("train loss %.5f -> %.5f (%d positions), held-out loss %.5f -> %.5f (%d positions)",
-		r.TrainStart, r.TrainFit, r.Train, r.HeldStart, r.HeldFit, r.Held)
+	s := fmt.Sprintf("train loss %.5f -> %.5f (%d positions), held-out loss %.5f -> %.5f ± %.5f (%d positions)",
+		r.TrainStart, r.TrainFit, r.Train, r.HeldStart, r.HeldFit, r.HeldError, r.Held)
 	if r.Accepted {
 		return s + ": fit accepted"
 	}
@@ -58,8 +62,10 @@ func (r TexelRound) Champion(start []float64) []float64 {
 
 // FitRound fits the weights to the training positions from start
 // (FitWeights) and judges the fit on the held-out positions: it is
-// accepted only when its snapped weights have a lower held-out loss than
-// start, with the same K. With no training or no held-out positions
+// accepted only when its snapped weights have a held-out loss lower than
+// start's, with the same K, by more than the standard error of the
+// difference (and minHeldGain): a gain the held-out positions cannot tell from noise (all
+// draws, say) is no gain. With no training or no held-out positions
 // nothing is fitted or accepted. It costs FitWeights and O(held*Dim).
 func FitRound(ctx context.Context, train, held *Positions, ev *games.Evaluator, start []float64) (TexelRound, error) {
 	r := TexelRound{Train: train.Len(), Held: held.Len()}
@@ -77,10 +83,48 @@ func FitRound(ctx context.Context, train, held *Positions, ev *games.Evaluator, 
 	}
 	r.Fit = fit
 	r.TrainStart, r.TrainFit = fit.LossStart, texelLoss(train, fit.K, fit.Weights, nil)
-	r.HeldStart, r.HeldFit = texelLoss(held, fit.K, start, nil), texelLoss(held, fit.K, fit.Weights, nil)
-	r.Accepted = r.HeldFit < r.HeldStart
+	r.HeldStart, r.HeldFit, r.HeldError = pairedLoss(held, fit.K, start, fit.Weights)
+	r.Accepted = r.HeldFit < r.HeldStart-max(r.HeldError, minHeldGain)
 	if !r.Accepted {
-		r.Reason = "the fit does not lower the held-out loss"
+		r.Reason = "the fit does not lower the held-out loss by more than its standard error"
 	}
 	return r, nil
+}
+
+// minHeldGain is the least fall of the held-out loss (a mean squared
+// error of about 0.1 on decided games) that FitRound takes for a gain:
+// positions that are all draws, say, are fitted a little better by any
+// weights nearer zero, which is no reason to move.
+const minHeldGain = 1e-6
+
+// pairedLoss returns the losses of weights a and b on p with scaling
+// constant k (texelLoss) and the standard error of their difference, from
+// the differences position by position. It costs O(n*Dim).
+func pairedLoss(p *Positions, k float64, a, b []float64) (lossA, lossB, stdErr float64) {
+	d := p.Dim
+	var sum, sq float64
+	for i, r := range p.Results {
+		x := p.Values[i*d : i*d+d]
+		ea, eb := r-sigmoidOf(k, a, x), r-sigmoidOf(k, b, x)
+		lossA += ea * ea
+		lossB += eb * eb
+		diff := eb*eb - ea*ea
+		sum += diff
+		sq += diff * diff
+	}
+	n := float64(p.Len())
+	if n == 0 {
+		return 0, 0, 0
+	}
+	mean := sum / n
+	return lossA / n, lossB / n, math.Sqrt(max(sq/n-mean*mean, 0) / n)
+}
+
+// sigmoidOf is the predicted result 1/(1+exp(-k w.x)).
+func sigmoidOf(k float64, w, x []float64) float64 {
+	q := 0.0
+	for j, v := range x {
+		q += w[j] * v
+	}
+	return 1 / (1 + math.Exp(-k*q))
 }
