@@ -255,3 +255,16 @@ func TestTexelHeldOutNeverRises(t *testing.T) {
 		t.Error("no round took its fit: the check above checked nothing")
 	}
 }
+
+// TestTexelNote: a round's log note gives its losses and says when it
+// refused its fit.
+func TestTexelNote(t *testing.T) {
+	took := Generation{Index: 2, Best: 3, BestFitness: -0.1, WorstFitness: -0.125, MeanFitness: -0.0875}
+	if got, want := TexelNote(took), "held-out loss 0.12500 -> 0.10000, fit's training loss 0.08750"; got != want {
+		t.Errorf("a round that took its fit: %q, want %q", got, want)
+	}
+	kept := Generation{Index: 2, Best: 2, BestFitness: -0.125, WorstFitness: -0.125, MeanFitness: -0.0875}
+	if got, want := TexelNote(kept), "held-out loss 0.12500 -> 0.12500, fit's training loss 0.08750, fit refused (it does not lower the held-out loss): kept genome 2"; got != want {
+		t.Errorf("a round that refused its fit: %q, want %q", got, want)
+	}
+}
