@@ -53,6 +53,13 @@ type Positions struct {
 	Resolved int // positions replaced by their quiescence leaf
 	Games    int // games the positions come from
 
+	// HeldOut, if set, receives the positions whose hash (of the quiet
+	// position, mixed with SplitSeed) puts them in the held-out share
+	// (HeldOutPercent); the others stay here. A position seen twice goes
+	// the same way both times, so no position is in both sets.
+	HeldOut   *Positions
+	SplitSeed uint64
+
 	quiet       *engine.Searcher // finds the quiescence leaves; made at the first position
 	moves, leaf []games.Move
 }
@@ -127,16 +134,21 @@ func (p *Positions) addQuiet(ev *games.Evaluator, w []float64, pos games.Positio
 	for _, m := range p.leaf {
 		pos.Play(m)
 	}
-	n := len(p.Values)
-	p.Values = append(p.Values, make([]float64, p.Dim)...)
-	ev.FeatureValues(pos, p.Values[n:])
+	to := p
+	if p.HeldOut != nil && heldOut(p.SplitSeed, pos.Hash()) {
+		to = p.HeldOut
+		to.Dim = p.Dim
+	}
+	n := len(to.Values)
+	to.Values = append(to.Values, make([]float64, p.Dim)...)
+	ev.FeatureValues(pos, to.Values[n:])
 	r := first
 	if pos.Turn() == games.Second {
 		r = 1 - first
 	}
-	p.Results = append(p.Results, r)
+	to.Results = append(to.Results, r)
 	if len(p.leaf) > 0 {
-		p.Resolved++
+		to.Resolved++
 	}
 	for range p.leaf {
 		pos.Undo()
@@ -305,17 +317,28 @@ func FitWeights(ctx context.Context, p *Positions, ev *games.Evaluator, start []
 // generation): TexelGames self-play games of the current weights, each
 // from an opening of the run (or the start) followed by TexelOpeningPlies
 // random plies drawn from the game's place, recorded like every game; their
-// quiet positions join those of the earlier rounds; then FitWeights from
-// the current weights. The round's champion (id round+1; 0 is the start)
-// is the fit's weights, which the next round plays. A generation's Mean is
-// the unsnapped optimum, BestFitness the fit's loss.
+// quiet positions join those of the earlier rounds, HeldOutPercent of them
+// held out of the fit (by their hash and the run seed); then FitRound from
+// the current weights. The round's champion is the fit's weights (id
+// round+1; 0 is the start) when they lower the held-out loss, else the
+// current champion again: a round never hands back weights that predict
+// the held-out results worse than those it started from.
+//
+// A round's Generation records the losses, all with the fit's K:
+// BestFitness is minus the held-out loss of the champion, WorstFitness
+// minus the held-out loss of the weights the round started from (equal
+// when the fit was refused), MeanFitness minus the training loss of the
+// fitted weights; Mean is the unsnapped optimum. Its Genomes are the
+// champion and, when the fit was refused, the refused fit after it (its
+// Fitness minus its held-out loss); Best names the champion, so a refused
+// round's Best is the previous round's and its Distance 0.
 type texel struct {
-	t         *Tuner
-	cfg       TexelConfig
-	current   []float64 // the weights the round plays
-	currentID int
-	next      Genome // the last round's champion
-	pos       *Positions
+	t       *Tuner
+	cfg     TexelConfig
+	current Genome // the weights the round plays: the last round's champion
+	pos     *Positions
+	// Rounds are the rounds fitted in this session, for tests and logs.
+	rounds []TexelRound
 }
 
 // newTexel starts the fit with the given data (Tuner.TexelData), made
@@ -324,9 +347,12 @@ func newTexel(t *Tuner) (Method, error) {
 	if t.ev.FeatureValues == nil {
 		return nil, ErrNoFeatureValues
 	}
-	m := &texel{t: t, cfg: t.cfg.TexelConfig, current: t.space.snapAll(t.startOrDefaults()), pos: &Positions{Dim: len(t.ev.Features)}}
+	dim := len(t.ev.Features)
+	m := &texel{t: t, cfg: t.cfg.TexelConfig, current: Genome{Weights: t.space.snapAll(t.startOrDefaults())},
+		pos: &Positions{Dim: dim, HeldOut: &Positions{Dim: dim}, SplitSeed: t.cfg.Seed}}
+	w := m.current.Weights
 	for i, r := range t.TexelData.Games {
-		if err := m.pos.AddGame(t.game, t.ev, m.current, r); err != nil {
+		if err := m.pos.AddGame(t.game, t.ev, w, r); err != nil {
 			return nil, fmt.Errorf("population: given game %d: %w", i+1, err)
 		}
 	}
@@ -335,7 +361,7 @@ func newTexel(t *Tuner) (Method, error) {
 		if err != nil {
 			return nil, fmt.Errorf("population: given position %d: %w", i+1, err)
 		}
-		if err := m.pos.AddPosition(t.ev, m.current, p, lp.First); err != nil {
+		if err := m.pos.AddPosition(t.ev, w, p, lp.First); err != nil {
 			return nil, err
 		}
 	}
@@ -343,21 +369,32 @@ func newTexel(t *Tuner) (Method, error) {
 }
 
 func (m *texel) Generation(ctx context.Context, round int) (Generation, Genome, error) {
-	if round > 0 {
-		m.current, m.currentID = m.next.Weights, m.next.ID
-	}
 	if err := m.selfPlay(ctx, round); err != nil {
 		return Generation{}, Genome{}, err
 	}
-	fit, err := FitWeights(ctx, m.pos, m.t.ev, m.current)
+	start := m.current
+	r, err := FitRound(ctx, m.pos, m.pos.HeldOut, m.t.ev, start.Weights)
 	if err != nil {
 		return Generation{}, Genome{}, err
 	}
-	m.next = Genome{ID: round + 1, Parents: []int{m.currentID}, Weights: fit.Weights, Fitness: -fit.Loss}
-	s := Generation{Index: round, Genomes: []Genome{m.next}, Mean: fit.Raw, Std: make([]float64, len(fit.Raw)),
-		Best: m.next.ID, BestFitness: -fit.Loss, MeanFitness: -fit.LossStart, WorstFitness: -fit.LossStart,
-		Distance: m.t.space.distance(m.current, fit.Weights)}
-	return s, m.next, nil
+	m.rounds = append(m.rounds, r)
+	fit := Genome{ID: round + 1, Parents: []int{start.ID}, Weights: r.Fit.Weights, Fitness: -r.HeldFit}
+	s := Generation{Index: round, Mean: r.Fit.Raw, Std: make([]float64, len(r.Fit.Raw)),
+		MeanFitness: -r.TrainFit, WorstFitness: -r.HeldStart}
+	switch {
+	case r.Accepted:
+		m.current = fit
+		s.Genomes = []Genome{fit}
+		s.Distance = m.t.space.distance(start.Weights, fit.Weights)
+	case r.Train == 0 || r.Held == 0:
+		m.current.Fitness = -r.HeldStart
+		s.Genomes = []Genome{m.current}
+	default:
+		m.current.Fitness = -r.HeldStart
+		s.Genomes = []Genome{m.current, fit}
+	}
+	s.Best, s.BestFitness = m.current.ID, m.current.Fitness
+	return s, m.current, nil
 }
 
 // selfPlay plays the round's self-play games and adds their quiet
@@ -370,7 +407,7 @@ func (m *texel) selfPlay(ctx context.Context, round int) error {
 		if err != nil {
 			return err
 		}
-		batch[i] = game{key: GameKey{StageTexel, round, i}, first: m.currentID, second: m.currentID, wFirst: m.current, wSecond: m.current, opening: op}
+		batch[i] = game{key: GameKey{StageTexel, round, i}, first: m.current.ID, second: m.current.ID, wFirst: m.current.Weights, wSecond: m.current.Weights, opening: op}
 	}
 	if _, err := t.play(ctx, batch); err != nil {
 		return err
@@ -388,7 +425,7 @@ func (m *texel) selfPlay(ctx context.Context, round int) error {
 		if !ok {
 			return fmt.Errorf("population: game %s is not in the store after it was played", g.key)
 		}
-		if err := m.pos.AddGame(t.game, t.ev, m.current, r.Record); err != nil {
+		if err := m.pos.AddGame(t.game, t.ev, m.current.Weights, r.Record); err != nil {
 			return fmt.Errorf("population: game %s: %w", g.key, err)
 		}
 	}

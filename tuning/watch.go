@@ -61,6 +61,9 @@ func generationLine(cfg population.Config, g population.Generation, rate float64
 	if cfg.Algo == population.Knockout {
 		line += fmt.Sprintf(", moved %.3f", g.Distance)
 	}
+	if cfg.Algo == population.Texel {
+		line += ", " + population.TexelNote(g)
+	}
 	if y := g.Yardstick; y != nil {
 		line += ", yardstick " + reports.EloInterval(y.Elo, y.EloLow, y.EloHigh)
 	}

@@ -1,0 +1,270 @@
+package population
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/gametune/gametune/games"
+)
+
+// tictactoePositions returns every ongoing tic-tac-toe position reachable
+// from the start, once each, in a fixed order.
+func tictactoePositions(t *testing.T) []games.Position {
+	t.Helper()
+	g := mustFind(t, "tictactoe")
+	seen := map[string]bool{}
+	var out []games.Position
+	var walk func(p games.Position)
+	walk = func(p games.Position) {
+		moves, o := p.Moves(nil)
+		if o != games.Ongoing || seen[p.String()] {
+			return
+		}
+		seen[p.String()] = true
+		out = append(out, p.Clone())
+		for _, m := range moves {
+			p.Play(m)
+			walk(p)
+			p.Undo()
+		}
+	}
+	walk(g.Start())
+	return out
+}
+
+// signResult is the result for the side to move that the sign of q
+// predicts: 1, 0.5 or 0.
+func signResult(q float64) float64 {
+	switch {
+	case q > 0:
+		return 1
+	case q < 0:
+		return 0
+	}
+	return 0.5
+}
+
+// craftedOverfit labels every ongoing tic-tac-toe position for a run of
+// seed: a held-out position (heldOut) by the sign of the default weights'
+// evaluation, a training position by the sign of other weights, which
+// ignore threats. The fit on the training positions learns those other
+// weights, which predict the held-out results worse than the defaults.
+func craftedOverfit(t *testing.T, seed uint64) (data []LabelledPosition, held int) {
+	t.Helper()
+	ev, _ := games.FindEvaluator(mustFind(t, "tictactoe"), "")
+	def, other := ev.Defaults(), []float64{1, -1, 0, 0}
+	x := make([]float64, len(def))
+	for _, p := range tictactoePositions(t) {
+		ev.FeatureValues(p, x)
+		w := other
+		if heldOut(seed, p.Hash()) {
+			w = def
+			held++
+		}
+		q := 0.0
+		for j := range x {
+			q += w[j] * x[j]
+		}
+		r := signResult(q)
+		if p.Turn() == games.Second {
+			r = 1 - r
+		}
+		data = append(data, LabelledPosition{Position: p.String(), First: r})
+	}
+	return data, held
+}
+
+// TestHeldOutSplit: the split takes about HeldOutPercent of positions,
+// depends on the seed, and sends a position met twice the same way (the
+// training and held-out sets never share a position).
+func TestHeldOutSplit(t *testing.T) {
+	ps := tictactoePositions(t)
+	if len(ps) != 4520 {
+		t.Fatalf("%d ongoing tic-tac-toe positions, want 4520", len(ps))
+	}
+	for _, seed := range []uint64{1, 2} {
+		ev, _ := games.FindEvaluator(mustFind(t, "tictactoe"), "")
+		train := &Positions{HeldOut: &Positions{}, SplitSeed: seed}
+		for _, p := range append(ps, ps...) { // every position twice
+			if err := train.AddPosition(ev, ev.Defaults(), p, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		share := float64(train.HeldOut.Len()) / float64(2*len(ps))
+		if math.Abs(share-HeldOutPercent/100.0) > 0.02 {
+			t.Errorf("seed %d: %.3f of the positions held out, want %.2f", seed, share, HeldOutPercent/100.0)
+		}
+		if train.Len()%2 != 0 || train.HeldOut.Len()%2 != 0 {
+			t.Errorf("seed %d: a position met twice went both ways (%d and %d)", seed, train.Len(), train.HeldOut.Len())
+		}
+	}
+	differ := 0
+	for _, p := range ps {
+		if heldOut(1, p.Hash()) != heldOut(2, p.Hash()) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("seeds 1 and 2 hold out the same positions")
+	}
+}
+
+// TestFitRoundRefusesOverfit: on positions whose training labels follow
+// other weights than their held-out labels, the fit lowers the training
+// loss and raises the held-out loss, and FitRound refuses it; on labels
+// that agree, it accepts the fit.
+func TestFitRoundRefusesOverfit(t *testing.T) {
+	g := mustFind(t, "tictactoe")
+	ev, _ := games.FindEvaluator(g, "")
+	data, _ := craftedOverfit(t, 7)
+	build := func(agree bool) (*Positions, []float64) {
+		train := &Positions{Dim: len(ev.Features), HeldOut: &Positions{}, SplitSeed: 7}
+		start := []float64{0.5, -0.5, 0.5, -0.5}
+		for _, lp := range data {
+			p, err := g.ParsePosition(lp.Position)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if agree && !heldOut(7, p.Hash()) { // label the training positions as the held-out ones
+				x := make([]float64, 4)
+				ev.FeatureValues(p, x)
+				r := signResult(x[0] - x[1] + 2*x[2] - 2*x[3])
+				if lp.First = r; p.Turn() == games.Second {
+					lp.First = 1 - r
+				}
+			}
+			if err := train.AddPosition(ev, start, p, lp.First); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return train, start
+	}
+	train, start := build(false)
+	r, err := FitRound(context.Background(), train, train.HeldOut, ev, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(r)
+	if !(r.TrainFit < r.TrainStart) || !(r.HeldFit > r.HeldStart) {
+		t.Fatalf("not an overfit: %v", r)
+	}
+	if r.Accepted || r.Reason == "" || !slices.Equal(r.Champion(start), start) {
+		t.Fatalf("the fit raising the held-out loss was accepted: %v", r)
+	}
+	train, start = build(true)
+	if r, err = FitRound(context.Background(), train, train.HeldOut, ev, start); err != nil {
+		t.Fatal(err)
+	}
+	t.Log(r)
+	if !r.Accepted || !(r.HeldFit < r.HeldStart) || slices.Equal(r.Champion(start), start) {
+		t.Fatalf("the fit lowering the held-out loss was refused: %v", r)
+	}
+	if r, _ = FitRound(context.Background(), &Positions{}, &Positions{}, ev, start); r.Accepted || r.Reason == "" {
+		t.Fatalf("a round with no positions accepted a fit: %v", r)
+	}
+}
+
+// TestTexelRunKeepsWeightsOnOverfit: a Texel run whose given positions
+// make the fit overfit its training positions keeps the start weights
+// (the round's Best is the start, genome 0), records the refused fit
+// beside it with its worse held-out loss, and ends with the start weights.
+func TestTexelRunKeepsWeightsOnOverfit(t *testing.T) {
+	cfg := smallTexel()
+	cfg.TexelRounds, cfg.TexelGames, cfg.Seed, cfg.LadderPairs = 2, 2, 11, -1
+	ev, _ := games.FindEvaluator(mustFind(t, "tictactoe"), "")
+	start := ev.Defaults()
+	store := NewMemoryStore()
+	tu := newTestTuner(t, cfg, 2, store, start, nil)
+	tu.TexelData.Positions, _ = craftedOverfit(t, cfg.Seed)
+	res, err := tu.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Best.Weights, start) || res.Best.ID != 0 {
+		t.Fatalf("the run ended with genome %d %v, want the start %v (genome 0)", res.Best.ID, res.Best.Weights, start)
+	}
+	for _, g := range store.Generations {
+		if g.Best != 0 || g.Distance != 0 || len(g.Genomes) != 2 || g.Genomes[1].ID != g.Index+1 {
+			t.Fatalf("round %d: best %d, moved %v, genomes %+v; want the start kept and the refused fit beside it", g.Index, g.Best, g.Distance, g.Genomes)
+		}
+		if g.BestFitness != g.WorstFitness || !(g.Genomes[1].Fitness < g.BestFitness) {
+			t.Errorf("round %d: held-out losses %v (kept) and %v (start), refused fit %v", g.Index, -g.BestFitness, -g.WorstFitness, -g.Genomes[1].Fitness)
+		}
+	}
+}
+
+// TestTexelHeldOutNeverRises: in a Texel run on checkers, each round's
+// champion has a held-out loss no higher than the weights the round began
+// from, and strictly lower when the round took its fit, as the test
+// measures anew from the recorded games: it rebuilds each round's
+// training and held-out positions, fits K and computes both losses.
+func TestTexelHeldOutNeverRises(t *testing.T) {
+	cfg := smallTexel()
+	cfg.Game, cfg.Depth, cfg.MaxPlies, cfg.LadderPairs, cfg.YardstickPairs = "checkers", 1, 120, -1, 0
+	cfg.TexelRounds, cfg.TexelGames, cfg.TexelOpeningPlies = 4, 12, 6
+	g := mustFind(t, "checkers")
+	ev, err := cfg.TunedEvaluator(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := space{ev.Features}.snapAll(ev.Defaults())
+	store := NewMemoryStore()
+	if _, err := newTestTuner(t, cfg, 2, store, start, nil).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(store.Generations) != cfg.TexelRounds {
+		t.Fatalf("%d rounds, want %d", len(store.Generations), cfg.TexelRounds)
+	}
+	pos := &Positions{Dim: len(ev.Features), HeldOut: &Positions{}, SplitSeed: cfg.Seed}
+	current, accepted := start, 0
+	for _, gen := range store.Generations {
+		for i := 0; i < cfg.TexelGames; i++ {
+			r, ok, _ := store.Game(GameKey{StageTexel, gen.Index, i})
+			if !ok {
+				t.Fatalf("game %d of round %d is not recorded", i, gen.Index)
+			}
+			if err := pos.AddGame(g, ev, current, r.Record); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var champion []float64
+		for _, x := range gen.Genomes {
+			if x.ID == gen.Best {
+				champion = x.Weights
+			}
+		}
+		k := FitK(pos, current)
+		before, after := texelLoss(pos.HeldOut, k, current, nil), texelLoss(pos.HeldOut, k, champion, nil)
+		t.Logf("round %d: best %d, held-out loss %.6g -> %.6g, K %.3g (%d positions held out of %d)", gen.Index, gen.Best, before, after, k, pos.HeldOut.Len(), pos.Len()+pos.HeldOut.Len())
+		if math.Abs(-gen.BestFitness-after) > 1e-12 || math.Abs(-gen.WorstFitness-before) > 1e-12 {
+			t.Errorf("round %d records held-out losses %v and %v, measured %v and %v", gen.Index, -gen.WorstFitness, -gen.BestFitness, before, after)
+		}
+		switch took := gen.Best == gen.Index+1; {
+		case took && !(after < before):
+			t.Errorf("round %d took a fit that does not lower the held-out loss", gen.Index)
+		case !took && !slices.Equal(champion, current):
+			t.Errorf("round %d refused its fit but changed the weights", gen.Index)
+		case took:
+			accepted++
+		}
+		current = champion
+	}
+	if accepted == 0 {
+		t.Error("no round took its fit: the check above checked nothing")
+	}
+}
+
+// TestTexelNote: a round's log note gives its losses and says when it
+// refused its fit.
+func TestTexelNote(t *testing.T) {
+	took := Generation{Index: 2, Best: 3, BestFitness: -0.1, WorstFitness: -0.125, MeanFitness: -0.0875}
+	if got, want := TexelNote(took), "held-out loss 0.12500 -> 0.10000, fit's training loss 0.08750"; got != want {
+		t.Errorf("a round that took its fit: %q, want %q", got, want)
+	}
+	kept := Generation{Index: 2, Best: 2, BestFitness: -0.125, WorstFitness: -0.125, MeanFitness: -0.0875}
+	if got, want := TexelNote(kept), "held-out loss 0.12500 -> 0.12500, fit's training loss 0.08750, fit refused (it does not lower the held-out loss): kept genome 2"; got != want {
+		t.Errorf("a round that refused its fit: %q, want %q", got, want)
+	}
+}
