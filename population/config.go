@@ -82,10 +82,12 @@ type Config struct {
 	// config; MergeConfig refuses them in a user's config.
 	StartWeights map[string]float64 `yaml:"start-weights,omitempty"`
 	OpeningList  []string           `yaml:"opening-list,omitempty"`
-	// TrainingPool is internal too: GrowingPool for a run created on
-	// random openings since training draws from a growing pool (pool.go),
-	// FixedPool for one recorded before (ParseConfig), which resumes as it
-	// began.
+	// TrainingPool is filled in when a run is created: GrowingPool for a
+	// run on random openings since training draws from a growing pool
+	// (pool.go), FixedPool for one recorded before (ParseConfig), which
+	// resumes as it began. Unlike the lists above it names no file, so a
+	// recorded config copied as a user's may keep it: a resumed run keeps
+	// its own (ResumeWith).
 	TrainingPool string `yaml:"training-pool,omitempty"`
 
 	YardstickPairs int `yaml:"yardstick-pairs"` // colour-swapped pairs against each panel member; 0 = none
@@ -236,6 +238,10 @@ var internalKeys = map[string]string{
 	"engine-param-list": "engine-params",
 }
 
+// copiedKeys are the internal keys a user's config may carry, copied from
+// a recorded one: they name no file (a resumed run keeps its own).
+var copiedKeys = map[string]bool{"training-pool": true}
+
 // ParseConfig reads a recorded YAML config over Defaults, internal keys
 // included; a key that does not exist, or a number that is not an integer
 // for an integer key, is an error. A run on random openings recorded
@@ -378,7 +384,7 @@ func checkConfigKeys(c *Config, m *yaml.Node, internal bool) error {
 			return fmt.Errorf("population: config: line %d: %s sets %s, set already on line %d (as %s)", k.Line, as, k.Value, first.line, first.as)
 		}
 		seen[k.Value] = given{k.Line, as}
-		if instead, ok := internalKeys[k.Value]; ok && !internal {
+		if instead, ok := internalKeys[k.Value]; ok && !internal && !copiedKeys[k.Value] {
 			return fmt.Errorf("population: config: line %d: %s is filled in when a run is created; set %s instead", k.Line, k.Value, instead)
 		}
 		if c.Field(k.Value) == nil {
@@ -539,6 +545,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := c.TimeBudget(); err != nil {
 		return err
+	}
+	if c.TrainingPool != "" && c.TrainingPool != GrowingPool && c.TrainingPool != FixedPool {
+		return bad("training-pool %q: %s (random openings drawn from a pool that grows) or %s (the run's own openings)", c.TrainingPool, GrowingPool, FixedPool)
 	}
 	for name, w := range c.StartWeights {
 		if math.IsNaN(w) || math.IsInf(w, 0) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gametune/gametune/games/all"
@@ -180,8 +181,7 @@ func TestSmallGamePool(t *testing.T) {
 
 // TestTrainingPoolRecorded: a new run on random openings records that it
 // trains on a growing pool; a config recorded before pools grew reads as
-// a fixed one, so that such a run resumes on its own openings; the key is
-// internal, refused in a user's config.
+// a fixed one, so that such a run resumes on its own openings.
 func TestTrainingPoolRecorded(t *testing.T) {
 	cfg := Defaults()
 	cfg.Game, cfg.Openings = "tictactoe", "random:2"
@@ -203,8 +203,15 @@ func TestTrainingPoolRecorded(t *testing.T) {
 	if err != nil || recorded.TrainingPool != GrowingPool {
 		t.Errorf("a recorded growing pool: %q, %v", recorded.TrainingPool, err)
 	}
+	// A recorded config copied as a user's keeps the key; only its two
+	// values are valid.
 	user := Defaults()
-	if err := MergeConfig(&user, []byte("training-pool: growing\n")); err == nil {
-		t.Error("training-pool accepted in a user's config")
+	user.Game = "tictactoe"
+	if err := MergeConfig(&user, []byte("training-pool: fixed\n")); err != nil || user.TrainingPool != FixedPool || user.Validate() != nil {
+		t.Errorf("training-pool in a user's config: %q, %v", user.TrainingPool, err)
+	}
+	user.TrainingPool = "shrinking"
+	if err := user.Validate(); err == nil || !strings.Contains(err.Error(), "training-pool") {
+		t.Errorf("training-pool shrinking: %v", err)
 	}
 }
