@@ -71,14 +71,14 @@ func SizeToBudget(c Config, explicit func(key string) bool) Config {
 		c.SPSABlock = min(c.SPSABlock, c.SPSAIterations)
 	case Texel:
 		if explicit("texel-games") {
-			c.TexelRounds = fewest(MaxTexelRounds, target, func(r int) int { return r*c.TexelGames + c.yardstickGames(nil, r) })
+			c.TexelRounds = fewest(MaxTexelRounds, target, func(r int) int { return r*c.generationGames(nil) + c.yardstickGames(nil, r) })
 			break
 		}
 		c.TexelRounds = min(max(TexelBudgetRounds, (target+MaxTexelGames-1)/MaxTexelGames), MaxTexelRounds)
 		c.TexelGames = fewest(MaxTexelGames, target, func(g int) int {
 			x := c
 			x.TexelGames = g // the yardstick's auto spacing depends on it
-			return x.TexelRounds*g + x.yardstickGames(nil, x.TexelRounds)
+			return x.TexelRounds*x.generationGames(nil) + x.yardstickGames(nil, x.TexelRounds)
 		})
 	}
 	return c
@@ -194,7 +194,7 @@ func (c Config) generationGames(ev *games.Evaluator) int {
 		}
 		return 2 * c.CMAESPairs * pop
 	case Texel:
-		return c.TexelGames
+		return c.TexelGames + 2*c.texelGatePairs()
 	case SPSA:
 		return 2 * max(c.SPSABlock, 1)
 	}

@@ -57,11 +57,14 @@ func TestSizeToBudget(t *testing.T) {
 	texel := base
 	texel.Algo = Texel
 	x := SizeToBudget(texel, none)
-	if games := x.TexelRounds*x.TexelGames + x.yardstickGames(nil, x.TexelRounds); x.TexelRounds != TexelBudgetRounds || games < 18000 || games > 18000+x.TexelRounds {
-		t.Errorf("texel: %d rounds of %d games, %d in all; want %d rounds reaching 18000", x.TexelRounds, x.TexelGames, games, TexelBudgetRounds)
+	// A round is its self-play games and its gate: a twentieth of them in
+	// pairs against the round's start, each pair two games.
+	gate := 2 * ((x.TexelGames + 39) / 40)
+	if games := x.TexelRounds*(x.TexelGames+gate) + x.yardstickGames(nil, x.TexelRounds); x.TexelRounds != TexelBudgetRounds || games < 18000 || games > 18000+3*x.TexelRounds {
+		t.Errorf("texel: %d rounds of %d games and a gate of %d, %d in all; want %d rounds reaching 18000", x.TexelRounds, x.TexelGames, gate, games, TexelBudgetRounds)
 	}
 	x = SizeToBudget(texel, func(k string) bool { return k == "texel-games" })
-	if x.TexelGames != 500 || x.TexelRounds*500+x.yardstickGames(nil, x.TexelRounds) < 18000 || (x.TexelRounds-1)*500+x.yardstickGames(nil, x.TexelRounds-1) >= 18000 {
+	if round := 500 + 2*13; /* a gate of 13 pairs: 500/40 rounded up */ x.TexelGames != 500 || x.TexelRounds*round+x.yardstickGames(nil, x.TexelRounds) < 18000 || (x.TexelRounds-1)*round+x.yardstickGames(nil, x.TexelRounds-1) >= 18000 {
 		t.Errorf("texel-games given: %d rounds of %d", x.TexelRounds, x.TexelGames)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -147,7 +148,7 @@ func Defaults() Config {
 			TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1},
 		KnockoutConfig: KnockoutConfig{Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02},
 		CMAESConfig:    CMAESConfig{CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1},
-		TexelConfig:    TexelConfig{TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8},
+		TexelConfig:    TexelConfig{TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8, TexelGatePairs: AutoTexelGatePairs},
 		SPSAConfig: SPSAConfig{SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101,
 			SPSACEnd: 0.05, SPSAREnd: 0.002},
 	}
@@ -246,7 +247,8 @@ var copiedKeys = map[string]bool{"training-pool": true}
 // included; a key that does not exist, or a number that is not an integer
 // for an integer key, is an error. A run on random openings recorded
 // before training pools grew (no training-pool) trains on its fixed
-// openings (FixedPool), as it began.
+// openings (FixedPool), as it began; a Texel run recorded before its
+// rounds had gates (no texel-gate-pairs) has none.
 func ParseConfig(data []byte) (Config, error) {
 	c := Defaults()
 	if err := mergeConfig(&c, data, true); err != nil {
@@ -254,6 +256,9 @@ func ParseConfig(data []byte) (Config, error) {
 	}
 	if c.TrainingPool == "" && tournament.IsRandomOpenings(c.Openings) {
 		c.TrainingPool = FixedPool
+	}
+	if !slices.Contains(ConfigKeys(data), "texel-gate-pairs") {
+		c.TexelGatePairs = 0
 	}
 	return c, nil
 }

@@ -79,6 +79,7 @@ var Keys = []Key{
 	{Name: "texel-opening-plies", Help: "texel: random plies after the opening of each self-play game"},
 	{Name: "texel-positions-from", Flag: "positions-from", Help: "texel: also fit on the games of this run directory (repeatable)"},
 	{Name: "texel-positions", Flag: "positions", Help: "texel: also fit on this file of positions with results: 'POSITION | 1-0', EPD with c9 \"1-0\";, 'POSITION [1.0]' or 'POSITION; 1.0' lines"},
+	{Name: "texel-gate-pairs", Help: "texel: pairs each round's fit plays against the weights the round started from, kept only when it scores more than half (their positions join the next fit; -1: a twentieth of the round's games, at least 8; 0: none, the held-out loss alone decides)"},
 
 	{Name: "cmaes-generations", Help: "cmaes: generations"},
 	{Name: "cmaes-population", Help: "cmaes: candidates per generation (0: gonum's default, 4 + 3 ln n)"},

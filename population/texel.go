@@ -28,6 +28,11 @@ type TexelConfig struct {
 	TexelOpeningPlies  int      `yaml:"texel-opening-plies"`
 	TexelPositionsFrom []string `yaml:"texel-positions-from,omitempty"`
 	TexelPositions     string   `yaml:"texel-positions,omitempty"`
+	// TexelGatePairs are the pairs each round's fit plays against the
+	// weights the round started from (texel_gate.go); AutoTexelGatePairs
+	// sizes them from TexelGames, 0 plays none (a run recorded before
+	// gates, ParseConfig).
+	TexelGatePairs int `yaml:"texel-gate-pairs"`
 }
 
 // validate checks the section for a run of budget games (0: no budget).
@@ -36,6 +41,7 @@ func (c TexelConfig) validate(budget int) error {
 		check(c.TexelRounds >= 1 && c.TexelRounds <= MaxTexelRounds, "texel-rounds %d: 1 to %d", c.TexelRounds, MaxTexelRounds),
 		check(c.TexelGames >= 1 && c.TexelGames <= MaxTexelGames, "texel-games %d: 1 to %d self-play games per round", c.TexelGames, MaxTexelGames),
 		check(c.TexelOpeningPlies >= 0 && c.TexelOpeningPlies <= 60, "texel-opening-plies %d: 0 to 60 random plies", c.TexelOpeningPlies),
+		check(c.TexelGatePairs >= AutoTexelGatePairs && c.TexelGatePairs <= MaxTexelGames/2, "texel-gate-pairs %d: -1 (a twentieth of the round's games), 0 (none) or up to %d pairs", c.TexelGatePairs, MaxTexelGames/2),
 		check(budget <= 0 || budget >= c.TexelGames, "budget-games %d is too small for one Texel round of texel-games %d self-play games", budget, c.TexelGames),
 	)
 }
@@ -60,6 +66,7 @@ type Positions struct {
 	HeldOut   *Positions
 	SplitSeed uint64
 
+	noisy       bool             // keep positions as played, without their quiescence leaves (a study's variant)
 	quiet       *engine.Searcher // finds the quiescence leaves; made at the first position
 	moves, leaf []games.Move
 }
@@ -130,7 +137,10 @@ func (p *Positions) addQuiet(ev *games.Evaluator, w []float64, pos games.Positio
 			return err
 		}
 	}
-	p.leaf, _ = p.quiet.QuietLeaf(pos, ev, w, p.leaf[:0])
+	p.leaf = p.leaf[:0]
+	if !p.noisy {
+		p.leaf, _ = p.quiet.QuietLeaf(pos, ev, w, p.leaf)
+	}
 	for _, m := range p.leaf {
 		pos.Play(m)
 	}
@@ -268,6 +278,9 @@ func FitWeights(ctx context.Context, p *Positions, ev *games.Evaluator, start []
 		Func: func(x []float64) float64 {
 			toW(x)
 			v := texelLoss(p, k, w, nil)
+			for j := range x {
+				v += fitL2 * x[j] * x[j]
+			}
 			for j, f := range ev.Features {
 				if scale[j] > 0 {
 					o := max(w[j]-f.Max, f.Min-w[j], 0) / scale[j]
@@ -280,7 +293,7 @@ func FitWeights(ctx context.Context, p *Positions, ev *games.Evaluator, start []
 			toW(x)
 			texelLoss(p, k, w, grad)
 			for j, f := range ev.Features {
-				g[j] = grad[j] * scale[j]
+				g[j] = grad[j]*scale[j] + 2*fitL2*x[j]
 				if scale[j] > 0 {
 					switch {
 					case w[j] > f.Max:
@@ -312,6 +325,10 @@ func FitWeights(ctx context.Context, p *Positions, ev *games.Evaluator, start []
 	fit.Weights = sp.snapAll(fit.Raw)
 	return fit, nil
 }
+
+// fitL2 is the weight of an L2 penalty on the fit's moves from its start
+// (each move as a fraction of its feature's range); 0 in every run.
+var fitL2 = 0.0
 
 // texel runs Texel's method round after round (a round is a
 // generation): TexelGames self-play games of the current weights, each
@@ -377,8 +394,16 @@ func (m *texel) Generation(ctx context.Context, round int) (Generation, Genome, 
 	if err != nil {
 		return Generation{}, Genome{}, err
 	}
-	m.rounds = append(m.rounds, r)
 	fit := Genome{ID: round + 1, Parents: []int{start.ID}, Weights: r.Fit.Weights, Fitness: -r.HeldFit}
+	if m.cfg.texelGatePairs() > 0 {
+		if fit.WDL, err = m.gate(ctx, round, fit, start); err != nil {
+			return Generation{}, Genome{}, err
+		}
+		if r.Accepted && fit.WDL.Score() <= 0.5 {
+			r.Accepted, r.Reason = false, gateNote(fit.WDL)
+		}
+	}
+	m.rounds = append(m.rounds, r)
 	s := Generation{Index: round, Mean: r.Fit.Raw, Std: make([]float64, len(r.Fit.Raw)),
 		MeanFitness: -r.TrainFit, WorstFitness: -r.HeldStart}
 	switch {
@@ -412,6 +437,13 @@ func (m *texel) selfPlay(ctx context.Context, round int) error {
 	if _, err := t.play(ctx, batch); err != nil {
 		return err
 	}
+	return m.addGames(ctx, batch)
+}
+
+// addGames adds the quiet positions of the batch's games, as recorded in
+// the store, to the fit's.
+func (m *texel) addGames(ctx context.Context, batch []game) error {
+	t := m.t
 	for i, g := range batch {
 		if i%ctxEvery == 0 {
 			if err := ctx.Err(); err != nil {

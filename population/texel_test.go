@@ -17,7 +17,7 @@ import (
 // is refused and the run keeps its start.
 func smallTexel() Config {
 	c := smallSPSA()
-	c.Algo, c.TexelRounds, c.TexelGames, c.TexelOpeningPlies = Texel, 3, 6, 5
+	c.Algo, c.TexelRounds, c.TexelGames, c.TexelOpeningPlies, c.TexelGatePairs = Texel, 3, 6, 5, 0
 	c.CMAESGenerations, c.CMAESPopulation, c.CMAESPairs, c.CMAESSigma = 3, 4, 1, 0.3
 	return c
 }
