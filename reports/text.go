@@ -91,16 +91,13 @@ func writeYardstick(w io.Writer, hist []population.Generation) {
 }
 
 // WriteRuns writes a list of runs as a table (tune runs): each run's
-// progress, status and best, or why it cannot be read.
+// progress, status and best, or why it cannot be read; a comparison of
+// tuners with its tuners' runs indented beneath it.
 func WriteRuns(w io.Writer, lines []results.RunLineJSON) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "run\tgame\talgorithm\tprogress\tstatus\tbest")
 	for _, l := range lines {
-		best := BestLine(l.Best, EloInterval)
-		if l.Damaged != "" {
-			best = "damaged: " + l.Damaged
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Dir, l.Game, l.Algo, l.Progress, l.Status, best)
+		writeRunRow(tw, l, "")
 	}
 	tw.Flush()
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
-	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Refresh redraws the plots (dir/plots, PNG and SVG) and the HTML report
@@ -42,27 +41,11 @@ func WriteResult(w io.Writer, cfg population.Config, ev *games.Evaluator, res po
 	fmt.Fprintf(w, "results in %s: report.html, plots/ (tune show %s; tune export %s --format json)\n", dir, dir, dir)
 }
 
-// CompareRow is one tuner's line of a comparison of tuners on one budget
-// (tune compare): its last champion's Elo over the start, with its 95%
-// interval, and what its run cost.
-type CompareRow struct {
-	Algo     string      `json:"algo"`
-	Champion string      `json:"champion"`
-	Elo      stats.Float `json:"elo"` // over the start
-	Low      stats.Float `json:"low"`
-	High     stats.Float `json:"high"`
-	Games    int         `json:"games"`
-	Seconds  float64     `json:"seconds"`
-	// Entries are its champions' entries on the comparison's ladder, the
-	// last one's the row's Elo.
-	Entries []population.LadderEntry `json:"-"`
-}
-
 // WriteComparison writes a comparison of tuners into dir: the plot of the
 // Elo of each tuner's champions against the games spent (compare.png and
 // compare.svg) and the table (compare.txt: the ladder l, then a row per
 // tuner), and returns the table.
-func WriteComparison(dir string, l *population.Ladder, rows []CompareRow) ([]byte, error) {
+func WriteComparison(dir string, l *population.Ladder, rows []results.CompareRow) ([]byte, error) {
 	ref := l.Entries[l.Reference]
 	var curves []CompareCurve
 	for _, r := range rows {

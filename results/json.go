@@ -49,6 +49,11 @@ type RunLineJSON struct {
 	BestElo stats.Float `json:"best_elo"`
 	EloLow  stats.Float `json:"best_elo_low"`
 	EloHigh stats.Float `json:"best_elo_high"`
+	// Compare is set on a comparison of tuners' line (tune compare), whose
+	// Algo is "compare", Progress and counts its tuners' summed, and Best
+	// the best tuner's last champion on the shared ladder
+	// (CompareView.Line).
+	Compare *CompareLineJSON `json:"compare,omitempty"`
 }
 
 // ListLine reads the line of the run in a list whose record is in
@@ -61,7 +66,13 @@ func ListLine(in Info) RunLineJSON {
 		l.Damaged = err.Error()
 		return l
 	}
-	l.Progress = v.Progress()
+	return viewLine(v)
+}
+
+// viewLine is the line of the run of v in a list.
+func viewLine(v *View) RunLineJSON {
+	nan := stats.Float(math.NaN())
+	l := RunLineJSON{Info: v.Info, Progress: v.Progress(), BestElo: nan, EloLow: nan, EloHigh: nan}
 	if b := v.BestJSON(); b != nil {
 		l.Best, l.BestElo, l.EloLow, l.EloHigh = b, b.Elo, b.Low, b.High
 	}
@@ -172,9 +183,13 @@ func (v *View) BestJSON() *BestJSON {
 	if len(v.Generations) == 0 {
 		return nil
 	}
-	c := v.Best
+	return choiceJSON(v.Best, v.Evaluator.Features)
+}
+
+// choiceJSON is the best c, its weights named by the features fs.
+func choiceJSON(c population.Choice, fs []games.Feature) *BestJSON {
 	return &BestJSON{c.Label, c.Genome, c.Generation, c.Reference, c.Source, c.Candidate,
-		stats.Float(c.Elo), stats.Float(c.Low), stats.Float(c.High), c.Confident, c.Summary(), byName(v.Evaluator.Features, c.Weights)}
+		stats.Float(c.Elo), stats.Float(c.Low), stats.Float(c.High), c.Confident, c.Summary(), byName(fs, c.Weights)}
 }
 
 // WeightsJSON returns the best's weights with their features' defaults and

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
 )
@@ -131,26 +133,34 @@ func TestSources(t *testing.T) {
 	}
 }
 
-// TestCompare: Compare runs every tuner in its directory, rates their
-// champions in one ladder and writes the comparison; an existing
-// directory is refused.
-func TestCompare(t *testing.T) {
+// smallComparison is a comparison of genetic and SPSA on tic-tac-toe, 20
+// games each, in dir; each tuner's run is run by run (nil: to its end).
+func smallComparison(t *testing.T, dir string, run func(ctx context.Context, plan *population.Plan, dir string) error) Comparison {
 	base := population.Defaults()
 	base.Game, base.Depth, base.Openings, base.BudgetGames, base.YardstickPairs = "tictactoe", 1, "start", 20, 0
-	dir := filepath.Join(t.TempDir(), "cmp")
-	c := Comparison{Base: base, Algos: []population.Algo{population.Genetic, population.SPSA}, Dir: dir, Champions: 2, Pairs: 1,
-		Resolve: func(ctx context.Context, cfg population.Config) (*population.Plan, error) {
-			return population.Resolve(ctx, cfg, sources)
-		},
-		Run: func(ctx context.Context, plan *population.Plan, dir string) error {
-			run, err := Create(ctx, dir, plan)
+	if run == nil {
+		run = func(ctx context.Context, plan *population.Plan, dir string) error {
+			r, err := Create(ctx, dir, plan)
 			if err != nil {
 				return err
 			}
-			defer run.Close()
-			return Tune(ctx, plan, run, local(t), Output{io.Discard, io.Discard, true})
+			defer r.Close()
+			return Tune(ctx, plan, r, local(t), Output{io.Discard, io.Discard, true})
+		}
+	}
+	return Comparison{Base: base, Algos: []population.Algo{population.Genetic, population.SPSA}, Dir: dir, Champions: 2, Pairs: 1,
+		Resolve: func(ctx context.Context, cfg population.Config) (*population.Plan, error) {
+			return population.Resolve(ctx, cfg, sources)
 		},
-		Ladder: local(t), Out: Output{io.Discard, io.Discard, true}}
+		Run: run, Ladder: local(t), Out: Output{io.Discard, io.Discard, true}}
+}
+
+// TestCompare: Compare runs every tuner in its directory, rates their
+// champions in one ladder, writes the comparison, its record (done) and
+// its page; an existing directory is refused.
+func TestCompare(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cmp")
+	c := smallComparison(t, dir, nil)
 	rows, table, err := Compare(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
@@ -161,13 +171,63 @@ func TestCompare(t *testing.T) {
 	if !strings.Contains(string(table), "\ngenetic ") {
 		t.Errorf("table\n%s", table)
 	}
-	for _, f := range []string{"compare.png", "compare.svg", "compare.txt", "ladder", "genetic", "spsa"} {
+	for _, f := range []string{"compare.png", "compare.svg", "compare.txt", "ladder", "genetic", "spsa", "compare.json", "compare.html"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
 	}
+	rec, err := results.ReadCompareRecord(dir)
+	if err != nil || rec.Status != results.StatusDone || strings.Join(rec.Algos, ",") != "genetic,spsa" || rec.BudgetGames != 20 || rec.Evaluator != "lines" {
+		t.Errorf("record %+v, %v", rec, err)
+	}
+	// The page's rows are the rows Compare returned.
+	page, _ := os.ReadFile(filepath.Join(dir, "compare.html"))
+	for _, r := range rows {
+		if want := fmt.Sprintf(`<td class="name">%s</td><td>%s</td>`, r.Champion, strings.ReplaceAll(eloText(r), "+", "&#43;")); !strings.Contains(string(page), want) {
+			t.Errorf("compare.html lacks %s", want)
+		}
+	}
 	if _, _, err := Compare(context.Background(), c); !errors.Is(err, fs.ErrExist) {
 		t.Fatalf("again: %v", err)
+	}
+}
+
+// eloText is a row's Elo with its interval as the page writes it.
+func eloText(r results.CompareRow) string {
+	return fmt.Sprintf("%s [%s, %s]", reports.EloText(float64(r.Elo)), reports.EloText(float64(r.Low)), reports.EloText(float64(r.High)))
+}
+
+// TestCompareInterrupted: a comparison interrupted in its second tuner
+// records it interrupted, as its tuner's run is, and its page is written
+// with the first tuner's run; tune runs lists it so.
+func TestCompareInterrupted(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cmp")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	whole := smallComparison(t, dir, nil).Run
+	c := smallComparison(t, dir, func(ctx context.Context, plan *population.Plan, dir string) error {
+		if plan.Config().Algo == population.SPSA {
+			cancel() // a signal during the second tuner
+		}
+		return whole(ctx, plan, dir)
+	})
+	if _, _, err := Compare(ctx, c); err == nil {
+		t.Fatal("an interrupted comparison ended without an error")
+	}
+	lines, errs := results.ListLines(filepath.Dir(dir))
+	if len(errs) > 0 || len(lines) != 1 || lines[0].Compare == nil {
+		t.Fatalf("lines %+v, %v", lines, errs)
+	}
+	l := lines[0]
+	tuners := l.Compare.Tuners
+	if l.Status != results.StatusInterrupted || tuners[0].Status != results.StatusDone || tuners[1].Status != results.StatusInterrupted || l.Best != nil {
+		t.Errorf("comparison %s, tuners %s and %s, best %v: want interrupted, done, interrupted, none", l.Status, tuners[0].Status, tuners[1].Status, l.Best)
+	}
+	if l.Games != tuners[0].Games+tuners[1].Games || tuners[0].Games == 0 {
+		t.Errorf("games %d, want the tuners' %d + %d", l.Games, tuners[0].Games, tuners[1].Games)
+	}
+	if page, err := os.ReadFile(filepath.Join(dir, "compare.html")); err != nil || !strings.Contains(string(page), `id="compare-status">interrupted<`) {
+		t.Errorf("the page: %v", err)
 	}
 }
 

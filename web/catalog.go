@@ -55,6 +55,9 @@ type catalog struct {
 
 	mu   sync.Mutex
 	runs map[string]*entry // by id
+	// comparisons are the comparisons of tuners (tune compare) found by
+	// the last scan, by id; their tuners' runs are in runs.
+	comparisons map[string]*comparison
 	// wholes are the runs that keep their whole run and rendered pages
 	// (entry.full, entry.cache), the most recently shown last: at most
 	// maxWholes, so that memory does not grow with the runs looked at.
@@ -154,6 +157,7 @@ type view struct {
 // entry is one run directory and what was read of it.
 type entry struct {
 	id, dir string
+	compare string // the id of the comparison whose tuner's run it is; "" for none
 
 	mu     sync.Mutex
 	read   stamp              // the files just before the last read
@@ -180,37 +184,27 @@ type observation struct {
 }
 
 // scan finds the run directories below root (and root itself): hidden
-// directories (runs being created) are skipped, as results.List does.
+// directories (runs being created) are skipped, as results.List does; and
+// the comparisons of tuners there, with their tuners' runs (findRuns).
 func (c *catalog) scan() ([]*entry, error) {
-	var dirs []string
-	if _, err := os.Stat(filepath.Join(c.root, results.DBName)); err == nil {
-		dirs = append(dirs, c.root)
-	}
-	list, err := os.ReadDir(c.root)
+	runs, comparisons, err := findRuns(c.root)
 	if err != nil {
-		return nil, fmt.Errorf("web: reading the runs folder: %w", err)
-	}
-	for _, e := range list {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(c.root, e.Name(), results.DBName)); err == nil {
-			dirs = append(dirs, filepath.Join(c.root, e.Name()))
-		}
+		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.keepComparisons(comparisons)
 	found := map[string]bool{}
 	var out []*entry
-	for _, d := range dirs {
-		id := filepath.Base(filepath.Clean(d))
+	for _, f := range runs {
+		id := f.id
 		if found[id] {
 			continue // root is a run named like one of its subdirectories
 		}
 		found[id] = true
 		e, ok := c.runs[id]
 		if !ok {
-			e = &entry{id: id, dir: d}
+			e = &entry{id: id, dir: f.dir, compare: f.compare}
 			c.runs[id] = e
 		}
 		out = append(out, e)
@@ -400,7 +394,11 @@ func (e *entry) fail(err error) {
 	e.sum = Summary{ID: e.id, Damaged: reason, Status: "damaged", GamesPerSecond: nan, Elo: nan, EloLow: nan, EloHigh: nan}
 }
 
-func (e *entry) snapshotLocked() snapshot { return snapshot{e.sum, e.list, e.view} }
+func (e *entry) snapshotLocked() snapshot {
+	sum := e.sum
+	sum.Comparison = e.compare
+	return snapshot{sum, e.list, e.view}
+}
 
 // whole returns the whole run (every genome of every generation) as of
 // its last refresh, reading it (open, read, close) once per view, with the
@@ -501,6 +499,16 @@ type Summary struct {
 	Ended   time.Time         `json:"ended,omitzero"`
 	ETA     time.Time         `json:"eta,omitzero"` // running runs: when the last generation should close
 	Seconds float64           `json:"seconds"`      // recorded running time
+	// Comparison is, on a tuner's run in a comparison of tuners (tune
+	// compare), the comparison's id; the run's id is then
+	// "<comparison>:<tuner>".
+	Comparison string `json:"comparison,omitempty"`
+	// Algos and Tuners are set on a comparison's line (Algo "compare",
+	// whose stage is the game, progress its tuners' games summed of
+	// their budgets, best its best tuner's last champion on the shared
+	// ladder): the tuners compared, and the ids of their runs, in order.
+	Algos  []string `json:"algos,omitempty"`
+	Tuners []string `json:"tuners,omitempty"`
 }
 
 func summarize(id string, r *reports.Run, seen observation, now time.Time) Summary {

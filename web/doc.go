@@ -11,8 +11,14 @@
 //	/runs/{id}/games/{stage}/{gen}/{i}  one game
 //	/runs/{id}/events                   server-sent events: progress, generation, status, ladder
 //	/api/runs, /api/runs/{id}           the same data as JSON, for scripts
+//	/compare/{id}                       a comparison of tuners (tune compare): its table,
+//	                                    the ladder plot of every tuner, its tuners' runs
+//	/compare/{id}/plot.svg|.png         its ladder plot
+//	/api/compare/{id}                   the same as JSON
 //
-// A run's id is its directory's name below the runs folder. No run's
+// A run's id is its directory's name below the runs folder; a
+// comparison's tuner's run's, "<comparison>:<tuner>", and it is listed
+// beneath its comparison's line. No run's
 // store is kept open between requests (a server over thousands of runs
 // holds no file of theirs): a read opens the store read-only
 // (results.OpenReadOnlyUnchecked), reads and closes it, and the server

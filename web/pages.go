@@ -66,6 +66,7 @@ td.best { text-align: left; white-space: nowrap; }
 .status.damaged { background: #fce8e6; }
 .damage { text-align: left; color: #a50e0e; }
 progress { width: 6em; vertical-align: middle; }
+tr.tuner td:first-child { padding-left: 1.8em; }
 </style>`
 
 // liveStyle is added to the report's page: the navigation and status line.
@@ -92,7 +93,7 @@ var listTemplate = template.Must(template.New("list").Funcs(funcs).Parse(`<!DOCT
 {{if .Runs}}<table id="runs">
 <tr>{{range .Columns}}<th{{if .Left}} class="name"{{end}}><a href="?sort={{.Key}}{{if .Next}}&amp;desc=1{{end}}">{{.Title}}{{.Arrow}}</a></th>{{end}}</tr>
 {{range .Runs}}{{if .Damaged}}<tr class="damaged" id="run-{{.ID}}"><td class="name">{{.ID}}</td><td class="damage" colspan="10"><span class="status damaged">damaged</span> {{.Damaged}}</td></tr>
-{{else}}<tr id="run-{{.ID}}"><td class="name"><a href="/runs/{{.ID}}">{{.ID}}</a></td><td class="name">{{.Game}} · {{.Eval}}</td><td class="name">{{.Algo}}</td><td class="name"><span class="status {{.Status}}">{{.Status}}</span></td><td><progress max="100" value="{{percent .}}"></progress> {{.Done}}/{{.Planned}}</td><td>{{.Games}}</td><td>{{rate .GamesPerSecond}}</td><td class="best"{{with .Best}} title="{{.Summary}}"{{end}}>{{best .}}</td><td>{{when .Started}}</td><td>{{if eq .Status "running"}}{{when .ETA}}{{else}}–{{end}}</td></tr>
+{{else}}<tr id="run-{{.ID}}"{{if .Comparison}} class="tuner"{{end}}><td class="name"><a href="{{if eq .Algo "compare"}}/compare/{{else}}/runs/{{end}}{{.ID}}">{{.ID}}</a></td><td class="name">{{.Game}} · {{.Eval}}</td><td class="name">{{.Algo}}{{range $i, $a := .Algos}}{{if $i}},{{else}}: {{end}}{{$a}}{{end}}</td><td class="name"><span class="status {{.Status}}">{{.Status}}</span></td><td><progress max="100" value="{{percent .}}"></progress> {{.Done}}/{{.Planned}}</td><td>{{.Games}}</td><td>{{rate .GamesPerSecond}}</td><td class="best"{{with .Best}} title="{{.Summary}}"{{end}}>{{best .}}</td><td>{{when .Started}}</td><td>{{if eq .Status "running"}}{{when .ETA}}{{else}}–{{end}}</td></tr>
 {{end}}{{end}}</table>{{else}}<p>No runs yet: start one with <code>tune run --out {{.Root}}/NAME</code>.</p>{{end}}
 </body>
 </html>
@@ -190,6 +191,7 @@ func (s *Server) listPage(w http.ResponseWriter, r *http.Request) {
 	}
 	key, desc := r.URL.Query().Get("sort"), r.URL.Query().Get("desc") == "1"
 	sortRuns(runs, key, desc)
+	runs = nestTuners(runs)
 	if key == "" {
 		key = "id"
 	}

@@ -85,6 +85,9 @@ func New(root string, o Options) (*Server, error) {
 	s.mux.HandleFunc("GET /api/runs", s.apiRuns)
 	s.mux.HandleFunc("GET /api/runs/{id}", s.apiRun)
 	s.mux.HandleFunc("GET /api/runs/{id}/events", s.events)
+	s.mux.HandleFunc("GET /compare/{id}", s.comparePage)
+	s.mux.HandleFunc("GET /compare/{id}/{file}", s.comparePlot)
+	s.mux.HandleFunc("GET /api/compare/{id}", s.apiCompare)
 	return s, nil
 }
 
@@ -154,9 +157,11 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) (*entry, snapshot) 
 }
 
 // Runs returns the summaries of every run in the folder, damaged ones
-// included, in the order of their ids. The runs are refreshed by one
-// worker per CPU (GOMAXPROCS): opening and reading the runs of a folder
-// the first time is most of the work of a new server's first list.
+// included, and of every comparison of tuners (tune compare) and its
+// tuners' runs (compareSummary), in the order of their ids. The runs are
+// refreshed by one worker per CPU (GOMAXPROCS): opening and reading the
+// runs of a folder the first time is most of the work of a new server's
+// first list.
 func (s *Server) Runs() ([]Summary, error) {
 	runs, err := s.catalog.scan()
 	if err != nil {
@@ -178,7 +183,7 @@ func (s *Server) Runs() ([]Summary, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	return out, nil
+	return s.withComparisons(out, now), nil
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -196,7 +201,7 @@ func (s *Server) apiRuns(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sortRuns(runs, r.URL.Query().Get("sort"), r.URL.Query().Get("desc") == "1")
-	writeJSON(w, runs)
+	writeJSON(w, nestTuners(runs))
 }
 
 func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/tuning"
 	"github.com/spf13/cobra"
 )
@@ -41,7 +42,7 @@ func runCompare(ctx context.Context, o compareOptions, gopts globalOptions, out 
 		return writeJSON(out.Stdout, rows)
 	}
 	_, err = out.Stdout.Write(table)
-	fmt.Fprintf(out.Stdout, "plot: %s\n", filepath.Join(o.out, "compare.png"))
+	fmt.Fprintf(out.Stdout, "plot: %s\npage: %s\n", filepath.Join(o.out, "compare.png"), filepath.Join(o.out, reports.ComparePage))
 	return err
 }
 
@@ -77,7 +78,11 @@ the same start, seed and games budget, each in its own run directory DIR/<algo>
 (up to --champions each, evenly spaced, the last always) with the start and the
 defaults in one ladder (DIR/ladder), prints a table of the Elo each tuner gained
 over the start and draws Elo against games spent, one curve per tuner
-(DIR/compare.png and .svg).`, cobra.NoArgs, func(ctx context.Context, out output) error { return runCompare(ctx, o, *g, out) })
+(DIR/compare.png and .svg). DIR/compare.json records the comparison from its
+start (tune runs and the dashboard list it, with its status: running, done,
+failed or interrupted), and DIR/compare.html is its page (the table, the
+plot, each tuner's champions on the ladder), written as each tuner ends and
+at the end (tune report DIR writes it again).`, cobra.NoArgs, func(ctx context.Context, out output) error { return runCompare(ctx, o, *g, out) })
 	f := c.Flags()
 	o.cluster.bind(f)
 	f.StringVar(&o.base.Game, "game", "", "game to tune")

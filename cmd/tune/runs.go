@@ -22,13 +22,9 @@ func runRuns(ctx context.Context, o runsOptions, gopts globalOptions, out output
 	if err != nil {
 		fmt.Fprintln(out.Stderr, "warning:", err)
 	}
-	infos, errs := results.List(o.root)
-	if len(infos) == 0 && len(errs) > 0 {
+	lines, errs := results.ListLines(o.root)
+	if len(lines) == 0 && len(errs) > 0 {
 		return usageError{errs[0]}
-	}
-	lines := make([]results.RunLineJSON, len(infos))
-	for i, in := range infos {
-		lines[i] = results.ListLine(in)
 	}
 	if o.json {
 		return writeJSON(out.Stdout, lines)
@@ -42,7 +38,12 @@ func runRuns(ctx context.Context, o runsOptions, gopts globalOptions, out output
 
 func newRunsCommand(g *globalOptions) *cobra.Command {
 	o := runsOptions{root: "runs"}
-	c := command("runs [ROOT]", "List the runs under a folder (default: runs)", "",
+	c := command("runs [ROOT]", "List the runs and comparisons under a folder (default: runs)",
+		`runs lists the runs in the folders directly below ROOT (and ROOT itself):
+each one's progress, status and best. A comparison of tuners (tune compare)
+is one line, its progress the games of its tuners' runs summed and its best
+the best tuner's last champion on the shared ladder, with each tuner's run
+indented beneath it.`,
 		cobra.MaximumNArgs(1), func(ctx context.Context, out output) error { return runRuns(ctx, o, *g, out) }, &o.root)
 	bindJSON(c, &o.json)
 	return c
