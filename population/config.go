@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -103,6 +104,8 @@ type Config struct {
 	// (a Go duration: 90m, 8h); 0 and "" mean no budget.
 	BudgetGames int    `yaml:"budget-games"`
 	BudgetTime  string `yaml:"budget-time"`
+
+	OpponentConfig `yaml:",inline"`
 
 	GeneticConfig  `yaml:",inline"`
 	KnockoutConfig `yaml:",inline"`
@@ -236,6 +239,7 @@ var internalKeys = map[string]string{
 	"start-weights":     "start",
 	"spsa-param-list":   "spsa-params",
 	"engine-param-list": "engine-params",
+	"opponent-weights":  "opponents",
 }
 
 // copiedKeys are the internal keys a user's config may carry, copied from
@@ -355,6 +359,12 @@ func mergeConfig(c *Config, data []byte, internal bool) error {
 	}
 	if len(c.SPSAParamList) == 0 {
 		c.SPSAParamList = nil
+	}
+	if len(c.Opponents) == 0 {
+		c.Opponents = nil
+	}
+	if len(c.OpponentWeights) == 0 {
+		c.OpponentWeights = nil
 	}
 	return nil
 }
@@ -554,6 +564,12 @@ func (c Config) Validate() error {
 			return bad("start-weights: %s is %g, not a finite number", name, w)
 		}
 	}
+	if err := c.OpponentConfig.validate(c.Algo); err != nil {
+		return err
+	}
+	if err := c.checkOpponentGames(); err != nil {
+		return err
+	}
 	switch c.Algo {
 	case Genetic:
 		return c.GeneticConfig.validate()
@@ -669,6 +685,9 @@ func (c Config) ResumeWith(data []byte) (Config, []string, error) {
 	}
 	if want.Start == c.Start {
 		want.StartWeights = c.StartWeights
+	}
+	if slices.Equal(want.Opponents, c.Opponents) {
+		want.OpponentWeights = c.OpponentWeights
 	}
 	diff := c.Diff(want)
 	if len(diff) == 0 {

@@ -38,6 +38,8 @@ func bindConfig(f *pflag.FlagSet, values *population.Config) {
 			f.StringSliceVar(p, k.FlagName(), *p, k.Help)
 		case *population.Algo:
 			f.Var(algoValue{p}, k.FlagName(), k.Help)
+		case *population.Specs:
+			f.Var(specsValue{p}, k.FlagName(), k.Help)
 		}
 	}
 }
@@ -48,6 +50,22 @@ type algoValue struct{ p *population.Algo }
 func (a algoValue) String() string     { return string(*a.p) }
 func (a algoValue) Type() string       { return "algo" }
 func (a algoValue) Set(s string) error { *a.p = population.Algo(s); return nil }
+
+// specsValue is a flag of player specs (--opponents): repeatable, each
+// value split at ';' (population.SplitSpecs), since specs hold commas.
+type specsValue struct{ p *population.Specs }
+
+func (v specsValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strings.Join(*v.p, ";")
+}
+func (v specsValue) Type() string { return "specs" }
+func (v specsValue) Set(s string) error {
+	*v.p = append(*v.p, population.SplitSpecs(s)...)
+	return nil
+}
 
 type runOptions struct {
 	out, config, preset string
