@@ -104,8 +104,8 @@ func AliasFlag(name string) string {
 }
 
 // Field returns a pointer to the field of c that the YAML key sets (a
-// *string, *int, *int64, *uint64, *float64, *[]string or *Algo), nil for
-// no such key.
+// *string, *int, *int64, *uint64, *float64, *[]string, *Algo or *Specs,
+// or for an internal key a map), nil for no such key.
 func (c *Config) Field(key string) any {
 	var p any
 	yamlFields(reflect.ValueOf(c).Elem(), func(k string, v reflect.Value) {
