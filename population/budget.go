@@ -42,7 +42,7 @@ func (c *Config) length() *int {
 // run needs no rule of its own.
 //
 // With budget-games, SPSA's iterations are the fewest whose games, with
-// the least the yardstick plays (against the defaults only), reach
+// the least the yardstick plays (against the defaults and the opponents), reach
 // TuningBudget, so that the budget ends the run near the end of its
 // schedule (spsa-block at most the iterations); Texel plays
 // TexelBudgetRounds rounds (more when a round would exceed MaxTexelGames)
@@ -66,7 +66,7 @@ func SizeToBudget(c Config, explicit func(key string) bool) Config {
 	case SPSA:
 		block := max(c.SPSABlock, 1)
 		c.SPSAIterations = fewest(MaxSPSAIterations, target, func(n int) int {
-			return 2*n + 2*c.YardstickPairs*c.yardstickMeasures(nil, (n+block-1)/block)
+			return c.spsaIterationGames()*n + 2*c.YardstickPairs*(1+len(c.Opponents))*c.yardstickMeasures(nil, (n+block-1)/block)
 		})
 		c.SPSABlock = min(c.SPSABlock, c.SPSAIterations)
 	case Texel:
@@ -130,7 +130,8 @@ const YardstickPerMille = 50
 // yardstick: yardstick-every when given; with 0 (auto), the fewest
 // generations whose games (generationGames) are at least 1000 /
 // YardstickPerMille times those of a full measure, 4 * yardstick-pairs
-// games (against the defaults and against the champion measured before).
+// games (against the defaults and against the champion measured before),
+// and 2 * yardstick-pairs more against each opponent.
 // ev is the evaluator tuned; nil will do but for CMA-ES, whose default
 // population depends on it.
 func (c Config) yardstickEvery(ev *games.Evaluator) int {
@@ -141,7 +142,7 @@ func (c Config) yardstickEvery(ev *games.Evaluator) int {
 	if per <= 0 {
 		return 1
 	}
-	measure := 1000 * 4 * c.YardstickPairs
+	measure := 1000 * 2 * c.YardstickPairs * (2 + len(c.Opponents))
 	return max((measure+YardstickPerMille*per-1)/(YardstickPerMille*per), 1)
 }
 
@@ -150,14 +151,15 @@ func (c Config) yardstickEvery(ev *games.Evaluator) int {
 // defaults at each measure (every yardstickEvery generations, and the
 // last), and as many against the champion measured before from the second
 // on (an estimate: none when the champion kept its weights, and with the
-// auto schedule no measure either but at the last). ev is as for
+// auto schedule no measure either but at the last), and as many against
+// each opponent at each measure. ev is as for
 // yardstickEvery.
 func (c Config) yardstickGames(ev *games.Evaluator, gens int) int {
 	measures := c.yardstickMeasures(ev, gens)
 	if c.YardstickPairs <= 0 || measures == 0 {
 		return 0
 	}
-	return 2*c.YardstickPairs + 4*c.YardstickPairs*(measures-1)
+	return 2*c.YardstickPairs + 4*c.YardstickPairs*(measures-1) + 2*c.YardstickPairs*len(c.Opponents)*measures
 }
 
 // yardstickMeasures is how often the yardstick is measured over a run's
@@ -176,7 +178,7 @@ func (c Config) yardstickMeasures(ev *games.Evaluator, gens int) int {
 func (c Config) generationGames(ev *games.Evaluator) int {
 	switch c.Algo {
 	case Genetic:
-		return 2 * c.Population * c.Games
+		return c.Population * (2*c.Games + c.opponentGames())
 	case Knockout:
 		return (c.Candidates - 1) * c.BestOf
 	case CMAES:
@@ -192,11 +194,11 @@ func (c Config) generationGames(ev *games.Evaluator) int {
 			}
 			pop = 4 + int(3*math.Log(float64(max(dim, 1))))
 		}
-		return 2 * c.CMAESPairs * pop
+		return (2*c.CMAESPairs + c.opponentGames()) * pop
 	case Texel:
 		return c.TexelGames + 2*c.texelGatePairs()
 	case SPSA:
-		return 2 * max(c.SPSABlock, 1)
+		return c.spsaIterationGames() * max(c.SPSABlock, 1)
 	}
 	return 0
 }
@@ -206,7 +208,7 @@ func (c Config) generationGames(ev *games.Evaluator) int {
 // is the evaluator tuned (CMA-ES's default population depends on it).
 func (c Config) plannedGames(ev *games.Evaluator) int {
 	if c.Algo == SPSA {
-		return 2*c.SPSAIterations + c.yardstickGames(ev, c.PlannedGenerations())
+		return c.spsaIterationGames()*c.SPSAIterations + c.yardstickGames(ev, c.PlannedGenerations())
 	}
 	n := *c.length()
 	return n*c.generationGames(ev) + c.yardstickGames(ev, n)

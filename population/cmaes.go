@@ -44,8 +44,9 @@ const StageCMAES = "cmaes"
 // worker and every game is recorded: the search space is the features
 // with a range, each weight w = start + x * range (x = 0 is the start);
 // each candidate plays CMAESPairs colour-swapped pairs against the current
-// mean (each pair from an opening drawn from its place), and its loss is
-// 1 - its score (ties broken by the candidate's index, so that the ranking
+// mean (each pair from an opening drawn from its place), and
+// opponent-pairs against each of the run's opponents, and its loss is
+// 1 - its score over all of them (ties broken by the candidate's index, so that the ranking
 // is total). A generation's champion is the new mean, computed as CmaEsChol
 // computes it (the weighted recombination of the best half), snapped to
 // the steps; it is the opponent of the next generation. The samples come
@@ -180,12 +181,14 @@ func (m *cmaes) Generation(ctx context.Context, gen int) (Generation, Genome, er
 	return s, champ, nil
 }
 
-// play plays each candidate's pairs against the mean and returns the
-// candidates as genomes, with their records and fitness, and their losses.
+// play plays each candidate's pairs against the mean, and against the
+// run's opponents (opponentPairs) if any, and returns the candidates as
+// genomes, with their records and fitness (their score over every game),
+// and their losses.
 func (m *cmaes) play(ctx context.Context, gen int, cands []optimize.Task, meanW []float64) ([]Genome, []float64, error) {
 	pairs := m.cfg.CMAESPairs
 	genomes := make([]Genome, len(cands))
-	batch := make([]game, 0, 2*len(cands)*pairs)
+	batch := make([]game, 0, len(cands)*(2*pairs+m.t.cfg.opponentGames()))
 	mean := Genome{ID: m.meanID, Weights: meanW}
 	for c := range cands {
 		genomes[c] = Genome{ID: gen*(m.pop+1) + 1 + c, Parents: []int{m.meanID}, Weights: m.toWeights(cands[c].X)}
@@ -194,6 +197,10 @@ func (m *cmaes) play(ctx context.Context, gen int, cands []optimize.Task, meanW 
 			batch = appendPair(batch, GameKey{StageCMAES, gen, 2 * k}, genomes[c], mean, m.t.opening(StageCMAES, gen, k))
 		}
 	}
+	own, per := len(batch), m.t.cfg.opponentGames()
+	for c := range cands {
+		batch = m.t.opponentPairs(batch, gen, c, c, genomes[c])
+	}
 	recs, err := m.t.play(ctx, batch)
 	if err != nil {
 		return nil, nil, err
@@ -201,6 +208,9 @@ func (m *cmaes) play(ctx context.Context, gen int, cands []optimize.Task, meanW 
 	loss := make([]float64, len(cands))
 	for c := range cands {
 		for j, r := range recs[2*c*pairs : 2*(c+1)*pairs] {
+			genomes[c].Add(pairScore(r, j))
+		}
+		for j, r := range recs[own+c*per : own+(c+1)*per] {
 			genomes[c].Add(pairScore(r, j))
 		}
 		genomes[c].Fitness = genomes[c].Points() / float64(max(genomes[c].Games(), 1))

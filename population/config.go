@@ -105,6 +105,8 @@ type Config struct {
 	BudgetGames int    `yaml:"budget-games"`
 	BudgetTime  string `yaml:"budget-time"`
 
+	OpponentConfig `yaml:",inline"`
+
 	GeneticConfig  `yaml:",inline"`
 	KnockoutConfig `yaml:",inline"`
 	SPSAConfig     `yaml:",inline"`
@@ -237,6 +239,7 @@ var internalKeys = map[string]string{
 	"start-weights":     "start",
 	"spsa-param-list":   "spsa-params",
 	"engine-param-list": "engine-params",
+	"opponent-weights":  "opponents",
 }
 
 // copiedKeys are the internal keys a user's config may carry, copied from
@@ -360,6 +363,12 @@ func mergeConfig(c *Config, data []byte, internal bool) error {
 	}
 	if len(c.SPSAParamList) == 0 {
 		c.SPSAParamList = nil
+	}
+	if len(c.Opponents) == 0 {
+		c.Opponents = nil
+	}
+	if len(c.OpponentWeights) == 0 {
+		c.OpponentWeights = nil
 	}
 	return nil
 }
@@ -559,6 +568,12 @@ func (c Config) Validate() error {
 			return bad("start-weights: %s is %g, not a finite number", name, w)
 		}
 	}
+	if err := c.OpponentConfig.validate(c.Algo); err != nil {
+		return err
+	}
+	if err := c.checkOpponentGames(); err != nil {
+		return err
+	}
 	switch c.Algo {
 	case Genetic:
 		return c.GeneticConfig.validate()
@@ -674,6 +689,9 @@ func (c Config) ResumeWith(data []byte) (Config, []string, error) {
 	}
 	if want.Start == c.Start {
 		want.StartWeights = c.StartWeights
+	}
+	if slices.Equal(want.Opponents, c.Opponents) {
+		want.OpponentWeights = c.OpponentWeights
 	}
 	diff := c.Diff(want)
 	if len(diff) == 0 {

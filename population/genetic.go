@@ -78,7 +78,9 @@ func (c GeneticConfig) validate() error {
 // generation:
 //
 //  1. each genome meets Games opponents drawn at random among the others,
-//     each meeting a colour-swapped pair of games from one opening;
+//     each meeting a colour-swapped pair of games from one opening, and
+//     plays opponent-pairs pairs against each of the run's opponents, if
+//     any (counted in its record and fitness like the others);
 //  2. fitness is the genome's points per game ("score") or 2^wins/games
 //     ("exp", the report's suggestion), kept strictly positive;
 //  3. the Elite best genomes pass unchanged, each keeping its id; every
@@ -158,12 +160,13 @@ const ctxEvery = 1024
 // pairings returns the generation's games: each genome meets Games
 // opponents drawn without repetition among the others, by a generator
 // seeded from the run seed, the generation and the genome's index, each
-// meeting a colour-swapped pair from one opening. It costs O(population *
+// meeting a colour-swapped pair from one opening; then each genome's
+// pairs against the run's opponents (opponentPairs), if any. It costs O(population *
 // Games) time and O(population) scratch memory besides the games, and
 // returns ctx's error as soon as it notices ctx is done.
 func (m *genetic) pairings(ctx context.Context, gen int, pop []Genome) ([]game, error) {
 	t, k := m.t, m.cfg.Games
-	batch := make([]game, 0, 2*k*len(pop))
+	batch := make([]game, 0, (2*k+t.cfg.opponentGames())*len(pop))
 	draw := newSampler(len(pop) - 1)
 	others := make([]int, 0, k)
 	for i := range pop {
@@ -180,6 +183,9 @@ func (m *genetic) pairings(ctx context.Context, gen int, pop []Genome) ([]game, 
 			meeting := i*k + j
 			batch = appendPair(batch, GameKey{StageGeneration, gen, 2 * meeting}, pop[i], pop[o], t.opening(StageGeneration, gen, meeting))
 		}
+	}
+	for i := range pop {
+		batch = t.opponentPairs(batch, gen, i, i, pop[i])
 	}
 	return batch, nil
 }
@@ -236,8 +242,12 @@ func (m *genetic) evaluate(ctx context.Context, gen int, pop []Genome) error {
 	}
 	for i, r := range recs {
 		s := r.Score()
-		pop[index[batch[i].first]].Add(s)
-		pop[index[batch[i].second]].Add(1 - s)
+		if x, ok := index[batch[i].first]; ok {
+			pop[x].Add(s)
+		}
+		if x, ok := index[batch[i].second]; ok {
+			pop[x].Add(1 - s) // not an opponent's game (OpponentID)
+		}
 	}
 	for i := range pop {
 		pop[i].Fitness = m.fitness(pop[i])

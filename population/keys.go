@@ -43,6 +43,8 @@ var Keys = []Key{
 	{Name: "ladder-pairs", Help: "pairs per pairing of the ladder played at the end (0: about a tenth of the run's games; -1: no ladder)"},
 	{Name: "budget-games", Help: "end the run at the first generation boundary after this many games (0: no budget)"},
 	{Name: "budget-time", Help: "end the run at the first generation boundary after this much time, e.g. 8h or 90m (none: no budget)"},
+	{Name: "opponents", Help: "players every tuned genome also meets, and the yardstick's best too: an external engine (cmd=PATH,proto=uci|gtp,...; see 'tune match --help') or a built-in one (default, default:EVALUATOR or a weights file, with its own ,depth=D or ,nodes=N); repeat the flag, or separate specs with ';' (genetic and cmaes: besides their own games; spsa: instead of theta+ against theta-; not knockout or texel)"},
+	{Name: "opponent-pairs", Help: fmt.Sprintf("pairs each tuned genome plays against each opponent, 1-%d (0: one)", MaxBestOf)},
 
 	{Name: "population", Help: fmt.Sprintf("genetic: genomes per generation, 2-%d", MaxPopulation)},
 	{Name: "generations", Help: "genetic: generations"},
@@ -103,8 +105,8 @@ func AliasFlag(name string) string {
 }
 
 // Field returns a pointer to the field of c that the YAML key sets (a
-// *string, *int, *int64, *uint64, *float64, *[]string or *Algo), nil for
-// no such key.
+// *string, *int, *int64, *uint64, *float64, *[]string, *Algo or *Specs,
+// or for an internal key a map), nil for no such key.
 func (c *Config) Field(key string) any {
 	var p any
 	yamlFields(reflect.ValueOf(c).Elem(), func(k string, v reflect.Value) {

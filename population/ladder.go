@@ -259,11 +259,11 @@ func (t *Tuner) ladderOpenings(ctx context.Context) ([]string, error) {
 	}
 	used := make(map[string]bool, len(t.openings))
 	for _, op := range t.openings {
-		used[op] = true
+		used[t.openingKey(op)] = true
 	}
 	var out []string
 	for _, op := range drawn {
-		if !used[op] {
+		if !used[t.openingKey(op)] {
 			out = append(out, op)
 		}
 	}

@@ -209,11 +209,11 @@ func TestYardstickCanRise(t *testing.T) {
 	a := Genome{ID: 1, Weights: []float64{1}}
 	b := Genome{ID: 2, Weights: []float64{2}}
 	sweep := stats.WDL{Wins: 20}
-	eloA, _, _, err := y.add(a, sweep, stats.WDL{}, false)
+	eloA, _, _, err := y.add(a, &Yardstick{WDL: sweep, Previous: NoGenome})
 	if err != nil {
 		t.Fatal(err)
 	}
-	eloB, lowB, _, err := y.add(b, sweep, stats.WDL{Wins: 15, Draws: 2, Losses: 3}, true)
+	eloB, lowB, _, err := y.add(b, &Yardstick{WDL: sweep, Previous: 1, VsPrevious: stats.WDL{Wins: 15, Draws: 2, Losses: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestYardstickCanRise(t *testing.T) {
 		t.Fatalf("previous champion %+v", p)
 	}
 	// The same weights again under a new id carry on as one player.
-	if _, _, _, err := y.add(Genome{ID: 3, Weights: []float64{2}}, sweep, stats.WDL{}, false); err != nil || len(y.players) != 3 {
+	if _, _, _, err := y.add(Genome{ID: 3, Weights: []float64{2}}, &Yardstick{WDL: sweep, Previous: NoGenome}); err != nil || len(y.players) != 3 {
 		t.Fatalf("%d players after a repeated champion (%v), want 3", len(y.players), err)
 	}
 }

@@ -23,6 +23,11 @@ type Plan struct {
 	openings []string
 	engine   *external.Spec // the engine whose options are tuned; nil for an evaluator
 	texel    TexelData
+	// opponents are the players of the config's opponents, in order;
+	// movesOpenings is set when one cannot set up a position (GTP), so
+	// that every opening is moves from the start ("moves: ...").
+	opponents     []tournament.Player
+	movesOpenings bool
 }
 
 // Config returns the plan's config, its internal lists filled in: what a
@@ -81,7 +86,11 @@ func Resolve(ctx context.Context, cfg Config, src Sources) (*Plan, error) {
 	}
 	openings := cfg.OpeningList
 	if len(openings) == 0 && tournament.IsRandomOpenings(cfg.Openings) {
-		if openings, err = tournament.RandomOpenings(ctx, g, cfg.Openings, cfg.Seed); err != nil {
+		draw := tournament.RandomOpenings
+		if cfg.opponentsNeedMoves() {
+			draw = tournament.RandomOpeningMoves
+		}
+		if openings, err = draw(ctx, g, cfg.Openings, cfg.Seed); err != nil {
 			return nil, err
 		}
 	}
@@ -122,12 +131,20 @@ func newPlan(cfg Config, g games.Game, ev *games.Evaluator, start []float64, ope
 			return nil, fmt.Errorf("population: start weights: %w", err)
 		}
 	}
+	moves := cfg.opponentsNeedMoves()
 	for i, op := range openings {
 		if _, err := tournament.ParseOpening(g, op); err != nil {
 			return nil, fmt.Errorf("population: line %d of the opening list: %w", i+1, err)
 		}
+		if moves && !strings.HasPrefix(op, "moves:") {
+			return nil, fmt.Errorf("population: opening %d (%s) is a position, which a GTP opponent cannot set up: give openings as random:N, start, or a file of 'moves: m1 m2 ...' lines", i+1, op)
+		}
 	}
-	return &Plan{cfg: cfg, game: g, ev: ev, start: start, openings: openings}, nil
+	opponents, err := resolveOpponents(cfg, g, ev)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{cfg: cfg, game: g, ev: ev, start: start, openings: openings, opponents: opponents, movesOpenings: moves}, nil
 }
 
 // fill reads the files cfg names into its empty internal lists.
@@ -149,11 +166,15 @@ func fill(cfg *Config, g games.Game, src Sources) error {
 		}
 	}
 	if cfg.Openings != "" && cfg.Openings != "start" && !tournament.IsRandomOpenings(cfg.Openings) && cfg.OpeningList == nil {
-		list, err := tournament.ReadOpenings(cfg.Openings, g)
+		// Moves stay moves for a GTP opponent (newPlan refuses positions).
+		list, err := tournament.ReadBook(context.Background(), tournament.Book{Path: cfg.Openings, Start: 1}, g, 0, cfg.opponentsNeedMoves())
 		if err != nil {
 			return err
 		}
 		cfg.OpeningList = list
+	}
+	if err := fillOpponentWeights(cfg, g); err != nil {
+		return err
 	}
 	if tournament.IsRandomOpenings(cfg.Openings) && cfg.OpeningList == nil && cfg.TrainingPool == "" {
 		cfg.TrainingPool = GrowingPool
@@ -248,12 +269,39 @@ func texelData(cfg Config, g games.Game, src Sources) (TexelData, error) {
 	return d, nil
 }
 
-// CheckEngine checks, for a plan tuning an engine's options, that the
-// engine starts and lists every option, set at its start: before a run is
-// created. A plan tuning an evaluator has nothing to check.
+// CheckEngine checks, before a run is created, that every external engine
+// it plays starts: for a plan tuning an engine's options, the engine,
+// listing every option, set at its start; and each external opponent.
+// A plan without external engines has nothing to check. Errors the user
+// must fix wrap external.ErrSpec.
 func (p *Plan) CheckEngine(ctx context.Context) error {
-	if p.engine == nil {
-		return nil
+	if p.engine != nil {
+		if err := external.Check(ctx, p.game, p.engine.WithOptions(EngineOptions(p.ev, p.ev.Defaults())...), nil); err != nil {
+			return err
+		}
 	}
-	return external.Check(ctx, p.game, p.engine.WithOptions(EngineOptions(p.ev, p.ev.Defaults())...), nil)
+	for i, o := range p.opponents {
+		if e, ok := o.Engine.(external.Spec); ok {
+			if err := external.Check(ctx, p.game, e, nil); err != nil {
+				return fmt.Errorf("opponent %d: %w", i+1, err)
+			}
+		}
+	}
+	return nil
+}
+
+// ExternalEngines names the external engines the plan's games are played
+// by (the engine tuned, the external opponents): the cluster's workers
+// play built-in players only, so such a run plays on the local pool.
+func (p *Plan) ExternalEngines() []string {
+	var out []string
+	if p.engine != nil {
+		out = append(out, "tune-engine "+p.engine.Name)
+	}
+	for i, o := range p.opponents {
+		if o.Engine != nil {
+			out = append(out, fmt.Sprintf("opponent %d (%s)", i+1, o.Name))
+		}
+	}
+	return out
 }

@@ -2,7 +2,6 @@ package population
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/gametune/gametune/tournament"
 )
@@ -62,8 +61,8 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 		g := batch[i]
 		specs[j] = tournament.GameSpec{
 			Game: t.game, Opening: g.opening,
-			First:  t.player(fmt.Sprint(g.first), g.wFirst),
-			Second: t.player(fmt.Sprint(g.second), g.wSecond),
+			First:  t.side(g.first, g.wFirst),
+			Second: t.side(g.second, g.wSecond),
 			Seed:   uint64(i), MaxPlies: t.cfg.MaxPlies,
 		}
 	}

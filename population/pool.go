@@ -77,17 +77,22 @@ func (t *Tuner) growPool(ctx context.Context, gen int) error {
 		}
 		p.reserved, p.seen, p.sizes = map[string]bool{}, map[string]bool{}, []int{0}
 		for _, op := range append(ladder, t.openings...) {
-			p.reserved[op], p.seen[op] = true, true
+			key := t.openingKey(op)
+			p.reserved[key], p.seen[key] = true, true
 		}
 	}
+	draw := tournament.RandomOpeningBatch
+	if t.movesOpenings {
+		draw = tournament.RandomOpeningMoveBatch
+	}
 	for b := len(p.sizes); b <= poolBatches(gen); b++ {
-		batch, err := tournament.RandomOpeningBatch(ctx, t.game, t.cfg.Openings, t.cfg.Seed, b)
+		batch, err := draw(ctx, t.game, t.cfg.Openings, t.cfg.Seed, b)
 		if err != nil {
 			return err
 		}
 		for _, op := range batch {
-			if !p.seen[op] {
-				p.seen[op] = true
+			if key := t.openingKey(op); !p.seen[key] {
+				p.seen[key] = true
 				p.list = append(p.list, op)
 			}
 		}
@@ -124,4 +129,17 @@ func (t *Tuner) opening(stage string, generation, pair int) string {
 		return ""
 	}
 	return ops[rngFor(t.cfg.Seed, stage+"-opening", generation, pair).IntN(len(ops))]
+}
+
+// openingKey is what tells openings apart: the opening itself, or, when
+// openings are moves (movesOpenings), the position they lead to, so that
+// moves in another order are the same opening.
+func (t *Tuner) openingKey(op string) string {
+	if !t.movesOpenings {
+		return op
+	}
+	if p, err := tournament.ParseOpening(t.game, op); err == nil {
+		return p
+	}
+	return op
 }

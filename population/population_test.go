@@ -297,6 +297,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("algo: [1, 2]"))
 	f.Add([]byte("game: othello\nalgo: knockout\nscale: .inf\nopening-list: []\n"))
 	f.Add([]byte("game: nim\nstart-weights: {a: 1.5}\nopening-list: [x, y]\nseed: 18446744073709551615\n"))
+	f.Add([]byte("game: othello\nopponents: 'default:full,depth=2; cmd=/x,proto=gtp,arg=\"a;b\"'\nopponent-pairs: 2\nopponent-weights: {w.json: {evaluator: full, weights: {corners: 3}}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseConfig(data)
 		if err != nil || c.Validate() != nil {

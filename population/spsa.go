@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament"
 )
 
 // SPSAConfig is SPSA's section of a Config, as fishtest runs it:
@@ -222,7 +223,9 @@ func (s space) snapAll(w []float64) []float64 {
 // per generation: the block's iterations all perturb the theta the block
 // starts from (as fishtest's workers play from the theta they were sent),
 // are played in one batch on every worker, and update theta one after the
-// other in iteration order. A generation's champion is theta at its end,
+// other in iteration order. With opponents, the two sides of an
+// iteration play the opponents instead of each other (spsaResult). A
+// generation's champion is theta at its end,
 // snapped to the features' steps; its Mean is theta itself and its Std each
 // parameter's c_k (zero for the features not tuned).
 type spsa struct {
@@ -265,12 +268,18 @@ func (m *spsa) Generation(ctx context.Context, g int) (Generation, Genome, error
 	n := min(cfg.SPSABlock, cfg.SPSAIterations-first)
 	id := g * (2*cfg.SPSABlock + 1) // theta's id; the sides of iteration i are id+1+2i and id+2+2i
 	deltas := make([][]float64, n)
-	batch := make([]game, 0, 2*n)
+	per := m.t.cfg.spsaIterationGames()
+	batch := make([]game, 0, per*n)
 	for i := 0; i < n; i++ {
 		delta, plus, minus := s.perturb(rngFor(m.t.cfg.Seed, StageSPSA, g, i), first+i+1)
 		deltas[i] = delta
-		batch = appendPair(batch, GameKey{StageSPSA, g, 2 * i}, Genome{ID: id + 1 + 2*i, Weights: plus},
-			Genome{ID: id + 2 + 2*i, Weights: minus}, m.t.opening(StageSPSA, g, i))
+		a, b := Genome{ID: id + 1 + 2*i, Weights: plus}, Genome{ID: id + 2 + 2*i, Weights: minus}
+		if len(m.t.opponents) == 0 {
+			batch = appendPair(batch, GameKey{StageSPSA, g, 2 * i}, a, b, m.t.opening(StageSPSA, g, i))
+			continue
+		}
+		batch = m.t.opponentPairs(batch, g, 2*i, i, a)
+		batch = m.t.opponentPairs(batch, g, 2*i+1, i, b)
 	}
 	recs, err := m.t.play(ctx, batch)
 	if err != nil {
@@ -279,13 +288,7 @@ func (m *spsa) Generation(ctx context.Context, g int) (Generation, Genome, error
 	before := s.space.snapAll(s.theta)
 	var plusRecord Genome
 	for i := 0; i < n; i++ {
-		result := 0.0
-		for j, r := range recs[2*i : 2*i+2] {
-			sc := pairScore(r, j)
-			plusRecord.Add(sc)
-			result += 2*sc - 1 // +1 a win, 0 a draw, -1 a loss
-		}
-		s.update(first+i+1, deltas[i], result)
+		s.update(first+i+1, deltas[i], spsaResult(recs[per*i:per*(i+1)], &plusRecord, len(m.t.opponents) > 0))
 	}
 	champ := Genome{ID: id, Weights: s.space.snapAll(s.theta), WDL: plusRecord.WDL, Fitness: 0.5}
 	if g > 0 {
@@ -298,6 +301,44 @@ func (m *spsa) Generation(ctx context.Context, g int) (Generation, Genome, error
 	}
 	summary.Distance = m.t.space.distance(before, champ.Weights)
 	return summary, champ, nil
+}
+
+// spsaResult is an iteration's result from its games recs, and adds the
+// plus side's games to plus. Without opponents recs is one pair, theta+
+// first in the first game, and the result is fishtest's: theta+'s wins
+// minus its losses, in [-2, 2].
+//
+// With opponents, recs holds theta+'s pairs against the opponents, then
+// theta-'s against the same opponents from the same openings in the same
+// order (opponentPairs): the two sides never meet, since what is tuned is
+// the score against the opponents, which a game between the sides does
+// not measure. The result is the mean over those pairs of the difference
+// of the sides' points in the pair, (r+ - r-)/2 with r the wins minus
+// losses of a side's pair: in [-2, 2] like fishtest's, so the schedule's
+// r_end keeps its meaning, and an unbiased estimate of twice the
+// difference of the sides' expected scores per game against the
+// opponents (1/2 per game at equal strength). Playing both sides from the
+// same openings against the same opponent pairs their games, so the
+// opening's and the opponent's share of the outcome cancels in the
+// difference (common random numbers), and averaging over pairs keeps the
+// step's size independent of how many are played.
+func spsaResult(recs []tournament.Record, plus *Genome, vsOpponents bool) float64 {
+	if !vsOpponents {
+		result := 0.0
+		for j, r := range recs {
+			sc := pairScore(r, j)
+			plus.Add(sc)
+			result += 2*sc - 1 // +1 a win, 0 a draw, -1 a loss
+		}
+		return result
+	}
+	half, diff := len(recs)/2, 0.0
+	for j := 0; j < half; j++ {
+		sp, sm := pairScore(recs[j], j), pairScore(recs[half+j], j)
+		plus.Add(sp)
+		diff += sp - sm
+	}
+	return diff / float64(half/2)
 }
 
 func errNothingToTune(ev *games.Evaluator) error {

@@ -52,6 +52,9 @@ type Yardstick struct {
 	// it had the same weights) and VsPrevious the genome's games against it.
 	Previous   int
 	VsPrevious stats.WDL
+	// VsOpponents are the genome's games against each of the run's
+	// opponents (OpponentConfig), in the config's order; nil without.
+	VsOpponents []stats.WDL
 }
 
 // NoGenome marks a missing genome (no previous champion).

@@ -30,6 +30,10 @@ type Tuner struct {
 	// makePlayer, if set, makes the players of genomes (an external
 	// engine's); nil means built-in players of ev.
 	makePlayer func(name string, w []float64) tournament.Player
+	// opponents play the games of OpponentID(i) (plan.opponents);
+	// movesOpenings: openings are moves, drawn as moves (plan.go).
+	opponents     []tournament.Player
+	movesOpenings bool
 
 	spent    int            // games of the run so far, played or found in the store
 	yard     yardstickPanel // every yardstick game so far
@@ -99,7 +103,7 @@ func New(plan *Plan, run tournament.Runner, store Store) (*Tuner, error) {
 		return nil, fmt.Errorf("population: a tuner needs a runner (a pool) and a store")
 	}
 	t := &Tuner{cfg: plan.cfg, game: plan.game, ev: plan.ev, space: space{plan.ev.Features}, start: plan.start,
-		openings: plan.openings, run: run, store: store, TexelData: plan.texel}
+		openings: plan.openings, run: run, store: store, TexelData: plan.texel, opponents: plan.opponents, movesOpenings: plan.movesOpenings}
 	if spec := plan.engine; spec != nil {
 		t.makePlayer = func(name string, w []float64) tournament.Player {
 			return tournament.Player{Name: name, Engine: spec.WithOptions(EngineOptions(plan.ev, w)...)}
@@ -264,6 +268,15 @@ func (t *Tuner) yardstickDue(s *Generation, best Genome) bool {
 	}
 	prev, measured := t.yard.previous()
 	return !measured || !slices.Equal(prev.Weights, best.Weights)
+}
+
+// side is the player of genome id with weights w in a game: the opponent
+// it stands for (OpponentID), or the tuned player of w.
+func (t *Tuner) side(id int, w []float64) tournament.Player {
+	if i, ok := OpponentIndex(id); ok && i < len(t.opponents) {
+		return t.opponents[i]
+	}
+	return t.player(fmt.Sprint(id), w)
 }
 
 func (t *Tuner) player(name string, w []float64) tournament.Player {

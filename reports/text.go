@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/gametune/gametune/population"
@@ -23,6 +24,13 @@ func WriteSummary(w io.Writer, v *results.View, dir string) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "plan: %s\n", Plan(v.Config))
+	for _, o := range s.Opponents {
+		if strings.HasSuffix(o.Name, " "+o.Spec) {
+			fmt.Fprintf(w, "opponent %s\n", o.Name) // a built-in named by its spec
+		} else {
+			fmt.Fprintf(w, "opponent %s: %s\n", o.Name, o.Spec)
+		}
+	}
 	if s.BudgetNote != "" {
 		fmt.Fprintf(w, "note: %s\n", s.BudgetNote)
 	}
@@ -41,7 +49,7 @@ func WriteSummary(w io.Writer, v *results.View, dir string) {
 	if v.Ladder != nil {
 		WriteLadder(w, v.Ladder)
 	}
-	writeYardstick(w, v.Generations)
+	writeYardstick(w, v.Generations, v.Config.OpponentNames())
 }
 
 // WriteLadder writes a ladder as a table, in the order of the run, marking
@@ -66,8 +74,9 @@ func WriteLadder(w io.Writer, l *population.Ladder) {
 	tw.Flush()
 }
 
-// writeYardstick writes each generation's yardstick match, if any.
-func writeYardstick(w io.Writer, hist []population.Generation) {
+// writeYardstick writes each generation's yardstick match, if any, with
+// a column per opponent of the run (named by names).
+func writeYardstick(w io.Writer, hist []population.Generation, names []string) {
 	var tw *tabwriter.Writer
 	for _, g := range hist {
 		y := g.Yardstick
@@ -75,15 +84,32 @@ func writeYardstick(w io.Writer, hist []population.Generation) {
 			continue
 		}
 		if tw == nil {
-			fmt.Fprintln(w, "yardstick (each champion against the defaults and the previous champion; rating from every yardstick game, the defaults = 0):")
+			panel := "the defaults and the previous champion"
+			if len(names) > 0 {
+				panel = "the defaults, the previous champion and each opponent"
+			}
+			fmt.Fprintf(w, "yardstick (each champion against %s; rating from every yardstick game, the defaults = 0):\n", panel)
 			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "  generation\tgenome\tgames spent\tvs defaults\tvs previous\trating [95%]")
+			fmt.Fprint(tw, "  generation\tgenome\tgames spent\tvs defaults\tvs previous")
+			for _, n := range names {
+				fmt.Fprintf(tw, "\tvs %s", n)
+			}
+			fmt.Fprintln(tw, "\trating [95%]")
 		}
 		prev := "-"
 		if y.Previous != population.NoGenome {
 			prev = fmt.Sprintf("%d-%d-%d (genome %d)", y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses, y.Previous)
 		}
-		fmt.Fprintf(tw, "  %d\t%d\t%d\t%d-%d-%d\t%s\t%s\n", GenerationNumber(g.Index), y.Genome, g.Spent, y.Wins, y.Draws, y.Losses, prev, EloInterval(y.Elo, y.EloLow, y.EloHigh))
+		fmt.Fprintf(tw, "  %d\t%d\t%d\t%d-%d-%d\t%s", GenerationNumber(g.Index), y.Genome, g.Spent, y.Wins, y.Draws, y.Losses, prev)
+		for o := range names {
+			cell := "-"
+			if o < len(y.VsOpponents) {
+				r := y.VsOpponents[o]
+				cell = fmt.Sprintf("%d-%d-%d (%.3f)", r.Wins, r.Draws, r.Losses, r.Score())
+			}
+			fmt.Fprintf(tw, "\t%s", cell)
+		}
+		fmt.Fprintf(tw, "\t%s\n", EloInterval(y.Elo, y.EloLow, y.EloHigh))
 	}
 	if tw != nil {
 		tw.Flush()
@@ -133,15 +159,28 @@ func EloInterval(elo, lo, hi float64) string {
 func Plan(c population.Config) string {
 	switch c.Algo {
 	case population.Genetic:
-		return fmt.Sprintf("%d genomes a generation, each playing %d pairs (%d games) against opponents drawn from the others", c.Population, c.Games, 2*c.Games)
+		return fmt.Sprintf("%d genomes a generation, each playing %d pairs (%d games) against opponents drawn from the others", c.Population, c.Games, 2*c.Games) + opponentsPlan(c, ", and")
 	case population.Knockout:
 		return fmt.Sprintf("%d candidates a round, matches of best-of-%d games (ties: %s)", c.Candidates, c.BestOf, c.Ties)
 	case population.SPSA:
+		if len(c.Opponents) > 0 {
+			return fmt.Sprintf("%d iterations, %d a block, each side of an iteration playing", c.SPSAIterations, c.SPSABlock) + opponentsPlan(c, "")
+		}
 		return fmt.Sprintf("%d iterations, one pair (2 games) each, %d a block", c.SPSAIterations, c.SPSABlock)
 	case population.CMAES:
-		return fmt.Sprintf("each candidate plays %d pairs (%d games) against the mean", c.CMAESPairs, 2*c.CMAESPairs)
+		return fmt.Sprintf("each candidate plays %d pairs (%d games) against the mean", c.CMAESPairs, 2*c.CMAESPairs) + opponentsPlan(c, ", and")
 	case population.Texel:
 		return fmt.Sprintf("%d self-play games a round, then a fit", c.TexelGames)
 	}
 	return string(c.Algo)
+}
+
+// opponentsPlan says how a tuned genome of c meets its opponents, after
+// lead: "" without opponents.
+func opponentsPlan(c population.Config, lead string) string {
+	if len(c.Opponents) == 0 {
+		return ""
+	}
+	pairs := max(c.OpponentPairs, 1)
+	return fmt.Sprintf("%s %d pairs against each of %d opponents (%s)", lead, pairs, len(c.Opponents), strings.Join(c.OpponentNames(), ", "))
 }

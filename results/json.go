@@ -34,6 +34,16 @@ type RunJSON struct {
 	GamesPerElo   stats.Float     `json:"games_per_elo"`
 	SecondsPerElo stats.Float     `json:"seconds_per_elo"`
 	Yardstick     []YardstickJSON `json:"yardstick"`
+	// Opponents are the players the run tunes against besides self-play
+	// (population.OpponentConfig), in order; none without.
+	Opponents []OpponentSpecJSON `json:"opponents,omitempty"`
+}
+
+// OpponentSpecJSON is one opponent of a run: its name in displays and
+// its spec.
+type OpponentSpecJSON struct {
+	Name string `json:"name"`
+	Spec string `json:"spec"`
 }
 
 // RunLineJSON is one run of a list (tune runs --json): its record, its
@@ -137,6 +147,16 @@ type YardstickJSON struct {
 	PrevWins   int         `json:"previous_wins"`
 	PrevDraws  int         `json:"previous_draws"`
 	PrevLosses int         `json:"previous_losses"`
+	// Opponents are the champion's games against each of the run's
+	// opponents, in the config's order; none without.
+	Opponents []OpponentJSON `json:"opponents,omitempty"`
+}
+
+// OpponentJSON is a champion's yardstick games against one opponent.
+type OpponentJSON struct {
+	Name string `json:"name"` // as population.Config.OpponentNames names it: "o1 gtp-rhino"
+	stats.WDL
+	Score float64 `json:"score"` // the champion's points per game
 }
 
 // WeightJSON is one feature's best weight with its default, range and
@@ -168,6 +188,9 @@ func (v *View) JSON() RunJSON {
 	nan := stats.Float(math.NaN())
 	j := RunJSON{Info: v.Info, Progress: v.Progress(), BudgetNote: population.BudgetNote(v.Config, v.Evaluator), Evaluator: v.Evaluator.Name, BestGenome: -1,
 		GamesPerElo: nan, SecondsPerElo: nan, Ladder: v.LadderJSON(), Yardstick: v.YardstickJSON()}
+	for i, name := range v.Config.OpponentNames() {
+		j.Opponents = append(j.Opponents, OpponentSpecJSON{name, v.Config.Opponents[i]})
+	}
 	if n := len(v.Generations); n > 0 {
 		j.Weights, j.Best, j.BestGenome = v.WeightsJSON(), v.BestJSON(), v.Best.Genome
 		j.Spent = v.Generations[n-1].Spent
@@ -224,10 +247,19 @@ func (v *View) LadderJSON() *LadderJSON {
 // played one, in order; nil when none did.
 func (v *View) YardstickJSON() []YardstickJSON {
 	var out []YardstickJSON
+	names := v.Config.OpponentNames()
 	for _, g := range v.Generations {
 		if y := g.Yardstick; y != nil {
-			out = append(out, YardstickJSON{g.Index, y.Genome, y.WDL, y.Score, stats.Float(y.Elo), stats.Float(y.EloLow), stats.Float(y.EloHigh),
-				y.Previous, y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses})
+			j := YardstickJSON{g.Index, y.Genome, y.WDL, y.Score, stats.Float(y.Elo), stats.Float(y.EloLow), stats.Float(y.EloHigh),
+				y.Previous, y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses, nil}
+			for o, r := range y.VsOpponents {
+				name := fmt.Sprintf("o%d", o+1)
+				if o < len(names) {
+					name = names[o]
+				}
+				j.Opponents = append(j.Opponents, OpponentJSON{name, r, r.Score()})
+			}
+			out = append(out, j)
 		}
 	}
 	return out

@@ -277,9 +277,11 @@ func (r *Run) readMatches(out []population.Generation, index map[int]int) error 
 	})
 }
 
-// readYardsticks adds their yardstick matches to the generations of out.
+// readYardsticks adds their yardstick matches to the generations of out,
+// with their games against the run's opponents (none in a store older
+// than them).
 func (r *Run) readYardsticks(out []population.Generation, index map[int]int) error {
-	return r.eachRow(`SELECT generation, `+r.yardstickColumns("")+` FROM yardstick`, func(rows *sql.Rows) error {
+	err := r.eachRow(`SELECT generation, `+r.yardstickColumns("")+` FROM yardstick`, func(rows *sql.Rows) error {
 		var gen int
 		var y yardstickRow
 		if err := rows.Scan(append([]any{&gen}, y.fields()...)...); err != nil {
@@ -288,6 +290,26 @@ func (r *Run) readYardsticks(out []population.Generation, index map[int]int) err
 		if i, ok := index[gen]; ok {
 			out[i].Yardstick = y.yardstick()
 		}
+		return nil
+	})
+	if err != nil || r.version < 3 {
+		return err
+	}
+	return r.eachRow(`SELECT generation, opponent, wins, draws, losses FROM yardstick_opponents ORDER BY generation, opponent`, func(rows *sql.Rows) error {
+		var gen, o int
+		var w stats.WDL
+		if err := rows.Scan(&gen, &o, &w.Wins, &w.Draws, &w.Losses); err != nil {
+			return err
+		}
+		i, ok := index[gen]
+		if !ok || out[i].Yardstick == nil {
+			return nil
+		}
+		y := out[i].Yardstick
+		if o < 0 || o >= population.MaxOpponents || o != len(y.VsOpponents) {
+			return fmt.Errorf("%w: generation %d's yardstick has games against opponent %d after %d opponents", ErrDamaged, gen, o, len(y.VsOpponents))
+		}
+		y.VsOpponents = append(y.VsOpponents, w)
 		return nil
 	})
 }

@@ -38,7 +38,7 @@ import (
 
 // SchemaVersion is the database layout this package writes (PRAGMA
 // user_version). Older layouts are migrated; newer ones refused.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // DBName and ConfigName are the files of a run directory.
 const (
@@ -96,7 +96,18 @@ CREATE TABLE matches (
 	games INTEGER NOT NULL, winner INTEGER NOT NULL, tie_break TEXT NOT NULL,
 	PRIMARY KEY (generation, pos)
 );
-` + ladderSchema
+` + ladderSchema + opponentsSchema
+
+// opponentsSchema is the table of each yardstick's games against the
+// run's opponents (population.Yardstick.VsOpponents), added by schema
+// version 3: opponent is the index in the config's opponents.
+const opponentsSchema = `
+CREATE TABLE yardstick_opponents (
+	generation INTEGER NOT NULL, opponent INTEGER NOT NULL,
+	wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
+	PRIMARY KEY (generation, opponent)
+);
+`
 
 // ladderSchema is the ladder's table, added by schema version 2.
 const ladderSchema = `
@@ -123,6 +134,7 @@ ALTER TABLE yardstick ADD COLUMN prev_wins INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE yardstick ADD COLUMN prev_draws INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE yardstick ADD COLUMN prev_losses INTEGER NOT NULL DEFAULT 0;
 ` + ladderSchema,
+	2: opponentsSchema,
 }
 
 // migrate brings a database opened for writing to SchemaVersion.
@@ -550,8 +562,10 @@ func (r *Run) RecordGeneration(g population.Generation) error {
 			return wrap(err)
 		}
 	}
-	if _, err := tx.Exec("DELETE FROM yardstick WHERE generation = ?", g.Index); err != nil {
-		return wrap(err)
+	for _, table := range []string{"yardstick", "yardstick_opponents"} {
+		if _, err := tx.Exec("DELETE FROM "+table+" WHERE generation = ?", g.Index); err != nil {
+			return wrap(err)
+		}
 	}
 	if _, err := tx.Exec(`INSERT OR REPLACE INTO generations (idx, mean, std, diversity, best, best_fitness, mean_fitness, worst_fitness, distance, converged, spent, stop)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -579,6 +593,12 @@ func (r *Run) RecordGeneration(g population.Generation) error {
 			g.Index, y.Genome, y.Wins, y.Draws, y.Losses, y.Score, floatText(y.Elo), floatText(y.EloLow), floatText(y.EloHigh),
 			y.Previous, y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses); err != nil {
 			return wrap(err)
+		}
+		for o, r := range y.VsOpponents {
+			if _, err := tx.Exec(`INSERT INTO yardstick_opponents (generation, opponent, wins, draws, losses) VALUES (?, ?, ?, ?, ?)`,
+				g.Index, o, r.Wins, r.Draws, r.Losses); err != nil {
+				return wrap(err)
+			}
 		}
 	}
 	return wrap(tx.Commit())

@@ -88,6 +88,16 @@ func RandomOpeningBatch(ctx context.Context, g games.Game, spec string, seed uin
 	return randomOpeningBatch(ctx, g, spec, seed, batch, false)
 }
 
+// RandomOpeningMoveBatch returns RandomOpeningBatch's openings as the
+// moves that lead to them, "moves: m1 m2 ...", the form external engines
+// that cannot set up a position (GTP) need.
+func RandomOpeningMoveBatch(ctx context.Context, g games.Game, spec string, seed uint64, batch int) ([]string, error) {
+	if batch < 0 || batch > MaxOpeningBatch {
+		return nil, fmt.Errorf("tournament: opening batch %d: want 0 to %d", batch, MaxOpeningBatch)
+	}
+	return randomOpeningBatch(ctx, g, spec, seed, batch, true)
+}
+
 func randomOpenings(ctx context.Context, g games.Game, spec string, seed uint64, asMoves bool) ([]string, error) {
 	return randomOpeningBatch(ctx, g, spec, seed, 0, asMoves)
 }

@@ -50,8 +50,9 @@ type Output struct {
 // Create makes the run directory dir for plan (results.Create, which
 // refuses a directory that exists with results.ErrExists), recording the
 // plan's config and Version. When the plan tunes an
-// engine's options, it first checks that the engine starts (an error
-// wrapping external.ErrSpec when its spec is wrong).
+// engine's options, or plays external opponents, it first checks that
+// each engine starts (population.Plan.CheckEngine; an error wrapping
+// external.ErrSpec when its spec is wrong).
 func Create(ctx context.Context, dir string, plan *population.Plan) (*results.Run, error) {
 	if err := plan.CheckEngine(ctx); err != nil {
 		return nil, err

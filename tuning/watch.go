@@ -2,6 +2,7 @@ package tuning
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gametune/gametune/population"
@@ -66,6 +67,12 @@ func generationLine(cfg population.Config, g population.Generation, rate float64
 	}
 	if y := g.Yardstick; y != nil {
 		line += ", yardstick " + reports.EloInterval(y.Elo, y.EloLow, y.EloHigh)
+		names := cfg.OpponentNames()
+		for o, r := range y.VsOpponents {
+			if o < len(names) {
+				line += fmt.Sprintf(", vs %s %.3f (%d-%d-%d)", names[o], r.Score(), r.Wins, r.Draws, r.Losses)
+			}
+		}
 	}
 	if g.Stop != "" && g.Stop != population.StopGenerations {
 		line += ", stopped: " + g.Stop
@@ -104,6 +111,9 @@ func planLine(plan *population.Plan, dir string, workers int) string {
 		line += fmt.Sprintf(", budget %d games", cfg.BudgetGames)
 	case cfg.BudgetTime != "":
 		line += ", budget " + cfg.BudgetTime
+	}
+	if n := len(cfg.Opponents); n > 0 {
+		line += fmt.Sprintf(", against %s", strings.Join(cfg.OpponentNames(), ", "))
 	}
 	if workers > 0 {
 		line += fmt.Sprintf(", %d workers", workers)

@@ -459,6 +459,9 @@ func writeGames(w http.ResponseWriter, id, game, name string, list []population.
 		case population.StartID, population.RandomStartID:
 			return "start weights"
 		}
+		if o, ok := population.OpponentIndex(id); ok {
+			return "opponent " + strconv.Itoa(o+1)
+		}
 		return "genome " + strconv.Itoa(id)
 	}
 	for i := len(list) - 1; i >= 0; i-- { // oldest first in a file

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/gametune/gametune/cluster"
+	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
 	"github.com/spf13/pflag"
@@ -79,6 +81,15 @@ func (g *gameRunner) useEngines(logPath string, stderr io.Writer) error {
 	g.pool.SetEngineLog(f)
 	closeRunner := g.close
 	g.close = func() { closeRunner(); f.Close() }
+	return nil
+}
+
+// localOnly refuses the broker for a plan whose games external engines
+// play: a cluster's workers play built-in players only.
+func localOnly(plan *population.Plan, co clusterOptions) error {
+	if names := plan.ExternalEngines(); len(names) > 0 && co.enabled() {
+		return usageError{fmt.Errorf("%s: external engines play on the local pool only, not on the cluster's workers: run without --nats and --broker-listen (built-in opponents, such as default:full,depth=2, may be played by workers)", strings.Join(names, ", "))}
+	}
 	return nil
 }
 

@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/tournament"
 )
 
 // findGame looks a game up by name, as a usage error when unknown.
@@ -19,24 +19,13 @@ func findGame(name string) (games.Game, error) {
 }
 
 // player resolves an evaluator name and a weights file ("" or "default" for
-// the evaluator's defaults). A weights file names its own evaluator; an
-// explicit --evaluator must agree with it.
+// the evaluator's defaults; tournament.BuiltinWeights), as a usage error.
 func player(g games.Game, evaluator, weights string) (*games.Evaluator, []float64, error) {
-	if weights != "" && weights != "default" {
-		ev, w, err := games.ReadWeights(weights, g)
-		if err != nil {
-			return nil, nil, usageError{err}
-		}
-		if evaluator != "" && evaluator != ev.Name {
-			return nil, nil, usageError{fmt.Errorf("--evaluator %s disagrees with %s, which holds weights of %q", evaluator, weights, ev.Name)}
-		}
-		return ev, w, nil
-	}
-	ev, err := games.FindEvaluator(g, evaluator)
+	ev, w, err := tournament.BuiltinWeights(g, evaluator, weights)
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	return ev, ev.Defaults(), nil
+	return ev, w, nil
 }
 
 // emit writes a command's result to standard output: v as indented JSON

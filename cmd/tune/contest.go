@@ -147,20 +147,14 @@ func (o contestOptions) check() (games.Game, engine.Limits, error) {
 }
 
 // contestant resolves a built-in player SPEC: "default",
-// "default:EVALUATOR" or a weights file.
+// "default:EVALUATOR" or a weights file, with its own ",depth=D" or
+// ",nodes=N" if any (tournament.BuiltinPlayer).
 func contestant(g games.Game, evaluator, spec string, lim engine.Limits) (tournament.Player, error) {
-	name := spec
-	if e, ok := strings.CutPrefix(spec, "default:"); ok {
-		evaluator, spec = e, "default"
-	}
-	ev, w, err := player(g, evaluator, spec)
+	pl, err := tournament.BuiltinPlayer(g, evaluator, spec, lim)
 	if err != nil {
-		return tournament.Player{}, err
+		return tournament.Player{}, usageError{err}
 	}
-	if spec == "default" || spec == "" {
-		name = "default:" + ev.Name
-	}
-	return tournament.Player{Name: name, Evaluator: ev, Weights: w, Limits: lim}, nil
+	return pl, nil
 }
 
 // Run plays specs on the runner, writing each finished game to

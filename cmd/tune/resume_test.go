@@ -192,7 +192,7 @@ func TestKillAndResume(t *testing.T) {
 	}
 	for i := range a {
 		ya, yb := a[i].Yardstick, b[i].Yardstick
-		if (ya == nil) != (yb == nil) || (ya != nil && *ya != *yb) {
+		if !reflect.DeepEqual(ya, yb) {
 			t.Fatalf("generation %d: yardstick %+v, want %+v", i, ya, yb)
 		}
 	}

@@ -38,6 +38,8 @@ func bindConfig(f *pflag.FlagSet, values *population.Config) {
 			f.StringSliceVar(p, k.FlagName(), *p, k.Help)
 		case *population.Algo:
 			f.Var(algoValue{p}, k.FlagName(), k.Help)
+		case *population.Specs:
+			f.Var(specsValue{p}, k.FlagName(), k.Help)
 		}
 	}
 }
@@ -48,6 +50,22 @@ type algoValue struct{ p *population.Algo }
 func (a algoValue) String() string     { return string(*a.p) }
 func (a algoValue) Type() string       { return "algo" }
 func (a algoValue) Set(s string) error { *a.p = population.Algo(s); return nil }
+
+// specsValue is a flag of player specs (--opponents): repeatable, each
+// value split at ';' (population.SplitSpecs), since specs hold commas.
+type specsValue struct{ p *population.Specs }
+
+func (v specsValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strings.Join(*v.p, ";")
+}
+func (v specsValue) Type() string { return "specs" }
+func (v specsValue) Set(s string) error {
+	*v.p = append(*v.p, population.SplitSpecs(s)...)
+	return nil
+}
 
 type runOptions struct {
 	out, config, preset string
@@ -93,6 +111,9 @@ func resolvePlan(ctx context.Context, cfg population.Config) (*population.Plan, 
 // createAndRun creates the run directory dir for plan and runs it to its
 // end, its games played by workers here and, with co, through a broker.
 func createAndRun(ctx context.Context, to tuning.Output, plan *population.Plan, dir string, workers int, co clusterOptions) error {
+	if err := localOnly(plan, co); err != nil {
+		return err
+	}
 	run, err := tuning.Create(ctx, dir, plan)
 	switch {
 	case errors.Is(err, external.ErrSpec):
@@ -134,6 +155,13 @@ the flag names), and the flags given. The run directory keeps the resolved confi
 
 A pair is two games from one opening, colours swapped; --games of the genetic
 tuner counts pairs (--pairs is the same flag).
+
+--opponents SPEC makes other players part of the tuning and of the yardstick:
+an external engine (cmd=/usr/games/gtp-rhino,proto=gtp,arg=-l,arg=1) or a
+built-in player (default:full,depth=2). Repeat the flag for several, or
+separate them with ';' in one value (a spec holds commas). External opponents
+play on the local pool only, not through --nats; a GTP opponent needs openings
+as moves (random:N draws them so).
 
 Presets:
 `+population.PresetHelp(), cobra.NoArgs, func(ctx context.Context, out output) error { return runRun(ctx, o, *g, out) })

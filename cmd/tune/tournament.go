@@ -83,7 +83,8 @@ func newTournamentCommand(g *globalOptions) *cobra.Command {
 	c := command("tournament --game G --format roundrobin|gauntlet|knockout --players SPEC,SPEC,... [flags]",
 		"Play a round robin, a gauntlet (the first player against each other) or a knockout bracket",
 		`tournament plays several players. A SPEC is "default", "default:EVALUATOR" or a
-weights file. roundrobin: every two players meet over --pairs colour-swapped pairs.
+weights file, with its own ",depth=D" or ",nodes=N" if any (give such a
+SPEC with --player: --players splits at commas). roundrobin: every two players meet over --pairs colour-swapped pairs.
 gauntlet: the first player meets every other. knockout: a single-elimination
 bracket in the order given (byes to the first), each match best-of --best-of games,
 ties broken by --ties random (a seeded coin) or extra (extra pairs). External
