@@ -70,3 +70,60 @@ func TestShortLengthNoted(t *testing.T) {
 		t.Fatalf("budget-sized run: exit %d\n%s", code, errOut)
 	}
 }
+
+// yardstickGames counts the games of a run's yardstick (tune show
+// --json): every champion's games against the defaults and against the
+// previous champion.
+func yardstickGames(t *testing.T, dir string) int {
+	t.Helper()
+	code, out, errOut := tune(t, "", "show", dir, "--json")
+	if code != 0 {
+		t.Fatalf("show: exit %d: %s", code, errOut)
+	}
+	var v struct {
+		Yardstick []struct {
+			Wins       int `json:"wins"`
+			Draws      int `json:"draws"`
+			Losses     int `json:"losses"`
+			PrevWins   int `json:"previous_wins"`
+			PrevDraws  int `json:"previous_draws"`
+			PrevLosses int `json:"previous_losses"`
+		} `json:"yardstick"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, y := range v.Yardstick {
+		n += y.Wins + y.Draws + y.Losses + y.PrevWins + y.PrevDraws + y.PrevLosses
+	}
+	return n
+}
+
+// TestBudget20000: tune run --budget-games 20000 with every other
+// setting at its default plays between 19,000 and 21,000 games for each
+// tuner, and the yardstick takes at most a tenth of them (SPSA's took
+// 45% when its default was measured every block). Tic-tac-toe at depth 2,
+// so that 100,000 games take about a minute.
+func TestBudget20000(t *testing.T) {
+	if testing.Short() {
+		t.Skip("five runs of 20,000 games")
+	}
+	dir := t.TempDir()
+	for _, algo := range []string{"spsa", "genetic", "cmaes", "texel", "knockout"} {
+		run := filepath.Join(dir, algo)
+		code, out, errOut := tune(t, "", "--quiet", "run", "--game", "tictactoe", "--start", "random", "--depth", "2",
+			"--algo", algo, "--budget-games", "20000", "--out", run)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s\n%s", algo, code, out, errOut)
+		}
+		games, yard := gamesPlayed(t, run), yardstickGames(t, run)
+		t.Logf("%s: %d games for a budget of 20000, %d of them the yardstick's (%.1f%%)", algo, games, yard, 100*float64(yard)/float64(games))
+		if games < 19000 || games > 21000 {
+			t.Errorf("%s: %d games, not within 5%% of its budget of 20000", algo, games)
+		}
+		if yard == 0 || 10*yard > games {
+			t.Errorf("%s: the yardstick played %d of %d games: want some, and at most a tenth", algo, yard, games)
+		}
+	}
+}
