@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/tournament"
 )
 
@@ -14,6 +15,7 @@ type game struct {
 	wFirst        []float64
 	wSecond       []float64
 	opening       string
+	limits        engine.Limits // the search of both players; zero: the run's
 }
 
 // appendPair appends the colour-swapped pair of games between a and b from
@@ -65,6 +67,9 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 			First:  t.player(fmt.Sprint(g.first), g.wFirst),
 			Second: t.player(fmt.Sprint(g.second), g.wSecond),
 			Seed:   uint64(i), MaxPlies: t.cfg.MaxPlies,
+		}
+		if g.limits != (engine.Limits{}) {
+			specs[j].First.Limits, specs[j].Second.Limits = g.limits, g.limits
 		}
 	}
 	err = t.run.Run(ctx, specs, func(j int, rec tournament.Record) error {

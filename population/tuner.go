@@ -16,7 +16,8 @@ import (
 // config's algo says) proposes each generation's games and learns from
 // their results; the Tuner plays them on its runner, records every game
 // and generation in its store, measures the yardstick, applies the
-// budgets, closes each generation and plays the ladder at the end.
+// budgets, closes each generation, and at the end plays the ladder and
+// verifies the best (verify.go).
 type Tuner struct {
 	cfg      Config
 	game     games.Game
@@ -89,7 +90,10 @@ type Result struct {
 	Stop        string     // why the run ended (Generation.Stop)
 	Yardstick   *Yardstick // the last one measured
 	Ladder      *Ladder    // the ladder played at the end; nil with ladder-pairs -1
-	Spent       int        // games of the run, the ladder's included
+	// Verification is the best's verification at a deeper search; nil
+	// when none was due (verify.go).
+	Verification *Verification
+	Spent        int // games of the run, the ladder's and the verification's included
 }
 
 // New returns the tuner of plan, its games played by run and recorded in
@@ -170,6 +174,9 @@ func (t *Tuner) Run(ctx context.Context) (Result, error) {
 			return res, err
 		}
 		res.Ladder = l
+	}
+	if err := t.verifyAtEnd(ctx, res.Ladder, &res); err != nil {
+		return res, err
 	}
 	res.Spent = t.spent
 	return res, nil

@@ -38,7 +38,7 @@ import (
 
 // SchemaVersion is the database layout this package writes (PRAGMA
 // user_version). Older layouts are migrated; newer ones refused.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // DBName and ConfigName are the files of a run directory.
 const (
@@ -96,7 +96,7 @@ CREATE TABLE matches (
 	games INTEGER NOT NULL, winner INTEGER NOT NULL, tie_break TEXT NOT NULL,
 	PRIMARY KEY (generation, pos)
 );
-` + ladderSchema
+` + ladderSchema + verificationSchema
 
 // ladderSchema is the ladder's table, added by schema version 2.
 const ladderSchema = `
@@ -123,6 +123,7 @@ ALTER TABLE yardstick ADD COLUMN prev_wins INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE yardstick ADD COLUMN prev_draws INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE yardstick ADD COLUMN prev_losses INTEGER NOT NULL DEFAULT 0;
 ` + ladderSchema,
+	2: verificationSchema,
 }
 
 // migrate brings a database opened for writing to SchemaVersion.
