@@ -28,14 +28,15 @@ func Refresh(dir string) error {
 
 // WriteResult writes what a finished run of cfg gives (tune run, tune
 // resume): its length, its ladder, its best (chosen by
-// population.ChooseBest) with a weight per feature of ev, and where its
-// results are (dir).
+// population.ChooseBest) with its verification and a weight per feature
+// of ev, and where its results are (dir).
 func WriteResult(w io.Writer, cfg population.Config, ev *games.Evaluator, res population.Result, best population.Choice, dir string) {
 	fmt.Fprintf(w, "%d %ss, %d games (%s)\n", res.Generations, cfg.GenerationName(), res.Spent, res.Stop)
 	if res.Ladder != nil {
 		WriteLadder(w, res.Ladder)
 	}
 	fmt.Fprintf(w, "best: %s\n", best.Summary())
+	writeVerification(w, res.Verification)
 	for i, f := range ev.Features {
 		fmt.Fprintf(w, "  %-24s %g\n", f.Name, best.Weights[i])
 	}
