@@ -42,7 +42,7 @@ var Keys = []Key{
 	{Name: "yardstick-every", Help: "measure the yardstick every g generations and at the last (0: spaced so that it costs about a twentieth of the tuning's games, skipped while the champion's weights are those measured last)"},
 	{Name: "ladder-pairs", Help: "pairs per pairing of the ladder played at the end (0: about a tenth of the run's games; -1: no ladder)"},
 	{Name: "verify", Help: "auto: when the run ends with a best that beats the reference (the start, or the defaults) with 95% confidence, play a pentanomial SPRT of the best against the reference at a deeper search (depth + 2, 4x the nodes) on fresh openings, to see whether the gain holds there; off: no verification"},
-	{Name: "verify-bounds", Help: "the verification's SPRT: elo0,elo1[,alpha,beta][,model=normalized|logistic], in normalized Elo by default (default 0,10: no gain against about 10 nElo, alpha and beta 0.05)"},
+	{Name: "verify-bounds", Help: "the verification's SPRT: elo0,elo1[,alpha,beta][,model=normalized|logistic], in normalized Elo unless model=logistic, alpha and beta 0.05 unless given (0,10: no gain against a gain of 10 nElo)"},
 	{Name: "verify-pairs", Help: fmt.Sprintf("the verification's cap on colour-swapped pairs, 1-%d (0: a tenth of the run's games, at least %d pairs and at most %d; each deeper game costs several of the run's)", MaxVerifyPairs, MinVerifyPairs, MaxAutoVerifyPairs)},
 	{Name: "budget-games", Help: "end the run at the first generation boundary after this many games (0: no budget)"},
 	{Name: "budget-time", Help: "end the run at the first generation boundary after this much time, e.g. 8h or 90m (none: no budget)"},
