@@ -664,8 +664,9 @@ func diffKeys(a, b map[string]any) []string {
 
 // resumableKeys are the settings a run may change when it is resumed: when
 // it stops, and its verification (played after its last generation, its
-// games keyed by pair alone). Every other setting decides which games are played and how, so
-// changing it would mix the stored games of one run with those of another.
+// games keyed by pair alone). Every other setting decides which games are
+// played and how, so changing it would mix the stored games of one run
+// with those of another.
 var resumableKeys = map[string]bool{
 	"generations": true, "rounds": true, "converge": true, "window": true, "threshold": true,
 	"budget-games": true, "budget-time": true,
@@ -681,9 +682,8 @@ var ErrNotResumable = errors.New("population: a run cannot go on with this confi
 // config names the same files, and so does the verify key when the config
 // leaves it out (a run recorded before verification stays unverified, as
 // the copy of its config it was started with says nothing of it). It
-// returns that config and how it differs
-// from c (Diff), and an error wrapping ErrNotResumable when it changes
-// more than CheckResume allows.
+// returns that config and how it differs from c (Diff), and an error
+// wrapping ErrNotResumable when it changes more than CheckResume allows.
 func (c Config) ResumeWith(data []byte) (Config, []string, error) {
 	want := Defaults()
 	if err := MergeConfig(&want, data); err != nil {

@@ -74,7 +74,7 @@ var methods = map[Algo]func(t *Tuner) (Method, error){
 type Progress struct {
 	// Stage is the kind of the games being played: the method's own
 	// (StageGeneration, StageKnockout, StageSPSA, StageCMAES, StageTexel),
-	// StageYardstick or StageLadder.
+	// StageYardstick, StageLadder or StageVerify.
 	Stage      string
 	Generation int
 	Done       int  // games known in this batch

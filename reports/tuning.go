@@ -36,10 +36,10 @@ func WriteResult(w io.Writer, cfg population.Config, ev *games.Evaluator, res po
 		WriteLadder(w, res.Ladder)
 	}
 	fmt.Fprintf(w, "best: %s\n", best.Summary())
-	writeVerification(w, res.Verification)
 	for i, f := range ev.Features {
 		fmt.Fprintf(w, "  %-24s %g\n", f.Name, best.Weights[i])
 	}
+	writeVerification(w, res.Verification)
 	fmt.Fprintf(w, "results in %s: report.html, plots/ (tune show %s; tune export %s --format json)\n", dir, dir, dir)
 }
 
