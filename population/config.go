@@ -99,6 +99,18 @@ type Config struct {
 	// ladder costs about LadderShare of the run's games; -1 = no ladder.
 	LadderPairs int `yaml:"ladder-pairs"`
 
+	// The verification at the end of a run (verify.go): VerifyAuto plays
+	// a pentanomial SPRT of the run's best against the reference at a
+	// deeper search when the run ends with a confident best, VerifyOff
+	// plays none. A config recorded before verification existed has no
+	// verify key and reads as VerifyOff (ParseConfig), so that the run
+	// resumes as it began. VerifyBounds is the test (stats.ParseSPRT:
+	// elo0,elo1 in normalized Elo, alpha and beta 0.05 by default);
+	// VerifyPairs caps its colour-swapped pairs, 0 = AutoVerifyPairs.
+	Verify       string `yaml:"verify"`
+	VerifyBounds string `yaml:"verify-bounds"`
+	VerifyPairs  int    `yaml:"verify-pairs"`
+
 	// Budgets: the run ends at the first generation (or round) boundary
 	// where it has played BudgetGames games, or run BudgetTime in all
 	// (a Go duration: 90m, 8h); 0 and "" mean no budget.
@@ -145,7 +157,7 @@ func (c Config) StartIsReference() bool { return c.Start != StartRandom }
 func Defaults() Config {
 	return Config{
 		Algo: Genetic, Seed: 1, Depth: 4, Openings: "random:8",
-		YardstickPairs: 10,
+		YardstickPairs: 10, Verify: VerifyAuto, VerifyBounds: DefaultVerifyBounds,
 		GeneticConfig: GeneticConfig{Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
 			TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1},
 		KnockoutConfig: KnockoutConfig{Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02},
@@ -251,7 +263,8 @@ var copiedKeys = map[string]bool{"training-pool": true}
 // for an integer key, is an error. A run on random openings recorded
 // before training pools grew (no training-pool) trains on its fixed
 // openings (FixedPool), as it began; a Texel run recorded before its
-// rounds had gates (no texel-gate-pairs) has none.
+// rounds had gates (no texel-gate-pairs) has none; a run recorded before
+// verification (no verify key) is not verified (VerifyOff).
 func ParseConfig(data []byte) (Config, error) {
 	c := Defaults()
 	if err := mergeConfig(&c, data, true); err != nil {
@@ -262,6 +275,9 @@ func ParseConfig(data []byte) (Config, error) {
 	}
 	if !slices.Contains(ConfigKeys(data), "texel-gate-pairs") {
 		c.TexelGatePairs = 0
+	}
+	if !slices.Contains(ConfigKeys(data), "verify") {
+		c.Verify = VerifyOff
 	}
 	return c, nil
 }
@@ -554,6 +570,9 @@ func (c Config) Validate() error {
 	if c.LadderPairs < -1 || c.LadderPairs > MaxLadderPairs {
 		return bad("ladder-pairs %d: 1 to %d pairs, 0 for a tenth of the run's games, or -1 for no ladder", c.LadderPairs, MaxLadderPairs)
 	}
+	if err := c.validateVerify(); err != nil {
+		return err
+	}
 	if c.BudgetGames < 0 || c.BudgetGames > MaxBudgetGames {
 		return bad("budget-games %d: 1 to %d games, or 0 for no budget", c.BudgetGames, MaxBudgetGames)
 	}
@@ -663,11 +682,14 @@ func diffKeys(a, b map[string]any) []string {
 }
 
 // resumableKeys are the settings a run may change when it is resumed: when
-// it stops. Every other setting decides which games are played and how, so
-// changing it would mix the stored games of one run with those of another.
+// it stops, and its verification (played after its last generation, its
+// games keyed by pair alone). Every other setting decides which games are
+// played and how, so changing it would mix the stored games of one run
+// with those of another.
 var resumableKeys = map[string]bool{
 	"generations": true, "rounds": true, "converge": true, "window": true, "threshold": true,
 	"budget-games": true, "budget-time": true,
+	"verify": true, "verify-bounds": true, "verify-pairs": true,
 }
 
 // ErrNotResumable is wrapped by CheckResume's error.
@@ -676,9 +698,11 @@ var ErrNotResumable = errors.New("population: a run cannot go on with this confi
 // ResumeWith reads a user's config (YAML keys over Defaults, as
 // MergeConfig) to go on with a run recorded with config c: what c resolved
 // from files (the opening list, the start weights) carries over where the
-// config names the same files. It returns that config and how it differs
-// from c (Diff), and an error wrapping ErrNotResumable when it changes
-// more than CheckResume allows.
+// config names the same files, and so does the verify key when the config
+// leaves it out (a run recorded before verification stays unverified, as
+// the copy of its config it was started with says nothing of it). It
+// returns that config and how it differs from c (Diff), and an error
+// wrapping ErrNotResumable when it changes more than CheckResume allows.
 func (c Config) ResumeWith(data []byte) (Config, []string, error) {
 	want := Defaults()
 	if err := MergeConfig(&want, data); err != nil {
@@ -692,6 +716,12 @@ func (c Config) ResumeWith(data []byte) (Config, []string, error) {
 	}
 	if slices.Equal(want.Opponents, c.Opponents) {
 		want.OpponentWeights = c.OpponentWeights
+	}
+	if !slices.Contains(ConfigKeys(data), "verify") {
+		want.Verify = c.Verify // a run recorded before verification stays unverified
+	}
+	if !slices.Contains(ConfigKeys(data), "texel-gate-pairs") {
+		want.TexelGatePairs = c.TexelGatePairs // a Texel run recorded before gates stays without them
 	}
 	diff := c.Diff(want)
 	if len(diff) == 0 {
@@ -711,7 +741,7 @@ func (c Config) CheckResume(d Config) error {
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("%w: it changes %s, which decide the games already recorded (only generations, rounds, converge, window, threshold and the budgets may change); start a new run instead", ErrNotResumable, strings.Join(bad, ", "))
+		return fmt.Errorf("%w: it changes %s, which decide the games already recorded (only generations, rounds, converge, window, threshold, the budgets and the verification may change); start a new run instead", ErrNotResumable, strings.Join(bad, ", "))
 	}
 	return nil
 }

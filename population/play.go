@@ -3,6 +3,7 @@ package population
 import (
 	"context"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/tournament"
 )
 
@@ -13,6 +14,7 @@ type game struct {
 	wFirst        []float64
 	wSecond       []float64
 	opening       string
+	limits        engine.Limits // the search of both players; zero: the run's
 }
 
 // appendPair appends the colour-swapped pair of games between a and b from
@@ -64,6 +66,9 @@ func (t *Tuner) play(ctx context.Context, batch []game) ([]tournament.Record, er
 			First:  t.side(g.first, g.wFirst),
 			Second: t.side(g.second, g.wSecond),
 			Seed:   uint64(i), MaxPlies: t.cfg.MaxPlies,
+		}
+		if g.limits != (engine.Limits{}) {
+			specs[j].First.Limits, specs[j].Second.Limits = g.limits, g.limits
 		}
 	}
 	err = t.run.Run(ctx, specs, func(j int, rec tournament.Record) error {

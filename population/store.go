@@ -94,6 +94,9 @@ type Store interface {
 	RecordedStop(index int) (stop string, recorded bool, err error)
 	// RecordLadder records the run's ladder, replacing any earlier one.
 	RecordLadder(l Ladder) error
+	// RecordVerification records the run's verification, replacing any
+	// earlier one.
+	RecordVerification(v Verification) error
 }
 
 // Why a run ended after a generation (Generation.Stop).
@@ -110,6 +113,7 @@ type MemoryStore struct {
 	games       map[GameKey]GameResult
 	Generations []Generation
 	Ladder      *Ladder
+	Verify      *Verification
 	// Played counts the games recorded (not those found already recorded).
 	Played int
 }
@@ -160,6 +164,13 @@ func (m *MemoryStore) RecordLadder(l Ladder) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.Ladder = &l
+	return nil
+}
+
+func (m *MemoryStore) RecordVerification(v Verification) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.Verify = &v
 	return nil
 }
 

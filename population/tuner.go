@@ -16,7 +16,8 @@ import (
 // config's algo says) proposes each generation's games and learns from
 // their results; the Tuner plays them on its runner, records every game
 // and generation in its store, measures the yardstick, applies the
-// budgets, closes each generation and plays the ladder at the end.
+// budgets, closes each generation, and at the end plays the ladder and
+// verifies the best (verify.go).
 type Tuner struct {
 	cfg      Config
 	game     games.Game
@@ -77,7 +78,7 @@ var methods = map[Algo]func(t *Tuner) (Method, error){
 type Progress struct {
 	// Stage is the kind of the games being played: the method's own
 	// (StageGeneration, StageKnockout, StageSPSA, StageCMAES, StageTexel),
-	// StageYardstick or StageLadder.
+	// StageYardstick, StageLadder or StageVerify.
 	Stage      string
 	Generation int
 	Done       int  // games known in this batch
@@ -93,7 +94,10 @@ type Result struct {
 	Stop        string     // why the run ended (Generation.Stop)
 	Yardstick   *Yardstick // the last one measured
 	Ladder      *Ladder    // the ladder played at the end; nil with ladder-pairs -1
-	Spent       int        // games of the run, the ladder's included
+	// Verification is the best's verification at a deeper search; nil
+	// when none was due (verify.go).
+	Verification *Verification
+	Spent        int // games of the run, the ladder's and the verification's included
 }
 
 // New returns the tuner of plan, its games played by run and recorded in
@@ -174,6 +178,9 @@ func (t *Tuner) Run(ctx context.Context) (Result, error) {
 			return res, err
 		}
 		res.Ladder = l
+	}
+	if err := t.verifyAtEnd(ctx, res.Ladder, &res); err != nil {
+		return res, err
 	}
 	res.Spent = t.spent
 	return res, nil

@@ -71,7 +71,8 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 
 <h2>Best weights</h2>
 <p id="best">Best: {{.BestSummary}}</p>
-<table id="best-weights">
+{{with .Verification}}<p id="verification">Verification at a deeper search: {{.}}</p>
+{{end}}<table id="best-weights">
 <tr><th class="name">feature</th><th>weight</th><th>default</th><th>range</th><th class="name">meaning</th></tr>
 {{range .Weights}}<tr><td class="name">{{.Name}}</td><td>{{num .Value}}</td><td>{{num .Default}}</td><td>[{{num .Min}}, {{num .Max}}]</td><td class="name">{{.Doc}}</td></tr>
 {{end}}</table>
@@ -135,6 +136,7 @@ type reportData struct {
 	Seconds, GamesPerSecond                                  float64
 	Started, Ended                                           string
 	BestSummary                                              string
+	Verification                                             string // verificationHTML
 	Weights                                                  []weightRow
 	Ladder                                                   []population.LadderEntry
 	LadderPairs                                              int
@@ -173,7 +175,7 @@ func HTML(r *Run) ([]byte, error) {
 	if r.Info.Seconds > 0 {
 		d.GamesPerSecond = float64(r.Info.Games) / r.Info.Seconds
 	}
-	d.BestSummary = r.Best.Summary()
+	d.BestSummary, d.Verification = r.Best.Summary(), verificationHTML(r.Verification)
 	for i, f := range r.Evaluator.Features {
 		d.Weights = append(d.Weights, weightRow{f.Name, f.Doc, r.Best.Weights[i], f.Default, f.Min, f.Max})
 	}

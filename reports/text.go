@@ -13,8 +13,8 @@ import (
 
 // WriteSummary writes the run's summary as text for a terminal (tune
 // show): its record and progress, the best with what its gain cost and
-// its weights, the ladder and the yardstick per generation. dir names the
-// run in the first line.
+// its weights, its verification, the ladder and the yardstick per
+// generation. dir names the run in the first line.
 func WriteSummary(w io.Writer, v *results.View, dir string) {
 	s, in := v.JSON(), v.Info
 	fmt.Fprintf(w, "run %s: %s %s, evaluator %s, seed %d\n", dir, in.Game, in.Algo, s.Evaluator, in.Seed)
@@ -46,6 +46,7 @@ func WriteSummary(w io.Writer, v *results.View, dir string) {
 		}
 		tw.Flush()
 	}
+	writeVerification(w, v.Verification)
 	if v.Ladder != nil {
 		WriteLadder(w, v.Ladder)
 	}
@@ -131,14 +132,15 @@ func WriteRuns(w io.Writer, lines []results.RunLineJSON) {
 // BestLine is a run's best in one line (tune runs, the dashboard's list):
 // the genome handed out with its gain over the reference when it is
 // confident; otherwise the reference, with the strongest genome measured
-// against it, whose Elo that is. interval writes an Elo with its interval;
+// against it, whose Elo that is; a best verified at a deeper search says
+// the verdict ("; verified: held"). interval writes an Elo with its interval;
 // b nil gives "-".
 func BestLine(b *results.BestJSON, interval func(elo, lo, hi float64) string) string {
 	switch {
 	case b == nil:
 		return "-"
 	case b.Confident:
-		return fmt.Sprintf("%s %s over the %s", b.Label, interval(float64(b.Elo), float64(b.Low), float64(b.High)), b.Reference)
+		return fmt.Sprintf("%s %s over the %s", b.Label, interval(float64(b.Elo), float64(b.Low), float64(b.High)), b.Reference) + verifiedNote(b)
 	case b.Candidate == "" || b.Candidate == b.Label || math.IsNaN(float64(b.Elo)):
 		return b.Label + " (nothing measured beats them)"
 	}

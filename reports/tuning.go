@@ -27,8 +27,8 @@ func Refresh(dir string) error {
 
 // WriteResult writes what a finished run of cfg gives (tune run, tune
 // resume): its length, its ladder, its best (chosen by
-// population.ChooseBest) with a weight per feature of ev, and where its
-// results are (dir).
+// population.ChooseBest) with its verification and a weight per feature
+// of ev, and where its results are (dir).
 func WriteResult(w io.Writer, cfg population.Config, ev *games.Evaluator, res population.Result, best population.Choice, dir string) {
 	fmt.Fprintf(w, "%d %ss, %d games (%s)\n", res.Generations, cfg.GenerationName(), res.Spent, res.Stop)
 	if res.Ladder != nil {
@@ -38,6 +38,7 @@ func WriteResult(w io.Writer, cfg population.Config, ev *games.Evaluator, res po
 	for i, f := range ev.Features {
 		fmt.Fprintf(w, "  %-24s %g\n", f.Name, best.Weights[i])
 	}
+	writeVerification(w, res.Verification)
 	fmt.Fprintf(w, "results in %s: report.html, plots/ (tune show %s; tune export %s --format json)\n", dir, dir, dir)
 }
 

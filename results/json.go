@@ -28,7 +28,10 @@ type RunJSON struct {
 	BestGenome int         `json:"best_genome"`
 	Best       *BestJSON   `json:"best,omitempty"`
 	Ladder     *LadderJSON `json:"ladder,omitempty"`
-	Spent      int         `json:"games_spent"`
+	// Verification is the best verified at a deeper search; omitted when
+	// the run has none.
+	Verification *VerificationJSON `json:"verification,omitempty"`
+	Spent        int               `json:"games_spent"`
 	// The cost of the gain: games and seconds per Elo of the best over the
 	// reference; null when tuning has not shown a gain.
 	GamesPerElo   stats.Float     `json:"games_per_elo"`
@@ -103,9 +106,13 @@ type BestJSON struct {
 	High       stats.Float `json:"elo_over_reference_high"`
 	// Confident: the candidate beats the reference with 95% confidence,
 	// and is the best; else the best is the reference.
-	Confident bool               `json:"confident"`
-	Summary   string             `json:"summary"`
-	Weights   map[string]float64 `json:"weights"`
+	Confident bool   `json:"confident"`
+	Summary   string `json:"summary"`
+	// Verified is the verdict of this best's verification at a deeper
+	// search (population.VerdictHeld, VerdictNotHeld, VerdictInconclusive);
+	// omitted when it was not verified.
+	Verified string             `json:"verified,omitempty"`
+	Weights  map[string]float64 `json:"weights"`
 }
 
 // LadderJSON is a run's ladder (population.Ladder): its champions, start
@@ -187,7 +194,7 @@ func (v *View) Progress() string {
 func (v *View) JSON() RunJSON {
 	nan := stats.Float(math.NaN())
 	j := RunJSON{Info: v.Info, Progress: v.Progress(), BudgetNote: population.BudgetNote(v.Config, v.Evaluator), Evaluator: v.Evaluator.Name, BestGenome: -1,
-		GamesPerElo: nan, SecondsPerElo: nan, Ladder: v.LadderJSON(), Yardstick: v.YardstickJSON()}
+		GamesPerElo: nan, SecondsPerElo: nan, Ladder: v.LadderJSON(), Verification: v.VerificationJSON(), Yardstick: v.YardstickJSON()}
 	for i, name := range v.Config.OpponentNames() {
 		j.Opponents = append(j.Opponents, OpponentSpecJSON{name, v.Config.Opponents[i]})
 	}
@@ -206,13 +213,15 @@ func (v *View) BestJSON() *BestJSON {
 	if len(v.Generations) == 0 {
 		return nil
 	}
-	return choiceJSON(v.Best, v.Evaluator.Features)
+	b := choiceJSON(v.Best, v.Evaluator.Features)
+	b.Verified = v.verifiedBest()
+	return b
 }
 
 // choiceJSON is the best c, its weights named by the features fs.
 func choiceJSON(c population.Choice, fs []games.Feature) *BestJSON {
 	return &BestJSON{c.Label, c.Genome, c.Generation, c.Reference, c.Source, c.Candidate,
-		stats.Float(c.Elo), stats.Float(c.Low), stats.Float(c.High), c.Confident, c.Summary(), byName(fs, c.Weights)}
+		stats.Float(c.Elo), stats.Float(c.Low), stats.Float(c.High), c.Confident, c.Summary(), "", byName(fs, c.Weights)}
 }
 
 // WeightsJSON returns the best's weights with their features' defaults and

@@ -96,7 +96,7 @@ CREATE TABLE matches (
 	games INTEGER NOT NULL, winner INTEGER NOT NULL, tie_break TEXT NOT NULL,
 	PRIMARY KEY (generation, pos)
 );
-` + ladderSchema + opponentsSchema
+` + ladderSchema + opponentsSchema + verificationSchema
 
 // opponentsSchema is the table of each yardstick's games against the
 // run's opponents (population.Yardstick.VsOpponents), added by schema
@@ -134,7 +134,7 @@ ALTER TABLE yardstick ADD COLUMN prev_wins INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE yardstick ADD COLUMN prev_draws INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE yardstick ADD COLUMN prev_losses INTEGER NOT NULL DEFAULT 0;
 ` + ladderSchema,
-	2: opponentsSchema,
+	2: opponentsSchema + verificationSchema,
 }
 
 // migrate brings a database opened for writing to SchemaVersion.

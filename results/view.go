@@ -23,6 +23,9 @@ type View struct {
 	Evaluator   *games.Evaluator
 	Generations []population.Generation
 	Ladder      *population.Ladder // nil when the run has none (yet)
+	// Verification is the run's best verified at a deeper search; nil
+	// when the run has none. NewView leaves it nil: ReadView reads it.
+	Verification *population.Verification
 	// Best is the run's best genome as every command names it
 	// (population.ChooseBest): the reference (the start or the defaults)
 	// until a generation has closed.
@@ -73,7 +76,8 @@ func (v *View) SetLadder(l *population.Ladder) error {
 }
 
 // ReadView reads the view of an open run: its record, its config, every
-// genome of every closed generation (Generations) and its ladder.
+// genome of every closed generation (Generations), its ladder and its
+// verification.
 func ReadView(r *Run) (*View, error) {
 	cfg, err := r.ReadConfig()
 	if err != nil {
@@ -82,10 +86,16 @@ func ReadView(r *Run) (*View, error) {
 	info, infoErr := r.Info()
 	hist, histErr := r.Generations()
 	l, ladderErr := r.Ladder()
-	if err := errors.Join(infoErr, histErr, ladderErr); err != nil {
+	ver, verErr := r.Verification()
+	if err := errors.Join(infoErr, histErr, ladderErr, verErr); err != nil {
 		return nil, err
 	}
-	return NewView(filepath.Base(r.dir), cfg, info, hist, l)
+	v, err := NewView(filepath.Base(r.dir), cfg, info, hist, l)
+	if err != nil {
+		return nil, err
+	}
+	v.Verification = ver
+	return v, nil
 }
 
 // ReadConfig parses the config the run recorded (population.ParseConfig);

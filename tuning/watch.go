@@ -34,6 +34,8 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 				label = "yardstick, " + label
 			case population.StageLadder:
 				label = "ladder"
+			case population.StageVerify:
+				label = "verify"
 			default:
 				perGeneration = max(perGeneration, p.Total)
 			}
@@ -124,9 +126,9 @@ func planLine(plan *population.Plan, dir string, workers int) string {
 // runLeft estimates the time the run has left, from the pace so far
 // (played games in elapsed) and the games of a generation (perGeneration,
 // 0 unknown): the batch's games left and those of the generations after
-// it, the yardstick's and the ladder's aside. "" before the first game.
+// it, the yardstick's, the ladder's and the verification's aside. "" before the first game.
 func runLeft(cfg population.Config, p population.Progress, played, perGeneration int, elapsed time.Duration) string {
-	if played == 0 || perGeneration == 0 || p.Stage == population.StageLadder {
+	if played == 0 || perGeneration == 0 || p.Stage == population.StageLadder || p.Stage == population.StageVerify {
 		return ""
 	}
 	rate := float64(played) / max(elapsed.Seconds(), 1e-9)

@@ -28,6 +28,9 @@ type Store interface {
 	Champions() ([]population.Generation, error)
 	Generations() ([]population.Generation, error)
 	Ladder() (*population.Ladder, error)
+	// Verification is the run's verification at a deeper search; nil for
+	// none.
+	Verification() (*population.Verification, error)
 	LastGames(n int) ([]population.GameResult, error)
 	Game(key population.GameKey) (population.GameResult, bool, error)
 	Close() error
@@ -152,6 +155,7 @@ type view struct {
 	generations int
 	status      results.Status
 	ladder      string // the ladder, printed
+	verified    string // the verification, printed
 }
 
 // entry is one run directory and what was read of it.
@@ -340,14 +344,22 @@ func (e *entry) refreshLocked(open Opener, now time.Time) error {
 		if err != nil {
 			return err
 		}
+		ver, err := s.Verification()
+		if err != nil {
+			return err
+		}
 		v := view{generations: info.Generations, status: info.Status}
 		if ladder != nil {
 			v.ladder = fmt.Sprint(*ladder)
+		}
+		if ver != nil {
+			v.verified = fmt.Sprint(*ver)
 		}
 		run, err := e.listRun(s, &cfg, info, ladder, v)
 		if err != nil {
 			return err
 		}
+		run.Verification = ver
 		e.list, e.info, e.view, e.config, e.damage = run, info, v, &cfg, nil
 		e.read, e.readAt = st, at
 		if e.seen.at.IsZero() {
@@ -440,6 +452,7 @@ func (e *entry) readWhole(s Store) (*reports.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	v.Verification = e.list.Verification
 	if len(hist) > 0 {
 		if _, _, err := results.Best(hist, -1); err != nil {
 			return nil, fmt.Errorf("%w: %v", results.ErrDamaged, err)

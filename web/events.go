@@ -14,8 +14,8 @@ const keepAlive = 15 * time.Second
 // events streams a run's changes as server-sent events, each carrying the
 // run's Summary as JSON: "hello" at once, then "generation" when a
 // generation (round) closed, "status" when the status changed (or the run
-// became damaged or readable), "ladder" when a ladder was recorded (the
-// best may have changed), "progress" when games were added. The stream
+// became damaged or readable), "ladder" when a ladder or a verification
+// was recorded (the best, or what is known of it, may have changed), "progress" when games were added. The stream
 // looks at the run every Options.Poll: a stat of its files, and a read
 // (open, read, close) only when they changed, or lately (entry.refresh).
 // It ends when the client goes or the server closes.
@@ -97,7 +97,7 @@ func change(last, cur snapshot) string {
 		return "generation"
 	case cur.sum.Status != last.sum.Status || cur.sum.Damaged != last.sum.Damaged:
 		return "status"
-	case cur.view.ladder != last.view.ladder:
+	case cur.view.ladder != last.view.ladder, cur.view.verified != last.view.verified:
 		return "ladder"
 	case cur.sum.Games != last.sum.Games:
 		return "progress"

@@ -546,6 +546,10 @@ type Detail struct {
 	Yardstick []results.YardstickJSON `json:"yardstick,omitempty"`
 	Plots     []string                `json:"plots,omitempty"` // addresses of the SVG plots (.png also)
 	LastGames []GameLine              `json:"last_games,omitempty"`
+
+	// Verification is the best verified at a deeper search (as tune show
+	// --json gives it); omitted when the run has none.
+	Verification *results.VerificationJSON `json:"verification,omitempty"`
 }
 
 func (s *Server) detail(e *entry) Detail {
@@ -557,6 +561,7 @@ func (s *Server) detail(e *entry) Detail {
 	s.catalog.keepWhole(e)
 	d.Config = string(run.Config.Marshal())
 	d.Weights, d.Ladder, d.Yardstick = run.WeightsJSON(), run.LadderJSON(), run.YardstickJSON()
+	d.Verification = run.VerificationJSON()
 	if figs, err := run.Figures(); err == nil {
 		for _, f := range figs {
 			d.Plots = append(d.Plots, fmt.Sprintf("/runs/%s/plots/%s.svg", e.id, f.Name))
