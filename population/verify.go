@@ -40,7 +40,7 @@ const DefaultVerifyBounds = "0,10"
 // The cap on a verification's pairs when verify-pairs is 0
 // (AutoVerifyPairs), and verify-pairs' bound.
 const (
-	VerifyShare        = 0.1 // of the run's games
+	VerifyShare        = 0.05 // of the run's games: a budgeted run ends within 5% of its budget
 	MinVerifyPairs     = 100
 	MaxAutoVerifyPairs = 10_000
 	MaxVerifyPairs     = 100_000
@@ -146,7 +146,7 @@ func (c Config) validateVerify() error {
 		return bad("verify-bounds: %v", err)
 	}
 	return check(c.VerifyPairs >= 0 && c.VerifyPairs <= MaxVerifyPairs,
-		"verify-pairs %d: 1 to %d pairs, or 0 for a tenth of the run's games", c.VerifyPairs, MaxVerifyPairs)
+		"verify-pairs %d: 1 to %d pairs, or 0 for a twentieth of the run's games", c.VerifyPairs, MaxVerifyPairs)
 }
 
 // deeper is the verification's search: depth + 2 and 4x the nodes (each

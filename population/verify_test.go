@@ -112,7 +112,7 @@ func TestVerifyConfig(t *testing.T) {
 		{"verify: maybe", `verify "maybe": auto`},
 		{"verify-bounds: 10,0", "verify-bounds: stats: bad SPRT \"10,0\": elo0 (10) must be below elo1 (0)"},
 		{"verify-bounds: x", `verify-bounds: stats: bad SPRT "x": elo0 "x" is not a number`},
-		{"verify-pairs: -1", "verify-pairs -1: 1 to 100000 pairs, or 0 for a tenth"},
+		{"verify-pairs: -1", "verify-pairs -1: 1 to 100000 pairs, or 0 for a twentieth"},
 	} {
 		c := Defaults()
 		c.Game = "othello"
@@ -123,7 +123,7 @@ func TestVerifyConfig(t *testing.T) {
 			t.Errorf("%s: %v, want %q", bad.yaml, err, bad.says)
 		}
 	}
-	if got := []int{AutoVerifyPairs(0), AutoVerifyPairs(3000), AutoVerifyPairs(40_000), AutoVerifyPairs(1_000_000)}; !slices.Equal(got, []int{100, 150, 2000, 10_000}) {
+	if got := []int{AutoVerifyPairs(0), AutoVerifyPairs(6000), AutoVerifyPairs(40_000), AutoVerifyPairs(1_000_000)}; !slices.Equal(got, []int{100, 150, 1000, 10_000}) {
 		t.Errorf("auto pairs %v", got)
 	}
 }

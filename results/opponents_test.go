@@ -73,7 +73,7 @@ func TestOpponentsStored(t *testing.T) {
 	}
 
 	// Back to schema 2, as a run recorded before opponents.
-	for _, stmt := range []string{"DROP TABLE yardstick_opponents", "PRAGMA user_version = 2"} {
+	for _, stmt := range []string{"DROP TABLE yardstick_opponents", "DROP TABLE verification", "PRAGMA user_version = 2"} {
 		if _, err := r.db.Exec(stmt); err != nil {
 			t.Fatal(err)
 		}
