@@ -57,7 +57,12 @@ func (c Choice) Summary() string {
 // family-wise over the candidates (widen): the strongest of many is picked
 // because it came out high. Otherwise the
 // best is the reference itself: tuning has not shown a gain.
-func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladder) (Choice, error) {
+//
+// A ladder's strongest that is not confident is still the best when its
+// verification (ver, nil for none) held: an SPRT on games the ladder
+// never saw, of the one candidate the ladder picked, so that no widening
+// applies; its Elo and interval are the verification's.
+func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladder, ver *Verification) (Choice, error) {
 	def := ev.Defaults()
 	start, err := startWeights(ev, cfg)
 	if err != nil {
@@ -75,6 +80,10 @@ func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladd
 		if ladder.Confident() {
 			return Choice{Label: b.Label, Genome: b.Genome, Generation: b.Generation, Weights: b.Weights, Reference: ref.Reference,
 				Source: "ladder", Candidate: b.Label, Elo: ref.Elo, Low: ref.Low, High: ref.High, Confident: true}, nil
+		}
+		if confirms(ver, b, ladder.Entries[ladder.Reference]) {
+			return Choice{Label: b.Label, Genome: b.Genome, Generation: b.Generation, Weights: b.Weights, Reference: ref.Reference,
+				Source: "verification", Candidate: b.Label, Elo: ver.Elo, Low: ver.Low, High: ver.High, Confident: true}, nil
 		}
 		return ref, nil
 	}
@@ -111,6 +120,11 @@ func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladd
 }
 
 // startWeights is the run's start weights as a vector: nil when it had none.
+func confirms(ver *Verification, best, ref LadderEntry) bool {
+	return ver != nil && ver.Verdict() == VerdictHeld && ver.Best == best.Label && ver.BestGenome == best.Genome &&
+		ver.Reference == ref.Label && ver.ReferenceGenome == ref.Genome
+}
+
 func startWeights(ev *games.Evaluator, cfg Config) ([]float64, error) {
 	if cfg.StartWeights == nil {
 		return nil, nil

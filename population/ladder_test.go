@@ -153,28 +153,38 @@ func TestChooseBest(t *testing.T) {
 	}
 	randomStart := withStart
 	randomStart.Start = StartRandom
+	held := func(best string, genome int, ref string, refGenome int) *Verification {
+		return &Verification{Best: best, BestGenome: genome, Reference: ref, ReferenceGenome: refGenome, Status: stats.AcceptH1, Elo: 60, Low: 20, High: 100}
+	}
+	notHeld := held("g2", 7, "defaults", DefaultsID)
+	notHeld.Status = stats.AcceptH0
 	cases := []struct {
 		name      string
 		cfg       Config
 		hist      []Generation
 		ladder    *Ladder
+		ver       *Verification
 		label     string
 		confident bool
 		source    string
 	}{
-		{"nothing measured", Config{}, nil, nil, "defaults", false, "none"},
-		{"yardstick above 0", Config{}, hist, nil, "g2", true, "yardstick"},
-		{"yardstick not above 0", Config{}, hist[:1], nil, "defaults", false, "yardstick"},
-		{"yardstick with a start", withStart, hist, nil, "start", false, "yardstick"},
-		{"ladder confident", Config{}, hist, ladder(10, false), "g2", true, "ladder"},
-		{"ladder not confident", Config{}, hist, ladder(-10, false), "defaults", false, "ladder"},
-		{"ladder against the start", withStart, hist, ladder(-5, true), "start", false, "ladder"},
-		{"random start: the defaults are the reference", randomStart, hist, ladder(-10, false), "defaults", false, "ladder"},
-		{"random start, ladder confident", randomStart, hist, ladder(10, false), "g2", true, "ladder"},
+		{"nothing measured", Config{}, nil, nil, nil, "defaults", false, "none"},
+		{"yardstick above 0", Config{}, hist, nil, nil, "g2", true, "yardstick"},
+		{"yardstick not above 0", Config{}, hist[:1], nil, nil, "defaults", false, "yardstick"},
+		{"yardstick with a start", withStart, hist, nil, nil, "start", false, "yardstick"},
+		{"ladder confident", Config{}, hist, ladder(10, false), nil, "g2", true, "ladder"},
+		{"ladder not confident", Config{}, hist, ladder(-10, false), nil, "defaults", false, "ladder"},
+		{"ladder against the start", withStart, hist, ladder(-5, true), nil, "start", false, "ladder"},
+		{"random start: the defaults are the reference", randomStart, hist, ladder(-10, false), nil, "defaults", false, "ladder"},
+		{"random start, ladder confident", randomStart, hist, ladder(10, false), nil, "g2", true, "ladder"},
+		{"ladder not confident, verification held", Config{}, hist, ladder(-10, false), held("g2", 7, "defaults", DefaultsID), "g2", true, "verification"},
+		{"verification held for another genome", Config{}, hist, ladder(-10, false), held("g2", 8, "defaults", DefaultsID), "defaults", false, "ladder"},
+		{"verification against another reference", withStart, hist, ladder(-5, true), held("g2", 7, "defaults", DefaultsID), "start", false, "ladder"},
+		{"verification not held", Config{}, hist, ladder(-10, false), notHeld, "defaults", false, "ladder"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := ChooseBest(ev, c.cfg, c.hist, c.ladder)
+			got, err := ChooseBest(ev, c.cfg, c.hist, c.ladder, c.ver)
 			if err != nil {
 				t.Fatal(err)
 			}

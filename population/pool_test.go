@@ -77,6 +77,8 @@ func TestTrainingPoolGrows(t *testing.T) {
 			reserved[op] = "played by the yardstick"
 		case StageLadder:
 			reserved[op] = "played by the ladder"
+		case StageVerify:
+			reserved[op] = "played by the verification"
 		case StageSPSA:
 			training[op] = true
 			if k.Generation < PoolDoubling {

@@ -164,7 +164,8 @@ func (c Config) deeper() engine.Limits {
 
 // toVerify returns the best to verify and the reference, when the run is
 // verified: verify auto, a confident best (the ladder's when there is one,
-// else ChooseBest's by the yardstick), and the evaluator's own search (a
+// else ChooseBest's by the yardstick) or a ladder's strongest rated above
+// the reference, and the evaluator's own search (a
 // run tuning an external engine's options searches as the engine's spec
 // says, which cannot be made deeper).
 func (t *Tuner) toVerify(l *Ladder) (best, ref LadderEntry, ok bool) {
@@ -172,9 +173,13 @@ func (t *Tuner) toVerify(l *Ladder) (best, ref LadderEntry, ok bool) {
 		return best, ref, false
 	}
 	if l != nil {
-		return l.Entries[l.Best], l.Entries[l.Reference], l.Confident()
+		// A strongest the ladder rates above the reference but cannot
+		// call confident is verified too: a verification that holds makes
+		// it the best (ChooseBest).
+		best, ref := l.Entries[l.Best], l.Entries[l.Reference]
+		return best, ref, l.Confident() || l.Best != l.Reference && best.Elo > ref.Elo
 	}
-	c, err := ChooseBest(t.ev, t.cfg, t.champion, nil)
+	c, err := ChooseBest(t.ev, t.cfg, t.champion, nil, nil)
 	if err != nil || !c.Confident {
 		return best, ref, false
 	}

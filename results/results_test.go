@@ -452,8 +452,8 @@ func TestChampions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, errA := population.ChooseBest(ev, cfg, full, nil)
-	b, errB := population.ChooseBest(ev, cfg, light, nil)
+	a, errA := population.ChooseBest(ev, cfg, full, nil, nil)
+	b, errB := population.ChooseBest(ev, cfg, light, nil, nil)
 	if errA != nil || errB != nil || !reflect.DeepEqual(fmt.Sprint(a), fmt.Sprint(b)) {
 		t.Errorf("ChooseBest: %+v (%v) from Generations, %+v (%v) from Champions", a, errA, b, errB)
 	}

@@ -67,7 +67,7 @@ func (v *View) SetLadder(l *population.Ladder) error {
 			}
 		}
 	}
-	best, err := population.ChooseBest(v.Evaluator, v.Config, v.Generations, l)
+	best, err := population.ChooseBest(v.Evaluator, v.Config, v.Generations, l, v.Verification)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,10 @@ func ReadView(r *Run) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	v.Verification = ver
+	if ver != nil {
+		v.Verification = ver
+		return v, v.SetLadder(l) // the verification may confirm the ladder's strongest
+	}
 	return v, nil
 }
 

@@ -27,7 +27,7 @@ func TestReadView(t *testing.T) {
 	if v.Name != "run" || v.Game.Name() != "tictactoe" || !reflect.DeepEqual(v.Generations, hist) || !reflect.DeepEqual(v.Ladder, ladder) {
 		t.Fatalf("view %s of %s, evaluator %s, %d generations, ladder %v", v.Name, v.Game.Name(), v.Evaluator.Name, len(v.Generations), v.Ladder)
 	}
-	want, err := population.ChooseBest(v.Evaluator, cfg, hist, ladder)
+	want, err := population.ChooseBest(v.Evaluator, cfg, hist, ladder, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -148,7 +148,7 @@ func writeResult(w io.Writer, plan *population.Plan, run *results.Run, res popul
 	if err != nil {
 		return err
 	}
-	best, err := population.ChooseBest(plan.Evaluator(), plan.Config(), hist, res.Ladder)
+	best, err := population.ChooseBest(plan.Evaluator(), plan.Config(), hist, res.Ladder, res.Verification)
 	if err != nil {
 		return err
 	}
