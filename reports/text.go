@@ -12,8 +12,9 @@ import (
 
 // WriteSummary writes the run's summary as text for a terminal (tune
 // show): its record and progress, the best with what its gain cost and
-// its weights, the ladder and the yardstick per generation. dir names the
-// run in the first line.
+// its weights, the ladder, the yardstick per generation and the run's
+// history in its tuner's own terms (Run.History: at most 12 generations,
+// weights at 5 of them). dir names the run in the first line.
 func WriteSummary(w io.Writer, v *results.View, dir string) {
 	s, in := v.JSON(), v.Info
 	fmt.Fprintf(w, "run %s: %s %s, evaluator %s, seed %d\n", dir, in.Game, in.Algo, s.Evaluator, in.Seed)
@@ -41,7 +42,10 @@ func WriteSummary(w io.Writer, v *results.View, dir string) {
 	if v.Ladder != nil {
 		WriteLadder(w, v.Ladder)
 	}
-	writeYardstick(w, v.Generations)
+	writeYardstick(w, v.Config.GenerationName(), v.Generations)
+	if len(v.Generations) > 0 {
+		writeTables(w, (&Run{*v}).History(12, 5))
+	}
 }
 
 // WriteLadder writes a ladder as a table, in the order of the run, marking
@@ -66,8 +70,9 @@ func WriteLadder(w io.Writer, l *population.Ladder) {
 	tw.Flush()
 }
 
-// writeYardstick writes each generation's yardstick match, if any.
-func writeYardstick(w io.Writer, hist []population.Generation) {
+// writeYardstick writes each generation's yardstick match, if any, a
+// generation called stage (generation, round, block).
+func writeYardstick(w io.Writer, stage string, hist []population.Generation) {
 	var tw *tabwriter.Writer
 	for _, g := range hist {
 		y := g.Yardstick
@@ -77,7 +82,7 @@ func writeYardstick(w io.Writer, hist []population.Generation) {
 		if tw == nil {
 			fmt.Fprintln(w, "yardstick (each champion against the defaults and the previous champion; rating from every yardstick game, the defaults = 0):")
 			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "  generation\tgenome\tgames spent\tvs defaults\tvs previous\trating [95%]")
+			fmt.Fprintf(tw, "  %s\tgenome\tgames spent\tvs defaults\tvs previous\trating [95%%]\n", stage)
 		}
 		prev := "-"
 		if y.Previous != population.NoGenome {
