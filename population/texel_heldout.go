@@ -128,15 +128,3 @@ func sigmoidOf(k float64, w, x []float64) float64 {
 	}
 	return 1 / (1 + math.Exp(-k*q))
 }
-
-// TexelNote describes a Texel round's generation g (as texel records it)
-// for a log line: the held-out loss of the weights the round began from
-// and of its champion, the training loss of its fit, and whether the
-// round refused its fit.
-func TexelNote(g Generation) string {
-	s := fmt.Sprintf("held-out loss %.5f -> %.5f, fit's training loss %.5f", -g.WorstFitness, -g.BestFitness, -g.MeanFitness)
-	if g.Best != g.Index+1 {
-		s += fmt.Sprintf(", fit refused (it does not lower the held-out loss): kept genome %d", g.Best)
-	}
-	return s
-}

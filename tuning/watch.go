@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
@@ -41,9 +42,11 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 		progress.Note(runLeft(cfg, p, played, perGeneration, time.Since(start)))
 		progress.Set(p.Done)
 	}
+	var before []float64 // SPSA's theta at the start of the next block; nil: the start
 	tuner.OnGeneration = func(g population.Generation) {
 		rate := float64(played) / max(time.Since(start).Seconds(), 1e-9)
-		progress.Line(generationLine(cfg, g, rate))
+		progress.Line(generationLine(cfg, plan.Evaluator(), before, g, rate))
+		before = g.Mean
 		if err := run.RecordTime(); err != nil && !quiet {
 			progress.Line("could not record the running time: " + err.Error())
 		}
@@ -53,17 +56,12 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 	}
 }
 
-// generationLine describes a closed generation g of a run of cfg, which
-// plays rate games a second: its best and fitness, its diversity (and a
-// knockout winner's move), its yardstick and why the run stopped there.
-func generationLine(cfg population.Config, g population.Generation, rate float64) string {
-	line := fmt.Sprintf("%s: best %d fitness %.3f (mean %.3f), diversity %.3f", cfg.GenerationOf(g.Index), g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
-	if cfg.Algo == population.Knockout {
-		line += fmt.Sprintf(", moved %.3f", g.Distance)
-	}
-	if cfg.Algo == population.Texel {
-		line += ", " + population.TexelNote(g)
-	}
+// generationLine describes a closed generation g of a run of cfg tuning
+// ev, which plays rate games a second: in its tuner's own terms
+// (reports.Terms; before is the weights the generation began from, nil
+// for the first), its yardstick and why the run stopped there.
+func generationLine(cfg population.Config, ev *games.Evaluator, before []float64, g population.Generation, rate float64) string {
+	line := cfg.GenerationOf(g.Index) + ": " + reports.Terms(cfg, ev, before, g)
 	if y := g.Yardstick; y != nil {
 		line += ", yardstick " + reports.EloInterval(y.Elo, y.EloLow, y.EloHigh)
 	}
