@@ -182,19 +182,7 @@ func (c Config) generationGames(ev *games.Evaluator) int {
 	case Knockout:
 		return (c.Candidates - 1) * c.BestOf
 	case CMAES:
-		pop := c.CMAESPopulation
-		if pop == 0 {
-			dim := 0
-			if ev != nil {
-				for _, f := range ev.Features {
-					if f.Max > f.Min {
-						dim++
-					}
-				}
-			}
-			pop = 4 + int(3*math.Log(float64(max(dim, 1))))
-		}
-		return (2*c.CMAESPairs + c.opponentGames()) * pop
+		return (2*c.CMAESPairs + c.opponentGames()) * c.CMAESCandidates(ev)
 	case Texel:
 		return c.TexelGames + 2*c.texelGatePairs()
 	case SPSA:

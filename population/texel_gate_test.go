@@ -53,7 +53,9 @@ func TestTexelGate(t *testing.T) {
 		if fit.WDL != want {
 			t.Errorf("round %d: the fit's record %+v, its gate games %+v", gen.Index, fit.WDL, want)
 		}
-		t.Logf("round %d: %s", gen.Index, TexelNote(gen))
+		if l := TexelLossesOf(gen); l.Gate != want {
+			t.Errorf("round %d: TexelLossesOf's gate %+v, want %+v", gen.Index, l.Gate, want)
+		}
 		switch {
 		case gen.Best == fit.ID:
 			took++

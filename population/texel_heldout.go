@@ -128,31 +128,3 @@ func sigmoidOf(k float64, w, x []float64) float64 {
 	}
 	return 1 / (1 + math.Exp(-k*q))
 }
-
-// TexelNote describes a Texel round's generation g (as texel records it)
-// for a log line: the held-out loss of the weights the round began from
-// and of its champion, the training loss of its fit, and whether the
-// round refused its fit, with the fit's score in the round's gate
-// (texel_gate.go) when it had one.
-func TexelNote(g Generation) string {
-	s := fmt.Sprintf("held-out loss %.5f -> %.5f, fit's training loss %.5f", -g.WorstFitness, -g.BestFitness, -g.MeanFitness)
-	var fit *Genome
-	for i := range g.Genomes {
-		if g.Genomes[i].ID == g.Index+1 {
-			fit = &g.Genomes[i]
-		}
-	}
-	gate := ""
-	if fit != nil && fit.Games() > 0 {
-		gate = fmt.Sprintf("; gate %.1f%% (%d-%d-%d) against the round's start", 100*fit.Score(), fit.Wins, fit.Draws, fit.Losses)
-	}
-	switch {
-	case g.Best == g.Index+1:
-		s += gate
-	case fit != nil && gate != "":
-		s += fmt.Sprintf(", fit refused (held-out loss %.5f%s): kept genome %d", -fit.Fitness, gate, g.Best)
-	default:
-		s += fmt.Sprintf(", fit refused (it does not lower the held-out loss): kept genome %d", g.Best)
-	}
-	return s
-}

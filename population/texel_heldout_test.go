@@ -259,15 +259,23 @@ func TestTexelHeldOutNeverRises(t *testing.T) {
 	}
 }
 
-// TestTexelNote: a round's log note gives its losses and says when it
-// refused its fit.
-func TestTexelNote(t *testing.T) {
-	took := Generation{Index: 2, Best: 3, BestFitness: -0.1, WorstFitness: -0.125, MeanFitness: -0.0875}
-	if got, want := TexelNote(took), "held-out loss 0.12500 -> 0.10000, fit's training loss 0.08750"; got != want {
-		t.Errorf("a round that took its fit: %q, want %q", got, want)
+// TestTexelLossesOf: a round's losses are read back from its Generation
+// as texel records it: the fit's training and held-out losses and its
+// start's, whether it took its fit, and a refused fit's held-out loss
+// from its genome.
+func TestTexelLossesOf(t *testing.T) {
+	took := Generation{Index: 2, Best: 3, BestFitness: -0.1, WorstFitness: -0.125, MeanFitness: -0.0875,
+		Genomes: []Genome{{ID: 3, Fitness: -0.1}}}
+	if got, want := TexelLossesOf(took), (TexelLosses{Train: 0.0875, Held: 0.1, HeldStart: 0.125, Accepted: true, Champion: 3}); got != want {
+		t.Errorf("a round that took its fit: %+v, want %+v", got, want)
 	}
-	kept := Generation{Index: 2, Best: 2, BestFitness: -0.125, WorstFitness: -0.125, MeanFitness: -0.0875}
-	if got, want := TexelNote(kept), "held-out loss 0.12500 -> 0.12500, fit's training loss 0.08750, fit refused (it does not lower the held-out loss): kept genome 2"; got != want {
-		t.Errorf("a round that refused its fit: %q, want %q", got, want)
+	kept := Generation{Index: 2, Best: 2, BestFitness: -0.125, WorstFitness: -0.125, MeanFitness: -0.0875,
+		Genomes: []Genome{{ID: 2, Fitness: -0.125}, {ID: 3, Fitness: -0.126}}}
+	if got, want := TexelLossesOf(kept), (TexelLosses{Train: 0.0875, Held: 0.126, HeldStart: 0.125, Champion: 2}); got != want {
+		t.Errorf("a round that refused its fit: %+v, want %+v", got, want)
+	}
+	empty := Generation{Index: 0, Best: 0, BestFitness: -0.25, WorstFitness: -0.25, Genomes: []Genome{{ID: 0, Fitness: -0.25}}}
+	if got := TexelLossesOf(empty); got.Held != 0.25 || got.Accepted {
+		t.Errorf("a round with nothing to fit: %+v, want its start's held-out loss and no fit", got)
 	}
 }

@@ -67,7 +67,7 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 <h1>gametune run {{.Name}}</h1>
 <p>{{.Game}} · evaluator <b>{{.Evaluator}}</b> · {{.Algo}} · seed {{.Seed}} · <span class="status">{{.Status}}</span></p>
 <p id="plan">{{.Plan}}</p>
-<p>{{.Done}} of {{.Planned}} {{.Stage}}s · {{.Games}} games · {{printf "%.1f" .Seconds}} s of play{{if .GamesPerSecond}} · {{printf "%.1f" .GamesPerSecond}} games/s{{end}}{{if .Started}} · started {{.Started}}{{end}}{{if .Ended}} · ended {{.Ended}}{{end}}</p>
+<p>{{.Done}} of {{.Planned}} {{.Stage}}s · {{.Games}}{{if .GamesPlanned}} of about {{.GamesPlanned}}{{end}} games · {{printf "%.1f" .Seconds}} s of play{{if .GamesPerSecond}} · {{printf "%.1f" .GamesPerSecond}} games/s{{end}}{{if .Started}} · started {{.Started}}{{end}}{{if .Ended}} · ended {{.Ended}}{{end}}</p>
 
 <h2>Best weights</h2>
 <p id="best">Best: {{.BestSummary}}</p>
@@ -89,6 +89,13 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 {{range .Yardstick}}<tr><td>{{.Generation}}</td><td>{{.Genome}}</td><td>{{.Wins}}-{{.Draws}}-{{.Losses}}</td><td>{{printf "%.1f%%" .Score}}</td><td>{{elo .Elo}}</td><td>[{{elo .Low}}, {{elo .High}}]</td></tr>
 {{end}}</table>{{else}}<p>No yardstick match was played.</p>{{end}}
 
+<h2>History in {{.Algo}}'s terms</h2>
+{{range .History}}<h3>{{.Title}}</h3>
+<table id="{{.ID}}">
+<tr>{{range $i, $h := .Head}}<th{{if eq $i 0}} class="name"{{end}}>{{$h}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range $i, $c := .}}<td{{if eq $i 0}} class="name"{{end}}>{{$c}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}
 <h2>Plots</h2>
 {{range .Figures}}<div class="figure" id="plot-{{.Name}}"><h3>{{.Title}}</h3>{{.SVG}}</div>
 {{end}}
@@ -132,7 +139,7 @@ type matchHTML struct {
 type reportData struct {
 	Name, Game, Evaluator, Algo, Status, Stage, Config, Plan string
 	Seed                                                     uint64
-	Done, Planned, Games                                     int
+	Done, Planned, Games, GamesPlanned                       int
 	Seconds, GamesPerSecond                                  float64
 	Started, Ended                                           string
 	BestSummary                                              string
@@ -141,6 +148,7 @@ type reportData struct {
 	Ladder                                                   []population.LadderEntry
 	LadderPairs                                              int
 	Yardstick                                                []yardRow
+	History                                                  []Table
 	Figures                                                  []figureHTML
 	Bracket                                                  [][]matchHTML
 	BracketRound                                             int
@@ -155,18 +163,26 @@ func stamp(t time.Time) string {
 
 // HTML renders the run's report: one self-contained page (inline SVG and
 // CSS, nothing fetched) with the config, status and timings, the best
-// weights with their ranges, the yardstick table, every plot and the last
-// knockout bracket.
+// weights with their ranges, the yardstick table, the run's history in its
+// tuner's terms (History), every plot (Figures) and the last knockout
+// bracket. A finished run has done all it planned; a running
+// one says how many games it is expected to play (ExpectedGames).
 func HTML(r *Run) ([]byte, error) {
 	figs, err := r.Figures()
 	if err != nil {
 		return nil, err
 	}
-	planned := r.Config.ExpectedGenerations(len(r.Generations), r.Info.Games, r.Info.Seconds)
+	planned, gamesPlanned := r.Config.ExpectedGenerations(len(r.Generations), r.Info.Games, r.Info.Seconds), 0
+	if r.Info.Status == results.StatusDone {
+		planned = len(r.Generations)
+	} else {
+		gamesPlanned = r.Config.ExpectedGames(r.Evaluator, r.Info.Games, r.Info.Seconds)
+	}
 	d := reportData{
 		Name: r.Name, Game: r.Config.Game, Evaluator: r.Evaluator.Name, Algo: string(r.Config.Algo), Status: string(r.Info.Status),
 		Stage: r.stage(), Config: configText(r.Config), Plan: Plan(r.Config), Seed: r.Config.Seed,
-		Done: len(r.Generations), Planned: planned, Games: r.Info.Games, Seconds: r.Info.Seconds,
+		Done: len(r.Generations), Planned: planned, Games: r.Info.Games, GamesPlanned: gamesPlanned, Seconds: r.Info.Seconds,
+		History: r.History(0, 8),
 		Started: stamp(r.Info.Started), Ended: stamp(r.Info.Ended),
 	}
 	if d.Status == "" {

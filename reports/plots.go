@@ -50,12 +50,9 @@ func NewRun(name string, cfg population.Config, hist []population.Generation, in
 	return &Run{*v}, nil
 }
 
-func (r *Run) stage() string {
-	if r.Knockout() {
-		return "round"
-	}
-	return "generation"
-}
+// stage is what a generation of the run's tuner is called: a "round"
+// (knockout, Texel), a "block" (SPSA) or a "generation".
+func (r *Run) stage() string { return r.Config.GenerationName() }
 
 // Figure is one drawing: a name for its files, a title, and its size.
 type Figure struct {
@@ -69,27 +66,15 @@ type Figure struct {
 // ErrNoData is returned when a run has no closed generation to draw.
 var ErrNoData = errors.New("reports: the run has no finished generation yet")
 
-// Figures returns the run's plots: the ladder first when the run has one
-// (Elo of each champion against the games spent), coefficients, fitness,
-// yardstick Elo,
-// diversity, and for knockout runs the winners' weights and the distance
-// between successive winners.
+// Figures returns the run's plots, the same for every reader (the report,
+// plots/, the dashboard): first the Elo of its champions against the games
+// spent (its title begins with EloTitle), then its tuner's own
+// (figuresOf). ErrNoData until a generation has closed.
 func (r *Run) Figures() ([]Figure, error) {
 	if len(r.Generations) == 0 {
 		return nil, ErrNoData
 	}
-	var figs []Figure
-	if r.Ladder != nil {
-		figs = append(figs, r.ladder())
-	}
-	figs = append(figs, r.coefficients(), r.fitness(), r.yardstick(), r.diversity())
-	if r.Knockout() {
-		figs = append(figs, r.winners(), r.distance())
-	}
-	if r.Config.Algo == population.SPSA {
-		figs = append(figs, r.spsa())
-	}
-	return figs, nil
+	return append([]Figure{r.elo()}, r.figuresOf()...), nil
 }
 
 var palette = []color.Color{
@@ -267,104 +252,6 @@ func (pts errPoints) span(lo, hi float64) (float64, float64) {
 		hi = math.Max(hi, xy.Y+pts.YErrors[i].High)
 	}
 	return lo, hi
-}
-
-// draw adds the intervals as error bars and the ratings as dots, named
-// label in the legend.
-func (pts errPoints) draw(p *plot.Plot, label string) {
-	if bars, err := plotter.NewYErrorBars(pts); err == nil {
-		bars.Color = palette[0]
-		p.Add(bars)
-	}
-	if s, err := plotter.NewScatter(pts.XYs); err == nil {
-		s.Color = palette[0]
-		p.Add(s)
-		p.Legend.Add(label, s)
-	}
-}
-
-func (r *Run) yardstick() Figure {
-	p := newPlot("Champions on the yardstick", r.stage(), "Elo, the defaults = 0 (95% interval)")
-	var pts errPoints
-	for _, g := range r.Generations {
-		if y := g.Yardstick; y != nil {
-			e := clip(y.Elo)
-			pts.XYs = append(pts.XYs, plotter.XY{X: number(g), Y: e})
-			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{e - clip(y.EloLow), clip(y.EloHigh) - e})
-		}
-	}
-	zero := plotter.XYs{{X: number(r.Generations[0]), Y: 0}, {X: number(r.Generations[len(r.Generations)-1]), Y: 0}}
-	line(p, zero, palette[7], vg.Points(0.8), true, "")
-	if len(pts.XYs) > 0 {
-		lo, hi := pts.span(0, 0)
-		p.Y.Min, p.Y.Max = lo-50, hi+100 // room for the legend
-		pts.draw(p, "rating of the champion")
-	}
-	return Figure{Name: "yardstick", Title: "Yardstick: each champion against the defaults and the previous champion, rated from every yardstick game (clipped at ±800)", Width: vg.Points(520), Height: vg.Points(320), draw: single(p)}
-}
-
-// ladder draws the ladder: each champion's Elo (the defaults = 0) with its
-// 95% interval against the games the run had spent when it was champion,
-// with the defaults and the start as horizontal lines.
-func (r *Run) ladder() Figure {
-	p := newPlot("Elo ladder of the champions", "games spent", "Elo, the defaults = 0 (95% interval)")
-	p.X.Tick.Marker = countTicks{}
-	var pts errPoints
-	maxX := 1.0
-	for _, e := range r.Ladder.Entries {
-		if e.Generation < 0 {
-			continue
-		}
-		y := clip(e.Elo)
-		pts.XYs = append(pts.XYs, plotter.XY{X: float64(e.Spent), Y: y})
-		pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{y - clip(e.Low), clip(e.High) - y})
-		maxX = math.Max(maxX, float64(e.Spent))
-	}
-	lo, hi := 0.0, 0.0
-	for _, e := range r.Ladder.Entries {
-		if e.Generation < 0 {
-			lo, hi = math.Min(lo, clip(e.Elo)), math.Max(hi, clip(e.Elo))
-			c, label := palette[7], "defaults"
-			if e.Genome == population.StartID || e.Genome == population.RandomStartID {
-				c, label = palette[1], "start"
-			}
-			line(p, plotter.XYs{{X: 0, Y: clip(e.Elo)}, {X: maxX, Y: clip(e.Elo)}}, c, vg.Points(1), true, label)
-		}
-	}
-	lo, hi = pts.span(lo, hi)
-	p.Y.Min, p.Y.Max = lo-50, hi+100
-	p.X.Min, p.X.Max = 0, maxX*1.05
-	if len(pts.XYs) > 0 {
-		if l, err := plotter.NewLine(pts.XYs); err == nil {
-			l.Color = palette[0]
-			p.Add(l)
-		}
-		pts.draw(p, "champion")
-	}
-	return Figure{Name: "ladder", Title: fmt.Sprintf("Ladder: Elo of the champions against the games spent (%d pairs per pairing, on openings the run never used)", r.Ladder.Pairs), Width: vg.Points(620), Height: vg.Points(360), draw: single(p)}
-}
-
-// spsa draws SPSA's parameters as fishtest does: each theta's move from its
-// start divided by its perturbation c at that iteration, so that every
-// parameter shares one axis (a move of 1 is one c).
-func (r *Run) spsa() Figure {
-	p := newPlot("SPSA: theta moved from its start, in units of c", "iteration", "(theta - start) / c")
-	p.X.Tick.Marker = countTicks{}
-	first := r.Generations[0]
-	block := max(r.Config.SPSABlock, 1)
-	for i, f := range r.Evaluator.Features {
-		if i >= len(first.Mean) {
-			break
-		}
-		var xys plotter.XYs
-		for _, g := range r.Generations {
-			if i < len(g.Mean) && i < len(g.Std) && g.Std[i] > 0 {
-				xys = append(xys, plotter.XY{X: float64((g.Index + 1) * block), Y: (g.Mean[i] - first.Mean[i]) / g.Std[i]})
-			}
-		}
-		line(p, xys, palette[i%len(palette)], vg.Points(1.2), i >= len(palette), f.Name)
-	}
-	return Figure{Name: "spsa", Title: "SPSA: each parameter's theta over the iterations, normalised by its c", Width: vg.Points(620), Height: vg.Points(360), draw: single(p)}
 }
 
 func (r *Run) diversity() Figure {

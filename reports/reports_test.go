@@ -95,12 +95,12 @@ func TestGoldenPlots(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := 5 // the ladder first, then coefficients, fitness, yardstick, diversity
+		want := 4 // Elo against games spent first, then coefficients, fitness, diversity
 		if algo == "knockout" {
-			want = 7
+			want = 3 // Elo, winners, distance
 		}
-		if len(figs) != want || figs[0].Name != "ladder" {
-			t.Fatalf("%s: %d figures, the first %q; want %d, the ladder first", algo, len(figs), figs[0].Name, want)
+		if len(figs) != want || figs[0].Name != "elo" {
+			t.Fatalf("%s: %d figures, the first %q; want %d, Elo against games spent first", algo, len(figs), figs[0].Name, want)
 		}
 		for _, f := range figs {
 			svg, err := f.SVG()
@@ -152,7 +152,11 @@ func TestHTML(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := string(page)
-		for _, want := range []string{"<!DOCTYPE html>", `id="best-weights"`, `id="yardstick"`, `id="plot-coefficients"`, `id="plot-fitness"`, `id="plot-yardstick"`, `id="plot-diversity"`, "open-mine", "games/s"} {
+		wants := []string{"<!DOCTYPE html>", `id="best-weights"`, `id="yardstick"`, `id="history"`, `id="plot-elo"`, "open-mine", "games/s"}
+		if algo == "genetic" {
+			wants = append(wants, `id="plot-coefficients"`, `id="plot-fitness"`, `id="plot-diversity"`)
+		}
+		for _, want := range wants {
 			if !strings.Contains(s, want) {
 				t.Errorf("%s report lacks %q", algo, want)
 			}
@@ -217,13 +221,13 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("chromium --dump-dom: %v", err)
 	}
-	for _, id := range []string{"plot-coefficients", "plot-fitness", "plot-yardstick", "plot-diversity", "plot-winners", "plot-distance", "bracket", "best-weights"} {
+	for _, id := range []string{"plot-elo", "plot-winners", "plot-distance", "bracket", "best-weights", "history"} {
 		if !strings.Contains(string(dom), `id="`+id+`"`) {
 			t.Errorf("rendered page lacks %s", id)
 		}
 	}
-	if n := strings.Count(string(dom), "<svg"); n < 6 {
-		t.Errorf("rendered page has %d svg elements, want 6", n)
+	if n := strings.Count(string(dom), "<svg"); n < 3 {
+		t.Errorf("rendered page has %d svg elements, want 3", n)
 	}
 	shot := filepath.Join(dir, "report.png")
 	out, err := exec.Command(browser, append(flags, "--screenshot="+shot, "--window-size=1280,2400", "file://"+page)...).CombinedOutput()
@@ -293,40 +297,5 @@ func TestCountTicks(t *testing.T) {
 	}
 	if n := len((countTicks{}).Ticks(0, 7)); n != 4 {
 		t.Fatalf("ticks of 0-7: %d, want 0, 2, 4, 6", n)
-	}
-}
-
-// TestSPSAPlot: an SPSA run gets the theta/c plot, drawn from a real run.
-func TestSPSAPlot(t *testing.T) {
-	cfg := population.Defaults()
-	cfg.Game, cfg.Depth, cfg.Openings, cfg.Algo = "tictactoe", 1, "", population.SPSA
-	cfg.SPSAIterations, cfg.SPSABlock, cfg.YardstickPairs, cfg.LadderPairs = 24, 4, 0, -1
-	g, _ := all.Find(cfg.Game)
-	pool, _ := tournament.NewPool(1, 1)
-	store := population.NewMemoryStore()
-	tu, err := population.NewTuner(cfg, g, nil, nil, pool, store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tu.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	r, err := NewRun("spsa", cfg, store.Generations, results.Info{Status: "done"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	figs, err := r.Figures()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, f := range figs {
-		names = append(names, f.Name)
-	}
-	if names[len(names)-1] != "spsa" {
-		t.Fatalf("figures %v: want the spsa plot", names)
-	}
-	if _, err := figs[len(figs)-1].PNG(); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -13,8 +13,10 @@ import (
 
 // WriteSummary writes the run's summary as text for a terminal (tune
 // show): its record and progress, the best with what its gain cost and
-// its weights, its verification, the ladder and the yardstick per
-// generation. dir names the run in the first line.
+// its weights, its verification, the ladder, the yardstick per
+// generation and the run's history in its tuner's own terms (Run.History:
+// at most 12 generations, weights at 5 of them). dir names the run in the
+// first line.
 func WriteSummary(w io.Writer, v *results.View, dir string) {
 	s, in := v.JSON(), v.Info
 	fmt.Fprintf(w, "run %s: %s %s, evaluator %s, seed %d\n", dir, in.Game, in.Algo, s.Evaluator, in.Seed)
@@ -50,7 +52,10 @@ func WriteSummary(w io.Writer, v *results.View, dir string) {
 	if v.Ladder != nil {
 		WriteLadder(w, v.Ladder)
 	}
-	writeYardstick(w, v.Generations, v.Config.OpponentNames())
+	writeYardstick(w, v.Config.GenerationName(), v.Generations, v.Config.OpponentNames())
+	if len(v.Generations) > 0 {
+		writeTables(w, (&Run{*v}).History(12, 5))
+	}
 }
 
 // WriteLadder writes a ladder as a table, in the order of the run, marking
@@ -75,9 +80,10 @@ func WriteLadder(w io.Writer, l *population.Ladder) {
 	tw.Flush()
 }
 
-// writeYardstick writes each generation's yardstick match, if any, with
-// a column per opponent of the run (named by names).
-func writeYardstick(w io.Writer, hist []population.Generation, names []string) {
+// writeYardstick writes each generation's yardstick match, if any, a
+// generation called stage (generation, round, block), with a column per
+// opponent of the run (named by names).
+func writeYardstick(w io.Writer, stage string, hist []population.Generation, names []string) {
 	var tw *tabwriter.Writer
 	for _, g := range hist {
 		y := g.Yardstick
@@ -91,7 +97,7 @@ func writeYardstick(w io.Writer, hist []population.Generation, names []string) {
 			}
 			fmt.Fprintf(w, "yardstick (each champion against %s; rating from every yardstick game, the defaults = 0):\n", panel)
 			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprint(tw, "  generation\tgenome\tgames spent\tvs defaults\tvs previous")
+			fmt.Fprintf(tw, "  %s\tgenome\tgames spent\tvs defaults\tvs previous", stage)
 			for _, n := range names {
 				fmt.Fprintf(tw, "\tvs %s", n)
 			}

@@ -94,12 +94,15 @@ func Tune(ctx context.Context, plan *population.Plan, run *results.Run, open Ope
 	if r, ok := games.(interface{ Report(io.Writer) }); ok && !out.Quiet {
 		r.Report(out.Stderr)
 	}
-	if err := end(ctx, run, err, out.Stderr); err != nil {
-		return err
-	}
+	err = end(ctx, run, err, out.Stderr)
 	progress.Finish()
+	// The report is drawn however the run ended: while it ran, it was
+	// refreshed at most every refreshEvery.
 	if err := reports.Refresh(run.Dir()); err != nil {
 		fmt.Fprintln(out.Stderr, "could not draw the plots:", err)
+	}
+	if err != nil {
+		return err
 	}
 	return writeResult(out.Stdout, plan, run, res)
 }

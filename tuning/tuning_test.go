@@ -231,14 +231,17 @@ func TestCompareInterrupted(t *testing.T) {
 	}
 }
 
-// TestGenerationLine: the line of a generation names what the run has.
+// TestGenerationLine: the line of a knockout round names its winner, the
+// final it won, its score, its move, the yardstick and why the run
+// stopped.
 func TestGenerationLine(t *testing.T) {
 	cfg := population.Defaults()
 	cfg.Algo, cfg.Rounds = population.Knockout, 5
 	g := population.Generation{Index: 1, Best: 7, BestFitness: 0.75, MeanFitness: 0.5, Diversity: 0.25, Distance: 0.125, Stop: "converged",
+		Matches:   []tournament.BracketMatch{{Round: 0, A: 7, B: 8, ScoreA: 3, ScoreB: 2, Winner: 7}, {Round: 1, A: 5, B: 7, ScoreA: 1.5, ScoreB: 3.5, Winner: 7}},
 		Yardstick: &population.Yardstick{Elo: 30, EloLow: -10.4, EloHigh: 70}}
-	want := "round 2/5: best 7 fitness 0.750 (mean 0.500), diversity 0.250, moved 0.125, yardstick +30 Elo [-10, +70], stopped: converged, 12.5 games/s"
-	if got := generationLine(cfg, g, 12.5); got != want {
+	want := "round 2/5: winner genome 7 (won the final 3.5-1.5), 0.750 of the points over its matches, moved 0.125, yardstick +30 Elo [-10, +70], stopped: converged, 12.5 games/s"
+	if got := generationLine(cfg, nil, nil, g, 12.5); got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }

@@ -5,23 +5,33 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
 )
+
+// refreshEvery is the least time between two refreshes of a running
+// job's report: drawing its plots as PNG and SVG costs about 30 ms, which
+// took 89% of an SPSA run's time on tic-tac-toe when done after each of
+// its small generations. The report is refreshed after the first
+// generation, then at most this often, and when the job ends (Tune).
+const refreshEvery = 30 * time.Second
 
 // watch shows the progress of tuner, a run of plan begun at start whose
 // games runner plays: at once a line saying what the run does
 // (planLine); a bar per batch of games on a terminal, or a line at a
 // batch's first game and every progressInterval, with the time the batch
 // and the run have left; and a line per generation (generationLine), after
-// which the running time is recorded in run and its report refreshed.
+// which the running time is recorded in run and its report refreshed (at
+// most every refreshEvery).
 // Failures to do either are noted unless quiet.
 func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, runner any, progress *reports.Progress, start time.Time, quiet bool) {
 	cfg := plan.Config()
 	progress.Line(planLine(plan, run.Dir(), workersOf(runner)))
 	progress.Interval = progressInterval
 	played, stage, stageGen, perGeneration := 0, "", -1, 0
+	var refreshed time.Time // the report's last refresh: none yet
 	tuner.OnGame = func(p population.Progress) {
 		if p.Played {
 			played++
@@ -44,29 +54,30 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 		progress.Note(runLeft(cfg, p, played, perGeneration, time.Since(start)))
 		progress.Set(p.Done)
 	}
+	var before []float64 // SPSA's theta at the start of the next block; nil: the start
 	tuner.OnGeneration = func(g population.Generation) {
 		rate := float64(played) / max(time.Since(start).Seconds(), 1e-9)
-		progress.Line(generationLine(cfg, g, rate))
+		progress.Line(generationLine(cfg, plan.Evaluator(), before, g, rate))
+		before = g.Mean
 		if err := run.RecordTime(); err != nil && !quiet {
 			progress.Line("could not record the running time: " + err.Error())
 		}
+		if time.Since(refreshed) < refreshEvery {
+			return
+		}
+		refreshed = time.Now()
 		if err := reports.Refresh(run.Dir()); err != nil && !quiet {
 			progress.Line("could not refresh the plots: " + err.Error())
 		}
 	}
 }
 
-// generationLine describes a closed generation g of a run of cfg, which
-// plays rate games a second: its best and fitness, its diversity (and a
-// knockout winner's move), its yardstick and why the run stopped there.
-func generationLine(cfg population.Config, g population.Generation, rate float64) string {
-	line := fmt.Sprintf("%s: best %d fitness %.3f (mean %.3f), diversity %.3f", cfg.GenerationOf(g.Index), g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
-	if cfg.Algo == population.Knockout {
-		line += fmt.Sprintf(", moved %.3f", g.Distance)
-	}
-	if cfg.Algo == population.Texel {
-		line += ", " + population.TexelNote(g)
-	}
+// generationLine describes a closed generation g of a run of cfg tuning
+// ev, which plays rate games a second: in its tuner's own terms
+// (reports.Terms; before is the weights the generation began from, nil
+// for the first), its yardstick and why the run stopped there.
+func generationLine(cfg population.Config, ev *games.Evaluator, before []float64, g population.Generation, rate float64) string {
+	line := cfg.GenerationOf(g.Index) + ": " + reports.Terms(cfg, ev, before, g)
 	if y := g.Yardstick; y != nil {
 		line += ", yardstick " + reports.EloInterval(y.Elo, y.EloLow, y.EloHigh)
 		names := cfg.OpponentNames()

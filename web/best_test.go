@@ -95,16 +95,16 @@ func TestBestEverywhere(t *testing.T) {
 			_, page := get(t, ts.URL+"/runs/"+c.id)
 			wantPage := []string{`id="best"`, strings.ReplaceAll(want.Best.Summary(), "+", "&#43;")}
 			if c.id == "ladder" {
-				wantPage = append(wantPage, `id="ladder"`, `id="plot-ladder"`, "<td class=\"name\">g6</td>")
+				wantPage = append(wantPage, `id="ladder"`, `id="plot-elo"`, "<td class=\"name\">g6</td>")
 				if detail.Ladder == nil || len(detail.Ladder.Entries) != 3 || detail.Ladder.Strongest != "g6" ||
 					detail.Ladder.Entries[2].Weights[want.Evaluator.Features[0].Name] != want.Best.Weights[0] {
 					t.Errorf("/api/runs/ladder's ladder: %+v", detail.Ladder)
 				}
-				if len(detail.Plots) == 0 || !strings.HasSuffix(detail.Plots[0], "/ladder.svg") {
-					t.Errorf("plots %v: the ladder first", detail.Plots)
+				if len(detail.Plots) == 0 || !strings.HasSuffix(detail.Plots[0], "/elo.svg") {
+					t.Errorf("plots %v: Elo against games spent first", detail.Plots)
 				}
-				if resp, svg := get(t, ts.URL+"/runs/ladder/plots/ladder.svg"); resp.StatusCode != 200 || !strings.Contains(svg, "<svg") {
-					t.Errorf("ladder.svg: %d", resp.StatusCode)
+				if resp, svg := get(t, ts.URL+"/runs/ladder/plots/elo.svg"); resp.StatusCode != 200 || !strings.Contains(svg, "<svg") || !strings.Contains(svg, "champion, by the ladder") {
+					t.Errorf("elo.svg: %d, or without the ladder's champions", resp.StatusCode)
 				}
 			} else if strings.Contains(page, `id="ladder"`) {
 				t.Error("a ladder on the page of a run without one")

@@ -492,10 +492,14 @@ type Summary struct {
 	Eval    string `json:"evaluator,omitempty"`
 	Algo    string `json:"algo,omitempty"`
 	Status  string `json:"status"`
-	Stage   string `json:"stage,omitempty"` // "generation" or "round"
-	Done    int    `json:"done"`            // generations (rounds) closed
-	Planned int    `json:"planned"`
+	Stage   string `json:"stage,omitempty"` // "generation", "round" or "block"
+	Done    int    `json:"done"`            // generations (rounds, blocks) closed
+	Planned int    `json:"planned"`         // of them expected: Done when the run is done
 	Games   int    `json:"games"`
+	// GamesPlanned is the games the run is expected to play in all
+	// (population.Config.ExpectedGames; Games when it is done, 0 when
+	// not known yet): its progress is Games of them.
+	GamesPlanned int `json:"games_planned"`
 	// GamesPerSecond is measured by this server while it watches a running
 	// run, and over the run's recorded time otherwise.
 	GamesPerSecond stats.Float `json:"games_per_second"`
@@ -510,7 +514,7 @@ type Summary struct {
 	EloHigh stats.Float       `json:"elo_high"`
 	Started time.Time         `json:"started,omitzero"`
 	Ended   time.Time         `json:"ended,omitzero"`
-	ETA     time.Time         `json:"eta,omitzero"` // running runs: when the last generation should close
+	ETA     time.Time         `json:"eta,omitzero"` // running runs: when the planned games should be played
 	Seconds float64           `json:"seconds"`      // recorded running time
 	// Comparison is, on a tuner's run in a comparison of tuners (tune
 	// compare), the comparison's id; the run's id is then
@@ -529,12 +533,9 @@ func summarize(id string, r *reports.Run, seen observation, now time.Time) Summa
 	nan := stats.Float(math.NaN())
 	s := Summary{
 		ID: id, Game: r.Config.Game, Eval: r.Evaluator.Name, Algo: string(r.Config.Algo), Status: string(in.Status),
-		Stage: "generation", Done: len(r.Generations), Planned: r.Config.ExpectedGenerations(len(r.Generations), in.Games, in.Seconds), Games: in.Games,
+		Stage: r.Config.GenerationName(), Done: len(r.Generations), Planned: r.Config.ExpectedGenerations(len(r.Generations), in.Games, in.Seconds), Games: in.Games,
 		Started: in.Started, Ended: in.Ended, Seconds: in.Seconds, Best: r.BestJSON(),
 		Elo: nan, EloLow: nan, EloHigh: nan, GamesPerSecond: nan,
-	}
-	if r.Knockout() {
-		s.Stage = "round"
 	}
 	if s.Best != nil {
 		s.Elo, s.EloLow, s.EloHigh = s.Best.Elo, s.Best.Low, s.Best.High
@@ -558,8 +559,6 @@ func summarize(id string, r *reports.Run, seen observation, now time.Time) Summa
 		perGen = dt / float64(s.Done-seen.gens)
 		s.GamesPerSecond = stats.Float(float64(in.Games-seen.games) / dt)
 	}
-	if in.Status == "running" && !math.IsNaN(perGen) && s.Planned > s.Done {
-		s.ETA = now.UTC().Add(time.Duration(perGen * float64(s.Planned-s.Done) * float64(time.Second))).Truncate(time.Second)
-	}
+	s.setProgress(r, perGen, now)
 	return s
 }

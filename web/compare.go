@@ -178,6 +178,7 @@ func (s *Server) compareSummary(x *comparison, now time.Time) Summary {
 	rec := v.Record
 	sum.Game, sum.Status, sum.Algos, sum.Tuners = rec.Game, string(rec.Status), rec.Algos, ids
 	sum.Done, sum.Planned, sum.Games, sum.Started, sum.Ended = v.Games(), rec.BudgetGames*len(rec.Algos), v.Games(), rec.Created, rec.Ended
+	sum.GamesPlanned = sum.Planned
 	if v.Evaluator != nil {
 		sum.Eval = v.Evaluator.Name
 	}

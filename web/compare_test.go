@@ -108,7 +108,7 @@ func TestComparisonListed(t *testing.T) {
 		t.Errorf("the list's rows: %s", got)
 	}
 	for _, want := range []string{
-		`<tr id="run-cmp"><td class="name"><a href="/compare/cmp">cmp</a></td><td class="name">tictactoe · lines</td><td class="name">compare: genetic,spsa,cmaes</td><td class="name"><span class="status done">done</span></td><td><progress max="100" value="8"></progress> 10/120</td><td>10</td>`,
+		`<tr id="run-cmp"><td class="name"><a href="/compare/cmp">cmp</a></td><td class="name">tictactoe · lines</td><td class="name">compare: genetic,spsa,cmaes</td><td class="name"><span class="status done">done</span></td><td><progress max="100" value="8"></progress> 10/120 games</td><td>10</td>`,
 		`<tr id="run-cmp:genetic" class="tuner"><td class="name"><a href="/runs/cmp:genetic">cmp:genetic</a>`,
 		`genetic:g2 &#43;60 [&#43;20, &#43;100] over the defaults`,
 		`<tr id="run-half"><td class="name"><a href="/compare/half">half</a></td><td class="name">tictactoe · lines</td><td class="name">compare: genetic,spsa,cmaes</td><td class="name"><span class="status interrupted">interrupted</span>`,

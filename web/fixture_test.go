@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
@@ -17,6 +18,21 @@ func fixtureConfig(generations int) population.Config {
 	cfg.Game, cfg.Depth, cfg.Openings = "tictactoe", 2, ""
 	cfg.Population, cfg.Generations, cfg.Games, cfg.YardstickPairs = 16, generations, 2, 2
 	return cfg
+}
+
+// fixtureEvaluator is the evaluator fixtureConfig tunes.
+func fixtureEvaluator(t testing.TB) *games.Evaluator {
+	t.Helper()
+	cfg := fixtureConfig(1)
+	g, err := all.Find(cfg.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := cfg.TunedEvaluator(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
 }
 
 // fixtureGeneration is a made-up closed generation i of pop genomes with

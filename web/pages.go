@@ -47,11 +47,18 @@ var funcs = template.FuncMap{
 		}
 		return t.UTC().Format("2006-01-02 15:04 UTC")
 	},
+	// percent is the run's progress in games, of those planned.
 	"percent": func(s Summary) int {
-		if s.Planned <= 0 {
+		if s.GamesPlanned <= 0 {
 			return 0
 		}
-		return min(100, 100*s.Done/s.Planned)
+		return min(100, 100*s.Games/s.GamesPlanned)
+	},
+	"planned": func(n int) string {
+		if n <= 0 {
+			return "?"
+		}
+		return strconv.Itoa(n)
 	},
 	"num": reports.NumberText,
 }
@@ -93,7 +100,7 @@ var listTemplate = template.Must(template.New("list").Funcs(funcs).Parse(`<!DOCT
 {{if .Runs}}<table id="runs">
 <tr>{{range .Columns}}<th{{if .Left}} class="name"{{end}}><a href="?sort={{.Key}}{{if .Next}}&amp;desc=1{{end}}">{{.Title}}{{.Arrow}}</a></th>{{end}}</tr>
 {{range .Runs}}{{if .Damaged}}<tr class="damaged" id="run-{{.ID}}"><td class="name">{{.ID}}</td><td class="damage" colspan="10"><span class="status damaged">damaged</span> {{.Damaged}}</td></tr>
-{{else}}<tr id="run-{{.ID}}"{{if .Comparison}} class="tuner"{{end}}><td class="name"><a href="{{if eq .Algo "compare"}}/compare/{{else}}/runs/{{end}}{{.ID}}">{{.ID}}</a></td><td class="name">{{.Game}} · {{.Eval}}</td><td class="name">{{.Algo}}{{range $i, $a := .Algos}}{{if $i}},{{else}}: {{end}}{{$a}}{{end}}</td><td class="name"><span class="status {{.Status}}">{{.Status}}</span></td><td><progress max="100" value="{{percent .}}"></progress> {{.Done}}/{{.Planned}}</td><td>{{.Games}}</td><td>{{rate .GamesPerSecond}}</td><td class="best"{{with .Best}} title="{{.Summary}}"{{end}}>{{best .}}</td><td>{{when .Started}}</td><td>{{if eq .Status "running"}}{{when .ETA}}{{else}}–{{end}}</td></tr>
+{{else}}<tr id="run-{{.ID}}"{{if .Comparison}} class="tuner"{{end}}><td class="name"><a href="{{if eq .Algo "compare"}}/compare/{{else}}/runs/{{end}}{{.ID}}">{{.ID}}</a></td><td class="name">{{.Game}} · {{.Eval}}</td><td class="name">{{.Algo}}{{range $i, $a := .Algos}}{{if $i}},{{else}}: {{end}}{{$a}}{{end}}</td><td class="name"><span class="status {{.Status}}">{{.Status}}</span></td><td><progress max="100" value="{{percent .}}"></progress> {{.Games}}/{{planned .GamesPlanned}} games</td><td>{{.Games}}</td><td>{{rate .GamesPerSecond}}</td><td class="best"{{with .Best}} title="{{.Summary}}"{{end}}>{{best .}}</td><td>{{when .Started}}</td><td>{{if eq .Status "running"}}{{when .ETA}}{{else}}–{{end}}</td></tr>
 {{end}}{{end}}</table>{{else}}<p>No runs yet: start one with <code>tune run --out {{.Root}}/NAME</code>.</p>{{end}}
 </body>
 </html>
@@ -142,7 +149,7 @@ func sortRuns(runs []Summary, key string, desc bool) {
 		case "status":
 			return strings.Compare(a.Status, b.Status)
 		case "progress":
-			fa, fb := float64(a.Done)/math.Max(1, float64(a.Planned)), float64(b.Done)/math.Max(1, float64(b.Planned))
+			fa, fb := float64(a.Games)/math.Max(1, float64(a.GamesPlanned)), float64(b.Games)/math.Max(1, float64(b.GamesPlanned))
 			return cmpFloat(fa, fb)
 		case "games":
 			return a.Games - b.Games
@@ -231,8 +238,8 @@ var headTemplate = template.Must(template.New("head").Funcs(funcs).Parse(liveSty
 <nav class="dash"><a href="/">← all runs</a> · <a href="/api/runs/{{.ID}}">JSON</a></nav>
 <div id="live" data-events="/runs/{{.ID}}/events" data-page="/runs/{{.ID}}" data-updates="0">
 <span id="live-status" class="status {{.Status}}">{{.Status}}</span> ·
-<span id="live-done">{{.Done}}</span> of {{.Planned}} {{.Stage}}s ·
-<span id="live-games">{{.Games}}</span> games ·
+<span id="live-done">{{.Done}}</span> of <span id="live-planned">{{.Planned}}</span> {{.Stage}}s ·
+<span id="live-games">{{.Games}}</span> of <span id="live-games-planned">{{planned .GamesPlanned}}</span> games ·
 <span id="live-rate">{{rate .GamesPerSecond}}</span> games/s
 <span id="live-eta-part"{{if ne .Status "running"}} hidden{{end}}>· ETA <span id="live-eta">{{when .ETA}}</span></span>
 <span id="live-note"></span>

@@ -32,10 +32,12 @@ func runPlot(ctx context.Context, o plotOptions, gopts globalOptions, out output
 func newPlotCommand(g *globalOptions) *cobra.Command {
 	var o plotOptions
 	c := command("plot DIR", "Draw a run's convergence plots into DIR/plots",
-		`plot draws, from the run store in DIR, into DIR/plots/: coefficients.* (each
-coefficient's population mean per generation with a ±1 sd band and the best genome's
-value), fitness.*, yardstick.* (Elo of the best genome against the default weights with
-its 95% interval), diversity.*, and for knockout runs winners.* and distance.*.`,
+		`plot draws, from the run store in DIR, into DIR/plots/: first elo.* (the Elo of the
+champions against the games spent: the yardstick's and the ladder's ratings with their
+95% intervals, the defaults = 0), then the tuner's own: coefficients.* (population mean
+± 1 sd and the best), fitness.* and diversity.* for the genetic tuner; winners.* and
+distance.* for knockout; spsa-theta.*, spsa.* (theta's move in units of c_k) and
+spsa-c.* for SPSA; cmaes-sigma.* and cmaes-mean.* for CMA-ES; texel-loss.* for Texel.`,
 		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runPlot(ctx, o, *g, out) }, &o.dir)
 	c.Flags().StringVar(&o.format, "format", "png", "png, svg or both")
 	return c

@@ -445,7 +445,7 @@ func TestBestAgrees(t *testing.T) {
 			t.Fatal(errOut)
 		}
 		page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
-		if !strings.Contains(html.UnescapeString(string(page)), "Best: "+show.Choice.Summary) || !strings.Contains(string(page), `id="ladder"`) || !strings.Contains(string(page), `id="plot-ladder"`) {
+		if !strings.Contains(html.UnescapeString(string(page)), "Best: "+show.Choice.Summary) || !strings.Contains(string(page), `id="ladder"`) || !strings.Contains(string(page), `id="plot-elo"`) || !strings.Contains(string(page), "champion, by the ladder") {
 			t.Fatalf("%s: the report does not name the best %q or lacks the ladder", stage, show.Choice.Summary)
 		}
 		t.Logf("%s: best %s", stage, show.Choice.Summary)

@@ -1,0 +1,106 @@
+package tuning
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/population"
+)
+
+// termsConfig is a short tic-tac-toe run of algo whose games are not all
+// draws (two random plies open each).
+func termsConfig(algo population.Algo) population.Config {
+	cfg := smallConfig(3)
+	cfg.Algo, cfg.Openings = algo, "random:2"
+	cfg.Candidates, cfg.Rounds = 4, 3
+	cfg.SPSAIterations, cfg.SPSABlock, cfg.SPSAREnd = 24, 4, 0.02
+	cfg.CMAESGenerations, cfg.CMAESPairs = 3, 1
+	cfg.TexelRounds, cfg.TexelGames = 3, 30
+	return cfg
+}
+
+// TestGenerationLinesOwnTerms runs every tuner for real and reads its
+// terminal lines: each generation's line speaks in the tuner's terms, with
+// the values the run recorded (SPSA's c_k and a_k computed here by hand),
+// and only the genetic tuner's speaks of fitness and diversity.
+func TestGenerationLinesOwnTerms(t *testing.T) {
+	for _, algo := range []population.Algo{population.Genetic, population.Knockout, population.SPSA, population.CMAES, population.Texel} {
+		t.Run(string(algo), func(t *testing.T) {
+			plan, run := newRun(t, termsConfig(algo))
+			var stderr bytes.Buffer
+			if err := Tune(context.Background(), plan, run, local(t), Output{io.Discard, &stderr, false}); err != nil {
+				t.Fatal(err)
+			}
+			hist, err := run.Generations()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := regexp.MustCompile(`(?m)^(generation|round|block) \d+/\d+: [a-z].*$`).FindAllString(stderr.String(), -1)
+			if len(lines) != len(hist) {
+				t.Fatalf("%d generation lines for %d generations:\n%s", len(lines), len(hist), stderr.String())
+			}
+			for i, g := range hist {
+				want := wantTerms(t, plan.Config(), g)
+				if !strings.Contains(lines[i], want) {
+					t.Errorf("line %d\n  %s\nlacks\n  %s", i+1, lines[i], want)
+				}
+				own := algo == population.Genetic
+				if own != strings.Contains(lines[i], "diversity") || own != strings.Contains(lines[i], "fitness") {
+					t.Errorf("%s's line speaks of fitness and diversity: %v, want %v:\n  %s", algo, !own, own, lines[i])
+				}
+			}
+		})
+	}
+}
+
+// wantTerms is what the line of generation g of a run of cfg must say,
+// from what the run recorded.
+func wantTerms(t *testing.T, cfg population.Config, g population.Generation) string {
+	t.Helper()
+	name := cfg.GenerationOf(g.Index) + ": "
+	switch cfg.Algo {
+	case population.SPSA:
+		// Every range of tic-tac-toe is [-5, 5]: c_end = spsa-c-end * 10.
+		k, n := float64(4*(g.Index+1)), float64(cfg.SPSAIterations)
+		cEnd, big := cfg.SPSACEnd*10, cfg.SPSAARatio*n
+		ck := cEnd * math.Pow(n/k, cfg.SPSAGamma)
+		ak := cfg.SPSAREnd * cEnd * cEnd * math.Pow((big+n)/(big+k), cfg.SPSAAlpha)
+		return fmt.Sprintf("%siterations %d-%d of %d, c_k %.3g, a_k %.3g, theta ", name, int(k)-3, int(k), cfg.SPSAIterations, ck, ak)
+	case population.CMAES:
+		return fmt.Sprintf("%ssigma %.4f of each range, mean moved %.4f, best candidate scored %.3f against the mean (the candidates %.3f)",
+			name, cmaesSigma(g), g.Distance, g.BestFitness, g.MeanFitness)
+	case population.Texel:
+		verdict := "fit accepted"
+		held := -g.BestFitness
+		if g.Best != g.Index+1 {
+			verdict, held = fmt.Sprintf("fit refused: kept genome %d", g.Best), -g.Genomes[1].Fitness
+		}
+		gate := ""
+		for _, x := range g.Genomes {
+			if x.ID == g.Index+1 && x.Games() > 0 {
+				gate = fmt.Sprintf("gate %.1f%% (%d-%d-%d) against the round's start, ", 100*x.Score(), x.Wins, x.Draws, x.Losses)
+			}
+		}
+		return fmt.Sprintf("%straining loss %.5f, held-out loss %.5f (the start's %.5f), %s%s", name, -g.MeanFitness, held, -g.WorstFitness, gate, verdict)
+	case population.Knockout:
+		return fmt.Sprintf("%swinner genome %d (won the final ", name, g.Best)
+	}
+	return fmt.Sprintf("%sbest %d fitness %.3f (mean %.3f), diversity %.3f", name, g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
+}
+
+// cmaesSigma is the spread of a tic-tac-toe CMA-ES generation's 8
+// candidates (4 + 3 ln 4), by hand: the root mean square of each weight's
+// standard deviation over its range of 10, corrected by 8/7.
+func cmaesSigma(g population.Generation) float64 {
+	sum := 0.0
+	for _, sd := range g.Std {
+		sum += (sd / 10) * (sd / 10)
+	}
+	return math.Sqrt(sum / 4 * 8 / 7)
+}
