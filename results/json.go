@@ -177,17 +177,25 @@ type WeightJSON struct {
 	Doc     string  `json:"doc"`
 }
 
-// Progress writes how far the run is: games played of its games budget
-// ("1200/20000 games"), generations closed with its time budget ("3,
-// budget 8h"), else generations closed of those planned ("3/10").
+// Progress is the run's games against the games it plays in all, for
+// every tuner alike: its games budget, or the games its planned length
+// and ladder are expected to take (population's ExpectedGames: with a time
+// budget alone, at the pace so far), a finished run's own games; a time
+// budget is named too.
 func (v *View) Progress() string {
-	switch c := v.Config; {
+	c, in := v.Config, v.Info
+	planned := c.ExpectedGames(v.Evaluator, in.Games, in.Seconds)
+	switch {
 	case c.BudgetGames > 0:
-		return fmt.Sprintf("%d/%d games", v.Info.Games, c.BudgetGames)
-	case c.BudgetTime != "":
-		return fmt.Sprintf("%d, budget %s", v.Info.Generations, c.BudgetTime)
+		planned = c.BudgetGames
+	case in.Status == StatusDone:
+		planned = in.Games
 	}
-	return fmt.Sprintf("%d/%d", v.Info.Generations, v.Config.PlannedGenerations())
+	s := fmt.Sprintf("%d/%d games", in.Games, planned)
+	if c.BudgetTime != "" {
+		s += ", budget " + c.BudgetTime
+	}
+	return s
 }
 
 // JSON returns the run's RunJSON.
