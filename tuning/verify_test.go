@@ -167,7 +167,7 @@ func TestOldRunNotVerified(t *testing.T) {
 	cfg.Game, cfg.Algo, cfg.Depth, cfg.Openings, cfg.Seed = "tictactoe", population.Knockout, 1, "random:3", 3
 	cfg.Candidates, cfg.Rounds, cfg.BestOf, cfg.Scale, cfg.YardstickPairs, cfg.LadderPairs = 6, 3, 2, 1, 0, 8
 	cfg.Start = startFile(t, "tictactoe", "lines", map[string]float64{"open-mine": -5, "open-theirs": 5, "threats-mine": -5, "threats-theirs": 5})
-	plan, old := newRun(t, cfg)
+	_, old := newRun(t, cfg)
 	var kept []string
 	for _, line := range strings.SplitAfter(string(old.Config()), "\n") {
 		if !strings.HasPrefix(line, "verify") {
@@ -181,7 +181,8 @@ func TestOldRunNotVerified(t *testing.T) {
 	if err != nil || recorded.Verify != population.VerifyOff {
 		t.Fatalf("the old run's config reads verify %q, %v", recorded.Verify, err)
 	}
-	if plan, err = population.Resolve(context.Background(), recorded, sources); err != nil {
+	plan, err := population.Resolve(context.Background(), recorded, sources)
+	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
