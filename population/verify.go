@@ -58,7 +58,7 @@ const (
 type Verification struct {
 	Best, Reference             string // their labels: "g12", "start", "defaults"
 	BestGenome, ReferenceGenome int
-	Depth                       int   // the deeper search: depth + 2 (0: no depth limit)
+	Depth                       int   // its search: depth + 2, or the run's own for a confirmation (0: no depth limit)
 	Nodes                       int64 // 4x the nodes (0: no node limit)
 	SPRT                        stats.SPRT
 	MaxPairs                    int // the cap
@@ -168,25 +168,26 @@ func (c Config) deeper() engine.Limits {
 // the reference, and the evaluator's own search (a
 // run tuning an external engine's options searches as the engine's spec
 // says, which cannot be made deeper).
-func (t *Tuner) toVerify(l *Ladder) (best, ref LadderEntry, ok bool) {
+func (t *Tuner) toVerify(l *Ladder) (best, ref LadderEntry, deeper, ok bool) {
 	if t.cfg.Verify != VerifyAuto || t.makePlayer != nil {
-		return best, ref, false
+		return best, ref, false, false
 	}
 	if l != nil {
 		// A strongest the ladder rates above the reference but cannot
-		// call confident is verified too: a verification that holds makes
-		// it the best (ChooseBest).
+		// call confident is verified too, at the run's own search: the
+		// question there is whether it is better at all, and a
+		// verification that holds makes it the best (ChooseBest).
 		best, ref := l.Entries[l.Best], l.Entries[l.Reference]
-		return best, ref, l.Confident() || l.Best != l.Reference && best.Elo > ref.Elo
+		return best, ref, l.Confident(), l.Confident() || l.Best != l.Reference && best.Elo > ref.Elo
 	}
 	c, err := ChooseBest(t.ev, t.cfg, t.champion, nil, nil)
 	if err != nil || !c.Confident {
-		return best, ref, false
+		return best, ref, false, false
 	}
 	// Without a ladder only the yardstick says a best is confident, and it
 	// rates against the defaults.
 	return LadderEntry{Label: c.Label, Genome: c.Genome, Weights: c.Weights},
-		LadderEntry{Label: "defaults", Genome: DefaultsID, Weights: t.ev.Defaults()}, true
+		LadderEntry{Label: "defaults", Genome: DefaultsID, Weights: t.ev.Defaults()}, true, true
 }
 
 // verifyBlock is how many pairs a verification plays at a time: the test
@@ -197,16 +198,20 @@ func verifyBlock(maxPairs int) int {
 }
 
 // Verify plays the verification of best against ref (toVerify): blocks of
-// colour-swapped pairs at the deeper search, recorded under StageVerify,
+// colour-swapped pairs at the deeper search (deeper, for a confident best)
+// or at the run's own (to confirm a strongest), recorded under StageVerify,
 // on fresh openings (verifyOpenings), until the SPRT of verify-bounds
 // decides or verify-pairs pairs (0: AutoVerifyPairs of the games spent so
 // far) are counted. OnGame sees the verification's games as one stage.
-func (t *Tuner) Verify(ctx context.Context, best, ref LadderEntry) (*Verification, error) {
+func (t *Tuner) Verify(ctx context.Context, best, ref LadderEntry, deeper bool) (*Verification, error) {
 	test, err := stats.ParseSPRT(t.cfg.VerifyBounds)
 	if err != nil {
 		return nil, bad("verify-bounds: %v", err)
 	}
-	limits := t.cfg.deeper()
+	limits := engine.Limits{Depth: t.cfg.Depth, Nodes: t.cfg.Nodes}
+	if deeper {
+		limits = t.cfg.deeper()
+	}
 	v := &Verification{Best: best.Label, Reference: ref.Label, BestGenome: best.Genome, ReferenceGenome: ref.Genome,
 		Depth: limits.Depth, Nodes: limits.Nodes, SPRT: test, MaxPairs: t.cfg.VerifyPairs, Elo: math.NaN(), Low: math.NaN(), High: math.NaN()}
 	if v.MaxPairs == 0 {
@@ -311,11 +316,11 @@ func (t *Tuner) drawVerifyOpenings(ctx context.Context, o *verifyOpenings, n int
 // verifyAtEnd verifies the run's best when due (toVerify), records the
 // verification and puts it in res.
 func (t *Tuner) verifyAtEnd(ctx context.Context, l *Ladder, res *Result) error {
-	best, ref, ok := t.toVerify(l)
+	best, ref, deeper, ok := t.toVerify(l)
 	if !ok {
 		return nil
 	}
-	v, err := t.Verify(ctx, best, ref)
+	v, err := t.Verify(ctx, best, ref, deeper)
 	if err != nil {
 		return err
 	}

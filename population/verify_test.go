@@ -317,3 +317,53 @@ func TestVerifyOthello(t *testing.T) {
 		t.Errorf("verdict %s", v.Summary())
 	}
 }
+
+// TestVerifyDepths: a confident best is verified at the deeper search; a
+// ladder's strongest rated above the reference without confidence is
+// verified at the run's own, and when that holds, ChooseBest names it the
+// best, by the verification; a strongest rated below the reference is not
+// verified. Othello's report evaluator at depth 1: weights that count only
+// discs against the defaults, which the defaults beat clearly.
+func TestVerifyDepths(t *testing.T) {
+	cfg := Defaults()
+	cfg.Game, cfg.Evaluator, cfg.Depth, cfg.Openings, cfg.Seed = "othello", "report", 1, "random:8", 2
+	g := mustFind(t, "othello")
+	ev, err := cfg.TunedEvaluator(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	discs := []float64{2.5, 0, 0, 0}
+	ladder := func(low float64) *Ladder {
+		return &Ladder{Pairs: 4, Reference: 0, Best: 1, BestLow: low, BestHigh: low + 200, Entries: []LadderEntry{
+			{Label: "g1", Genome: 1, Weights: discs, Elo: 0},
+			{Label: "g2", Genome: 2, Weights: ev.Defaults(), Elo: low + 100}}}
+	}
+	for _, tc := range []struct {
+		name   string
+		low    float64
+		depth  int
+		source string
+	}{{"confident", 20, 3, "ladder"}, {"not confident", -20, 1, "verification"}} {
+		store := NewMemoryStore()
+		tu := newTestTuner(t, cfg, 2, store, discs, nil)
+		var res Result
+		l := ladder(tc.low)
+		if err := tu.verifyAtEnd(context.Background(), l, &res); err != nil {
+			t.Fatal(err)
+		}
+		v := res.Verification
+		if v == nil || v.Depth != tc.depth || v.Verdict() != VerdictHeld || store.Verify == nil {
+			t.Fatalf("%s: verification %+v, want one held at depth %d", tc.name, v, tc.depth)
+		}
+		c, err := ChooseBest(ev, cfg, nil, l, v)
+		if err != nil || c.Label != "g2" || !c.Confident || c.Source != tc.source {
+			t.Errorf("%s: best %s (%v)", tc.name, c.Summary(), err)
+		}
+	}
+	below := ladder(-20)
+	below.Entries[1].Elo = -50
+	var res Result
+	if err := newTestTuner(t, cfg, 2, NewMemoryStore(), discs, nil).verifyAtEnd(context.Background(), below, &res); err != nil || res.Verification != nil {
+		t.Errorf("a strongest below the reference: verification %+v, %v", res.Verification, err)
+	}
+}
