@@ -30,9 +30,10 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 	cfg := plan.Config()
 	progress.Line(planLine(plan, run.Dir(), workersOf(runner)))
 	progress.Interval = progressInterval
-	played, stage, stageGen, perGeneration := 0, "", -1, 0
+	played, known, stage, stageGen, perGeneration := 0, 0, "", -1, 0
 	var refreshed time.Time // the report's last refresh: none yet
 	tuner.OnGame = func(p population.Progress) {
+		known++
 		if p.Played {
 			played++
 		}
@@ -51,7 +52,7 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 			}
 			progress.Start(label, p.Total)
 		}
-		progress.Note(runLeft(cfg, p, played, perGeneration, time.Since(start)))
+		progress.Note(runLeft(cfg, p, played, known, perGeneration, time.Since(start)))
 		progress.Set(p.Done)
 	}
 	var before []float64 // SPSA's theta at the start of the next block; nil: the start
@@ -135,16 +136,22 @@ func planLine(plan *population.Plan, dir string, workers int) string {
 }
 
 // runLeft estimates the time the run has left, from the pace so far
-// (played games in elapsed) and the games of a generation (perGeneration,
-// 0 unknown): the batch's games left and those of the generations after
-// it, the yardstick's, the ladder's and the verification's aside. "" before the first game.
-func runLeft(cfg population.Config, p population.Progress, played, perGeneration int, elapsed time.Duration) string {
+// (played games in elapsed, this session's) and the games known so far
+// (known, the run's, found in the store or played): with a games budget,
+// the budget's games left (its ladder's included); else the batch's games
+// left and those of the generations after it (perGeneration games each, 0
+// unknown), the yardstick's, the ladder's and the verification's aside.
+// "" before the first game.
+func runLeft(cfg population.Config, p population.Progress, played, known, perGeneration int, elapsed time.Duration) string {
 	if played == 0 || perGeneration == 0 || p.Stage == population.StageLadder || p.Stage == population.StageVerify {
 		return ""
 	}
 	rate := float64(played) / max(elapsed.Seconds(), 1e-9)
-	gens := cfg.ExpectedGenerations(p.Generation, played, elapsed.Seconds())
-	games := max(p.Total-p.Done, 0) + max(gens-p.Generation-1, 0)*perGeneration
+	games := max(cfg.BudgetGames-known, 0)
+	if cfg.BudgetGames <= 0 {
+		gens := cfg.ExpectedGenerations(p.Generation, known, elapsed.Seconds())
+		games = max(p.Total-p.Done, 0) + max(gens-p.Generation-1, 0)*perGeneration
+	}
 	left := time.Duration(float64(games) / rate * float64(time.Second))
 	return "run about " + left.Round(time.Second).String() + " left"
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gametune/gametune/population"
 )
@@ -103,4 +104,25 @@ func cmaesSigma(g population.Generation) float64 {
 		sum += (sd / 10) * (sd / 10)
 	}
 	return math.Sqrt(sum / 4 * 8 / 7)
+}
+
+// TestRunLeft: with a games budget the time left is the budget's games
+// left at the pace so far, from the first game (a budget-sized run plans
+// 100,000 generations, which the first estimates once took for its
+// length: "389h left"); without one, the planned generations' games.
+func TestRunLeft(t *testing.T) {
+	cfg := population.Defaults()
+	cfg.BudgetGames, cfg.Generations = 6000, population.MaxGenerations
+	p := population.Progress{Stage: population.StageGeneration, Generation: 0, Done: 1, Total: 128}
+	// 100 games played in 10 s, 1,000 known (900 found in the store):
+	// 5,000 games left at 10 games a second.
+	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second); got != "run about 8m20s left" {
+		t.Errorf("budget: %q, want run about 8m20s left", got)
+	}
+	cfg.BudgetGames, cfg.Generations = 0, 10
+	// Generation 3 of 10: 28 games left in it, then 6 generations of 128.
+	p.Generation, p.Done = 3, 100
+	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second); got != "run about 1m20s left" {
+		t.Errorf("no budget: %q, want run about 1m20s left (796 games)", got)
+	}
 }
