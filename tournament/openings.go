@@ -52,6 +52,54 @@ func LoadOpenings(ctx context.Context, g games.Game, spec string, seed uint64, a
 	return ReadBook(ctx, b, g, seed, asMoves)
 }
 
+// maxMatchBatches bounds the batches of random openings LoadMatchOpenings
+// draws: 65,536 openings at most, cycled beyond.
+const maxMatchBatches = 1024
+
+// LoadMatchOpenings returns the openings of a match or a tournament that
+// plays pairs pairs a pairing: LoadOpenings', and when they are generated
+// (random:N, or "default" for a game without a book) further batches of
+// the stream (RandomOpeningBatch) until there is one for every pair, or
+// the game has no more. Two engines that search without randomness play
+// the same pair again from the same opening: 400 pairs over the 64
+// openings of one batch counted each pair about six times, and the
+// interval was about 2.5 times too narrow. Batch 0 comes first, so a match
+// of at most 64 pairs plays the openings it always did.
+func LoadMatchOpenings(ctx context.Context, g games.Game, spec string, seed uint64, asMoves bool, pairs int) ([]string, error) {
+	ops, err := LoadOpenings(ctx, g, spec, seed, asMoves)
+	if err != nil {
+		return nil, err
+	}
+	random := spec
+	if _, book := g.(games.OpeningBook); spec == "default" && !book {
+		random = "random:8"
+	}
+	if !IsRandomOpenings(random) {
+		return ops, nil
+	}
+	seen := make(map[string]bool, len(ops))
+	for _, op := range ops {
+		seen[op] = true
+	}
+	for b := 1; len(ops) < pairs && b <= maxMatchBatches; b++ {
+		batch, err := randomOpeningBatch(ctx, g, random, seed, b, asMoves)
+		if err != nil {
+			return nil, err
+		}
+		added := false
+		for _, op := range batch {
+			if !seen[op] {
+				seen[op], added = true, true
+				ops = append(ops, op)
+			}
+		}
+		if !added {
+			break // a small game: every opening is drawn already
+		}
+	}
+	return ops, nil
+}
+
 // RandomOpenings generates openings for spec "random:N": positions N random
 // legal plies from the start, drawn from generators seeded from seed and
 // each candidate's index, duplicates and finished games dropped. Each

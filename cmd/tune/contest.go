@@ -86,7 +86,7 @@ func (o contestOptions) prepare(ctx context.Context, specs []string, stderr io.W
 	}
 	ct := &contest{game: g}
 	asMoves := len(engines) > 0 || slices.ContainsFunc(specs, external.IsSpec)
-	if ct.openings, err = tournament.LoadOpenings(ctx, g, o.openings, o.seed, asMoves); err != nil {
+	if ct.openings, err = tournament.LoadMatchOpenings(ctx, g, o.openings, o.seed, asMoves, o.pairs); err != nil {
 		return nil, usageError{err}
 	}
 	if ct.runner, err = o.openRunner(ctx, stderr); err != nil {
