@@ -72,26 +72,74 @@ func tuneFor(t *testing.T, bin string, args ...string) {
 	t.Log(p.stdout.String())
 }
 
-// TestExperimentOthelloFullFromDefaults: Othello full from its defaults,
-// at most 30,000 games at depth 4; the exported best beats the defaults in
-// an independent match of 400 pairs on openings of another seed.
+// TestExperimentOthelloFullFromDefaults: issue 26's "defaults that work".
+// With default settings only, tune run --game othello --evaluator full
+// --start default --budget-games 30000 --depth 4 over seeds 1 to 5: the
+// exported best beats default:full with its interval above 0 in an
+// independent match of 400 pairs at depth 4 on another seed's openings
+// (one opening a pair) for at least 4 of them. Measured: +48.5, +55.6,
+// +35.3, +41.0 and 0 (seed 5's best is the defaults), median +41 Elo;
+// about 6 minutes a seed on 2 cores.
 func TestExperimentOthelloFullFromDefaults(t *testing.T) {
 	experiment(t)
 	bin := buildTune(t)
 	dir := t.TempDir()
-	run := filepath.Join(dir, "run")
-	tuneFor(t, bin, "run", "--game", "othello", "--evaluator", "full", "--start", "default", "--depth", "4",
-		"--population", "16", "--games", "4", "--generations", "1000", "--budget-games", "27000",
-		"--yardstick-pairs", "10", "--yardstick-every", "5", "--elite", "2", "--selection", "tournament",
-		"--crossover", "blend", "--mutation-rate", "0.3", "--sigma", "0.05", "--redraw", "0", "--seed", "7", "--out", run)
-	best := filepath.Join(dir, "best.json")
-	if code, _, errOut := tune(t, "", "export", run, "-o", best); code != 0 {
-		t.Fatal(errOut)
+	var gains []float64
+	above := 0
+	for seed := 1; seed <= 5; seed++ {
+		run := filepath.Join(dir, fmt.Sprint("seed", seed))
+		tuneFor(t, bin, "run", "--game", "othello", "--evaluator", "full", "--start", "default", "--budget-games", "30000",
+			"--depth", "4", "--seed", itoa(seed), "--out", run)
+		best := filepath.Join(dir, fmt.Sprint("best", seed, ".json"))
+		if code, _, errOut := tune(t, "", "export", run, "-o", best); code != 0 {
+			t.Fatal(errOut)
+		}
+		elo, low, high := matchElo(t, bin, "othello", best, "default:full", 400, 4, itoa(1000+seed))
+		t.Logf("seed %d: independent match, 400 pairs at depth 4: %+.1f [%+.1f, %+.1f]", seed, elo, low, high)
+		gains = append(gains, elo)
+		if low > 0 {
+			above++
+		}
 	}
-	elo, low, high := matchElo(t, bin, "othello", best, "default:full", 400, 4, "4242")
-	t.Logf("independent match, 400 pairs at depth 4: %+.1f [%+.1f, %+.1f]", elo, low, high)
-	if low <= 0 {
-		t.Fatalf("the tuned weights are not shown better: %+.1f [%+.1f, %+.1f]", elo, low, high)
+	slices.Sort(gains)
+	t.Logf("%d of 5 seeds above 0 with 95%% confidence; median gain %+.1f Elo", above, gains[2])
+	if above < 4 {
+		t.Fatalf("%d of 5 seeds gained with confidence, want at least 4", above)
+	}
+}
+
+// TestExperimentCheckersCompare: issue 26's comparison. tune compare
+// --game checkers --evaluator full --start default --budget-games 6000
+// --depth 4, then every tuner's exported best against default:full, 200
+// pairs at depth 4 on another seed's openings: none significantly worse
+// than the defaults, at least two significantly better. Measured: genetic
+// +65.9 [+35.4, +97.4], CMA-ES +70.4 [+39.7, +102.3], knockout, SPSA and
+// Texel the defaults (their runs found no confident gain); 10 minutes on 2
+// cores.
+func TestExperimentCheckersCompare(t *testing.T) {
+	experiment(t)
+	bin := buildTune(t)
+	dir := t.TempDir()
+	cmp := filepath.Join(dir, "cmp")
+	tuneFor(t, bin, "compare", "--game", "checkers", "--evaluator", "full", "--start", "default", "--budget-games", "6000",
+		"--depth", "4", "--out", cmp)
+	better := 0
+	for _, algo := range []string{"genetic", "knockout", "spsa", "cmaes", "texel"} {
+		best := filepath.Join(dir, algo+".json")
+		if code, _, errOut := tune(t, "", "export", filepath.Join(cmp, algo), "-o", best); code != 0 {
+			t.Fatal(errOut)
+		}
+		elo, low, high := matchElo(t, bin, "checkers", best, "default:full", 200, 4, "4242")
+		t.Logf("%s: independent match, 200 pairs at depth 4: %+.1f [%+.1f, %+.1f]", algo, elo, low, high)
+		if high < 0 {
+			t.Errorf("%s: its best is significantly worse than the defaults", algo)
+		}
+		if low > 0 {
+			better++
+		}
+	}
+	if better < 2 {
+		t.Errorf("%d tuners significantly better than the defaults, want at least 2", better)
 	}
 }
 
