@@ -154,7 +154,7 @@ func (t *Tuner) RateEntries(ctx context.Context, players []LadderEntry, pairs in
 	if pairs < 1 || pairs > MaxLadderPairs {
 		return nil, fmt.Errorf("population: ladder pairs %d: 1 to %d", pairs, MaxLadderPairs)
 	}
-	openings, err := t.ladderOpenings(ctx)
+	openings, err := t.ladderOpenings(ctx, pairs)
 	if err != nil {
 		return nil, err
 	}
@@ -247,25 +247,43 @@ func widen(elo, low, high float64, k int) (float64, float64) {
 // ladder's own, without any of the run's openings (its list, or the
 // yardstick's when drawn). A run on random openings keeps its training
 // pool clear of these (growPool), so the ladder never replays a
-// training or yardstick opening.
-func (t *Tuner) ladderOpenings(ctx context.Context) ([]string, error) {
+// training or yardstick opening. A ladder of more pairs a pairing than
+// one batch holds draws further batches of its stream (not those of the
+// training pool drawn so far) until each pair has its own: two players
+// that search without randomness replay a pair from the same opening
+// exactly, and counting it again narrows the interval for nothing.
+func (t *Tuner) ladderOpenings(ctx context.Context, pairs int) ([]string, error) {
 	spec := t.cfg.Openings
 	if !tournament.IsRandomOpenings(spec) {
 		spec = "random:8"
 	}
-	drawn, err := tournament.RandomOpenings(ctx, t.game, spec, rngFor(t.cfg.Seed, StageLadder, 0, 0).Uint64())
-	if err != nil {
-		return nil, err
-	}
-	used := make(map[string]bool, len(t.openings))
+	seed := rngFor(t.cfg.Seed, StageLadder, 0, 0).Uint64()
+	used := make(map[string]bool, len(t.openings)+len(t.pool.seen))
 	for _, op := range t.openings {
 		used[t.openingKey(op)] = true
 	}
 	var out []string
-	for _, op := range drawn {
-		if !used[t.openingKey(op)] {
+	for b := 0; b == 0 || len(out) < pairs && b <= maxLadderBatches; b++ {
+		drawn, err := tournament.RandomOpeningBatch(ctx, t.game, spec, seed, b)
+		if err != nil {
+			return nil, err
+		}
+		added := false
+		for _, op := range drawn {
+			key := t.openingKey(op)
+			if used[key] || b > 0 && t.pool.seen[key] {
+				continue
+			}
+			used[key], added = true, true
 			out = append(out, op)
+		}
+		if !added && b > 0 {
+			break // a small game: no more openings
 		}
 	}
 	return out, nil
 }
+
+// maxLadderBatches bounds the further batches a ladder draws: pairs up to
+// MaxLadderPairs each get their own opening.
+const maxLadderBatches = MaxLadderPairs / 32

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/stats"
 )
 
@@ -502,5 +504,42 @@ func TestExpectedGenerations(t *testing.T) {
 	c.BudgetGames, c.BudgetTime = 100, ""
 	if got := c.ExpectedGenerations(3, 300, 60); got != 3 {
 		t.Errorf("past the budget: %d, want the 3 done", got)
+	}
+}
+
+// TestLadderOpeningsForEveryPair: a ladder of 200 pairs a pairing gets an
+// opening for each pair, the first batch first (a ladder of up to 64
+// pairs plays the openings it always did), none of them the run's own.
+func TestLadderOpeningsForEveryPair(t *testing.T) {
+	cfg := Defaults()
+	cfg.Game, cfg.Evaluator = "othello", "full"
+	ctx := context.Background()
+	own, err := tournament.RandomOpenings(ctx, mustFind(t, "othello"), cfg.Openings, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu := newTestTuner(t, cfg, 1, NewMemoryStore(), nil, own)
+	first, err := tu.ladderOpenings(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, err := tu.ladderOpenings(ctx, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, op := range many {
+		seen[op] = true
+	}
+	if len(many) < 200 || len(seen) != len(many) || !slices.Equal(many[:len(first)], first) {
+		t.Fatalf("%d openings (%d distinct) for 200 pairs, the first batch first: %v", len(many), len(seen), slices.Equal(many[:len(first)], first))
+	}
+	if len(tu.openings) == 0 {
+		t.Fatal("the run has no openings of its own to keep the ladder clear of")
+	}
+	for _, op := range tu.openings {
+		if seen[op] {
+			t.Fatalf("the ladder opens as the run does: %s", op)
+		}
 	}
 }

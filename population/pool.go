@@ -71,7 +71,7 @@ func (t *Tuner) growPool(ctx context.Context, gen int) error {
 	}
 	p := &t.pool
 	if p.reserved == nil {
-		ladder, err := t.ladderOpenings(ctx)
+		ladder, err := t.ladderOpenings(ctx, 0)
 		if err != nil {
 			return err
 		}

@@ -64,7 +64,7 @@ func TestTrainingPoolGrows(t *testing.T) {
 	for _, op := range tu.openings {
 		reserved[op] = "a yardstick opening"
 	}
-	ladder, err := tu.ladderOpenings(context.Background())
+	ladder, err := tu.ladderOpenings(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -280,7 +280,7 @@ func (o *verifyOpenings) at(i int) string {
 // how far it was drawn before.
 func (t *Tuner) drawVerifyOpenings(ctx context.Context, o *verifyOpenings, n int) error {
 	if o.seen == nil {
-		ladder, err := t.ladderOpenings(ctx)
+		ladder, err := t.ladderOpenings(ctx, 0)
 		if err != nil {
 			return err
 		}
