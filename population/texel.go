@@ -426,7 +426,7 @@ func (m *texel) Generation(ctx context.Context, round int) (Generation, Genome, 
 // positions to the fit's.
 func (m *texel) selfPlay(ctx context.Context, round int) error {
 	t := m.t
-	batch := make([]game, m.cfg.TexelGames)
+	batch := make([]game, m.cfg.TexelGames+m.lastRoundExtra(round))
 	for i := range batch {
 		op, err := m.opening(round, i)
 		if err != nil {

@@ -53,6 +53,22 @@ func (m *texel) gate(ctx context.Context, round int, fit, start Genome) (stats.W
 	return w, m.addGames(ctx, batch)
 }
 
+// lastRoundExtra is the self-play games the last round of a run with a
+// games budget plays beyond texel-games when the ladder would have
+// nothing to rate (no round took a fit, and the start is the defaults):
+// the share of the budget kept for the ladder would go unspent otherwise
+// (a Texel run from the defaults whose fits were all refused played 17,900
+// games of a 20,000-game budget). The round's gate and the last yardstick
+// are kept out of it. 0 in any other round or run.
+func (m *texel) lastRoundExtra(round int) int {
+	t := m.t
+	c := t.cfg
+	if c.BudgetGames <= 0 || round != c.TexelRounds-1 || len(t.ladderPlayers(t.champion)) >= 2 {
+		return 0
+	}
+	return max(c.BudgetGames-t.spent-c.generationGames(t.ev)-4*c.YardstickPairs, 0)
+}
+
 // gateNote says how a round's gate went, for TexelRound.Reason.
 func gateNote(w stats.WDL) string {
 	return fmt.Sprintf("the fit scored %.1f%% (%d-%d-%d) against the weights the round started from: not more than half",

@@ -96,3 +96,29 @@ func TestTexelGateRecorded(t *testing.T) {
 		t.Errorf("texel-gate-pairs -2 accepted")
 	}
 }
+
+// TestTexelSpendsTheLaddersShare: a budgeted Texel run whose fits are all
+// refused (tic-tac-toe from its defaults, where every game is drawn) has no
+// ladder to play; its last round plays the ladder's share of the budget
+// instead, so that the run spends its budget (it spent 1,780 of 2,000).
+func TestTexelSpendsTheLaddersShare(t *testing.T) {
+	cfg := Defaults()
+	cfg.Game, cfg.Algo, cfg.Depth, cfg.BudgetGames = "tictactoe", Texel, 2, 2000
+	cfg = SizeToBudget(cfg, func(string) bool { return false })
+	g := mustFind(t, "tictactoe")
+	ev, err := cfg.TunedEvaluator(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := NewMemoryStore()
+	res, err := newTestTuner(t, cfg, 2, store, ev.Defaults(), nil).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ladder != nil || res.Best.ID != 0 {
+		t.Fatalf("a fit was taken (best %d) or a ladder played: the test needs a run without", res.Best.ID)
+	}
+	if games := store.Games(); games < 1900 || games > 2100 {
+		t.Errorf("%d games for a budget of 2000", games)
+	}
+}
