@@ -262,28 +262,21 @@ func (t *Tuner) ladderOpenings(ctx context.Context, pairs int) ([]string, error)
 	for _, op := range t.openings {
 		used[t.openingKey(op)] = true
 	}
+	drawn, err := tournament.RandomOpenings(ctx, t.game, spec, seed)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	for b := 0; b == 0 || len(out) < pairs && b <= maxLadderBatches; b++ {
-		drawn, err := tournament.RandomOpeningBatch(ctx, t.game, spec, seed, b)
-		if err != nil {
-			return nil, err
-		}
-		added := false
-		for _, op := range drawn {
-			key := t.openingKey(op)
-			if used[key] || b > 0 && t.pool.seen[key] {
-				continue
-			}
-			used[key], added = true, true
+	for _, op := range drawn {
+		if key := t.openingKey(op); !used[key] {
+			used[key] = true
 			out = append(out, op)
 		}
-		if !added && b > 0 {
-			break // a small game: no more openings
-		}
 	}
-	return out, nil
+	return tournament.MoreRandomOpenings(ctx, t.game, spec, seed, false, out, pairs, func(op string) bool {
+		key := t.openingKey(op)
+		fresh := !used[key] && !t.pool.seen[key]
+		used[key] = true
+		return fresh
+	})
 }
-
-// maxLadderBatches bounds the further batches a ladder draws: pairs up to
-// MaxLadderPairs each get their own opening.
-const maxLadderBatches = MaxLadderPairs / 32

@@ -81,20 +81,32 @@ func LoadMatchOpenings(ctx context.Context, g games.Game, spec string, seed uint
 	for _, op := range ops {
 		seen[op] = true
 	}
-	for b := 1; len(ops) < pairs && b <= maxMatchBatches; b++ {
-		batch, err := randomOpeningBatch(ctx, g, random, seed, b, asMoves)
+	return MoreRandomOpenings(ctx, g, random, seed, asMoves, ops, pairs, func(op string) bool {
+		fresh := !seen[op]
+		seen[op] = true
+		return fresh
+	})
+}
+
+// MoreRandomOpenings appends to ops the openings of batches 1, 2, ... of
+// spec's stream from seed (RandomOpeningBatch, as moves when asMoves) that
+// fresh accepts (fresh also notes them as seen), until ops holds want, a
+// batch adds none (a small game: every opening is drawn already) or
+// maxMatchBatches batches are drawn.
+func MoreRandomOpenings(ctx context.Context, g games.Game, spec string, seed uint64, asMoves bool, ops []string, want int, fresh func(op string) bool) ([]string, error) {
+	for b := 1; len(ops) < want && b <= maxMatchBatches; b++ {
+		batch, err := randomOpeningBatch(ctx, g, spec, seed, b, asMoves)
 		if err != nil {
 			return nil, err
 		}
 		added := false
 		for _, op := range batch {
-			if !seen[op] {
-				seen[op], added = true, true
-				ops = append(ops, op)
+			if fresh(op) {
+				ops, added = append(ops, op), true
 			}
 		}
 		if !added {
-			break // a small game: every opening is drawn already
+			break
 		}
 	}
 	return ops, nil
