@@ -98,7 +98,7 @@ func Tune(ctx context.Context, plan *population.Plan, run *results.Run, open Ope
 	progress.Finish()
 	// The report is drawn however the run ended: while it ran, it was
 	// refreshed at most every refreshEvery.
-	if err := reports.Refresh(run.Dir()); err != nil {
+	if err := refresh(run.Dir()); err != nil {
 		fmt.Fprintln(out.Stderr, "could not draw the plots:", err)
 	}
 	if err != nil {

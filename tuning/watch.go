@@ -18,6 +18,9 @@ import (
 // generation, then at most this often, and when the job ends (Tune).
 const refreshEvery = 30 * time.Second
 
+// refresh redraws a run's report (reports.Refresh); tests count its calls.
+var refresh = reports.Refresh
+
 // watch shows the progress of tuner, a run of plan begun at start whose
 // games runner plays: at once a line saying what the run does
 // (planLine); a bar per batch of games on a terminal, or a line at a
@@ -67,7 +70,7 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 			return
 		}
 		refreshed = time.Now()
-		if err := reports.Refresh(run.Dir()); err != nil && !quiet {
+		if err := refresh(run.Dir()); err != nil && !quiet {
 			progress.Line("could not refresh the plots: " + err.Error())
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/reports"
 )
 
 // termsConfig is a short tic-tac-toe run of algo whose games are not all
@@ -124,5 +125,35 @@ func TestRunLeft(t *testing.T) {
 	p.Generation, p.Done = 3, 100
 	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second); got != "run about 1m20s left" {
 		t.Errorf("no budget: %q, want run about 1m20s left (796 games)", got)
+	}
+}
+
+// TestReportRefreshedSparingly: a job of many small generations draws its
+// report after its first generation and when it ends, not after each
+// generation (drawing it after each of SPSA's blocks took 89% of a run's
+// time): 20 blocks, 2 drawings, within refreshEvery.
+func TestReportRefreshedSparingly(t *testing.T) {
+	defer func(f func(string) error) { refresh = f }(refresh)
+	calls := 0
+	refresh = func(dir string) error {
+		calls++
+		return reports.Refresh(dir)
+	}
+	cfg := termsConfig(population.SPSA)
+	cfg.SPSAIterations, cfg.SPSABlock = 40, 2
+	plan, run := newRun(t, cfg)
+	start := time.Now()
+	if err := Tune(context.Background(), plan, run, local(t), Output{io.Discard, io.Discard, true}); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := run.Generations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) >= refreshEvery {
+		t.Skipf("the run took %v, longer than refreshEvery", time.Since(start))
+	}
+	if len(hist) != 20 || calls != 2 {
+		t.Errorf("%d generations, %d drawings of the report: want 20 and 2", len(hist), calls)
 	}
 }
