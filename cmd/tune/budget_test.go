@@ -34,18 +34,28 @@ func TestBudgetSpent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("five runs of 2,000 games")
 	}
+	checkBudgetSpent(t, 2000)
+}
+
+// checkBudgetSpent runs every tuner on tic-tac-toe at depth 2 from a random
+// start with a games budget of budget and nothing else, and checks that
+// each plays it within 5%, the yardstick some of it and at most a tenth.
+func checkBudgetSpent(t *testing.T, budget int) {
 	dir := t.TempDir()
 	for _, algo := range []string{"spsa", "genetic", "cmaes", "texel", "knockout"} {
 		run := filepath.Join(dir, algo)
 		code, out, errOut := tune(t, "", "--quiet", "run", "--game", "tictactoe", "--start", "random", "--depth", "2",
-			"--algo", algo, "--budget-games", "2000", "--out", run)
+			"--algo", algo, "--budget-games", itoa(budget), "--out", run)
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s\n%s", algo, code, out, errOut)
 		}
-		games := gamesPlayed(t, run)
-		t.Logf("%s: %d games for a budget of 2000", algo, games)
-		if games < 1900 || games > 2100 {
-			t.Errorf("%s: %d games, not within 5%% of its budget of 2000", algo, games)
+		games, yard := gamesPlayed(t, run), yardstickGames(t, run)
+		t.Logf("%s: %d games for a budget of %d, %d of them the yardstick's (%.1f%%)", algo, games, budget, yard, 100*float64(yard)/float64(games))
+		if 20*games < 19*budget || 20*games > 21*budget {
+			t.Errorf("%s: %d games, not within 5%% of its budget of %d", algo, games, budget)
+		}
+		if yard == 0 || 10*yard > games {
+			t.Errorf("%s: the yardstick played %d of %d games: want some, and at most a tenth", algo, yard, games)
 		}
 	}
 }
@@ -109,21 +119,5 @@ func TestBudget20000(t *testing.T) {
 	if testing.Short() {
 		t.Skip("five runs of 20,000 games")
 	}
-	dir := t.TempDir()
-	for _, algo := range []string{"spsa", "genetic", "cmaes", "texel", "knockout"} {
-		run := filepath.Join(dir, algo)
-		code, out, errOut := tune(t, "", "--quiet", "run", "--game", "tictactoe", "--start", "random", "--depth", "2",
-			"--algo", algo, "--budget-games", "20000", "--out", run)
-		if code != 0 {
-			t.Fatalf("%s: exit %d\n%s\n%s", algo, code, out, errOut)
-		}
-		games, yard := gamesPlayed(t, run), yardstickGames(t, run)
-		t.Logf("%s: %d games for a budget of 20000, %d of them the yardstick's (%.1f%%)", algo, games, yard, 100*float64(yard)/float64(games))
-		if games < 19000 || games > 21000 {
-			t.Errorf("%s: %d games, not within 5%% of its budget of 20000", algo, games)
-		}
-		if yard == 0 || 10*yard > games {
-			t.Errorf("%s: the yardstick played %d of %d games: want some, and at most a tenth", algo, yard, games)
-		}
-	}
+	checkBudgetSpent(t, 20000)
 }
