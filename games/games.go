@@ -309,6 +309,9 @@ type Feature struct {
 	Min     float64 `json:"min"`     // smallest weight a tuner may try
 	Max     float64 `json:"max"`     // largest weight a tuner may try
 	Step    float64 `json:"step"`    // granularity of the weight; 0 means continuous
+	// Table, when set, names the table (Evaluator.Tables) whose entries
+	// this feature's weight multiplies: a scale rather than a scalar.
+	Table string `json:"table,omitempty"`
 }
 
 // Evaluator is one named evaluation of a game: a weighted sum of features.
@@ -329,6 +332,25 @@ type Evaluator struct {
 	// integer: the two differ by at most 0.5 (plus float noise). It must
 	// not allocate. Texel's tuning needs it.
 	FeatureValues func(p Position, dst []float64)
+
+	// Tables, when set, are the evaluator's large weights (Table): Data
+	// holds their values, concatenated in the order of Tables, and
+	// Evaluate reads them. Some features then scale a table (Feature.Table),
+	// by stage where the evaluator has stages; the others are its scalars.
+	// FeatureValues stays exact: a scale's value is the sum of the entries
+	// it multiplies. Data is shared by the evaluator's copies and never
+	// changed: Bind makes an evaluator of other values.
+	Tables []Table
+	Data   []float32
+	// Bind returns a copy of the evaluator that reads data (of TablesSize
+	// values, checked by the caller: see WithData) in place of Data.
+	Bind func(data []float32) *Evaluator
+	// Terms appends to dst[:0] the table entries p activates and returns
+	// it, so that Evaluate(p, w) is, before rounding, the sum over them of
+	// w[Feature] * Coef * Data[Entry] plus the sum of w[i] * FeatureValues[i]
+	// over the scalars i. A position activates a few dozen entries of the
+	// many; Terms must not allocate when dst has room.
+	Terms func(p Position, dst []TableTerm) []TableTerm
 }
 
 // MaxEval bounds the magnitude of static evaluations; the engine's win

@@ -21,7 +21,7 @@ import (
 func Game() games.Game { return game{definition} }
 
 // definition is the game, defined once so that games compare equal.
-var definition = games.Define("othello", doc, notation, Start, Parse, reportEvaluator, fullEvaluator)
+var definition = games.Define("othello", doc, notation, Start, Parse, reportEvaluator, fullEvaluator, patternsEvaluator)
 
 // game is the defined game with its records (games.Recorder).
 type game struct{ games.Game }

@@ -1,0 +1,71 @@
+package games
+
+import "fmt"
+
+// Table is a named block of an evaluator's weights with a shape: a
+// pattern's configurations by game stage, a piece-square table by phase.
+// Its values are fitted from positions rather than tuned by games; they live
+// in the evaluator's Data, row-major, the tables one after another in the
+// order of Evaluator.Tables.
+type Table struct {
+	Name  string `json:"name"`
+	Doc   string `json:"doc"`
+	Shape []int  `json:"shape"`
+}
+
+// Size is the number of values of t: the product of its shape.
+func (t Table) Size() int {
+	n := 1
+	for _, d := range t.Shape {
+		n *= d
+	}
+	return n
+}
+
+// TableTerm is one table entry a position activates: the evaluation adds
+// w[Feature] * Coef * Data[Entry], Feature being the feature that scales the
+// entry's table (Feature.Table names it).
+type TableTerm struct {
+	Entry   int32
+	Feature int32
+	Coef    float32
+}
+
+// TablesSize is the number of values of e's tables together: the length of
+// its Data.
+func (e *Evaluator) TablesSize() int {
+	n := 0
+	for _, t := range e.Tables {
+		n += t.Size()
+	}
+	return n
+}
+
+// TableOffset returns where the named table's values start in Data and the
+// table, or -1 when e has no such table.
+func (e *Evaluator) TableOffset(name string) (int, Table) {
+	off := 0
+	for _, t := range e.Tables {
+		if t.Name == name {
+			return off, t
+		}
+		off += t.Size()
+	}
+	return -1, Table{}
+}
+
+// IsScale reports whether feature i scales a table (rather than being one
+// of the evaluator's scalars).
+func (e *Evaluator) IsScale(i int) bool { return e.Features[i].Table != "" }
+
+// WithData returns a copy of e that evaluates with data in place of its
+// Data, after checking its length; data must not change afterwards.
+func (e *Evaluator) WithData(data []float32) (*Evaluator, error) {
+	if e.Bind == nil {
+		return nil, fmt.Errorf("games: evaluator %q has no tables", e.Name)
+	}
+	if len(data) != e.TablesSize() {
+		return nil, fmt.Errorf("games: evaluator %q has tables of %d values in all, got %d", e.Name, e.TablesSize(), len(data))
+	}
+	return e.Bind(data), nil
+}
