@@ -1,0 +1,76 @@
+// Package learn makes evaluators with tables from positions: self-play
+// games played on a tournament.Runner (the local pool or the cluster's
+// workers), their positions labelled by the games' results (exact from where
+// the engine solved the endgame), a sparse logistic fit of the tables over
+// millions of positions on every core, and rounds that alternate the two,
+// each round's weights kept only when they beat the last round's in a
+// pentanomial SPRT.
+package learn
+
+import (
+	"fmt"
+
+	"github.com/gametune/gametune/games"
+)
+
+// Game is one game of a Set: its moves from the game's start position (the
+// opening's plies included) and its result.
+type Game struct {
+	Moves []games.Move
+	// Result is the first player's score: 1 a win, 0.5 a draw, 0 a loss.
+	Result float64
+}
+
+// Set is a collection of games of one game, the positions a fit learns
+// from: every position of every game before its end, labelled with the
+// game's result from the side to move's point of view.
+type Set struct {
+	Game  games.Game
+	Games []Game
+}
+
+// Label is the result of a game from the point of view of the side to move
+// in one of its positions.
+func Label(result float64, turn games.Side) float64 {
+	if turn == games.First {
+		return result
+	}
+	return 1 - result
+}
+
+// Each replays games[from:to) of s and calls each with every position
+// before the game's end (the position is the replay's own: each must not
+// keep it, nor change it) and its label (Label). A replay stops at the
+// first error of each, or at an illegal move, which is an error naming the
+// game and the ply.
+func (s *Set) Each(from, to int, each func(p games.Position, label float64) error) error {
+	var buf []games.Move
+	for i := from; i < to; i++ {
+		g := s.Games[i]
+		p := s.Game.Start()
+		for ply, m := range g.Moves {
+			var out games.Outcome
+			buf, out = p.Moves(buf[:0])
+			if out != games.Ongoing {
+				return fmt.Errorf("learn: game %d ends at ply %d before its move %d", i, ply, ply+1)
+			}
+			if !legal(buf, m) {
+				return fmt.Errorf("learn: game %d: move %d (%d) is not legal", i, ply+1, m)
+			}
+			if err := each(p, Label(g.Result, p.Turn())); err != nil {
+				return err
+			}
+			p.Play(m)
+		}
+	}
+	return nil
+}
+
+func legal(moves []games.Move, m games.Move) bool {
+	for _, x := range moves {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
