@@ -351,6 +351,9 @@ type Evaluator struct {
 	// over the scalars i. A position activates a few dozen entries of the
 	// many; Terms must not allocate when dst has room.
 	Terms func(p Position, dst []TableTerm) []TableTerm
+	// Pictures, if set, draws the tables of data as boards (Board) for
+	// reports, with the weights w of the features (scales included).
+	Pictures func(data []float32, w []float64) []Board
 }
 
 // MaxEval bounds the magnitude of static evaluations; the engine's win

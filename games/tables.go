@@ -69,3 +69,21 @@ func (e *Evaluator) WithData(data []float32) (*Evaluator, error) {
 	}
 	return e.Bind(data), nil
 }
+
+// Board is a picture of an evaluator's tables on the game's board, for
+// reports: a heatmap (a value per square) or one configuration of a
+// pattern (a mark per square) with its value. Squares are numbered row by
+// row, Files to a row; row 0 is drawn at the top.
+type Board struct {
+	Title        string
+	Files, Ranks int
+	// Heat, when set, holds one value per square, in the table's units;
+	// NaN where the picture has nothing to say.
+	Heat []float64
+	// Marks, when set, holds one byte per square: 'X' a disc (or piece) of
+	// the side to move, 'O' one of the opponent's, '-' an empty square of
+	// the pattern, ' ' a square outside it.
+	Marks string
+	// Value is the configuration's value (with Marks).
+	Value float64
+}
