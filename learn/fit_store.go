@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/gametune/gametune/games"
@@ -51,6 +52,17 @@ func (st *positions) end(label float64) error {
 	st.scalarEnd = append(st.scalarEnd, uint32(len(st.scalarFeat)))
 	st.labels = append(st.labels, float32(label))
 	return nil
+}
+
+// compact gives st's slices their exact lengths, so that the cache holds
+// no room for growth.
+func (st *positions) compact() {
+	st.entries = slices.Clone(st.entries)
+	st.termEnd = slices.Clone(st.termEnd)
+	st.scalarFeat = slices.Clone(st.scalarFeat)
+	st.scalarVal = slices.Clone(st.scalarVal)
+	st.scalarEnd = slices.Clone(st.scalarEnd)
+	st.labels = slices.Clone(st.labels)
 }
 
 func (st *positions) bytes() int64 {
@@ -201,6 +213,8 @@ func (f *fitter) buildCache(ctx context.Context) (bool, error) {
 				return err
 			}
 		}
+		train[s].compact()
+		held[s].compact()
 		return nil
 	})
 	if err != nil {
