@@ -37,7 +37,7 @@ type FitOptions struct {
 	L2 float64
 	// K is the logistic's scale: the predicted score of a position of
 	// evaluation e is sigmoid(K*e). 0 means fit K first, for the starting
-	// weights, by a golden-section search minimising the loss over up to
+	// weights, by a golden-section search minimising the loss over about
 	// 262,144 training positions (DefaultK when they carry no signal).
 	K float64
 	// HeldOut is the share of games never trained on, chosen by a hash of

@@ -9,7 +9,8 @@ import (
 const kSample = 1 << 18
 
 // fitK sets K: the option's, or the one minimising the loss of the
-// starting weights over the first kSample training positions, found by a
+// starting weights over kSample training positions (evenly spread over the
+// cache, or the first ones replayed), found by a
 // golden-section search of log K over [1e-6, 10]. Positions that all
 // evaluate to 0, or a minimum at the search's low end (the evaluations say
 // nothing of the results), give DefaultK.
@@ -18,23 +19,35 @@ func (f *fitter) fitK(ctx context.Context) error {
 		f.k = f.opts.K
 		return nil
 	}
-	st := &positions{perTerm: true}
-	for _, gi := range f.trainGames {
-		if st.len() >= kSample {
-			break
+	var es, ys []float64
+	add := func(st *positions, i int) {
+		es, ys = append(es, f.eval(st, i)), append(ys, float64(st.labels[i]))
+	}
+	if f.cached {
+		step := max(1, f.train.n/kSample)
+		for g := 0; g < f.train.n; g += step {
+			add(f.train.at(g))
 		}
-		if err := ctx.Err(); err != nil {
-			return err
+	} else {
+		st := &positions{perTerm: true}
+		for _, gi := range f.trainGames {
+			if st.len() >= kSample {
+				break
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := f.replay(f.workers[0], gi, st); err != nil {
+				return err
+			}
 		}
-		if err := f.replay(f.workers[0], gi, st); err != nil {
-			return err
+		for i := range st.len() {
+			add(st, i)
 		}
 	}
-	es, ys := make([]float64, st.len()), make([]float64, st.len())
 	signal := false
-	for i := range es {
-		es[i], ys[i] = f.eval(st, i), float64(st.labels[i])
-		signal = signal || es[i] != 0
+	for _, e := range es {
+		signal = signal || e != 0
 	}
 	f.k = DefaultK
 	if !signal {
