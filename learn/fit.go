@@ -99,8 +99,8 @@ type FitResult struct {
 // a step touches only the entries its batch activates. Positions where the
 // side to move must pass (games.Passer) are skipped: their evaluation
 // describes a side that does not move. The result is the same for a seed
-// whatever the number of workers. On cancellation Fit returns the weights
-// reached so far with ctx.Err().
+// whatever the number of workers. Cancelled during its epochs, Fit returns
+// the weights reached so far with ctx.Err(); before, only ctx.Err().
 func Fit(ctx context.Context, ev *games.Evaluator, w []float64, set *Set, opts FitOptions) (FitResult, error) {
 	start := time.Now()
 	f, err := newFitter(ev, w, set, opts)
