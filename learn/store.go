@@ -252,7 +252,10 @@ func (s *storeReader) readGame() (Game, error) {
 		return Game{}, fmt.Errorf("%w: %d moves (at most %d)", ErrBadStore, n, MaxGameMoves)
 	}
 	p := s.game.Start()
-	moves := make([]games.Move, 0, min(n, 128))
+	var moves []games.Move // nil for a game of no moves, as written
+	if n > 0 {
+		moves = make([]games.Move, 0, min(n, 128))
+	}
 	for ply := range int(n) {
 		v, err := binary.ReadUvarint(s)
 		if err != nil {
