@@ -23,6 +23,10 @@ const (
 	DefaultGateOpenings = "random:8"
 )
 
+// ErrConfig is wrapped by Learn's errors about its Config (the caller's
+// settings, not the games).
+var ErrConfig = errors.New("learn: bad settings")
+
 // Config configures Learn. Zero fields take the defaults named.
 type Config struct {
 	Game games.Game
@@ -274,14 +278,14 @@ type plan struct {
 func newPlan(cfg *Config) (plan, error) {
 	switch {
 	case cfg.Game == nil || cfg.Runner == nil:
-		return plan{}, errors.New("learn: a config without a game or a runner")
+		return plan{}, fmt.Errorf("%w: a config without a game or a runner", ErrConfig)
 	case cfg.Evaluator == nil || cfg.Evaluator.Bind == nil:
-		return plan{}, errors.New("learn: the evaluator has no tables to learn")
+		return plan{}, fmt.Errorf("%w: the evaluator has no tables to learn", ErrConfig)
 	case len(cfg.Weights) != len(cfg.Evaluator.Features):
-		return plan{}, fmt.Errorf("learn: %d weights for the %d features of %s", len(cfg.Weights), len(cfg.Evaluator.Features), cfg.Evaluator.Name)
+		return plan{}, fmt.Errorf("%w: %d weights for the %d features of %s", ErrConfig, len(cfg.Weights), len(cfg.Evaluator.Features), cfg.Evaluator.Name)
 	case cfg.Rounds < 0 || cfg.Budget < 0 || cfg.Gate.MaxPairs < 0 || cfg.Gate.Share < 0 || cfg.Gate.Share >= 1:
-		return plan{}, fmt.Errorf("learn: rounds %d, budget %d, gate pairs %d, gate share %v: want rounds, budget and pairs 0 or more, a share in [0, 1)",
-			cfg.Rounds, cfg.Budget, cfg.Gate.MaxPairs, cfg.Gate.Share)
+		return plan{}, fmt.Errorf("%w: rounds %d, budget %d, gate pairs %d, gate share %v: want rounds, budget and pairs 0 or more, a share in [0, 1)",
+			ErrConfig, cfg.Rounds, cfg.Budget, cfg.Gate.MaxPairs, cfg.Gate.Share)
 	}
 	if cfg.Rounds == 0 {
 		cfg.Rounds = DefaultRounds
@@ -296,8 +300,8 @@ func newPlan(cfg *Config) (plan, error) {
 	}
 	parts := cfg.Rounds * (cfg.Rounds + 1) / 2
 	if need := 2*p.pairs*cfg.Rounds + parts; cfg.Budget < need {
-		return plan{}, fmt.Errorf("learn: a budget of %d games is too small for %d rounds with gates of %d pairs: give at least %d",
-			cfg.Budget, cfg.Rounds, p.pairs, need)
+		return plan{}, fmt.Errorf("%w: a budget of %d games is too small for %d rounds with gates of %d pairs: give at least %d",
+			ErrConfig, cfg.Budget, cfg.Rounds, p.pairs, need)
 	}
 	return p, nil
 }
