@@ -75,10 +75,10 @@ func NewJob(spec tournament.GameSpec, tableMiB int) (Job, error) {
 		Seed: spec.Seed, MaxPlies: spec.MaxPlies, Adjudication: spec.Adjudication, TableMiB: tableMiB,
 	}
 	var err error
-	if j.First, err = wirePlayer(spec.First); err != nil {
+	if j.First, err = wirePlayer(spec.Game, spec.First); err != nil {
 		return Job{}, err
 	}
-	if j.Second, err = wirePlayer(spec.Second); err != nil {
+	if j.Second, err = wirePlayer(spec.Game, spec.Second); err != nil {
 		return Job{}, err
 	}
 	data, err := json.Marshal(j)
@@ -91,11 +91,39 @@ func NewJob(spec tournament.GameSpec, tableMiB int) (Job, error) {
 	return j, nil
 }
 
-func wirePlayer(p tournament.Player) (WirePlayer, error) {
+// wirePlayer is the wire form of p, a player of g. The evaluator travels
+// by name, so a worker plays the tables of g's own evaluator of that name:
+// a player whose tables are others (loaded from a weights file, or fitted)
+// is refused, since a worker would play it with the wrong ones.
+func wirePlayer(g games.Game, p tournament.Player) (WirePlayer, error) {
 	if p.Evaluator == nil {
 		return WirePlayer{}, fmt.Errorf("cluster: player %q has no evaluator", p.Name)
 	}
+	if len(p.Evaluator.Tables) > 0 || len(p.Evaluator.Data) > 0 {
+		own, err := games.FindEvaluator(g, p.Evaluator.Name)
+		if err != nil || !sameData(own.Data, p.Evaluator.Data) {
+			return WirePlayer{}, fmt.Errorf("cluster: player %q: its %s tables are not the ones %s ships, which a worker would play instead: tables loaded from %s play on the local pool only",
+				p.Name, p.Evaluator.Name, g.Name(), p.Name)
+		}
+	}
 	return WirePlayer{Name: p.Name, Evaluator: p.Evaluator.Name, Weights: p.Weights, Depth: p.Limits.Depth, Nodes: p.Limits.Nodes}, nil
+}
+
+// sameData reports whether two tables' values are the same: the same
+// slice, or equal value by value (bit for bit).
+func sameData(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Encode returns the job's message.

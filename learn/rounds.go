@@ -1,0 +1,319 @@
+package learn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
+)
+
+// Defaults of a Config's zero fields.
+const (
+	DefaultRounds       = 4
+	DefaultGateShare    = 0.25
+	DefaultGateElo1     = 5
+	DefaultGateOpenings = "random:8"
+)
+
+// ErrConfig is wrapped by Learn's errors about its Config (the caller's
+// settings, not the games).
+var ErrConfig = errors.New("learn: bad settings")
+
+// Config configures Learn. Zero fields take the defaults named.
+type Config struct {
+	Game games.Game
+	// Evaluator is the evaluator with tables to learn, Data its values at
+	// round 0 (all zero for a fit from scratch), Weights its weights.
+	Evaluator *games.Evaluator
+	Weights   []float64
+	// Limits are the search limits of every game, self-play and gate.
+	Limits engine.Limits
+	// Runner plays the games: a tournament.Pool or the cluster's runner
+	// (which plays the game's own tables only: see cluster.NewJob).
+	Runner tournament.Runner
+	// Budget is the number of games in all, self-play and gates.
+	Budget int
+	// Rounds is the number of rounds (0: DefaultRounds).
+	Rounds int
+	Seed   uint64
+	// Fit configures each round's fit; its Seed, when 0, is drawn from
+	// Seed and the round.
+	Fit FitOptions
+	// Store, when set, is a positions file (AppendStore): its games, when
+	// it exists, join the Set before round 0 (and the self-play games are
+	// counted on from them, so that a second run with the same seed plays
+	// new games), and each round's self-play games are appended to it.
+	Store string
+	Gate  Gate
+	// MinOpening and MaxOpening are the self-play openings' random plies
+	// (SelfPlayOptions).
+	MinOpening, MaxOpening int
+	// Log, if not nil, is called after each round.
+	Log func(Round)
+}
+
+// Gate configures the match a round's new weights must win to be kept:
+// colour-swapped pairs against the current weights, on fresh openings, with
+// a pentanomial SPRT of H0: 0 against H1: Elo1 normalized Elo (alpha = beta
+// = 0.05), stopped at MaxPairs.
+type Gate struct {
+	Elo1 float64 // 0: DefaultGateElo1
+	// MaxPairs bounds the pairs of a gate (0: Share of the budget, over
+	// the rounds, at least one pair).
+	MaxPairs int
+	Share    float64 // 0: DefaultGateShare
+	// Openings is a random:N spec (tournament.LoadMatchOpenings) drawn
+	// with a seed of each round's own (0: DefaultGateOpenings).
+	Openings string
+}
+
+// Round is what one round of Learn did.
+type Round struct {
+	Round     int           `json:"round"`
+	SelfPlay  int           `json:"self_play"`  // self-play games of the round
+	Played    int           `json:"played"`     // games played so far, self-play and gates
+	Games     int           `json:"games"`      // games in the Set
+	Positions int           `json:"positions"`  // positions in the Set
+	K         float64       `json:"k"`          // the fit's K
+	TrainLoss float64       `json:"train_loss"` // the fit's last epoch's (0 without epochs)
+	HeldOut   float64       `json:"held_out_loss"`
+	GatePairs int           `json:"gate_pairs"`
+	GateElo   GateEstimate  `json:"gate_elo"` // the new weights against the current, pentanomial
+	LLR       float64       `json:"llr"`
+	SPRT      string        `json:"sprt"` // the SPRT's verdict
+	Accepted  bool          `json:"accepted"`
+	Elapsed   time.Duration `json:"elapsed_ns"`
+}
+
+// GateEstimate is a gate's Elo with its 95% interval (stats.Estimate with
+// JSON-safe infinities).
+type GateEstimate struct {
+	Elo  stats.Float `json:"elo"`
+	Low  stats.Float `json:"low"`
+	High stats.Float `json:"high"`
+}
+
+func (e GateEstimate) String() string {
+	return stats.Estimate{Elo: float64(e.Elo), Low: float64(e.Low), High: float64(e.High)}.String()
+}
+
+// Result is what Learn ends with: the last accepted tables and weights
+// (the start's when no round was accepted), the rounds and the Set.
+type Result struct {
+	Evaluator *games.Evaluator // Config.Evaluator bound to Data
+	Data      []float32
+	Weights   []float64
+	Rounds    []Round
+	Set       *Set
+	Played    int // games played, self-play and gates
+}
+
+// Learn runs the rounds. Round r plays self-play games with the current
+// weights (round 0: Config's), adds them to the Set (and the store), fits
+// the tables and weights on the whole Set from the current ones (a warm
+// start), and gates the fit: it plays the current weights and is kept only
+// when the SPRT accepts H1, or when at MaxPairs the interval of its
+// pentanomial Elo lies above 0; a rejected round keeps the current weights
+// (and the next round fits them again on more games).
+//
+// The budget is shared so: a gate may play at most 2*MaxPairs games, which
+// are set aside for every round; the rest goes to self-play, round r taking
+// (r+1) parts of the parts of the rounds left (of 4 rounds: 10%, 20%, 30%,
+// 40%), so that the later rounds, with better weights, play more; games a
+// gate did not use go to the later rounds' self-play. The result depends on
+// Config alone (and the store's games), whatever the number of workers.
+func Learn(ctx context.Context, cfg Config) (*Result, error) {
+	plan, err := newPlan(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	set := &Set{Game: cfg.Game}
+	if cfg.Store != "" {
+		if set, err = openStore(cfg.Store, cfg.Game); err != nil {
+			return nil, err
+		}
+	}
+	res := &Result{Evaluator: cfg.Evaluator, Data: cfg.Evaluator.Data, Weights: cfg.Weights, Set: set}
+	first, seen := len(set.Games), map[uint64]bool{}
+	for r := range cfg.Rounds {
+		t0 := time.Now()
+		n := plan.selfPlay(r, res.Played)
+		cur := tournament.Player{Name: fmt.Sprintf("round %d", r), Evaluator: res.Evaluator, Weights: res.Weights, Limits: cfg.Limits}
+		gs, err := SelfPlay(ctx, cfg.Runner, cfg.Game, cur, SelfPlayOptions{Games: n, Seed: cfg.Seed, First: first,
+			MinOpening: cfg.MinOpening, MaxOpening: cfg.MaxOpening, Seen: seen})
+		if err != nil {
+			return res, err
+		}
+		first, res.Played = first+n, res.Played+n
+		set.Games = append(set.Games, gs...)
+		if cfg.Store != "" {
+			if err := AppendStore(cfg.Store, cfg.Game, gs); err != nil {
+				return res, err
+			}
+		}
+		round, next, err := fitAndGate(ctx, cfg, plan, r, set, cur)
+		if err != nil {
+			return res, err
+		}
+		res.Played += round.GatePairs * 2
+		round.Round, round.SelfPlay, round.Played, round.Games, round.Positions = r, n, res.Played, len(set.Games), set.Positions()
+		round.Elapsed = time.Since(t0)
+		if round.Accepted {
+			res.Evaluator, res.Data, res.Weights = next.Evaluator, next.Evaluator.Data, next.Weights
+		}
+		res.Rounds = append(res.Rounds, round)
+		if cfg.Log != nil {
+			cfg.Log(round)
+		}
+	}
+	return res, nil
+}
+
+// openStore reads the store at path, or starts an empty Set when there is
+// no such file yet.
+func openStore(path string, g games.Game) (*Set, error) {
+	set, err := ReadStore(path, g)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, statErr := os.Stat(path); errors.Is(statErr, fs.ErrNotExist) {
+			return &Set{Game: g}, nil
+		}
+	}
+	return set, err
+}
+
+// fitAndGate fits the tables from cur's and gates the fit against cur; it
+// returns the round's figures (fit and gate) and the fitted player.
+func fitAndGate(ctx context.Context, cfg Config, plan plan, r int, set *Set, cur tournament.Player) (Round, tournament.Player, error) {
+	opts := cfg.Fit
+	if opts.Seed == 0 {
+		opts.Seed = derive(cfg.Seed, 1, uint64(r))
+	}
+	fit, err := Fit(ctx, cur.Evaluator, cur.Weights, set, opts)
+	if err != nil {
+		return Round{}, tournament.Player{}, fmt.Errorf("learn: round %d's fit: %w", r, err)
+	}
+	ev, err := cfg.Evaluator.WithData(fit.Data)
+	if err != nil {
+		return Round{}, tournament.Player{}, fmt.Errorf("learn: round %d's fit: %w", r, err)
+	}
+	next := tournament.Player{Name: fmt.Sprintf("round %d", r+1), Evaluator: ev, Weights: fit.Weights, Limits: cfg.Limits}
+	round := Round{K: fit.K, HeldOut: fit.HeldOutLoss}
+	if len(fit.Epochs) > 0 {
+		round.TrainLoss = fit.Epochs[len(fit.Epochs)-1].TrainLoss
+	}
+	m, err := PlayGate(ctx, cfg.Runner, cfg.Game, next, cur, cfg.Gate, plan.pairs, derive(cfg.Seed, 2, uint64(r)))
+	if err != nil {
+		return Round{}, tournament.Player{}, fmt.Errorf("learn: round %d's gate: %w", r, err)
+	}
+	est := m.Pentanomial.EloEstimate()
+	round.GatePairs = m.Pentanomial.Pairs()
+	round.GateElo = GateEstimate{stats.Float(est.Elo), stats.Float(est.Low), stats.Float(est.High)}
+	round.LLR, round.SPRT = m.LLR, m.Status.String()
+	round.Accepted = Accepted(m, plan.pairs)
+	return round, next, nil
+}
+
+// PlayGate plays the gate of next against cur: at most pairs colour-swapped
+// pairs on openings drawn from seed (gate.Openings), next first in the first
+// game of each, stopped early by the SPRT (Gate).
+func PlayGate(ctx context.Context, run tournament.Runner, g games.Game, next, cur tournament.Player, gate Gate, pairs int, seed uint64) (*tournament.MatchResult, error) {
+	spec := gate.Openings
+	if spec == "" {
+		spec = DefaultGateOpenings
+	}
+	ops, err := tournament.LoadMatchOpenings(ctx, g, spec, seed, false, pairs)
+	if err != nil {
+		return nil, err
+	}
+	elo1 := gate.Elo1
+	if elo1 == 0 {
+		elo1 = DefaultGateElo1
+	}
+	sprt := &stats.SPRT{Elo0: 0, Elo1: elo1, Alpha: 0.05, Beta: 0.05, Model: stats.Normalized}
+	specs := tournament.MatchSpecs(g, next, cur, pairs, ops, 0, tournament.Adjudication{})
+	return tournament.RunMatch(ctx, run, specs, sprt, nil)
+}
+
+// Accepted says whether a gate (of at most pairs pairs) keeps the new
+// weights: its SPRT accepted H1, or it ran all pairs undecided with the 95%
+// interval of its pentanomial Elo above 0.
+func Accepted(m *tournament.MatchResult, pairs int) bool {
+	switch m.Status {
+	case stats.AcceptH1:
+		return true
+	case stats.Continue:
+		return m.Pentanomial.Pairs() >= pairs && m.Pentanomial.EloEstimate().Low > 0
+	}
+	return false
+}
+
+// Positions is the number of positions of s: one before each move.
+func (s *Set) Positions() int {
+	n := 0
+	for _, g := range s.Games {
+		n += len(g.Moves)
+	}
+	return n
+}
+
+// derive draws a seed of its own for stream and i from seed.
+func derive(seed, stream, i uint64) uint64 {
+	return rand.New(rand.NewPCG(seed, stream<<40^i^0x6c6561726e)).Uint64()
+}
+
+// plan shares a budget between the rounds (Learn).
+type plan struct {
+	budget, rounds, pairs int
+}
+
+// newPlan checks cfg, fills its defaults and plans its budget.
+func newPlan(cfg *Config) (plan, error) {
+	switch {
+	case cfg.Game == nil || cfg.Runner == nil:
+		return plan{}, fmt.Errorf("%w: a config without a game or a runner", ErrConfig)
+	case cfg.Evaluator == nil || cfg.Evaluator.Bind == nil:
+		return plan{}, fmt.Errorf("%w: the evaluator has no tables to learn", ErrConfig)
+	case len(cfg.Weights) != len(cfg.Evaluator.Features):
+		return plan{}, fmt.Errorf("%w: %d weights for the %d features of %s", ErrConfig, len(cfg.Weights), len(cfg.Evaluator.Features), cfg.Evaluator.Name)
+	case cfg.Rounds < 0 || cfg.Budget < 0 || cfg.Gate.MaxPairs < 0 || cfg.Gate.Share < 0 || cfg.Gate.Share >= 1:
+		return plan{}, fmt.Errorf("%w: rounds %d, budget %d, gate pairs %d, gate share %v: want rounds, budget and pairs 0 or more, a share in [0, 1)",
+			ErrConfig, cfg.Rounds, cfg.Budget, cfg.Gate.MaxPairs, cfg.Gate.Share)
+	}
+	if cfg.Rounds == 0 {
+		cfg.Rounds = DefaultRounds
+	}
+	share := cfg.Gate.Share
+	if share == 0 {
+		share = DefaultGateShare
+	}
+	p := plan{budget: cfg.Budget, rounds: cfg.Rounds, pairs: cfg.Gate.MaxPairs}
+	if p.pairs == 0 {
+		p.pairs = max(1, int(float64(cfg.Budget)*share)/(2*cfg.Rounds))
+	}
+	parts := cfg.Rounds * (cfg.Rounds + 1) / 2
+	if need := 2*p.pairs*cfg.Rounds + parts; cfg.Budget < need {
+		return plan{}, fmt.Errorf("%w: a budget of %d games is too small for %d rounds with gates of %d pairs: give at least %d",
+			ErrConfig, cfg.Budget, cfg.Rounds, p.pairs, need)
+	}
+	return p, nil
+}
+
+// selfPlay is the number of self-play games of round r, played games
+// having been played before it: its parts of what the gates of the rounds
+// left do not hold back.
+func (p plan) selfPlay(r, played int) int {
+	left := p.budget - played - 2*p.pairs*(p.rounds-r)
+	parts := 0
+	for j := r; j < p.rounds; j++ {
+		parts += j + 1
+	}
+	return max(1, left*(r+1)/parts)
+}

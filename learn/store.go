@@ -1,0 +1,289 @@
+package learn
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gametune/gametune/games"
+)
+
+// A store holds the games of a Set compactly, one block per append (a
+// round of self-play):
+//
+//	gametune-games 1 GAME COUNT\n
+//
+// a header line naming the format, its version, the game and the number of
+// games in the block, then COUNT games, each its number of moves as a
+// uvarint, its moves (games.Move values) as uvarints, and one byte, the
+// first player's result times two (0 a loss, 1 a draw, 2 a win). An
+// Othello game takes about 62 bytes: a million positions in 1 MB.
+const (
+	storeMagic   = "gametune-games"
+	storeVersion = 1
+	// MaxStoreFile is the largest store ReadStore reads: 1 GiB, some 17
+	// million Othello games.
+	MaxStoreFile = 1 << 30
+	// MaxGameMoves bounds the moves of one stored game.
+	MaxGameMoves = 100_000
+	maxHeader    = 256
+)
+
+// ErrBadStore is wrapped by the errors of a store that does not read.
+var ErrBadStore = errors.New("learn: bad positions file")
+
+// WriteGames writes gs, games of g, as one block of a store.
+func WriteGames(w io.Writer, g games.Game, gs []Game) error {
+	data, err := encodeBlock(g, gs)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}
+
+func encodeBlock(g games.Game, gs []Game) ([]byte, error) {
+	if strings.ContainsAny(g.Name(), " \n") {
+		return nil, fmt.Errorf("learn: game name %q has a space or a newline", g.Name())
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s %d %s %d\n", storeMagic, storeVersion, g.Name(), len(gs))
+	var tmp [binary.MaxVarintLen64]byte
+	for i, game := range gs {
+		if len(game.Moves) > MaxGameMoves {
+			return nil, fmt.Errorf("learn: game %d has %d moves (a store holds at most %d)", i, len(game.Moves), MaxGameMoves)
+		}
+		code, ok := resultCode(game.Result)
+		if !ok {
+			return nil, fmt.Errorf("learn: game %d: result %v (a store holds 0, 0.5 or 1)", i, game.Result)
+		}
+		b.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(game.Moves)))])
+		for _, m := range game.Moves {
+			b.Write(tmp[:binary.PutUvarint(tmp[:], uint64(m))])
+		}
+		b.WriteByte(code)
+	}
+	return b.Bytes(), nil
+}
+
+func resultCode(r float64) (byte, bool) {
+	switch r {
+	case 0:
+		return 0, true
+	case 0.5:
+		return 1, true
+	case 1:
+		return 2, true
+	}
+	return 0, false
+}
+
+// AppendStore appends gs, games of g, to the store at path as one block,
+// creating the file when there is none, and syncs it. An existing file must
+// be a store of g (its first header is checked; ReadStore checks the rest).
+// A crash in the middle of an append leaves a last block that ReadStore
+// reports as truncated.
+func AppendStore(path string, g games.Game, gs []Game) error {
+	data, err := encodeBlock(g, gs)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("learn: %w", err)
+	}
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		f.Close()
+		return fmt.Errorf("learn: %s is not a regular file: a positions file must be one", path)
+	}
+	head, err := bufio.NewReader(io.LimitReader(f, maxHeader)).ReadString('\n')
+	if err != nil && !(errors.Is(err, io.EOF) && head == "") {
+		f.Close()
+		return fmt.Errorf("%w: %s: its first line does not read (%v)", ErrBadStore, path, err)
+	}
+	if head != "" {
+		if _, err := parseHeader(strings.TrimSuffix(head, "\n"), g); err != nil {
+			f.Close()
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("learn: appending to %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("learn: appending to %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// ReadStore reads the store at path (at most MaxStoreFile bytes) into a
+// Set of g: ReadSet.
+func ReadStore(path string, g games.Game) (*Set, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	defer f.Close()
+	set, err := ReadSet(f, g, MaxStoreFile)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return set, nil
+}
+
+// ReadSet reads a store of g's games from r, at most limit bytes of it:
+// every block, every game's moves checked legal from the start. A store of
+// another game, a truncated or oversized one, or one that does not read is
+// an error wrapping ErrBadStore that says where.
+func ReadSet(r io.Reader, g games.Game, limit int64) (*Set, error) {
+	sr := &storeReader{r: bufio.NewReader(io.LimitReader(r, limit+1)), limit: limit, game: g}
+	set := &Set{Game: g}
+	for block := 1; ; block++ {
+		done, err := sr.block(block, set)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return set, nil
+		}
+	}
+}
+
+// storeReader reads a store, counting the bytes.
+type storeReader struct {
+	r     *bufio.Reader
+	off   int64
+	limit int64
+	game  games.Game
+	legal []games.Move
+}
+
+func (s *storeReader) ReadByte() (byte, error) {
+	c, err := s.r.ReadByte()
+	if err == nil {
+		s.off++
+		if s.off > s.limit {
+			return 0, fmt.Errorf("%w: larger than the limit of %d bytes", ErrBadStore, s.limit)
+		}
+	}
+	return c, err
+}
+
+// block reads block number n into set; true at the end of the store.
+func (s *storeReader) block(n int, set *Set) (bool, error) {
+	start := s.off
+	var line []byte
+	for {
+		c, err := s.ReadByte()
+		if errors.Is(err, io.EOF) && len(line) == 0 {
+			if n == 1 {
+				return false, fmt.Errorf("%w: the file is empty (no header line)", ErrBadStore)
+			}
+			return true, nil
+		}
+		if err != nil {
+			return false, s.fail(n, start, "header", err)
+		}
+		if c == '\n' {
+			break
+		}
+		if line = append(line, c); len(line) > maxHeader {
+			return false, fmt.Errorf("%w: block %d (byte %d): a header line longer than %d bytes", ErrBadStore, n, start, maxHeader)
+		}
+	}
+	count, err := parseHeader(string(line), s.game)
+	if err != nil {
+		return false, fmt.Errorf("block %d (byte %d): %w", n, start, err)
+	}
+	for i := 0; i < count; i++ {
+		game, err := s.readGame()
+		if err != nil {
+			return false, s.fail(n, start, fmt.Sprintf("game %d of %d", i+1, count), err)
+		}
+		set.Games = append(set.Games, game)
+	}
+	return false, nil
+}
+
+func (s *storeReader) fail(block int, start int64, what string, err error) error {
+	if errors.Is(err, ErrBadStore) {
+		return fmt.Errorf("block %d (byte %d): %s: %w", block, start, what, err)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w: truncated: block %d (byte %d) ends in its %s at byte %d", ErrBadStore, block, start, what, s.off)
+	}
+	return fmt.Errorf("%w: block %d (byte %d): %s: %w", ErrBadStore, block, start, what, err)
+}
+
+// parseHeader reads a block's header line and returns its count.
+func parseHeader(line string, g games.Game) (int, error) {
+	f := strings.Fields(line)
+	if len(f) != 4 || f[0] != storeMagic {
+		return 0, fmt.Errorf("%w: header %q: want %q (not a positions file?)", ErrBadStore, clip(line), storeMagic+" 1 GAME COUNT")
+	}
+	if f[1] != strconv.Itoa(storeVersion) {
+		return 0, fmt.Errorf("%w: version %q (this program reads version %d)", ErrBadStore, clip(f[1]), storeVersion)
+	}
+	if f[2] != g.Name() {
+		return 0, fmt.Errorf("%w: games of %q, not of %s", ErrBadStore, clip(f[2]), g.Name())
+	}
+	count, err := strconv.Atoi(f[3])
+	if err != nil || count < 0 {
+		return 0, fmt.Errorf("%w: count %q is not a number of games", ErrBadStore, clip(f[3]))
+	}
+	return count, nil
+}
+
+// readGame reads one game and checks its moves.
+func (s *storeReader) readGame() (Game, error) {
+	n, err := binary.ReadUvarint(s)
+	if err != nil {
+		return Game{}, err
+	}
+	if n > MaxGameMoves {
+		return Game{}, fmt.Errorf("%w: %d moves (at most %d)", ErrBadStore, n, MaxGameMoves)
+	}
+	p := s.game.Start()
+	var moves []games.Move // nil for a game of no moves, as written
+	if n > 0 {
+		moves = make([]games.Move, 0, min(n, 128))
+	}
+	for ply := range int(n) {
+		v, err := binary.ReadUvarint(s)
+		if err != nil {
+			return Game{}, err
+		}
+		m := games.Move(v)
+		var out games.Outcome
+		s.legal, out = p.Moves(s.legal[:0])
+		if out != games.Ongoing || !legal(s.legal, m) {
+			return Game{}, fmt.Errorf("%w: move %d (%d) is not legal", ErrBadStore, ply+1, v)
+		}
+		p.Play(m)
+		moves = append(moves, m)
+	}
+	code, err := s.ReadByte()
+	if err != nil {
+		return Game{}, err
+	}
+	if code > 2 {
+		return Game{}, fmt.Errorf("%w: result byte %d (want 0 a loss, 1 a draw, 2 a win)", ErrBadStore, code)
+	}
+	return Game{Moves: moves, Result: float64(code) / 2}, nil
+}
+
+// clip shortens a piece of a bad file for a message.
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
