@@ -172,12 +172,19 @@ func ConfigurationSVG(b games.Board) template.HTML {
 	height := boardH + 14
 	var s strings.Builder
 	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif">`, width, height, width, height)
-	s.WriteString("\n")
+	// The squares outside the pattern: one grey board ruled in white.
+	fmt.Fprintf(&s, `<rect x="1" y="1" width="%d" height="%d" fill="#e4e4e4"/><path stroke="#fff" stroke-width="0.5" d="`, b.Files*configCell, b.Ranks*configCell)
+	for f := 1; f < b.Files; f++ {
+		fmt.Fprintf(&s, "M%d 1v%d", 1+f*configCell, b.Ranks*configCell)
+	}
+	for r := 1; r < b.Ranks; r++ {
+		fmt.Fprintf(&s, "M1 %dh%d", 1+r*configCell, b.Files*configCell)
+	}
+	s.WriteString(`"/>` + "\n")
 	for sq := 0; sq < len(b.Marks) && sq < b.Files*b.Ranks; sq++ {
 		x, y := 1+sq%b.Files*configCell, 1+sq/b.Files*configCell
 		m := b.Marks[sq]
 		if m == ' ' {
-			fmt.Fprintf(&s, `<rect x="%d" y="%d" width="%d" height="%d" fill="#e4e4e4" stroke="#fff" stroke-width="0.5"/>`+"\n", x, y, configCell, configCell)
 			continue
 		}
 		fill, what := "#2e7d32", "empty"

@@ -126,8 +126,8 @@ func TestTablesSectionPlanted(t *testing.T) {
 	if n := strings.Count(config, `fill="#111"`); n != 1 || !strings.Contains(config, "<title>a1: the side to move</title>") {
 		t.Errorf("%d discs of the side to move, want 1 on a1:\n%s", n, config)
 	}
-	if strings.Count(config, ": empty</title>") != 8 || strings.Count(config, `fill="#e4e4e4"`) != 55 {
-		t.Errorf("the corner3x3 board should have 8 empty squares and 55 outside:\n%s", config)
+	if strings.Count(config, ": empty</title>") != 8 || strings.Count(config, "<rect ") != 1+9 {
+		t.Errorf("the corner3x3 board should have 8 empty squares, a disc, and the board outside:\n%s", config)
 	}
 	// The configuration is rare at stage 4 but its heat, if any, sits on
 	// a corner; the heatmaps of other stages are zero.
