@@ -61,7 +61,7 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 .match div { padding: 0.2em 0.5em; display: flex; justify-content: space-between; }
 .match .won { font-weight: bold; background: #eaf6ea; }
 .match .tie { font-size: 0.75em; color: #777; padding-top: 0; }
-</style>
+` + TablesStyle + `</style>
 </head>
 <body>
 <h1>gametune run {{.Name}}</h1>
@@ -99,6 +99,7 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 <h2>Plots</h2>
 {{range .Figures}}<div class="figure" id="plot-{{.Name}}"><h3>{{.Title}}</h3>{{.SVG}}</div>
 {{end}}
+{{.Tables}}
 {{if .Bracket}}<h2>Last knockout bracket ({{.Stage}} {{.BracketRound}})</h2>
 <div class="bracket" id="bracket">
 {{range .Bracket}}<div class="round">
@@ -152,6 +153,7 @@ type reportData struct {
 	Figures                                                  []figureHTML
 	Bracket                                                  [][]matchHTML
 	BracketRound                                             int
+	Tables                                                   template.HTML // TablesSection, for an evaluator with tables
 }
 
 func stamp(t time.Time) string {
@@ -165,7 +167,8 @@ func stamp(t time.Time) string {
 // CSS, nothing fetched) with the config, status and timings, the best
 // weights with their ranges, the yardstick table, the run's history in its
 // tuner's terms (History), every plot (Figures) and the last knockout
-// bracket. A finished run has done all it planned; a running
+// bracket, and the pictures of its evaluator's tables, if it has any
+// (TablesSection, with the best weights). A finished run has done all it planned; a running
 // one says how many games it is expected to play (ExpectedGames).
 func HTML(r *Run) ([]byte, error) {
 	figs, err := r.Figures()
@@ -213,6 +216,11 @@ func HTML(r *Run) ([]byte, error) {
 			svg = svg[i:]
 		}
 		d.Figures = append(d.Figures, figureHTML{f.Name, f.Title, template.HTML(svg)})
+	}
+	if ev := r.Evaluator; len(ev.Tables) > 0 && ev.Pictures != nil {
+		if d.Tables, err = TablesSection(r.Game, ev, r.Best.Weights); err != nil {
+			return nil, err
+		}
 	}
 	if r.Knockout() {
 		last := r.Generations[len(r.Generations)-1]

@@ -15,6 +15,7 @@
 //	                                    the ladder plot of every tuner, its tuners' runs
 //	/compare/{id}/plot.svg|.png         its ladder plot
 //	/api/compare/{id}                   the same as JSON
+//	/tables/{game}/{evaluator}          the pictures of a built-in evaluator's tables
 //
 // A run's id is its directory's name below the runs folder; a
 // comparison's tuner's run's, "<comparison>:<tuner>", and it is listed

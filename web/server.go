@@ -88,6 +88,7 @@ func New(root string, o Options) (*Server, error) {
 	s.mux.HandleFunc("GET /compare/{id}", s.comparePage)
 	s.mux.HandleFunc("GET /compare/{id}/{file}", s.comparePlot)
 	s.mux.HandleFunc("GET /api/compare/{id}", s.apiCompare)
+	s.mux.HandleFunc("GET /tables/{game}/{evaluator}", s.tablesPage)
 	return s, nil
 }
 

@@ -103,6 +103,7 @@ func newPatternsEvaluator(data []float32) *games.Evaluator {
 		Features: patternFeatures(),
 		Tables:   layout().tables,
 		Data:     data,
+		Pictures: patternPictures,
 		Terms: func(gp games.Position, dst []games.TableTerm) []games.TableTerm {
 			return patternTerms(gp.(*Position), dst)
 		},
