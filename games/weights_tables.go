@@ -166,7 +166,7 @@ func openTables(data []byte) (*bufio.Reader, TablesHeader, error) {
 	var h TablesHeader
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, h, streamError(err, "the gzip header")
+		return nil, h, streamError(err, "in the gzip header")
 	}
 	r := bufio.NewReaderSize(zr, 64<<10)
 	var line []byte

@@ -231,8 +231,8 @@ func TestTablesWeightsErrors(t *testing.T) {
 		}), fmt.Sprintf("table %s: value 756 is NaN (must be finite)", first.Name)}, // int16 pairs that make a NaN
 		{"header only", gzipOf([]byte(`{"format"`)), "truncated: the header line ends before its newline"},
 		{"empty gzip", gzipOf(nil), "truncated: the header line ends before its newline"},
-		{"not gzip after the magic", []byte("\x1f\x8bnot gzip at all"), "corrupt gzip stream (the gzip header)"},
-		{"magic only", []byte{0x1f, 0x8b}, "truncated: the gzip header"},
+		{"not gzip after the magic", []byte("\x1f\x8bnot gzip at all"), "corrupt gzip stream (in the gzip header): gzip: invalid header"},
+		{"magic only", []byte{0x1f, 0x8b}, "truncated: in the gzip header"},
 		{"corrupt checksum", flip(valid, len(valid)-6), "corrupt gzip stream after the last table: gzip: invalid checksum"},
 		{"trailing garbage", append(append([]byte{}, valid...), "garbage after the gzip stream"...), "corrupt gzip stream after the last table: gzip: invalid header"},
 		{"uncompressed", append(mustJSON(t, h), '\n'), "a gametune-weights header without its gzip compression"},
@@ -382,4 +382,23 @@ func FuzzParseWeights(f *testing.F) {
 func mustLine(h games.TablesHeader) []byte {
 	b, _ := json.Marshal(h)
 	return append(b, '\n')
+}
+
+// BenchmarkTablesWeights writes and reads the patterns evaluator's
+// compact file (random tables, int16).
+func BenchmarkTablesWeights(b *testing.B) {
+	g, ev, w := patterns(b, 7, 1)
+	file := writeTables(b, g, ev, w, "")
+	b.Run("write", func(b *testing.B) {
+		for b.Loop() {
+			games.WriteWeights(io.Discard, g, ev, w, nil)
+		}
+	})
+	b.Run("parse", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := games.ParseWeights(file, g); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
