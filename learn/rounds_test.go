@@ -56,10 +56,10 @@ func TestLearnRounds(t *testing.T) {
 		t.Errorf("round 1 counts %d games, %d positions; the set has %d, %d", r1.Games, r1.Positions, len(one.Set.Games), one.Set.Positions())
 	}
 	for _, r := range one.Rounds {
-		// The stand-in fit changes nothing: the gate plays equal players,
-		// every pair level, and never accepts.
-		if r.Accepted || r.GateElo.Elo != 0 {
-			t.Errorf("round %d: a gate of equal players gives %v, accepted %v", r.Round, r.GateElo, r.Accepted)
+		// Two pairs cannot decide: the gate goes on to its last pair and
+		// keeps a round only when the interval is above 0, never here.
+		if r.Accepted || r.GatePairs > 2 || r.HeldOut <= 0 || r.K <= 0 {
+			t.Errorf("round %d: a gate of %d pairs gives %v, accepted %v (K %g, held-out loss %g)", r.Round, r.GatePairs, r.GateElo, r.Accepted, r.K, r.HeldOut)
 		}
 	}
 	stored, err := ReadStore(filepath.Join(dir, "one"), one.Set.Game)
