@@ -1,6 +1,9 @@
 package games
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Table is a named block of an evaluator's weights with a shape: a
 // pattern's configurations by game stage, a piece-square table by phase.
@@ -86,4 +89,18 @@ type Board struct {
 	Marks string
 	// Value is the configuration's value (with Marks).
 	Value float64
+}
+
+// TableEvaluators names g's evaluators with tables, or says there are none.
+func TableEvaluators(g Game) string {
+	var names []string
+	for _, ev := range g.Evaluators() {
+		if ev.Bind != nil {
+			names = append(names, ev.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }

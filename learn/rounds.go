@@ -280,7 +280,7 @@ func newPlan(cfg *Config) (plan, error) {
 	case cfg.Game == nil || cfg.Runner == nil:
 		return plan{}, fmt.Errorf("%w: a config without a game or a runner", ErrConfig)
 	case cfg.Evaluator == nil || cfg.Evaluator.Bind == nil:
-		return plan{}, fmt.Errorf("%w: the evaluator has no tables to learn", ErrConfig)
+		return plan{}, fmt.Errorf("%w: the evaluator has no tables to learn (evaluators of %s with tables: %s)", ErrConfig, cfg.Game.Name(), games.TableEvaluators(cfg.Game))
 	case len(cfg.Weights) != len(cfg.Evaluator.Features):
 		return plan{}, fmt.Errorf("%w: %d weights for the %d features of %s", ErrConfig, len(cfg.Weights), len(cfg.Evaluator.Features), cfg.Evaluator.Name)
 	case cfg.Rounds < 0 || cfg.Budget < 0 || cfg.Gate.MaxPairs < 0 || cfg.Gate.Share < 0 || cfg.Gate.Share >= 1:

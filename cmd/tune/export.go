@@ -44,7 +44,13 @@ func runExport(ctx context.Context, o exportOptions, gopts globalOptions, out ou
 		_, err := out.Stdout.Write(data)
 		return err
 	}
-	err = results.WriteFileAtomic(o.out, data, o.force)
+	return writeOutput(o.out, data, o.force)
+}
+
+// writeOutput writes a file the user named, atomically, never replacing
+// one without force: an existing file or a non-regular one is a usage error.
+func writeOutput(path string, data []byte, force bool) error {
+	err := results.WriteFileAtomic(path, data, force)
 	if errors.Is(err, results.ErrFileExists) {
 		return usageError{fmt.Errorf("%w (use --force to replace it)", err)}
 	}

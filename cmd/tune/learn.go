@@ -5,16 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/learn"
-	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
 	"github.com/spf13/cobra"
 )
@@ -27,32 +22,18 @@ type learnOptions struct {
 	force, json                            bool
 }
 
-// learnSummary is what learn prints: the rounds and the file written.
-type learnSummary struct {
-	Game      string        `json:"game"`
-	Evaluator string        `json:"evaluator"`
-	Output    string        `json:"output"`
-	Played    int           `json:"played"`
-	Accepted  int           `json:"accepted"`
-	Rounds    []learn.Round `json:"rounds"`
-}
-
 func runLearn(ctx context.Context, o learnOptions, gopts globalOptions, out output) error {
 	cfg, err := o.config()
 	if err != nil {
 		return err
 	}
 	pool, err := tournament.NewPool(o.workers, poolTableMiB)
-	if err != nil {
+	if cfg.Runner = pool; err != nil {
 		return usageError{err}
 	}
 	defer pool.Close()
-	cfg.Runner = pool
 	if !gopts.quiet {
-		cfg.Log = func(r learn.Round) {
-			fmt.Fprintf(out.Stderr, "learn: round %d: %d self-play games, %d positions, gate %s over %d pairs: %s (%s)\n",
-				r.Round, r.SelfPlay, r.Positions, r.GateElo, r.GatePairs, keptWord(r.Accepted), r.Elapsed.Round(time.Millisecond))
-		}
+		cfg.Log = func(r learn.Round) { fmt.Fprintln(out.Stderr, r.LogLine()) }
 	}
 	res, runErr := learn.Learn(ctx, cfg)
 	if errors.Is(runErr, learn.ErrConfig) || errors.Is(runErr, learn.ErrBadStore) {
@@ -64,13 +45,8 @@ func runLearn(ctx context.Context, o learnOptions, gopts globalOptions, out outp
 	if err := o.write(cfg.Game, res); err != nil {
 		return err
 	}
-	summary := learnSummary{Game: cfg.Game.Name(), Evaluator: cfg.Evaluator.Name, Output: o.out, Played: res.Played, Rounds: res.Rounds}
-	for _, r := range res.Rounds {
-		if r.Accepted {
-			summary.Accepted++
-		}
-	}
-	if err := emit(out, o.json, summary, func(w io.Writer) { writeLearn(w, summary) }); err != nil {
+	summary := learn.NewSummary(res, cfg.Game.Name(), cfg.Evaluator.Name, o.out)
+	if err := emit(out, o.json, summary, summary.WriteTable); err != nil {
 		return err
 	}
 	return runErr
@@ -108,26 +84,8 @@ func (o learnOptions) config() (learn.Config, error) {
 	if err != nil {
 		return learn.Config{}, err
 	}
-	if ev.Bind == nil {
-		return learn.Config{}, usageError{fmt.Errorf("learn: evaluator %q of %s has no tables to learn (evaluators with tables: %s)",
-			ev.Name, g.Name(), tableEvaluators(g))}
-	}
 	return learn.Config{Game: g, Evaluator: ev, Weights: w, Limits: lim, Budget: o.budget, Rounds: o.rounds,
 		Seed: o.seed, Store: o.positions, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Workers: o.workers}}, nil
-}
-
-// tableEvaluators names g's evaluators with tables, or says there are none.
-func tableEvaluators(g games.Game) string {
-	var names []string
-	for _, ev := range g.Evaluators() {
-		if ev.Bind != nil {
-			names = append(names, ev.Name)
-		}
-	}
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
 }
 
 // write writes the learned weights file atomically.
@@ -138,34 +96,7 @@ func (o learnOptions) write(g games.Game, res *learn.Result) error {
 	if err := games.WriteWeights(&b, g, res.Evaluator, res.Weights, source); err != nil {
 		return err
 	}
-	err := results.WriteFileAtomic(o.out, b.Bytes(), o.force)
-	if errors.Is(err, results.ErrFileExists) {
-		return usageError{fmt.Errorf("%w (use --force to replace it)", err)}
-	}
-	if errors.Is(err, results.ErrNotRegular) {
-		return usageError{err}
-	}
-	return err
-}
-
-func keptWord(accepted bool) string {
-	if accepted {
-		return "kept"
-	}
-	return "rejected"
-}
-
-// writeLearn prints the rounds as a table.
-func writeLearn(w io.Writer, s learnSummary) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "round\tself-play\tgames\tpositions\tK\ttrain loss\theld-out loss\tgate Elo [95%]\tpairs\tLLR\tresult\ttime\t")
-	for _, r := range s.Rounds {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.4g\t%.4f\t%.4f\t%s\t%d\t%.2f\t%s\t%s\t\n", r.Round, r.SelfPlay, r.Games, r.Positions,
-			r.K, r.TrainLoss, r.HeldOut, r.GateElo, r.GatePairs, r.LLR, keptWord(r.Accepted), r.Elapsed.Round(time.Millisecond))
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "%d games played, %d of %d rounds kept; %s %s weights written to %s\n",
-		s.Played, s.Accepted, len(s.Rounds), s.Game, s.Evaluator, s.Output)
+	return writeOutput(o.out, b.Bytes(), o.force)
 }
 
 func newLearnCommand(g *globalOptions) *cobra.Command {
@@ -173,15 +104,14 @@ func newLearnCommand(g *globalOptions) *cobra.Command {
 	c := command("learn --game G --evaluator E --budget-games N -o FILE [flags]",
 		"Learn an evaluator's tables from self-play: rounds of games, a fit, and an SPRT gate",
 		`learn fits the tables of an evaluator with tables (othello patterns) from its
-own games. Each round plays self-play games with the current weights (from random
-openings of 4 to 14 plies; Othello games are solved exactly from 12 empty squares),
-adds them to the positions (and to the --positions file, which a later run reads
-and appends to), fits the tables and weights on all the positions from the current
-ones, and keeps the fit only when it beats the current weights in colour-swapped
-pairs with a pentanomial SPRT (H0 0, H1 5 normalized Elo), or when at the gate's
-last pair the interval of its Elo lies above 0. The budget counts every game,
-self-play and gates: a quarter goes to the gates, the rest to self-play, later
-rounds playing more. The result depends on the flags alone, not on --workers.
+own games. Each round plays self-play games with the current weights (random
+openings of 4 to 14 plies; Othello games are solved exactly from 12 empties),
+adds them to the positions (and to the --positions file, read and appended to),
+fits the tables and weights on all the positions, and keeps the fit only when it
+beats the current weights in colour-swapped pairs: a pentanomial SPRT (H0 0, H1
+5 normalized Elo) accepts, or at the gate's last pair the Elo interval lies
+above 0. The budget counts every game: a quarter for the gates, the rest
+self-play, later rounds playing more. Results do not depend on --workers.
 -o is written atomically and never replaced without --force.`,
 		cobra.NoArgs, func(ctx context.Context, out output) error { return runLearn(ctx, o, *g, out) })
 	f := c.Flags()

@@ -31,7 +31,7 @@ func TestLearnCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var s learnSummary
+	var s learn.Summary
 	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
 		t.Fatalf("%v in %s", err, stdout)
 	}
@@ -83,7 +83,7 @@ func TestLearnCommand(t *testing.T) {
 // checkLearnedFile reads the weights file back: the patterns evaluator
 // with the features' weights; when no round was kept, the start (the
 // defaults, the tables all zero).
-func checkLearnedFile(t *testing.T, g games.Game, path string, s learnSummary) {
+func checkLearnedFile(t *testing.T, g games.Game, path string, s learn.Summary) {
 	t.Helper()
 	ev, w, err := games.ReadWeights(path, g)
 	if err != nil {
@@ -110,7 +110,7 @@ func TestLearnCommandRefusesBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		"no tables":    {[]string{"--game", "tictactoe", "--evaluator", "", "--budget-games", "40", "-o", out}, `has no tables to learn (evaluators with tables: none)`},
+		"no tables":    {[]string{"--game", "tictactoe", "--evaluator", "", "--budget-games", "40", "-o", out}, `has no tables to learn (evaluators of tictactoe with tables: none)`},
 		"no output":    {[]string{"--budget-games", "40"}, "-o FILE is required"},
 		"no budget":    {[]string{"-o", out}, "--budget-games 0"},
 		"small budget": {[]string{"--budget-games", "5", "-o", out, "--depth", "1"}, "too small for 4 rounds"},

@@ -70,10 +70,9 @@ func runTablesReport(o reportOptions, out output) error {
 	if path == "" {
 		path = o.weights + ".html"
 	}
-	title := fmt.Sprintf("Tables of %s (%s/%s)", filepath.Base(o.weights), g.Name(), ev.Name)
-	err = reports.WriteTablesPage(path, title, g, ev, w, o.force)
-	if errors.Is(err, results.ErrFileExists) {
-		return usageError{fmt.Errorf("%w (use --force to replace it)", err)}
+	page, err := reports.TablesPage(fmt.Sprintf("Tables of %s (%s/%s)", filepath.Base(o.weights), g.Name(), ev.Name), g, ev, w)
+	if err == nil {
+		err = writeOutput(path, page, o.force)
 	}
 	if err != nil {
 		return err

@@ -1,0 +1,56 @@
+package learn
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+)
+
+// Summary is what `tune learn` prints: the rounds and the file written.
+type Summary struct {
+	Game      string  `json:"game"`
+	Evaluator string  `json:"evaluator"`
+	Output    string  `json:"output"`
+	Played    int     `json:"played"`
+	Accepted  int     `json:"accepted"`
+	Rounds    []Round `json:"rounds"`
+}
+
+// NewSummary sums up res, the weights of which were written to output.
+func NewSummary(res *Result, game, evaluator, output string) Summary {
+	s := Summary{Game: game, Evaluator: evaluator, Output: output, Played: res.Played, Rounds: res.Rounds}
+	for _, r := range res.Rounds {
+		if r.Accepted {
+			s.Accepted++
+		}
+	}
+	return s
+}
+
+// Kept is how a round's verdict is written: "kept" or "rejected".
+func Kept(accepted bool) string {
+	if accepted {
+		return "kept"
+	}
+	return "rejected"
+}
+
+// LogLine is a round in one line, as `tune learn` logs it.
+func (r Round) LogLine() string {
+	return fmt.Sprintf("learn: round %d: %d self-play games, %d positions, gate %s over %d pairs: %s (%s)",
+		r.Round, r.SelfPlay, r.Positions, r.GateElo, r.GatePairs, Kept(r.Accepted), r.Elapsed.Round(time.Millisecond))
+}
+
+// WriteTable prints the rounds as a table and a closing line.
+func (s Summary) WriteTable(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "round\tself-play\tgames\tpositions\tK\ttrain loss\theld-out loss\tgate Elo [95%]\tpairs\tLLR\tresult\ttime\t")
+	for _, r := range s.Rounds {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.4g\t%.4f\t%.4f\t%s\t%d\t%.2f\t%s\t%s\t\n", r.Round, r.SelfPlay, r.Games, r.Positions,
+			r.K, r.TrainLoss, r.HeldOut, r.GateElo, r.GatePairs, r.LLR, Kept(r.Accepted), r.Elapsed.Round(time.Millisecond))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "%d games played, %d of %d rounds kept; %s %s weights written to %s\n",
+		s.Played, s.Accepted, len(s.Rounds), s.Game, s.Evaluator, s.Output)
+}
