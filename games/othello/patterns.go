@@ -1,7 +1,6 @@
 package othello
 
 import (
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -77,20 +76,11 @@ var patternSources = []struct{ name, squares string }{
 // patternSet holds what PatternIndices reads, built once on first use.
 type patternSet struct {
 	classes []PatternClass
-	// terms[sq] lists the instances holding square sq, each with the
-	// power of 3 of the square's place in its reading; offsets[i] is
-	// instance i's class's Offset (entries from PatternInstances on unused).
-	terms   [64][]patternTerm
-	offsets [64]int32
+	// viewOf[i] is where patternReadings writes instance i's reading.
+	viewOf [PatternInstances]int
 	// canonical[Offset+r] is Offset plus the smallest reading symmetric to
 	// reading r of the class.
 	canonical []int32
-}
-
-// patternTerm is one instance's digit for a square.
-type patternTerm struct {
-	instance uint8
-	power    uint16
 }
 
 // patterns returns the pattern tables, building them on the first call
@@ -118,24 +108,175 @@ func PatternClasses() []PatternClass {
 // dst has room for PatternInstances entries.
 func (p *Position) PatternIndices(dst []int32) []int32 {
 	set := patterns()
-	// Each instance's reading, its class's offset included: own discs add
-	// their power of 3 once, the opponent's twice.
-	raw := set.offsets
-	for b := p.mine(); b != 0; b &= b - 1 {
-		for _, t := range set.terms[bits.TrailingZeros64(b)] {
-			raw[t.instance&63] += int32(t.power)
-		}
-	}
-	for b := p.theirs(); b != 0; b &= b - 1 {
-		for _, t := range set.terms[bits.TrailingZeros64(b)] {
-			raw[t.instance&63] += 2 * int32(t.power)
-		}
-	}
+	var raw [PatternInstances]int32
+	patternReadings(p.mine(), p.theirs(), &raw)
 	dst = dst[:0]
-	for _, r := range raw[:PatternInstances] {
-		dst = append(dst, set.canonical[r])
+	for _, i := range set.viewOf {
+		dst = append(dst, set.canonical[raw[i]])
 	}
 	return dst
+}
+
+// The classes' offsets in the index space, in the order of patternSources
+// (buildPatterns checks them).
+const (
+	edgeOffset      = 0
+	corner3x3Offset = edgeOffset + 59049
+	corner2x5Offset = corner3x3Offset + 19683
+	row2Offset      = corner2x5Offset + 59049
+	row3Offset      = row2Offset + 6561
+	row4Offset      = row3Offset + 6561
+	diag8Offset     = row4Offset + 6561
+	diag7Offset     = diag8Offset + 6561
+	diag6Offset     = diag7Offset + 2187
+	diag5Offset     = diag6Offset + 729
+	diag4Offset     = diag5Offset + 243
+)
+
+// Base-3 tables: a pattern's reading is t[own] + 2*t[opp], own and opp
+// its squares' discs of each side gathered into bits. In ternary bit j is
+// 3^j, for gathers in reading order; ternary3x3 and ternary5x2 reverse the
+// order within each group of 3 and 5 bits, for gathers from the h-file
+// corners (h1 g1 f1 read f1 g1 h1).
+var (
+	ternary    = ternaryTable(1)
+	ternary3x3 = ternaryTable(3)
+	ternary5x2 = ternaryTable(5)
+)
+
+// ternaryTable returns the base-3 table that reverses the order within
+// groups of group bits (none when group is 1); bits beyond the last full
+// group are read in order.
+func ternaryTable(group int) *[1 << maxPatternSquares]int32 {
+	t := new([1 << maxPatternSquares]int32)
+	for x := range t {
+		for j := range maxPatternSquares {
+			if x&(1<<j) != 0 {
+				k := j
+				if g := j / group * group; g+group <= maxPatternSquares-1 || j < maxPatternSquares/group*group {
+					k = g + group - 1 - j%group
+				}
+				t[x] += int32(pow3(k))
+			}
+		}
+	}
+	return t
+}
+
+// diagonalMasks are the masks of the 18 diagonal instances, classes diag8
+// to diag4 in turn, and diagonalShifts the shifts that take their squares,
+// gathered by file into the top byte, down to bit 0.
+var diagonalMasks, diagonalShifts = diagonals()
+
+// diagonals returns, for each diagonal instance, the mask of its squares
+// and 56 plus its first file. A diagonal holds a square of each file it
+// crosses, so multiplying its discs by fileSum stacks them in the top byte
+// without a carry, by file: a reading along the diagonal, in one direction
+// or the other, which the classes' mirror symmetry makes equal.
+func diagonals() (masks [18]Bitboard, shifts [18]uint8) {
+	lines := []string{
+		"a1 b2 c3 d4 e5 f6 g7 h8", "a8 b7 c6 d5 e4 f3 g2 h1",
+		"b1 c2 d3 e4 f5 g6 h7", "a2 b3 c4 d5 e6 f7 g8", "a7 b6 c5 d4 e3 f2 g1", "b8 c7 d6 e5 f4 g3 h2",
+		"c1 d2 e3 f4 g5 h6", "a3 b4 c5 d6 e7 f8", "a6 b5 c4 d3 e2 f1", "c8 d7 e6 f5 g4 h3",
+		"d1 e2 f3 g4 h5", "a4 b5 c6 d7 e8", "a5 b4 c3 d2 e1", "d8 e7 f6 g5 h4",
+		"a4 b3 c2 d1", "e1 f2 g3 h4", "a5 b6 c7 d8", "e8 f7 g6 h5",
+	}
+	for i, line := range lines {
+		squares := parseSquares(line)
+		for _, sq := range squares {
+			masks[i] |= 1 << sq
+		}
+		shifts[i] = uint8(56 + squares[0]%8)
+	}
+	return masks, shifts
+}
+
+const fileSum = 0x0101010101010101
+
+// transpose mirrors b in the a1-h8 diagonal (b1 to a2).
+func transpose(b Bitboard) Bitboard {
+	t := 0x0f0f0f0f00000000 & (b ^ b<<28)
+	b ^= t ^ t>>28
+	t = 0x3333000033330000 & (b ^ b<<14)
+	b ^= t ^ t>>14
+	t = 0x5500550055005500 & (b ^ b<<7)
+	return b ^ t ^ t>>7
+}
+
+// The gathers of the edges and corners: each takes the instance's squares
+// to bits in reading order (for the h-file corners, in reading order
+// within each rank reversed). edge1 reads a1-h1, b2, g2; edge8 a8-h8, b7,
+// g7; corner3x3 a1-c3, h1-f3, a8-c6 and h8-f6 by ranks, the corner's rank
+// first; corner2x5 likewise on 5 files and 2 ranks.
+func edge1(b Bitboard) Bitboard     { return b&0xff | b>>1&0x100 | b>>5&0x200 }
+func edge8(b Bitboard) Bitboard     { return b>>56 | b>>41&0x100 | b>>45&0x200 }
+func corner3a1(b Bitboard) Bitboard { return b&7 | b>>5&0x38 | b>>10&0x1c0 }
+func corner3h1(b Bitboard) Bitboard { return b>>5&7 | b>>10&0x38 | b>>15&0x1c0 }
+func corner3a8(b Bitboard) Bitboard { return b>>56&7 | b>>45&0x38 | b>>34&0x1c0 }
+func corner3h8(b Bitboard) Bitboard { return b>>61 | b>>50&0x38 | b>>39&0x1c0 }
+func corner5a1(b Bitboard) Bitboard { return b&0x1f | b>>3&0x3e0 }
+func corner5h1(b Bitboard) Bitboard { return b>>3&0x1f | b>>6&0x3e0 }
+func corner5a8(b Bitboard) Bitboard { return b>>56&0x1f | b>>43&0x3e0 }
+func corner5h8(b Bitboard) Bitboard { return b>>59 | b>>46&0x3e0 }
+
+// reading is the base-3 reading, by table t, of gathered bits: own discs
+// 1, the opponent's 2.
+func reading(t *[1 << maxPatternSquares]int32, own, opp Bitboard) int32 {
+	return t[own&(1<<maxPatternSquares-1)] + 2*t[opp&(1<<maxPatternSquares-1)]
+}
+
+// rankReading is the reading of rank k's squares (a to h).
+func rankReading(own, opp Bitboard, k uint) int32 {
+	return ternary[own>>(8*k)&0xff] + 2*ternary[opp>>(8*k)&0xff]
+}
+
+// patternReadings writes each instance's reading, its class's offset
+// included, for own and opp (the discs of the side to move and of its
+// opponent): class by class as PatternClasses, within a class in an order
+// of its own (patternSet.viewOf maps instances to it). Gathers of a few
+// shifts and masks read each instance in one of the orders that its
+// class's symmetries make equal: on the board for the instances along the
+// ranks, on the transposed board for those along the files; rows are
+// bytes, diagonals multiply-shift gathers.
+func patternReadings(own, opp Bitboard, r *[PatternInstances]int32) {
+	ownT, oppT := transpose(own), transpose(opp)
+	r[0] = edgeOffset + reading(ternary, edge1(own), edge1(opp))
+	r[1] = edgeOffset + reading(ternary, edge8(own), edge8(opp))
+	r[2] = edgeOffset + reading(ternary, edge1(ownT), edge1(oppT))
+	r[3] = edgeOffset + reading(ternary, edge8(ownT), edge8(oppT))
+
+	r[4] = corner3x3Offset + reading(ternary, corner3a1(own), corner3a1(opp))
+	r[5] = corner3x3Offset + reading(ternary3x3, corner3h1(own), corner3h1(opp))
+	r[6] = corner3x3Offset + reading(ternary, corner3a8(own), corner3a8(opp))
+	r[7] = corner3x3Offset + reading(ternary3x3, corner3h8(own), corner3h8(opp))
+
+	r[8] = corner2x5Offset + reading(ternary, corner5a1(own), corner5a1(opp))
+	r[9] = corner2x5Offset + reading(ternary5x2, corner5h1(own), corner5h1(opp))
+	r[10] = corner2x5Offset + reading(ternary, corner5a8(own), corner5a8(opp))
+	r[11] = corner2x5Offset + reading(ternary5x2, corner5h8(own), corner5h8(opp))
+	r[12] = corner2x5Offset + reading(ternary, corner5a1(ownT), corner5a1(oppT))
+	r[13] = corner2x5Offset + reading(ternary5x2, corner5h1(ownT), corner5h1(oppT))
+	r[14] = corner2x5Offset + reading(ternary, corner5a8(ownT), corner5a8(oppT))
+	r[15] = corner2x5Offset + reading(ternary5x2, corner5h8(ownT), corner5h8(oppT))
+
+	for k := range uint(3) { // row2, row3, row4: ranks 2-4 and 7-5, files b-d and g-e
+		i := 16 + 4*k
+		off := row2Offset + 6561*int32(k)
+		r[i] = off + rankReading(own, opp, 1+k)
+		r[i+1] = off + rankReading(own, opp, 6-k)
+		r[i+2] = off + rankReading(ownT, oppT, 1+k)
+		r[i+3] = off + rankReading(ownT, oppT, 6-k)
+	}
+
+	offsets := [...]int32{diag8Offset, diag8Offset,
+		diag7Offset, diag7Offset, diag7Offset, diag7Offset,
+		diag6Offset, diag6Offset, diag6Offset, diag6Offset,
+		diag5Offset, diag5Offset, diag5Offset, diag5Offset,
+		diag4Offset, diag4Offset, diag4Offset, diag4Offset}
+	for i, m := range &diagonalMasks {
+		s := diagonalShifts[i] & 63
+		r[28+i] = offsets[i] + reading(ternary, (own&m)*fileSum>>s, (opp&m)*fileSum>>s)
+	}
 }
 
 // boardSymmetries are the eight symmetries of the board as maps from rank
@@ -173,13 +314,7 @@ func buildPatterns() *patternSet {
 				c.Instances = append(c.Instances, in)
 			}
 		}
-		for _, in := range c.Instances {
-			for j, sq := range in {
-				set.terms[sq] = append(set.terms[sq], patternTerm{uint8(n), uint16(pow3(j))})
-			}
-			set.offsets[n] = int32(offset)
-			n++
-		}
+		n += len(c.Instances)
 		fillCanonical(set.canonical[offset:offset+c.Size], offset, len(base), perms)
 		set.classes = append(set.classes, c)
 		offset += c.Size
@@ -187,7 +322,45 @@ func buildPatterns() *patternSet {
 	if offset != PatternWeights || n != PatternInstances {
 		panic("othello: pattern sources disagree with PatternWeights or PatternInstances")
 	}
+	set.viewOf = viewsOf(set.classes)
 	return set
+}
+
+// viewsOf finds where patternReadings writes each instance's reading: the
+// view whose squares, read from single discs, are the instance's. It
+// panics when a class's offset, or the squares of a view, disagree with
+// the classes: patternReadings and patternSources would be out of step.
+func viewsOf(classes []PatternClass) (viewOf [PatternInstances]int) {
+	var squares [PatternInstances][]int // each view's squares, in reading order
+	var r, empty [PatternInstances]int32
+	patternReadings(0, 0, &empty)
+	for sq := range 64 {
+		patternReadings(1<<sq, 0, &r)
+		for v := range r {
+			if r[v] != empty[v] {
+				squares[v] = append(squares[v], sq)
+			}
+		}
+	}
+	r = empty
+	i, v := 0, 0
+	for _, c := range classes {
+		for range c.Instances {
+			if int(r[v]) != c.Offset || len(squares[v]) != len(c.Squares) {
+				panic("othello: patternReadings disagrees with the pattern classes")
+			}
+			v++
+		}
+		for _, in := range c.Instances {
+			k := slices.IndexFunc(squares[v-len(c.Instances):v], func(sqs []int) bool { return positionsIn(in, sqs) != nil })
+			if k < 0 {
+				panic("othello: patternReadings misses an instance of " + c.Name)
+			}
+			viewOf[i] = v - len(c.Instances) + k
+			i++
+		}
+	}
+	return viewOf
 }
 
 // fillCanonical sets table[r] to offset plus the smallest reading of r's

@@ -18,10 +18,11 @@ func PatternStage(discs int) int { return (discs - 4) * PatternStages / 61 }
 
 // patternLayout places the classes' canonical configurations in the
 // evaluator's Data: class c's table has shape [PatternStages, counts[c]],
-// its values from base[c]; compact maps a canonical index (PatternIndices)
-// to the configuration's place in its class's row.
+// its values from base[c]; entry[r] is where the stage-0 value of reading r
+// (an index of PatternWeights, canonical or not) lies in Data, stage s's
+// s*counts[c] further.
 type patternLayout struct {
-	compact []int32
+	entry   []int32
 	counts  []int
 	base    []int
 	classOf [PatternInstances]int
@@ -33,18 +34,18 @@ var layout = sync.OnceValue(buildLayout)
 
 func buildLayout() *patternLayout {
 	set := patterns()
-	l := &patternLayout{compact: make([]int32, PatternWeights)}
-	for i := range l.compact {
-		l.compact[i] = -1
-	}
+	l := &patternLayout{entry: make([]int32, PatternWeights)}
 	n := 0
 	for c, class := range set.classes {
 		count := 0
 		for r := class.Offset; r < class.Offset+class.Size; r++ {
 			if set.canonical[r] == int32(r) {
-				l.compact[r] = int32(count)
+				l.entry[r] = int32(l.size + count)
 				count++
 			}
+		}
+		for r := class.Offset; r < class.Offset+class.Size; r++ {
+			l.entry[r] = l.entry[set.canonical[r]]
 		}
 		for range class.Instances {
 			l.classOf[n] = c
@@ -96,7 +97,12 @@ func patternFeatures() []games.Feature {
 // evaluators'.
 var patternsEvaluator = newPatternsEvaluator(make([]float32, layout().size))
 
+// newPatternsEvaluator returns the evaluator reading data. Its first
+// evaluation expands data into a table of each reading's value by stage
+// (expandPatterns: 5.4 MB, a few milliseconds), which its copies do not
+// share.
 func newPatternsEvaluator(data []float32) *games.Evaluator {
+	expanded := sync.OnceValue(func() *[PatternStages][PatternWeights]float32 { return expandPatterns(data) })
 	ev := &games.Evaluator{
 		Name:     "patterns",
 		Doc:      "Edax-style pattern tables (edges, corners, inner lines, diagonals) by stage, fitted from self-play positions, with mobility and parity (score x1)",
@@ -109,60 +115,114 @@ func newPatternsEvaluator(data []float32) *games.Evaluator {
 		Bind: newPatternsEvaluator,
 	}
 	ev.Evaluate = func(gp games.Position, w []float64) int {
-		var f [patternFeatureCount]float64
-		patternValues(gp.(*Position), data, &f)
-		v := 0.0
-		for i, x := range f {
-			if x != 0 {
-				v += w[i] * x
-			}
-		}
-		return boundEval(math.Round(v))
+		return evaluatePatterns(gp.(*Position), expanded(), w)
 	}
 	ev.FeatureValues = func(gp games.Position, dst []float64) {
-		var f [patternFeatureCount]float64
-		patternValues(gp.(*Position), data, &f)
-		copy(dst, f[:])
+		p := gp.(*Position)
+		var sums [len(patternClassSizes)]float32
+		s := patternSums(p, expanded(), &sums)
+		dst = dst[:patternFeatureCount]
+		clear(dst)
+		for c, x := range sums {
+			dst[patternScale(c, s)] = float64(x)
+		}
+		dst[patternMobility(s)] = patternMobilityOf(p)
+		dst[patternParity(s)] = patternParityOf(p)
 	}
 	return ev
 }
 
 const patternFeatureCount = 11*PatternStages + 2*PatternStages
 
+// patternClassSizes are the classes' numbers of instances, in the order of
+// patternReadings.
+var patternClassSizes = [...]int{4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4}
+
+// patternStageOf[n] is PatternStage(n) (n discs, 4 to 64).
+var patternStageOf = func() (t [65]uint8) {
+	for n := 4; n <= 64; n++ {
+		t[n] = uint8(PatternStage(n))
+	}
+	return t
+}()
+
+// expandPatterns lays data out by reading: [s][r] is the value at stage s
+// of reading r's configuration, whether r is canonical or not, so that
+// evaluation looks readings up without reducing them.
+func expandPatterns(data []float32) *[PatternStages][PatternWeights]float32 {
+	l := layout()
+	ex := new([PatternStages][PatternWeights]float32)
+	c := 0
+	for r, e := range l.entry {
+		for c+1 < len(l.base) && patterns().classes[c+1].Offset <= r {
+			c++
+		}
+		for s := range ex {
+			ex[s][r] = data[int(e)+s*l.counts[c]]
+		}
+	}
+	return ex
+}
+
+// patternSums writes the sums of p's pattern values, class by class, at
+// p's stage, and returns the stage.
+func patternSums(p *Position, ex *[PatternStages][PatternWeights]float32, sums *[len(patternClassSizes)]float32) int {
+	s := int(patternStageOf[popcount(p.discs[0]|p.discs[1])&127])
+	var r [PatternInstances]int32
+	patternReadings(p.mine(), p.theirs(), &r)
+	e := &ex[s&(PatternStages-1)]
+	k := 0
+	for c, n := range patternClassSizes {
+		var sum float32
+		for _, i := range r[k : k+n] {
+			sum += e[i]
+		}
+		sums[c] = sum
+		k += n
+	}
+	return s
+}
+
+// patternMobilityOf and patternParityOf are the scalars: legal moves,
+// difference, and +1 or -1 as the empty squares are odd or even.
+func patternMobilityOf(p *Position) float64 {
+	return float64(popcount(p.legal) - popcount(legalMoves(p.theirs(), p.mine())))
+}
+
+func patternParityOf(p *Position) float64 {
+	return float64(popcount(^(p.discs[0]|p.discs[1]))&1*2 - 1)
+}
+
+// evaluatePatterns is sum(w[i] * f[i]) over the features, in their order,
+// f being FeatureValues: the same sums added in the same order.
+func evaluatePatterns(p *Position, ex *[PatternStages][PatternWeights]float32, w []float64) int {
+	var sums [len(patternClassSizes)]float32
+	s := patternSums(p, ex, &sums)
+	w = w[:patternFeatureCount]
+	v := 0.0
+	for c, x := range sums {
+		v += w[patternScale(c, s)] * float64(x)
+	}
+	v += w[patternMobility(s)] * patternMobilityOf(p)
+	v += w[patternParity(s)] * patternParityOf(p)
+	return boundEval(math.Round(v))
+}
+
 func boundEval(v float64) int {
 	return int(max(-games.MaxEval, min(games.MaxEval, v)))
 }
 
-// patternValues writes p's feature values: the tables' sums at p's stage
-// and its mobility and parity, zero elsewhere.
-func patternValues(p *Position, data []float32, f *[patternFeatureCount]float64) {
-	l := layout()
-	s := PatternStage(popcount(p.discs[0] | p.discs[1]))
-	var idx [PatternInstances]int32
-	var sums [11]float32
-	for i, r := range p.PatternIndices(idx[:0]) {
-		c := l.classOf[i]
-		sums[c] += data[l.base[c]+s*l.counts[c]+int(l.compact[r])]
-	}
-	for c, x := range sums {
-		f[patternScale(c, s)] = float64(x)
-	}
-	f[patternMobility(s)] = float64(popcount(p.legal) - popcount(legalMoves(p.theirs(), p.mine())))
-	if popcount(^(p.discs[0]|p.discs[1]))%2 == 1 {
-		f[patternParity(s)] = 1
-	} else {
-		f[patternParity(s)] = -1
-	}
-}
-
+// patternTerms appends p's table entries, instance by instance in the
+// order of PatternClasses.
 func patternTerms(p *Position, dst []games.TableTerm) []games.TableTerm {
-	l := layout()
+	l, set := layout(), patterns()
 	s := PatternStage(popcount(p.discs[0] | p.discs[1]))
-	var idx [PatternInstances]int32
+	var r [PatternInstances]int32
+	patternReadings(p.mine(), p.theirs(), &r)
 	dst = dst[:0]
-	for i, r := range p.PatternIndices(idx[:0]) {
+	for i, v := range set.viewOf {
 		c := l.classOf[i]
-		dst = append(dst, games.TableTerm{Entry: int32(l.base[c] + s*l.counts[c] + int(l.compact[r])), Feature: int32(patternScale(c, s)), Coef: 1})
+		dst = append(dst, games.TableTerm{Entry: l.entry[r[v]] + int32(s*l.counts[c]), Feature: int32(patternScale(c, s)), Coef: 1})
 	}
 	return dst
 }
