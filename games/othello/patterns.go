@@ -147,48 +147,19 @@ var (
 // ternaryTable returns the base-3 table that reverses the order within
 // groups of group bits (none when group is 1); bits beyond the last full
 // group are read in order.
-func ternaryTable(group int) *[1 << maxPatternSquares]int32 {
-	t := new([1 << maxPatternSquares]int32)
+func ternaryTable(group int) (t [1 << maxPatternSquares]int32) {
 	for x := range t {
 		for j := range maxPatternSquares {
 			if x&(1<<j) != 0 {
 				k := j
-				if g := j / group * group; g+group <= maxPatternSquares-1 || j < maxPatternSquares/group*group {
-					k = g + group - 1 - j%group
+				if j < maxPatternSquares/group*group {
+					k = j/group*group + group - 1 - j%group
 				}
 				t[x] += int32(pow3(k))
 			}
 		}
 	}
 	return t
-}
-
-// diagonalMasks are the masks of the 18 diagonal instances, classes diag8
-// to diag4 in turn, and diagonalShifts the shifts that take their squares,
-// gathered by file into the top byte, down to bit 0.
-var diagonalMasks, diagonalShifts = diagonals()
-
-// diagonals returns, for each diagonal instance, the mask of its squares
-// and 56 plus its first file. A diagonal holds a square of each file it
-// crosses, so multiplying its discs by fileSum stacks them in the top byte
-// without a carry, by file: a reading along the diagonal, in one direction
-// or the other, which the classes' mirror symmetry makes equal.
-func diagonals() (masks [18]Bitboard, shifts [18]uint8) {
-	lines := []string{
-		"a1 b2 c3 d4 e5 f6 g7 h8", "a8 b7 c6 d5 e4 f3 g2 h1",
-		"b1 c2 d3 e4 f5 g6 h7", "a2 b3 c4 d5 e6 f7 g8", "a7 b6 c5 d4 e3 f2 g1", "b8 c7 d6 e5 f4 g3 h2",
-		"c1 d2 e3 f4 g5 h6", "a3 b4 c5 d6 e7 f8", "a6 b5 c4 d3 e2 f1", "c8 d7 e6 f5 g4 h3",
-		"d1 e2 f3 g4 h5", "a4 b5 c6 d7 e8", "a5 b4 c3 d2 e1", "d8 e7 f6 g5 h4",
-		"a4 b3 c2 d1", "e1 f2 g3 h4", "a5 b6 c7 d8", "e8 f7 g6 h5",
-	}
-	for i, line := range lines {
-		squares := parseSquares(line)
-		for _, sq := range squares {
-			masks[i] |= 1 << sq
-		}
-		shifts[i] = uint8(56 + squares[0]%8)
-	}
-	return masks, shifts
 }
 
 const fileSum = 0x0101010101010101
@@ -203,26 +174,36 @@ func transpose(b Bitboard) Bitboard {
 	return b ^ t ^ t>>7
 }
 
-// The gathers of the edges and corners: each takes the instance's squares
-// to bits in reading order (for the h-file corners, in reading order
-// within each rank reversed). edge1 reads a1-h1, b2, g2; edge8 a8-h8, b7,
-// g7; corner3x3 a1-c3, h1-f3, a8-c6 and h8-f6 by ranks, the corner's rank
-// first; corner2x5 likewise on 5 files and 2 ranks.
-func edge1(b Bitboard) Bitboard     { return b&0xff | b>>1&0x100 | b>>5&0x200 }
-func edge8(b Bitboard) Bitboard     { return b>>56 | b>>41&0x100 | b>>45&0x200 }
-func corner3a1(b Bitboard) Bitboard { return b&7 | b>>5&0x38 | b>>10&0x1c0 }
-func corner3h1(b Bitboard) Bitboard { return b>>5&7 | b>>10&0x38 | b>>15&0x1c0 }
-func corner3a8(b Bitboard) Bitboard { return b>>56&7 | b>>45&0x38 | b>>34&0x1c0 }
-func corner3h8(b Bitboard) Bitboard { return b>>61 | b>>50&0x38 | b>>39&0x1c0 }
-func corner5a1(b Bitboard) Bitboard { return b&0x1f | b>>3&0x3e0 }
-func corner5h1(b Bitboard) Bitboard { return b>>3&0x1f | b>>6&0x3e0 }
-func corner5a8(b Bitboard) Bitboard { return b>>56&0x1f | b>>43&0x3e0 }
-func corner5h8(b Bitboard) Bitboard { return b>>59 | b>>46&0x3e0 }
+// The edges and corners are read from two words that hold three ranks of
+// both sides, the side to move's in bits 0-23 and the opponent's in bits
+// 32-55: low holds ranks 1-3, high ranks 6-8. A gather then takes the
+// instance's squares of both sides at once to bits in reading order (for
+// the h-file corners, in reading order within each rank reversed), the
+// side to move's in bits 0-9 and the opponent's in bits 32-41.
+func lowRanks(own, opp Bitboard) Bitboard  { return own&0xffffff | opp<<32 }
+func highRanks(own, opp Bitboard) Bitboard { return own>>40 | opp>>40<<32 }
 
-// reading is the base-3 reading, by table t, of gathered bits: own discs
-// 1, the opponent's 2.
-func reading(t *[1 << maxPatternSquares]int32, own, opp Bitboard) int32 {
-	return t[own&(1<<maxPatternSquares-1)] + 2*t[opp&(1<<maxPatternSquares-1)]
+// both repeats a mask for the two sides.
+func both(m Bitboard) Bitboard { return m | m<<32 }
+
+// edge1 reads a1-h1, b2, g2 from low; edge8 a8-h8, b7, g7 from high;
+// corner3x3 a1-c3, h1-f3, a8-c6 and h8-f6 by ranks, the corner's first;
+// corner2x5 likewise on 5 files and 2 ranks.
+func edge1(l Bitboard) Bitboard     { return l&both(0xff) | l>>1&both(0x100) | l>>5&both(0x200) }
+func edge8(h Bitboard) Bitboard     { return h>>16&both(0xff) | h>>1&both(0x100) | h>>5&both(0x200) }
+func corner3a1(l Bitboard) Bitboard { return l&both(7) | l>>5&both(0x38) | l>>10&both(0x1c0) }
+func corner3h1(l Bitboard) Bitboard { return l>>5&both(7) | l>>10&both(0x38) | l>>15&both(0x1c0) }
+func corner3a8(h Bitboard) Bitboard { return h>>16&both(7) | h>>5&both(0x38) | h<<6&both(0x1c0) }
+func corner3h8(h Bitboard) Bitboard { return h>>21&both(7) | h>>10&both(0x38) | h<<1&both(0x1c0) }
+func corner5a1(l Bitboard) Bitboard { return l&both(0x1f) | l>>3&both(0x3e0) }
+func corner5h1(l Bitboard) Bitboard { return l>>3&both(0x1f) | l>>6&both(0x3e0) }
+func corner5a8(h Bitboard) Bitboard { return h>>16&both(0x1f) | h>>3&both(0x3e0) }
+func corner5h8(h Bitboard) Bitboard { return h>>19&both(0x1f) | h>>6&both(0x3e0) }
+
+// pairReading is the base-3 reading, by table t, of a gather of both
+// sides: own discs 1, the opponent's 2.
+func pairReading(t *[1 << maxPatternSquares]int32, g Bitboard) int32 {
+	return t[g&(1<<maxPatternSquares-1)] + 2*t[g>>32&(1<<maxPatternSquares-1)]
 }
 
 // rankReading is the reading of rank k's squares (a to h).
@@ -230,53 +211,131 @@ func rankReading(own, opp Bitboard, k uint) int32 {
 	return ternary[own>>(8*k)&0xff] + 2*ternary[opp>>(8*k)&0xff]
 }
 
+// diagonalReading reads the squares of mask m, a diagonal whose first
+// file is shift-56. A diagonal holds a square of each file it crosses, so
+// multiplying its discs by fileSum stacks them in the top byte without a
+// carry, by file: a reading along the diagonal, in one direction or the
+// other, which the classes' mirror symmetry makes equal.
+func diagonalReading(own, opp, m Bitboard, shift uint) int32 {
+	return ternary[(own&m)*fileSum>>shift] + 2*ternary[(opp&m)*fileSum>>shift]
+}
+
+// patternStageSize is the length of a stage's expanded table: the index
+// space rounded up to a power of 2, so that masked readings index it
+// without a bounds check.
+const patternStageSize = 1 << 18
+
+// patternStageTable holds a value for each reading of the index space
+// (entries from PatternWeights on unused).
+type patternStageTable [patternStageSize]float32
+
 // patternReadings writes each instance's reading, its class's offset
 // included, for own and opp (the discs of the side to move and of its
-// opponent): class by class as PatternClasses, within a class in an order
+// opponent), class by class as PatternClasses, within a class in an order
 // of its own (patternSet.viewOf maps instances to it). Gathers of a few
 // shifts and masks read each instance in one of the orders that its
 // class's symmetries make equal: on the board for the instances along the
-// ranks, on the transposed board for those along the files; rows are
-// bytes, diagonals multiply-shift gathers.
+// ranks and the diagonals, on the transposed board for those along the
+// files; rows are bytes, diagonals multiply-shift gathers. patternLookup
+// reads the same instances in the same order.
 func patternReadings(own, opp Bitboard, r *[PatternInstances]int32) {
 	ownT, oppT := transpose(own), transpose(opp)
-	r[0] = edgeOffset + reading(ternary, edge1(own), edge1(opp))
-	r[1] = edgeOffset + reading(ternary, edge8(own), edge8(opp))
-	r[2] = edgeOffset + reading(ternary, edge1(ownT), edge1(oppT))
-	r[3] = edgeOffset + reading(ternary, edge8(ownT), edge8(oppT))
-
-	r[4] = corner3x3Offset + reading(ternary, corner3a1(own), corner3a1(opp))
-	r[5] = corner3x3Offset + reading(ternary3x3, corner3h1(own), corner3h1(opp))
-	r[6] = corner3x3Offset + reading(ternary, corner3a8(own), corner3a8(opp))
-	r[7] = corner3x3Offset + reading(ternary3x3, corner3h8(own), corner3h8(opp))
-
-	r[8] = corner2x5Offset + reading(ternary, corner5a1(own), corner5a1(opp))
-	r[9] = corner2x5Offset + reading(ternary5x2, corner5h1(own), corner5h1(opp))
-	r[10] = corner2x5Offset + reading(ternary, corner5a8(own), corner5a8(opp))
-	r[11] = corner2x5Offset + reading(ternary5x2, corner5h8(own), corner5h8(opp))
-	r[12] = corner2x5Offset + reading(ternary, corner5a1(ownT), corner5a1(oppT))
-	r[13] = corner2x5Offset + reading(ternary5x2, corner5h1(ownT), corner5h1(oppT))
-	r[14] = corner2x5Offset + reading(ternary, corner5a8(ownT), corner5a8(oppT))
-	r[15] = corner2x5Offset + reading(ternary5x2, corner5h8(ownT), corner5h8(oppT))
-
-	for k := range uint(3) { // row2, row3, row4: ranks 2-4 and 7-5, files b-d and g-e
-		i := 16 + 4*k
+	lo, hi, loT, hiT := lowRanks(own, opp), highRanks(own, opp), lowRanks(ownT, oppT), highRanks(ownT, oppT)
+	r[0] = edgeOffset + pairReading(&ternary, edge1(lo))
+	r[1] = edgeOffset + pairReading(&ternary, edge8(hi))
+	r[2] = edgeOffset + pairReading(&ternary, edge1(loT))
+	r[3] = edgeOffset + pairReading(&ternary, edge8(hiT))
+	r[4] = corner3x3Offset + pairReading(&ternary, corner3a1(lo))
+	r[5] = corner3x3Offset + pairReading(&ternary3x3, corner3h1(lo))
+	r[6] = corner3x3Offset + pairReading(&ternary, corner3a8(hi))
+	r[7] = corner3x3Offset + pairReading(&ternary3x3, corner3h8(hi))
+	r[8] = corner2x5Offset + pairReading(&ternary, corner5a1(lo))
+	r[9] = corner2x5Offset + pairReading(&ternary5x2, corner5h1(lo))
+	r[10] = corner2x5Offset + pairReading(&ternary, corner5a8(hi))
+	r[11] = corner2x5Offset + pairReading(&ternary5x2, corner5h8(hi))
+	r[12] = corner2x5Offset + pairReading(&ternary, corner5a1(loT))
+	r[13] = corner2x5Offset + pairReading(&ternary5x2, corner5h1(loT))
+	r[14] = corner2x5Offset + pairReading(&ternary, corner5a8(hiT))
+	r[15] = corner2x5Offset + pairReading(&ternary5x2, corner5h8(hiT))
+	for k := range uint(3) { // row2 to row4: ranks 2-4 and 7-5, files b-d and g-e
 		off := row2Offset + 6561*int32(k)
-		r[i] = off + rankReading(own, opp, 1+k)
-		r[i+1] = off + rankReading(own, opp, 6-k)
-		r[i+2] = off + rankReading(ownT, oppT, 1+k)
-		r[i+3] = off + rankReading(ownT, oppT, 6-k)
+		r[16+4*k] = off + rankReading(own, opp, 1+k)
+		r[17+4*k] = off + rankReading(own, opp, 6-k)
+		r[18+4*k] = off + rankReading(ownT, oppT, 1+k)
+		r[19+4*k] = off + rankReading(ownT, oppT, 6-k)
 	}
+	for i, d := range &diagonalInstances {
+		r[28+i] = d.offset + diagonalReading(own, opp, d.mask, uint(d.shift))
+	}
+}
 
-	offsets := [...]int32{diag8Offset, diag8Offset,
-		diag7Offset, diag7Offset, diag7Offset, diag7Offset,
-		diag6Offset, diag6Offset, diag6Offset, diag6Offset,
-		diag5Offset, diag5Offset, diag5Offset, diag5Offset,
-		diag4Offset, diag4Offset, diag4Offset, diag4Offset}
-	for i, m := range &diagonalMasks {
-		s := diagonalShifts[i] & 63
-		r[28+i] = offsets[i] + reading(ternary, (own&m)*fileSum>>s, (opp&m)*fileSum>>s)
-	}
+// diagonalInstances are the diagonal instances, classes diag8 to diag4:
+// the mask of each one's squares, 56 plus its first file, and its class's
+// offset.
+var diagonalInstances = [18]struct {
+	mask   Bitboard
+	shift  uint8
+	offset int32
+}{
+	{0x8040201008040201, 56, diag8Offset}, {0x0102040810204080, 56, diag8Offset},
+	{0x0080402010080402, 57, diag7Offset}, {0x4020100804020100, 56, diag7Offset}, {0x0001020408102040, 56, diag7Offset}, {0x0204081020408000, 57, diag7Offset},
+	{0x0000804020100804, 58, diag6Offset}, {0x2010080402010000, 56, diag6Offset}, {0x0000010204081020, 56, diag6Offset}, {0x0408102040800000, 58, diag6Offset},
+	{0x0000008040201008, 59, diag5Offset}, {0x1008040201000000, 56, diag5Offset}, {0x0000000102040810, 56, diag5Offset}, {0x0810204080000000, 59, diag5Offset},
+	{0x0000000001020408, 56, diag4Offset}, {0x0000000080402010, 60, diag4Offset}, {0x0804020100000000, 56, diag4Offset}, {0x1020408000000000, 60, diag4Offset},
+}
+
+// patternLookup writes into sums, class by class, the sum of e's values
+// over the instances' readings for own and opp: those of patternReadings,
+// added in its order. It makes no store before its last lookup, and the
+// straight-line code of its three parts returns its sums in registers:
+// otherwise the compiler, free to compute every gather before the first
+// load, spills most of them.
+func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[len(patternClassSizes)]float32) {
+	ownT, oppT := transpose(own), transpose(opp)
+	edge, corner3, corner5 := edgeCornerSums(lowRanks(own, opp), highRanks(own, opp), e)
+	edgeT, _, corner5T := edgeCornerSums(lowRanks(ownT, oppT), highRanks(ownT, oppT), e)
+	row2, row3, row4 := rowSums(own, opp, ownT, oppT, e)
+	d8, d7, d6, d5, d4 := diagonalSums(own, opp, e)
+	*sums = [...]float32{edge + edgeT, corner3, corner5 + corner5T, row2, row3, row4, d8, d7, d6, d5, d4}
+}
+
+// look is e's value of reading x.
+func look(e *patternStageTable, x int32) float32 { return e[uint32(x)&(patternStageSize-1)] }
+
+// edgeCornerSums sums the edges and corners along the ranks, read from
+// the low and high ranks (lowRanks, highRanks) of the board; transposed,
+// it sums those along the files but the corner3x3 instances, which it
+// already holds: then corner3 is to be left out.
+func edgeCornerSums(lo, hi Bitboard, e *patternStageTable) (edge, corner3, corner5 float32) {
+	edge = look(e, edgeOffset+pairReading(&ternary, edge1(lo))) + look(e, edgeOffset+pairReading(&ternary, edge8(hi)))
+	corner3 = look(e, corner3x3Offset+pairReading(&ternary, corner3a1(lo))) + look(e, corner3x3Offset+pairReading(&ternary3x3, corner3h1(lo))) +
+		look(e, corner3x3Offset+pairReading(&ternary, corner3a8(hi))) + look(e, corner3x3Offset+pairReading(&ternary3x3, corner3h8(hi)))
+	corner5 = look(e, corner2x5Offset+pairReading(&ternary, corner5a1(lo))) + look(e, corner2x5Offset+pairReading(&ternary5x2, corner5h1(lo))) +
+		look(e, corner2x5Offset+pairReading(&ternary, corner5a8(hi))) + look(e, corner2x5Offset+pairReading(&ternary5x2, corner5h8(hi)))
+	return edge, corner3, corner5
+}
+
+func rowSums(own, opp, ownT, oppT Bitboard, e *patternStageTable) (row2, row3, row4 float32) {
+	row2 = look(e, row2Offset+rankReading(own, opp, 1)) + look(e, row2Offset+rankReading(own, opp, 6)) +
+		look(e, row2Offset+rankReading(ownT, oppT, 1)) + look(e, row2Offset+rankReading(ownT, oppT, 6))
+	row3 = look(e, row3Offset+rankReading(own, opp, 2)) + look(e, row3Offset+rankReading(own, opp, 5)) +
+		look(e, row3Offset+rankReading(ownT, oppT, 2)) + look(e, row3Offset+rankReading(ownT, oppT, 5))
+	row4 = look(e, row4Offset+rankReading(own, opp, 3)) + look(e, row4Offset+rankReading(own, opp, 4)) +
+		look(e, row4Offset+rankReading(ownT, oppT, 3)) + look(e, row4Offset+rankReading(ownT, oppT, 4))
+	return row2, row3, row4
+}
+
+func diagonalSums(own, opp Bitboard, e *patternStageTable) (d8, d7, d6, d5, d4 float32) {
+	d8 = look(e, diag8Offset+diagonalReading(own, opp, 0x8040201008040201, 56)) + look(e, diag8Offset+diagonalReading(own, opp, 0x0102040810204080, 56))
+	d7 = look(e, diag7Offset+diagonalReading(own, opp, 0x0080402010080402, 57)) + look(e, diag7Offset+diagonalReading(own, opp, 0x4020100804020100, 56)) +
+		look(e, diag7Offset+diagonalReading(own, opp, 0x0001020408102040, 56)) + look(e, diag7Offset+diagonalReading(own, opp, 0x0204081020408000, 57))
+	d6 = look(e, diag6Offset+diagonalReading(own, opp, 0x0000804020100804, 58)) + look(e, diag6Offset+diagonalReading(own, opp, 0x2010080402010000, 56)) +
+		look(e, diag6Offset+diagonalReading(own, opp, 0x0000010204081020, 56)) + look(e, diag6Offset+diagonalReading(own, opp, 0x0408102040800000, 58))
+	d5 = look(e, diag5Offset+diagonalReading(own, opp, 0x0000008040201008, 59)) + look(e, diag5Offset+diagonalReading(own, opp, 0x1008040201000000, 56)) +
+		look(e, diag5Offset+diagonalReading(own, opp, 0x0000000102040810, 56)) + look(e, diag5Offset+diagonalReading(own, opp, 0x0810204080000000, 59))
+	d4 = look(e, diag4Offset+diagonalReading(own, opp, 0x0000000001020408, 56)) + look(e, diag4Offset+diagonalReading(own, opp, 0x0000000080402010, 60)) +
+		look(e, diag4Offset+diagonalReading(own, opp, 0x0804020100000000, 56)) + look(e, diag4Offset+diagonalReading(own, opp, 0x1020408000000000, 60))
+	return d8, d7, d6, d5, d4
 }
 
 // boardSymmetries are the eight symmetries of the board as maps from rank

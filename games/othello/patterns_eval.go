@@ -102,7 +102,7 @@ var patternsEvaluator = newPatternsEvaluator(make([]float32, layout().size))
 // (expandPatterns: 5.4 MB, a few milliseconds), which its copies do not
 // share.
 func newPatternsEvaluator(data []float32) *games.Evaluator {
-	expanded := sync.OnceValue(func() *[PatternStages][PatternWeights]float32 { return expandPatterns(data) })
+	expanded := sync.OnceValue(func() *[PatternStages]patternStageTable { return expandPatterns(data) })
 	ev := &games.Evaluator{
 		Name:     "patterns",
 		Doc:      "Edax-style pattern tables (edges, corners, inner lines, diagonals) by stage, fitted from self-play positions, with mobility and parity (score x1)",
@@ -134,8 +134,7 @@ func newPatternsEvaluator(data []float32) *games.Evaluator {
 
 const patternFeatureCount = 11*PatternStages + 2*PatternStages
 
-// patternClassSizes are the classes' numbers of instances, in the order of
-// patternReadings.
+// patternClassSizes are the classes' numbers of instances.
 var patternClassSizes = [...]int{4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4}
 
 // patternStageOf[n] is PatternStage(n) (n discs, 4 to 64).
@@ -149,9 +148,9 @@ var patternStageOf = func() (t [65]uint8) {
 // expandPatterns lays data out by reading: [s][r] is the value at stage s
 // of reading r's configuration, whether r is canonical or not, so that
 // evaluation looks readings up without reducing them.
-func expandPatterns(data []float32) *[PatternStages][PatternWeights]float32 {
+func expandPatterns(data []float32) *[PatternStages]patternStageTable {
 	l := layout()
-	ex := new([PatternStages][PatternWeights]float32)
+	ex := new([PatternStages]patternStageTable)
 	c := 0
 	for r, e := range l.entry {
 		for c+1 < len(l.base) && patterns().classes[c+1].Offset <= r {
@@ -166,20 +165,9 @@ func expandPatterns(data []float32) *[PatternStages][PatternWeights]float32 {
 
 // patternSums writes the sums of p's pattern values, class by class, at
 // p's stage, and returns the stage.
-func patternSums(p *Position, ex *[PatternStages][PatternWeights]float32, sums *[len(patternClassSizes)]float32) int {
+func patternSums(p *Position, ex *[PatternStages]patternStageTable, sums *[len(patternClassSizes)]float32) int {
 	s := int(patternStageOf[popcount(p.discs[0]|p.discs[1])&127])
-	var r [PatternInstances]int32
-	patternReadings(p.mine(), p.theirs(), &r)
-	e := &ex[s&(PatternStages-1)]
-	k := 0
-	for c, n := range patternClassSizes {
-		var sum float32
-		for _, i := range r[k : k+n] {
-			sum += e[i]
-		}
-		sums[c] = sum
-		k += n
-	}
+	patternLookup(p.mine(), p.theirs(), &ex[s&(PatternStages-1)], sums)
 	return s
 }
 
@@ -195,7 +183,7 @@ func patternParityOf(p *Position) float64 {
 
 // evaluatePatterns is sum(w[i] * f[i]) over the features, in their order,
 // f being FeatureValues: the same sums added in the same order.
-func evaluatePatterns(p *Position, ex *[PatternStages][PatternWeights]float32, w []float64) int {
+func evaluatePatterns(p *Position, ex *[PatternStages]patternStageTable, w []float64) int {
 	var sums [len(patternClassSizes)]float32
 	s := patternSums(p, ex, &sums)
 	w = w[:patternFeatureCount]
