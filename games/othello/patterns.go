@@ -305,13 +305,25 @@ func look(e *patternStageTable, x int32) float32 { return e[uint32(x)&(patternSt
 // edgeCornerSums sums the edges and corners along the ranks, read from
 // the low and high ranks (lowRanks, highRanks) of the board; transposed,
 // it sums those along the files but the corner3x3 instances, which it
-// already holds: then corner3 is to be left out.
+// already holds: then corner3 is to be left out. One call a side of the
+// board keeps the gathers in registers.
 func edgeCornerSums(lo, hi Bitboard, e *patternStageTable) (edge, corner3, corner5 float32) {
-	edge = look(e, edgeOffset+pairReading(&ternary, edge1(lo))) + look(e, edgeOffset+pairReading(&ternary, edge8(hi)))
-	corner3 = look(e, corner3x3Offset+pairReading(&ternary, corner3a1(lo))) + look(e, corner3x3Offset+pairReading(&ternary3x3, corner3h1(lo))) +
-		look(e, corner3x3Offset+pairReading(&ternary, corner3a8(hi))) + look(e, corner3x3Offset+pairReading(&ternary3x3, corner3h8(hi)))
-	corner5 = look(e, corner2x5Offset+pairReading(&ternary, corner5a1(lo))) + look(e, corner2x5Offset+pairReading(&ternary5x2, corner5h1(lo))) +
-		look(e, corner2x5Offset+pairReading(&ternary, corner5a8(hi))) + look(e, corner2x5Offset+pairReading(&ternary5x2, corner5h8(hi)))
+	edge1, corner31, corner51 := lowEdgeCornerSums(lo, e)
+	edge8, corner38, corner58 := highEdgeCornerSums(hi, e)
+	return edge1 + edge8, corner31 + corner38, corner51 + corner58
+}
+
+func lowEdgeCornerSums(lo Bitboard, e *patternStageTable) (edge, corner3, corner5 float32) {
+	edge = look(e, edgeOffset+pairReading(&ternary, edge1(lo)))
+	corner3 = look(e, corner3x3Offset+pairReading(&ternary, corner3a1(lo))) + look(e, corner3x3Offset+pairReading(&ternary3x3, corner3h1(lo)))
+	corner5 = look(e, corner2x5Offset+pairReading(&ternary, corner5a1(lo))) + look(e, corner2x5Offset+pairReading(&ternary5x2, corner5h1(lo)))
+	return edge, corner3, corner5
+}
+
+func highEdgeCornerSums(hi Bitboard, e *patternStageTable) (edge, corner3, corner5 float32) {
+	edge = look(e, edgeOffset+pairReading(&ternary, edge8(hi)))
+	corner3 = look(e, corner3x3Offset+pairReading(&ternary, corner3a8(hi))) + look(e, corner3x3Offset+pairReading(&ternary3x3, corner3h8(hi)))
+	corner5 = look(e, corner2x5Offset+pairReading(&ternary, corner5a8(hi))) + look(e, corner2x5Offset+pairReading(&ternary5x2, corner5h8(hi)))
 	return edge, corner3, corner5
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gametune/gametune/games"
 )
@@ -102,7 +103,7 @@ var patternsEvaluator = newPatternsEvaluator(make([]float32, layout().size))
 // (expandPatterns: 5.4 MB, a few milliseconds), which its copies do not
 // share.
 func newPatternsEvaluator(data []float32) *games.Evaluator {
-	expanded := sync.OnceValue(func() *[PatternStages]patternStageTable { return expandPatterns(data) })
+	tables := &patternTables{data: data}
 	ev := &games.Evaluator{
 		Name:     "patterns",
 		Doc:      "Edax-style pattern tables (edges, corners, inner lines, diagonals) by stage, fitted from self-play positions, with mobility and parity (score x1)",
@@ -115,21 +116,41 @@ func newPatternsEvaluator(data []float32) *games.Evaluator {
 		Bind: newPatternsEvaluator,
 	}
 	ev.Evaluate = func(gp games.Position, w []float64) int {
-		return evaluatePatterns(gp.(*Position), expanded(), w)
+		return evaluatePatterns(gp.(*Position), tables.expanded(), w)
 	}
 	ev.FeatureValues = func(gp games.Position, dst []float64) {
 		p := gp.(*Position)
 		var sums [len(patternClassSizes)]float32
-		s := patternSums(p, expanded(), &sums)
+		s, parity := patternSums(p, tables.expanded(), &sums)
 		dst = dst[:patternFeatureCount]
 		clear(dst)
 		for c, x := range sums {
 			dst[patternScale(c, s)] = float64(x)
 		}
 		dst[patternMobility(s)] = patternMobilityOf(p)
-		dst[patternParity(s)] = patternParityOf(p)
+		dst[patternParity(s)] = parity
 	}
 	return ev
+}
+
+// patternTables holds an evaluator's data and, from its first use, the
+// data expanded by reading (expandPatterns).
+type patternTables struct {
+	data []float32
+	ex   atomic.Pointer[[PatternStages]patternStageTable]
+	once sync.Once
+}
+
+func (t *patternTables) expanded() *[PatternStages]patternStageTable {
+	if ex := t.ex.Load(); ex != nil {
+		return ex
+	}
+	return t.expand()
+}
+
+func (t *patternTables) expand() *[PatternStages]patternStageTable {
+	t.once.Do(func() { t.ex.Store(expandPatterns(t.data)) })
+	return t.ex.Load()
 }
 
 const patternFeatureCount = 11*PatternStages + 2*PatternStages
@@ -164,36 +185,36 @@ func expandPatterns(data []float32) *[PatternStages]patternStageTable {
 }
 
 // patternSums writes the sums of p's pattern values, class by class, at
-// p's stage, and returns the stage.
-func patternSums(p *Position, ex *[PatternStages]patternStageTable, sums *[len(patternClassSizes)]float32) int {
-	s := int(patternStageOf[popcount(p.discs[0]|p.discs[1])&127])
-	patternLookup(p.mine(), p.theirs(), &ex[s&(PatternStages-1)], sums)
-	return s
+// p's stage, and returns the stage and the parity feature: +1 when the
+// empty squares are odd (as the discs are), -1 otherwise.
+func patternSums(p *Position, ex *[PatternStages]patternStageTable, sums *[len(patternClassSizes)]float32) (stage int, parity float64) {
+	discs := popcount(p.discs[0] | p.discs[1])
+	s := int(patternStageOf[discs&127]) & (PatternStages - 1)
+	patternLookup(p.mine(), p.theirs(), &ex[s], sums)
+	return s, float64(discs&1*2 - 1)
 }
 
-// patternMobilityOf and patternParityOf are the scalars: legal moves,
-// difference, and +1 or -1 as the empty squares are odd or even.
+// patternMobilityOf is the mobility feature: legal moves, difference.
 func patternMobilityOf(p *Position) float64 {
 	return float64(popcount(p.legal) - popcount(legalMoves(p.theirs(), p.mine())))
 }
 
-func patternParityOf(p *Position) float64 {
-	return float64(popcount(^(p.discs[0]|p.discs[1]))&1*2 - 1)
-}
-
-// evaluatePatterns is sum(w[i] * f[i]) over the features, in their order,
-// f being FeatureValues: the same sums added in the same order.
+// evaluatePatterns is sum(w[i] * f[i]) over the features, f being
+// FeatureValues, added as a tree rather than in a chain (the last bits may
+// differ from the chain's).
 func evaluatePatterns(p *Position, ex *[PatternStages]patternStageTable, w []float64) int {
 	var sums [len(patternClassSizes)]float32
-	s := patternSums(p, ex, &sums)
-	w = w[:patternFeatureCount]
-	v := 0.0
-	for c, x := range sums {
-		v += w[patternScale(c, s)] * float64(x)
-	}
-	v += w[patternMobility(s)] * patternMobilityOf(p)
-	v += w[patternParity(s)] * patternParityOf(p)
-	return boundEval(math.Round(v))
+	s, parity := patternSums(p, ex, &sums)
+	ws := (*[patternFeatureCount]float64)(w)
+	x := &sums
+	const st = PatternStages
+	a := ws[s]*float64(x[0]) + ws[st+s]*float64(x[1])
+	b := ws[2*st+s]*float64(x[2]) + ws[3*st+s]*float64(x[3])
+	c := ws[4*st+s]*float64(x[4]) + ws[5*st+s]*float64(x[5])
+	d := ws[6*st+s]*float64(x[6]) + ws[7*st+s]*float64(x[7])
+	e := ws[8*st+s]*float64(x[8]) + ws[9*st+s]*float64(x[9])
+	f := ws[10*st+s]*float64(x[10]) + ws[11*st+s]*patternMobilityOf(p) + ws[12*st+s]*parity
+	return boundEval(math.Round((a + b) + (c + d) + (e + f)))
 }
 
 func boundEval(v float64) int {
