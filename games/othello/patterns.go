@@ -290,7 +290,7 @@ var diagonalInstances = [18]struct {
 // straight-line code of its three parts returns its sums in registers:
 // otherwise the compiler, free to compute every gather before the first
 // load, spills most of them.
-func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[len(patternClassSizes)]float32) {
+func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[patternClassCount]float32) {
 	ownT, oppT := transpose(own), transpose(opp)
 	edge, corner3, corner5 := edgeCornerSums(lowRanks(own, opp), highRanks(own, opp), e)
 	edgeT, _, corner5T := edgeCornerSums(lowRanks(ownT, oppT), highRanks(ownT, oppT), e)

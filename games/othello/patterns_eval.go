@@ -61,6 +61,9 @@ func buildLayout() *patternLayout {
 			Shape: []int{PatternStages, count},
 		})
 	}
+	if len(l.counts) != patternClassCount {
+		panic("othello: patternClassCount disagrees with the pattern sources")
+	}
 	return l
 }
 
@@ -120,7 +123,7 @@ func newPatternsEvaluator(data []float32) *games.Evaluator {
 	}
 	ev.FeatureValues = func(gp games.Position, dst []float64) {
 		p := gp.(*Position)
-		var sums [len(patternClassSizes)]float32
+		var sums [patternClassCount]float32
 		s, parity := patternSums(p, tables.expanded(), &sums)
 		dst = dst[:patternFeatureCount]
 		clear(dst)
@@ -153,10 +156,11 @@ func (t *patternTables) expand() *[PatternStages]patternStageTable {
 	return t.ex.Load()
 }
 
-const patternFeatureCount = 11*PatternStages + 2*PatternStages
+const patternFeatureCount = patternClassCount*PatternStages + 2*PatternStages
 
-// patternClassSizes are the classes' numbers of instances.
-var patternClassSizes = [...]int{4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4}
+// patternClassCount is the number of pattern classes (buildLayout checks
+// it).
+const patternClassCount = 11
 
 // patternStageOf[n] is PatternStage(n) (n discs, 4 to 64).
 var patternStageOf = func() (t [65]uint8) {
@@ -170,11 +174,11 @@ var patternStageOf = func() (t [65]uint8) {
 // of reading r's configuration, whether r is canonical or not, so that
 // evaluation looks readings up without reducing them.
 func expandPatterns(data []float32) *[PatternStages]patternStageTable {
-	l := layout()
+	l, classes := layout(), patterns().classes
 	ex := new([PatternStages]patternStageTable)
 	c := 0
 	for r, e := range l.entry {
-		for c+1 < len(l.base) && patterns().classes[c+1].Offset <= r {
+		for c+1 < len(classes) && classes[c+1].Offset <= r {
 			c++
 		}
 		for s := range ex {
@@ -187,7 +191,7 @@ func expandPatterns(data []float32) *[PatternStages]patternStageTable {
 // patternSums writes the sums of p's pattern values, class by class, at
 // p's stage, and returns the stage and the parity feature: +1 when the
 // empty squares are odd (as the discs are), -1 otherwise.
-func patternSums(p *Position, ex *[PatternStages]patternStageTable, sums *[len(patternClassSizes)]float32) (stage int, parity float64) {
+func patternSums(p *Position, ex *[PatternStages]patternStageTable, sums *[patternClassCount]float32) (stage int, parity float64) {
 	discs := popcount(p.discs[0] | p.discs[1])
 	s := int(patternStageOf[discs&127]) & (PatternStages - 1)
 	patternLookup(p.mine(), p.theirs(), &ex[s], sums)
@@ -203,7 +207,7 @@ func patternMobilityOf(p *Position) float64 {
 // FeatureValues, added as a tree rather than in a chain (the last bits may
 // differ from the chain's).
 func evaluatePatterns(p *Position, ex *[PatternStages]patternStageTable, w []float64) int {
-	var sums [len(patternClassSizes)]float32
+	var sums [patternClassCount]float32
 	s, parity := patternSums(p, ex, &sums)
 	ws := (*[patternFeatureCount]float64)(w)
 	x := &sums
