@@ -1,7 +1,6 @@
 package othello
 
 import (
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -77,20 +76,11 @@ var patternSources = []struct{ name, squares string }{
 // patternSet holds what PatternIndices reads, built once on first use.
 type patternSet struct {
 	classes []PatternClass
-	// terms[sq] lists the instances holding square sq, each with the
-	// power of 3 of the square's place in its reading; offsets[i] is
-	// instance i's class's Offset (entries from PatternInstances on unused).
-	terms   [64][]patternTerm
-	offsets [64]int32
+	// viewOf[i] is where patternReadings writes instance i's reading.
+	viewOf [PatternInstances]int
 	// canonical[Offset+r] is Offset plus the smallest reading symmetric to
 	// reading r of the class.
 	canonical []int32
-}
-
-// patternTerm is one instance's digit for a square.
-type patternTerm struct {
-	instance uint8
-	power    uint16
 }
 
 // patterns returns the pattern tables, building them on the first call
@@ -118,24 +108,246 @@ func PatternClasses() []PatternClass {
 // dst has room for PatternInstances entries.
 func (p *Position) PatternIndices(dst []int32) []int32 {
 	set := patterns()
-	// Each instance's reading, its class's offset included: own discs add
-	// their power of 3 once, the opponent's twice.
-	raw := set.offsets
-	for b := p.mine(); b != 0; b &= b - 1 {
-		for _, t := range set.terms[bits.TrailingZeros64(b)] {
-			raw[t.instance&63] += int32(t.power)
-		}
-	}
-	for b := p.theirs(); b != 0; b &= b - 1 {
-		for _, t := range set.terms[bits.TrailingZeros64(b)] {
-			raw[t.instance&63] += 2 * int32(t.power)
-		}
-	}
+	var raw [PatternInstances]int32
+	patternReadings(p.mine(), p.theirs(), &raw)
 	dst = dst[:0]
-	for _, r := range raw[:PatternInstances] {
-		dst = append(dst, set.canonical[r])
+	for _, i := range set.viewOf {
+		dst = append(dst, set.canonical[raw[i]])
 	}
 	return dst
+}
+
+// The classes' offsets in the index space, in the order of patternSources
+// (buildPatterns checks them).
+const (
+	edgeOffset      = 0
+	corner3x3Offset = edgeOffset + 59049
+	corner2x5Offset = corner3x3Offset + 19683
+	row2Offset      = corner2x5Offset + 59049
+	row3Offset      = row2Offset + 6561
+	row4Offset      = row3Offset + 6561
+	diag8Offset     = row4Offset + 6561
+	diag7Offset     = diag8Offset + 6561
+	diag6Offset     = diag7Offset + 2187
+	diag5Offset     = diag6Offset + 729
+	diag4Offset     = diag5Offset + 243
+)
+
+// Base-3 tables: a pattern's reading is t[own] + 2*t[opp], own and opp
+// its squares' discs of each side gathered into bits. In ternary bit j is
+// 3^j, for gathers in reading order; ternary3x3 and ternary5x2 reverse the
+// order within each group of 3 and 5 bits, for gathers from the h-file
+// corners (h1 g1 f1 read f1 g1 h1).
+var (
+	ternary    = ternaryTable(1)
+	ternary3x3 = ternaryTable(3)
+	ternary5x2 = ternaryTable(5)
+)
+
+// ternaryTable returns the base-3 table that reverses the order within
+// groups of group bits (none when group is 1); bits beyond the last full
+// group are read in order.
+func ternaryTable(group int) (t [1 << maxPatternSquares]int32) {
+	for x := range t {
+		for j := range maxPatternSquares {
+			if x&(1<<j) != 0 {
+				k := j
+				if j < maxPatternSquares/group*group {
+					k = j/group*group + group - 1 - j%group
+				}
+				t[x] += int32(pow3(k))
+			}
+		}
+	}
+	return t
+}
+
+const fileSum = 0x0101010101010101
+
+// transpose mirrors b in the a1-h8 diagonal (b1 to a2).
+func transpose(b Bitboard) Bitboard {
+	t := 0x0f0f0f0f00000000 & (b ^ b<<28)
+	b ^= t ^ t>>28
+	t = 0x3333000033330000 & (b ^ b<<14)
+	b ^= t ^ t>>14
+	t = 0x5500550055005500 & (b ^ b<<7)
+	return b ^ t ^ t>>7
+}
+
+// The edges and corners are read from two words that hold three ranks of
+// both sides, the side to move's in bits 0-23 and the opponent's in bits
+// 32-55: low holds ranks 1-3, high ranks 6-8. A gather then takes the
+// instance's squares of both sides at once to bits in reading order (for
+// the h-file corners, in reading order within each rank reversed), the
+// side to move's in bits 0-9 and the opponent's in bits 32-41.
+func lowRanks(own, opp Bitboard) Bitboard  { return own&0xffffff | opp<<32 }
+func highRanks(own, opp Bitboard) Bitboard { return own>>40 | opp>>40<<32 }
+
+// both repeats a mask for the two sides.
+func both(m Bitboard) Bitboard { return m | m<<32 }
+
+// edge1 reads a1-h1, b2, g2 from low; edge8 a8-h8, b7, g7 from high;
+// corner3x3 a1-c3, h1-f3, a8-c6 and h8-f6 by ranks, the corner's first;
+// corner2x5 likewise on 5 files and 2 ranks.
+func edge1(l Bitboard) Bitboard     { return l&both(0xff) | l>>1&both(0x100) | l>>5&both(0x200) }
+func edge8(h Bitboard) Bitboard     { return h>>16&both(0xff) | h>>1&both(0x100) | h>>5&both(0x200) }
+func corner3a1(l Bitboard) Bitboard { return l&both(7) | l>>5&both(0x38) | l>>10&both(0x1c0) }
+func corner3h1(l Bitboard) Bitboard { return l>>5&both(7) | l>>10&both(0x38) | l>>15&both(0x1c0) }
+func corner3a8(h Bitboard) Bitboard { return h>>16&both(7) | h>>5&both(0x38) | h<<6&both(0x1c0) }
+func corner3h8(h Bitboard) Bitboard { return h>>21&both(7) | h>>10&both(0x38) | h<<1&both(0x1c0) }
+func corner5a1(l Bitboard) Bitboard { return l&both(0x1f) | l>>3&both(0x3e0) }
+func corner5h1(l Bitboard) Bitboard { return l>>3&both(0x1f) | l>>6&both(0x3e0) }
+func corner5a8(h Bitboard) Bitboard { return h>>16&both(0x1f) | h>>3&both(0x3e0) }
+func corner5h8(h Bitboard) Bitboard { return h>>19&both(0x1f) | h>>6&both(0x3e0) }
+
+// pairReading is the base-3 reading, by table t, of a gather of both
+// sides: own discs 1, the opponent's 2.
+func pairReading(t *[1 << maxPatternSquares]int32, g Bitboard) int32 {
+	return t[g&(1<<maxPatternSquares-1)] + 2*t[g>>32&(1<<maxPatternSquares-1)]
+}
+
+// rankReading is the reading of rank k's squares (a to h).
+func rankReading(own, opp Bitboard, k uint) int32 {
+	return ternary[own>>(8*k)&0xff] + 2*ternary[opp>>(8*k)&0xff]
+}
+
+// diagonalReading reads the squares of mask m, a diagonal whose first
+// file is shift-56. A diagonal holds a square of each file it crosses, so
+// multiplying its discs by fileSum stacks them in the top byte without a
+// carry, by file: a reading along the diagonal, in one direction or the
+// other, which the classes' mirror symmetry makes equal.
+func diagonalReading(own, opp, m Bitboard, shift uint) int32 {
+	return ternary[(own&m)*fileSum>>shift] + 2*ternary[(opp&m)*fileSum>>shift]
+}
+
+// patternStageSize is the length of a stage's expanded table: the index
+// space rounded up to a power of 2, so that masked readings index it
+// without a bounds check.
+const patternStageSize = 1 << 18
+
+// patternStageTable holds a value for each reading of the index space
+// (entries from PatternWeights on unused).
+type patternStageTable [patternStageSize]float32
+
+// patternReadings writes each instance's reading, its class's offset
+// included, for own and opp (the discs of the side to move and of its
+// opponent), class by class as PatternClasses, within a class in an order
+// of its own (patternSet.viewOf maps instances to it). Gathers of a few
+// shifts and masks read each instance in one of the orders that its
+// class's symmetries make equal: on the board for the instances along the
+// ranks and the diagonals, on the transposed board for those along the
+// files; rows are bytes, diagonals multiply-shift gathers. patternLookup
+// reads the same instances in the same order.
+func patternReadings(own, opp Bitboard, r *[PatternInstances]int32) {
+	ownT, oppT := transpose(own), transpose(opp)
+	lo, hi, loT, hiT := lowRanks(own, opp), highRanks(own, opp), lowRanks(ownT, oppT), highRanks(ownT, oppT)
+	r[0] = edgeOffset + pairReading(&ternary, edge1(lo))
+	r[1] = edgeOffset + pairReading(&ternary, edge8(hi))
+	r[2] = edgeOffset + pairReading(&ternary, edge1(loT))
+	r[3] = edgeOffset + pairReading(&ternary, edge8(hiT))
+	r[4] = corner3x3Offset + pairReading(&ternary, corner3a1(lo))
+	r[5] = corner3x3Offset + pairReading(&ternary3x3, corner3h1(lo))
+	r[6] = corner3x3Offset + pairReading(&ternary, corner3a8(hi))
+	r[7] = corner3x3Offset + pairReading(&ternary3x3, corner3h8(hi))
+	r[8] = corner2x5Offset + pairReading(&ternary, corner5a1(lo))
+	r[9] = corner2x5Offset + pairReading(&ternary5x2, corner5h1(lo))
+	r[10] = corner2x5Offset + pairReading(&ternary, corner5a8(hi))
+	r[11] = corner2x5Offset + pairReading(&ternary5x2, corner5h8(hi))
+	r[12] = corner2x5Offset + pairReading(&ternary, corner5a1(loT))
+	r[13] = corner2x5Offset + pairReading(&ternary5x2, corner5h1(loT))
+	r[14] = corner2x5Offset + pairReading(&ternary, corner5a8(hiT))
+	r[15] = corner2x5Offset + pairReading(&ternary5x2, corner5h8(hiT))
+	for k := range uint(3) { // row2 to row4: ranks 2-4 and 7-5, files b-d and g-e
+		off := row2Offset + 6561*int32(k)
+		r[16+4*k] = off + rankReading(own, opp, 1+k)
+		r[17+4*k] = off + rankReading(own, opp, 6-k)
+		r[18+4*k] = off + rankReading(ownT, oppT, 1+k)
+		r[19+4*k] = off + rankReading(ownT, oppT, 6-k)
+	}
+	for i, d := range &diagonalInstances {
+		r[28+i] = d.offset + diagonalReading(own, opp, d.mask, uint(d.shift))
+	}
+}
+
+// diagonalInstances are the diagonal instances, classes diag8 to diag4:
+// the mask of each one's squares, 56 plus its first file, and its class's
+// offset.
+var diagonalInstances = [18]struct {
+	mask   Bitboard
+	shift  uint8
+	offset int32
+}{
+	{0x8040201008040201, 56, diag8Offset}, {0x0102040810204080, 56, diag8Offset},
+	{0x0080402010080402, 57, diag7Offset}, {0x4020100804020100, 56, diag7Offset}, {0x0001020408102040, 56, diag7Offset}, {0x0204081020408000, 57, diag7Offset},
+	{0x0000804020100804, 58, diag6Offset}, {0x2010080402010000, 56, diag6Offset}, {0x0000010204081020, 56, diag6Offset}, {0x0408102040800000, 58, diag6Offset},
+	{0x0000008040201008, 59, diag5Offset}, {0x1008040201000000, 56, diag5Offset}, {0x0000000102040810, 56, diag5Offset}, {0x0810204080000000, 59, diag5Offset},
+	{0x0000000001020408, 56, diag4Offset}, {0x0000000080402010, 60, diag4Offset}, {0x0804020100000000, 56, diag4Offset}, {0x1020408000000000, 60, diag4Offset},
+}
+
+// patternLookup writes into sums, class by class, the sum of e's values
+// over the instances' readings for own and opp: those of patternReadings,
+// added in its order. It makes no store before its last lookup, and the
+// straight-line code of its three parts returns its sums in registers:
+// otherwise the compiler, free to compute every gather before the first
+// load, spills most of them.
+func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[patternClassCount]float32) {
+	ownT, oppT := transpose(own), transpose(opp)
+	edge, corner3, corner5 := edgeCornerSums(lowRanks(own, opp), highRanks(own, opp), e)
+	edgeT, _, corner5T := edgeCornerSums(lowRanks(ownT, oppT), highRanks(ownT, oppT), e)
+	row2, row3, row4 := rowSums(own, opp, ownT, oppT, e)
+	d8, d7, d6, d5, d4 := diagonalSums(own, opp, e)
+	*sums = [...]float32{edge + edgeT, corner3, corner5 + corner5T, row2, row3, row4, d8, d7, d6, d5, d4}
+}
+
+// look is e's value of reading x.
+func look(e *patternStageTable, x int32) float32 { return e[uint32(x)&(patternStageSize-1)] }
+
+// edgeCornerSums sums the edges and corners along the ranks, read from
+// the low and high ranks (lowRanks, highRanks) of the board; transposed,
+// it sums those along the files but the corner3x3 instances, which it
+// already holds: then corner3 is to be left out. One call a side of the
+// board keeps the gathers in registers.
+func edgeCornerSums(lo, hi Bitboard, e *patternStageTable) (edge, corner3, corner5 float32) {
+	edge1, corner31, corner51 := lowEdgeCornerSums(lo, e)
+	edge8, corner38, corner58 := highEdgeCornerSums(hi, e)
+	return edge1 + edge8, corner31 + corner38, corner51 + corner58
+}
+
+func lowEdgeCornerSums(lo Bitboard, e *patternStageTable) (edge, corner3, corner5 float32) {
+	edge = look(e, edgeOffset+pairReading(&ternary, edge1(lo)))
+	corner3 = look(e, corner3x3Offset+pairReading(&ternary, corner3a1(lo))) + look(e, corner3x3Offset+pairReading(&ternary3x3, corner3h1(lo)))
+	corner5 = look(e, corner2x5Offset+pairReading(&ternary, corner5a1(lo))) + look(e, corner2x5Offset+pairReading(&ternary5x2, corner5h1(lo)))
+	return edge, corner3, corner5
+}
+
+func highEdgeCornerSums(hi Bitboard, e *patternStageTable) (edge, corner3, corner5 float32) {
+	edge = look(e, edgeOffset+pairReading(&ternary, edge8(hi)))
+	corner3 = look(e, corner3x3Offset+pairReading(&ternary, corner3a8(hi))) + look(e, corner3x3Offset+pairReading(&ternary3x3, corner3h8(hi)))
+	corner5 = look(e, corner2x5Offset+pairReading(&ternary, corner5a8(hi))) + look(e, corner2x5Offset+pairReading(&ternary5x2, corner5h8(hi)))
+	return edge, corner3, corner5
+}
+
+func rowSums(own, opp, ownT, oppT Bitboard, e *patternStageTable) (row2, row3, row4 float32) {
+	row2 = look(e, row2Offset+rankReading(own, opp, 1)) + look(e, row2Offset+rankReading(own, opp, 6)) +
+		look(e, row2Offset+rankReading(ownT, oppT, 1)) + look(e, row2Offset+rankReading(ownT, oppT, 6))
+	row3 = look(e, row3Offset+rankReading(own, opp, 2)) + look(e, row3Offset+rankReading(own, opp, 5)) +
+		look(e, row3Offset+rankReading(ownT, oppT, 2)) + look(e, row3Offset+rankReading(ownT, oppT, 5))
+	row4 = look(e, row4Offset+rankReading(own, opp, 3)) + look(e, row4Offset+rankReading(own, opp, 4)) +
+		look(e, row4Offset+rankReading(ownT, oppT, 3)) + look(e, row4Offset+rankReading(ownT, oppT, 4))
+	return row2, row3, row4
+}
+
+func diagonalSums(own, opp Bitboard, e *patternStageTable) (d8, d7, d6, d5, d4 float32) {
+	d8 = look(e, diag8Offset+diagonalReading(own, opp, 0x8040201008040201, 56)) + look(e, diag8Offset+diagonalReading(own, opp, 0x0102040810204080, 56))
+	d7 = look(e, diag7Offset+diagonalReading(own, opp, 0x0080402010080402, 57)) + look(e, diag7Offset+diagonalReading(own, opp, 0x4020100804020100, 56)) +
+		look(e, diag7Offset+diagonalReading(own, opp, 0x0001020408102040, 56)) + look(e, diag7Offset+diagonalReading(own, opp, 0x0204081020408000, 57))
+	d6 = look(e, diag6Offset+diagonalReading(own, opp, 0x0000804020100804, 58)) + look(e, diag6Offset+diagonalReading(own, opp, 0x2010080402010000, 56)) +
+		look(e, diag6Offset+diagonalReading(own, opp, 0x0000010204081020, 56)) + look(e, diag6Offset+diagonalReading(own, opp, 0x0408102040800000, 58))
+	d5 = look(e, diag5Offset+diagonalReading(own, opp, 0x0000008040201008, 59)) + look(e, diag5Offset+diagonalReading(own, opp, 0x1008040201000000, 56)) +
+		look(e, diag5Offset+diagonalReading(own, opp, 0x0000000102040810, 56)) + look(e, diag5Offset+diagonalReading(own, opp, 0x0810204080000000, 59))
+	d4 = look(e, diag4Offset+diagonalReading(own, opp, 0x0000000001020408, 56)) + look(e, diag4Offset+diagonalReading(own, opp, 0x0000000080402010, 60)) +
+		look(e, diag4Offset+diagonalReading(own, opp, 0x0804020100000000, 56)) + look(e, diag4Offset+diagonalReading(own, opp, 0x1020408000000000, 60))
+	return d8, d7, d6, d5, d4
 }
 
 // boardSymmetries are the eight symmetries of the board as maps from rank
@@ -173,13 +385,7 @@ func buildPatterns() *patternSet {
 				c.Instances = append(c.Instances, in)
 			}
 		}
-		for _, in := range c.Instances {
-			for j, sq := range in {
-				set.terms[sq] = append(set.terms[sq], patternTerm{uint8(n), uint16(pow3(j))})
-			}
-			set.offsets[n] = int32(offset)
-			n++
-		}
+		n += len(c.Instances)
 		fillCanonical(set.canonical[offset:offset+c.Size], offset, len(base), perms)
 		set.classes = append(set.classes, c)
 		offset += c.Size
@@ -187,7 +393,45 @@ func buildPatterns() *patternSet {
 	if offset != PatternWeights || n != PatternInstances {
 		panic("othello: pattern sources disagree with PatternWeights or PatternInstances")
 	}
+	set.viewOf = viewsOf(set.classes)
 	return set
+}
+
+// viewsOf finds where patternReadings writes each instance's reading: the
+// view whose squares, read from single discs, are the instance's. It
+// panics when a class's offset, or the squares of a view, disagree with
+// the classes: patternReadings and patternSources would be out of step.
+func viewsOf(classes []PatternClass) (viewOf [PatternInstances]int) {
+	var squares [PatternInstances][]int // each view's squares, in reading order
+	var r, empty [PatternInstances]int32
+	patternReadings(0, 0, &empty)
+	for sq := range 64 {
+		patternReadings(1<<sq, 0, &r)
+		for v := range r {
+			if r[v] != empty[v] {
+				squares[v] = append(squares[v], sq)
+			}
+		}
+	}
+	r = empty
+	i, v := 0, 0
+	for _, c := range classes {
+		for range c.Instances {
+			if int(r[v]) != c.Offset || len(squares[v]) != len(c.Squares) {
+				panic("othello: patternReadings disagrees with the pattern classes")
+			}
+			v++
+		}
+		for _, in := range c.Instances {
+			k := slices.IndexFunc(squares[v-len(c.Instances):v], func(sqs []int) bool { return positionsIn(in, sqs) != nil })
+			if k < 0 {
+				panic("othello: patternReadings misses an instance of " + c.Name)
+			}
+			viewOf[i] = v - len(c.Instances) + k
+			i++
+		}
+	}
+	return viewOf
 }
 
 // fillCanonical sets table[r] to offset plus the smallest reading of r's
