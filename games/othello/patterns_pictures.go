@@ -78,7 +78,7 @@ func samplePictures() []pictureSample {
 			occupied := p.discs[0] | p.discs[1]
 			s := pictureSample{stage: uint8(PatternStage(popcount(occupied))), occupied: occupied, mine: p.mine()}
 			for i, r := range p.PatternIndices(idx[:0]) {
-				s.place[i] = l.compact[r]
+				s.place[i] = l.entry[r] - int32(l.base[l.classOf[i]])
 			}
 			out = append(out, s)
 			p.Play(ms[rng.IntN(len(ms))])
@@ -197,10 +197,10 @@ func patternConfigurations(data []float32, w []float64, c, st int) []games.Board
 	}
 	var boards []games.Board
 	for rank, k := range best {
-		boards = append(boards, configurationBoard(class, l, k, value(k), fmt.Sprintf("%s, stage %d: best %d", class.Name, st, rank+1)))
+		boards = append(boards, configurationBoard(class, l.base[c], l, k, value(k), fmt.Sprintf("%s, stage %d: best %d", class.Name, st, rank+1)))
 	}
 	for rank, k := range worst {
-		boards = append(boards, configurationBoard(class, l, k, value(k), fmt.Sprintf("%s, stage %d: worst %d", class.Name, st, rank+1)))
+		boards = append(boards, configurationBoard(class, l.base[c], l, k, value(k), fmt.Sprintf("%s, stage %d: worst %d", class.Name, st, rank+1)))
 	}
 	return boards
 }
@@ -225,10 +225,10 @@ func insertRanked(ranked []int, k int, before func(a, b int) bool) []int {
 
 // configurationBoard draws the configuration at place k of class's row on
 // the class's squares.
-func configurationBoard(class PatternClass, l *patternLayout, k int, v float64, title string) games.Board {
+func configurationBoard(class PatternClass, base int, l *patternLayout, k int, v float64, title string) games.Board {
 	reading := -1
 	for r := class.Offset; r < class.Offset+class.Size; r++ {
-		if l.compact[r] == int32(k) {
+		if int(l.entry[r])-base == k {
 			reading = r - class.Offset
 			break
 		}

@@ -114,7 +114,7 @@ func plant(t *testing.T, c, st int, marks string, v float32) ([]float32, int) {
 		r = 3*r + map[byte]int{'-': 0, 'X': 1, 'O': 2}[marks[j]]
 	}
 	l := layout()
-	k := int(l.compact[patterns().canonical[class.Offset+r]])
+	k := int(l.entry[class.Offset+r]) - l.base[c]
 	data := make([]float32, l.size)
 	data[l.base[c]+st*l.counts[c]+k] = v
 	return data, k
@@ -188,7 +188,7 @@ func TestPatternPicturesCornerHeat(t *testing.T) {
 	class := patterns().classes[c]
 	data := make([]float32, l.size)
 	for r := class.Offset; r < class.Offset+class.Size; r++ {
-		if k := l.compact[r]; k >= 0 && (r-class.Offset)%3 != 0 {
+		if k := int(l.entry[r]) - l.base[c]; patterns().canonical[r] == int32(r) && (r-class.Offset)%3 != 0 {
 			for st := range PatternStages {
 				data[l.base[c]+st*l.counts[c]+int(k)] = 10
 			}
