@@ -242,3 +242,23 @@ func tableNames(ts []Table) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// SpecGame returns the game of a weights spec: a weights file names its own,
+// which must agree with game when game is given; "default:EVALUATOR" names
+// none, so game must be given.
+func SpecGame(spec, game string) (string, error) {
+	if strings.HasPrefix(spec, "default:") {
+		if game == "" {
+			return "", fmt.Errorf("weights %s needs --game", spec)
+		}
+		return game, nil
+	}
+	name, err := WeightsGame(spec)
+	if err != nil {
+		return "", err
+	}
+	if game != "" && game != name {
+		return "", fmt.Errorf("%s holds weights of %s, not %s", spec, name, game)
+	}
+	return name, nil
+}

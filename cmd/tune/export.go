@@ -82,18 +82,9 @@ func convertWeights(o exportOptions) ([]byte, error) {
 	if o.format == "csv" || o.generation >= 0 {
 		return nil, usageError{errors.New("export: --weights converts one set of weights: formats json, go, c and uci, no --generation")}
 	}
-	gameName := o.game
-	if !strings.HasPrefix(o.weights, "default:") {
-		name, err := games.WeightsGame(o.weights)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		if gameName != "" && gameName != name {
-			return nil, usageError{fmt.Errorf("export: %s holds weights of %s, not %s", o.weights, name, gameName)}
-		}
-		gameName = name
-	} else if gameName == "" {
-		return nil, usageError{fmt.Errorf("export: --weights %s needs --game", o.weights)}
+	gameName, err := games.SpecGame(o.weights, o.game)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("export: %w", err)}
 	}
 	g, err := findGame(gameName)
 	if err != nil {

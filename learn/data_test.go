@@ -1,0 +1,48 @@
+package learn
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/othello"
+)
+
+// TestSetLabels: the labels of a game's positions are its result from the
+// side to move's view, blended with the final disc margin by Set.Margin.
+// The game is the shortest Othello game, a black wipe-out in 9 moves
+// (black 13 discs, white 0).
+func TestSetLabels(t *testing.T) {
+	g := othello.Game()
+	var moves []games.Move
+	p := g.Start()
+	for _, s := range []string{"e6", "f4", "e3", "f6", "g5", "d6", "e7", "f5", "c5"} {
+		m, err := p.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves = append(moves, m)
+		p.Play(m)
+	}
+	if _, out := p.Moves(nil); out != games.FirstWins {
+		t.Fatalf("the wipe-out ends %v", out)
+	}
+	for _, c := range []struct{ margin, black float64 }{{0, 1}, {0.5, 0.5*1 + 0.5*(0.5+13.0/128)}, {1, 0.5 + 13.0/128}} {
+		set := &Set{Game: g, Games: []Game{{Moves: moves, Result: 1}}, Margin: c.margin}
+		n := 0
+		err := set.Each(0, 1, func(p games.Position, label float64) error {
+			want := c.black
+			if p.Turn() == games.Second {
+				want = 1 - want
+			}
+			if math.Abs(label-want) > 1e-12 {
+				t.Errorf("margin share %v, ply %d: label %v, want %v", c.margin, n, label, want)
+			}
+			n++
+			return nil
+		})
+		if err != nil || n != 9 {
+			t.Fatalf("margin share %v: %d positions, %v", c.margin, n, err)
+		}
+	}
+}
