@@ -23,7 +23,7 @@ func TestNewJobRefusesOtherTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	own := tournament.Player{Name: "default:patterns", Evaluator: ev, Weights: ev.Defaults(), Limits: engine.Limits{Depth: 2}}
-	data := make([]float32, ev.TablesSize())
+	data := append([]float32(nil), ev.Data...)
 	equal, err := ev.WithData(data)
 	if err != nil {
 		t.Fatal(err)

@@ -62,7 +62,8 @@ func (e *Evaluator) TableOffset(name string) (int, Table) {
 func (e *Evaluator) IsScale(i int) bool { return e.Features[i].Table != "" }
 
 // WithData returns a copy of e that evaluates with data in place of its
-// Data, after checking its length; data must not change afterwards.
+// Data, after checking its length; data must not change afterwards. The
+// copy keeps e's features (their defaults and ranges).
 func (e *Evaluator) WithData(data []float32) (*Evaluator, error) {
 	if e.Bind == nil {
 		return nil, fmt.Errorf("games: evaluator %q has no tables", e.Name)
@@ -70,7 +71,9 @@ func (e *Evaluator) WithData(data []float32) (*Evaluator, error) {
 	if len(data) != e.TablesSize() {
 		return nil, fmt.Errorf("games: evaluator %q has tables of %d values in all, got %d", e.Name, e.TablesSize(), len(data))
 	}
-	return e.Bind(data), nil
+	b := e.Bind(data)
+	b.Features = append([]Feature(nil), e.Features...)
+	return b, nil
 }
 
 // Board is a picture of an evaluator's tables on the game's board, for

@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament"
 )
 
 // Game is one game of a Set: its moves from the game's start position (the
@@ -104,4 +105,31 @@ func (s *Set) blend(i int, g Game) (float64, error) {
 	}
 	m, most := mp.Margin()
 	return (1-s.Margin)*g.Result + s.Margin*(0.5+float64(m)/float64(2*most)), nil
+}
+
+// Start resolves where a fit of evaluator starts: "empty" (from scratch:
+// every table entry and scalar 0, every scale 1), else a built-in spec as
+// tournament.BuiltinWeights reads it ("default", or a weights file).
+func Start(g games.Game, evaluator, start string) (*games.Evaluator, []float64, error) {
+	if start != "empty" {
+		return tournament.BuiltinWeights(g, evaluator, start)
+	}
+	ev, err := games.FindEvaluator(g, evaluator)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ev.Bind == nil {
+		return nil, nil, fmt.Errorf("%w: evaluator %q has no tables to start empty (evaluators of %s with tables: %s)", ErrConfig, ev.Name, g.Name(), games.TableEvaluators(g))
+	}
+	empty, err := ev.WithData(make([]float32, ev.TablesSize()))
+	if err != nil {
+		return nil, nil, err
+	}
+	w := make([]float64, len(ev.Features))
+	for i := range w {
+		if ev.IsScale(i) {
+			w[i] = 1
+		}
+	}
+	return empty, w, empty.Check(w)
 }

@@ -46,7 +46,8 @@ type FitOptions struct {
 	HeldOut float64
 	// Workers is the number of goroutines; 0 means all cores.
 	Workers int
-	// MemoryMiB caps the memory of the position cache; 0 means 2048. When
+	// MemoryMiB caps the memory of the position cache; 0 means 6144 (6 GiB:
+	// about 30 million Othello positions at 212 bytes each). When
 	// the positions would not fit, each epoch replays the games instead.
 	MemoryMiB int
 	// Seed decides the held-out games and the order of the positions.
@@ -191,13 +192,13 @@ func fitDefaults(o *FitOptions) error {
 	case o.Workers < 0:
 		return bad("Workers", o.Workers, "0 for all cores, or more")
 	case o.MemoryMiB < 0:
-		return bad("MemoryMiB", o.MemoryMiB, "0 for 2048, or more")
+		return bad("MemoryMiB", o.MemoryMiB, "0 for 6144, or more")
 	}
 	o.Epochs = cmp.Or(o.Epochs, 10)
 	o.BatchSize = cmp.Or(o.BatchSize, 16384)
 	o.Rate = cmp.Or(o.Rate, 0.5)
 	o.HeldOut = cmp.Or(o.HeldOut, 0.1)
 	o.Workers = cmp.Or(o.Workers, runtime.NumCPU())
-	o.MemoryMiB = cmp.Or(o.MemoryMiB, 2048)
+	o.MemoryMiB = cmp.Or(o.MemoryMiB, 6144)
 	return nil
 }

@@ -15,11 +15,17 @@ import (
 	"github.com/gametune/gametune/games/othello"
 )
 
+// patternsEvaluator is othello's patterns evaluator with empty tables, as
+// a fit from scratch starts.
 func patternsEvaluator(t testing.TB) *games.Evaluator {
 	t.Helper()
 	for _, ev := range othello.Game().Evaluators() {
 		if ev.Name == "patterns" {
-			return ev
+			empty, err := ev.WithData(make([]float32, ev.TablesSize()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return empty
 		}
 	}
 	t.Fatal("othello has no patterns evaluator")

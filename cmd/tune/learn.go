@@ -80,9 +80,9 @@ func (o learnOptions) config() (learn.Config, error) {
 	if err != nil {
 		return learn.Config{}, err
 	}
-	ev, w, err := player(g, o.evaluator, o.start)
+	ev, w, err := learn.Start(g, o.evaluator, o.start)
 	if err != nil {
-		return learn.Config{}, err
+		return learn.Config{}, usageError{err}
 	}
 	return learn.Config{Game: g, Evaluator: ev, Weights: w, Limits: lim, Budget: o.budget, Rounds: o.rounds,
 		Seed: o.seed, Store: o.positions, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Workers: o.workers}}, nil
@@ -117,7 +117,7 @@ self-play, later rounds playing more. Results do not depend on --workers.
 	f := c.Flags()
 	f.StringVar(&o.game, "game", "othello", "the game")
 	f.StringVar(&o.evaluator, "evaluator", "patterns", "the evaluator with tables to learn")
-	f.StringVar(&o.start, "start", "default", `the weights to start from: "default" (the evaluator's) or a weights file`)
+	f.StringVar(&o.start, "start", "default", `the weights to start from: "default" (the evaluator's), a weights file, or "empty" (from scratch)`)
 	f.IntVar(&o.budget, "budget-games", 0, "games to play in all, self-play and gates (required)")
 	f.IntVar(&o.rounds, "rounds", learn.DefaultRounds, "rounds of self-play, fit and gate")
 	f.IntVar(&o.depth, "depth", 4, fmt.Sprintf("search depth of every game, 1-%d", engine.MaxDepth))

@@ -98,8 +98,9 @@ func patternFeatures() []games.Feature {
 // pattern instances (PatternClasses) look up one value each in their
 // class's table for the stage, the class's sum multiplied by its scale, plus
 // mobility and parity by stage. Scores are in tenths of a disc, as the other
-// evaluators'.
-var patternsEvaluator = newPatternsEvaluator(make([]float32, layout().size))
+// evaluators'. Its defaults, tables and weights, are the shipped fit
+// (patterns_default.go).
+var patternsEvaluator = shippedPatterns()
 
 // newPatternsEvaluator returns the evaluator reading data. Its first
 // evaluation expands data into a table of each reading's value by stage

@@ -209,6 +209,9 @@ func TestPatternsSymmetric(t *testing.T) {
 // TestPatternsBind checks that Bind gives an evaluator of the new data
 // while the old one keeps its own, and that the shipped evaluator, whose
 // tables are zero, scores mobility and parity alone.
+// emptyPatterns is the patterns evaluator with all-zero tables.
+var emptyPatterns = newPatternsEvaluator(make([]float32, layout().size))
+
 func TestPatternsBind(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 4))
 	first, err := patternsEvaluator.WithData(randomPatternData(rng, 20))
@@ -235,7 +238,7 @@ func TestPatternsBind(t *testing.T) {
 			differ++
 		}
 		wr := randomWeights(rng, patternsEvaluator, true)
-		zero := patternsEvaluator.Evaluate(p, wr)
+		zero := emptyPatterns.Evaluate(p, wr)
 		s := PatternStage(popcount(p.discs[0] | p.discs[1]))
 		parity := -1.0
 		if p.Empties()%2 == 1 {

@@ -51,9 +51,8 @@ func TestPatternPicturesShape(t *testing.T) {
 			t.Errorf("configuration %q: %d marks, heat %v", b.Title, len(b.Marks), b.Heat != nil)
 		}
 	}
-	// Zero tables (the built-in evaluator's): flat zero heatmaps and no
-	// configuration worth drawing.
-	zero := ev.Pictures(ev.Data, ev.Defaults())
+	// Zero tables: flat zero heatmaps and no configuration worth drawing.
+	zero := ev.Pictures(make([]float32, len(ev.Data)), ev.Defaults())
 	if len(zero) != PatternStages {
 		t.Fatalf("zero tables: %d boards, want the %d heatmaps", len(zero), PatternStages)
 	}
