@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -171,8 +172,23 @@ func TestEngineUCIGame(t *testing.T) {
 
 // TestEngineGTPGame plays a whole Othello game through `tune engine othello
 // --protocol gtp`, both sides, with bad input on the way.
-func TestEngineGTPGame(t *testing.T) {
-	p := startTuneEngine(t, true, "othello", "--depth", "2")
+func TestEngineGTPGame(t *testing.T) { playGTPGame(t, "--depth", "2") }
+
+// TestEnginePatterns: tune engine othello --evaluator patterns plays whole
+// games over GTP and NBoard with the shipped tables, and over GTP with
+// tables read from a compact weights file (--weights).
+func TestEnginePatterns(t *testing.T) {
+	playGTPGame(t, "--depth", "2", "--evaluator", "patterns")
+	playNBoardGame(t, "--evaluator", "patterns")
+	file := filepath.Join(t.TempDir(), "patterns.gtw")
+	if code, _, errOut := tune(t, "", "export", "--weights", "default:patterns", "--game", "othello", "-o", file); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errOut)
+	}
+	playGTPGame(t, "--depth", "2", "--weights", file)
+}
+
+func playGTPGame(t *testing.T, args ...string) {
+	p := startTuneEngine(t, true, append([]string{"othello"}, args...)...)
 	for _, c := range []string{"protocol_version", "boardsize 8", "clear_board"} {
 		if r := p.gtp(c, 5*time.Second); r.Error {
 			t.Fatalf("%s: %+v", c, r)
@@ -217,8 +233,10 @@ func TestEngineGTPGame(t *testing.T) {
 
 // TestEngineNBoardGame plays a whole game as the NBoard GUI does: set game,
 // go, then the move it chose, with a ping after each move and bad input.
-func TestEngineNBoardGame(t *testing.T) {
-	p := startTuneEngine(t, false, "othello", "--protocol", "nboard", "--evaluator", "full")
+func TestEngineNBoardGame(t *testing.T) { playNBoardGame(t, "--evaluator", "full") }
+
+func playNBoardGame(t *testing.T, args ...string) {
+	p := startTuneEngine(t, false, append([]string{"othello", "--protocol", "nboard"}, args...)...)
 	p.send("nboard 2", "set depth 3", "set game (;GM[Othello]BO[8 "+othello.StartGGFBoard+" *];)", "ping 1")
 	p.expect("pong 1", 5*time.Second)
 	pos := othello.Start()
