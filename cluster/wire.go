@@ -101,7 +101,7 @@ func wirePlayer(g games.Game, p tournament.Player) (WirePlayer, error) {
 	}
 	if len(p.Evaluator.Tables) > 0 || len(p.Evaluator.Data) > 0 {
 		own, err := games.FindEvaluator(g, p.Evaluator.Name)
-		if err != nil || !sameData(own.Data, p.Evaluator.Data) {
+		if err != nil || !games.SameData(own.Data, p.Evaluator.Data) {
 			return WirePlayer{}, fmt.Errorf("cluster: player %q: its %s tables are not the ones %s ships, which a worker would play instead: tables loaded from %s play on the local pool only",
 				p.Name, p.Evaluator.Name, g.Name(), p.Name)
 		}
@@ -111,21 +111,6 @@ func wirePlayer(g games.Game, p tournament.Player) (WirePlayer, error) {
 
 // sameData reports whether two tables' values are the same: the same
 // slice, or equal value by value (bit for bit).
-func sameData(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	if len(a) == 0 || &a[0] == &b[0] {
-		return true
-	}
-	for i := range a {
-		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // Encode returns the job's message.
 func (j Job) Encode() ([]byte, error) {
 	data, err := json.Marshal(j)

@@ -2,6 +2,7 @@ package games
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -106,4 +107,21 @@ func TableEvaluators(g Game) string {
 		return "none"
 	}
 	return strings.Join(names, ", ")
+}
+
+// SameData reports whether two evaluators' table values are the same, bit
+// for bit.
+func SameData(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -208,6 +208,10 @@ func fillStart(cfg *Config, g games.Game) error {
 		if ev, w, err = games.ReadWeights(cfg.Start, g); err != nil {
 			return err
 		}
+		if own, err := games.FindEvaluator(g, ev.Name); err == nil && !games.SameData(own.Data, ev.Data) {
+			return fmt.Errorf("population: start %s holds %s tables of its own: a tuning run tunes the scales and scalars over the tables %s ships, and would drop these (learn tables with tune learn, which takes --start)",
+				cfg.Start, ev.Name, g.Name())
+		}
 	}
 	if cfg.Evaluator != "" && cfg.Evaluator != ev.Name {
 		return fmt.Errorf("population: start %s holds weights of evaluator %q, not %q", cfg.Start, ev.Name, cfg.Evaluator)
