@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -388,7 +390,13 @@ func TestFitRejectsBadInput(t *testing.T) {
 // (about 60 each), after the positions are cached and K fitted.
 func BenchmarkFitPass(b *testing.B) {
 	ev := patternsEvaluator(b)
-	for _, positions := range []int{100_000, 1_000_000} {
+	sizes := []int{100_000, 1_000_000}
+	// GAMETUNE_FIT_POSITIONS=10000000 measures issue 27's pass over 10
+	// million positions (about 2 GiB of cache).
+	if n, err := strconv.Atoi(os.Getenv("GAMETUNE_FIT_POSITIONS")); err == nil && n > 0 {
+		sizes = []int{n}
+	}
+	for _, positions := range sizes {
 		b.Run(fmt.Sprint(positions), func(b *testing.B) {
 			set := randomSet(positions/60, 9)
 			var res FitResult
