@@ -351,6 +351,10 @@ type Evaluator struct {
 	// over the scalars i. A position activates a few dozen entries of the
 	// many; Terms must not allocate when dst has room.
 	Terms func(p Position, dst []TableTerm) []TableTerm
+	// Scratch, if set, are the weights a fit of the tables from scratch
+	// (empty tables) starts with: the evaluator's hand-set scales and
+	// scalars, before any fit set its defaults.
+	Scratch []float64
 	// Pictures, if set, draws the tables of data as boards (Board) for
 	// reports, with the weights w of the features (scales included).
 	Pictures func(data []float32, w []float64) []Board

@@ -108,7 +108,8 @@ func (s *Set) blend(i int, g Game) (float64, error) {
 }
 
 // Start resolves where a fit of evaluator starts: "empty" (from scratch:
-// every table entry and scalar 0, every scale 1), else a built-in spec as
+// every table entry 0, the weights the evaluator's Scratch, or every scale
+// 1 and every scalar 0 without it), else a built-in spec as
 // tournament.BuiltinWeights reads it ("default", or a weights file).
 func Start(g games.Game, evaluator, start string) (*games.Evaluator, []float64, error) {
 	if start != "empty" {
@@ -130,6 +131,9 @@ func Start(g games.Game, evaluator, start string) (*games.Evaluator, []float64, 
 		if ev.IsScale(i) {
 			w[i] = 1
 		}
+	}
+	if len(ev.Scratch) == len(w) {
+		copy(w, ev.Scratch)
 	}
 	return empty, w, empty.Check(w)
 }

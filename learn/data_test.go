@@ -2,6 +2,7 @@ package learn
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gametune/gametune/games"
@@ -44,5 +45,40 @@ func TestSetLabels(t *testing.T) {
 		if err != nil || n != 9 {
 			t.Fatalf("margin share %v: %d positions, %v", c.margin, n, err)
 		}
+	}
+}
+
+// TestStartEmpty: "empty" starts from zero tables and the evaluator's
+// scratch weights (othello patterns: scales 1, mobility 30, parity 0), not
+// its shipped fit; other starts are the built-in specs.
+func TestStartEmpty(t *testing.T) {
+	g := othello.Game()
+	ev, w, err := Start(g, "patterns", "empty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range ev.Data {
+		if x != 0 {
+			t.Fatalf("empty start: table value %d is %v", i, x)
+		}
+	}
+	for i, f := range ev.Features {
+		want := 1.0
+		switch {
+		case strings.HasPrefix(f.Name, "mobility@"):
+			want = 30
+		case strings.HasPrefix(f.Name, "parity@"):
+			want = 0
+		}
+		if w[i] != want {
+			t.Errorf("empty start: %s = %v, want %v", f.Name, w[i], want)
+		}
+	}
+	shipped, _, err := Start(g, "patterns", "default")
+	if err != nil || games.SameData(shipped.Data, ev.Data) {
+		t.Errorf("default start: %v, or the shipped tables are empty", err)
+	}
+	if _, _, err := Start(g, "full", "empty"); err == nil || !strings.Contains(err.Error(), "has no tables to start empty") {
+		t.Errorf("full from empty: %v", err)
 	}
 }

@@ -120,6 +120,9 @@ func newPatternsEvaluator(data []float32) *games.Evaluator {
 		},
 		Bind: newPatternsEvaluator,
 	}
+	for _, f := range ev.Features {
+		ev.Scratch = append(ev.Scratch, f.Default)
+	}
 	ev.Evaluate = func(gp games.Position, w []float64) int {
 		return evaluatePatterns(gp.(*Position), tables.expanded(), w)
 	}
