@@ -58,8 +58,9 @@ func deepSearch(b *testing.B, s *engine.Searcher, ev *games.Evaluator, w []float
 	return res.Stats.Nodes, time.Since(start).Seconds()
 }
 
-// BenchmarkDeepSearch searches the start position to depth 12 with full
-// and with patterns (random tables), and reports the nodes per second.
+// BenchmarkDeepSearch searches the start position to depth 12 with full,
+// with patterns (random tables) and with the shipped patterns, and reports
+// the nodes per second.
 func BenchmarkDeepSearch(b *testing.B) {
 	pat, pw := benchPatterns(b)
 	for _, c := range []struct {
@@ -69,6 +70,7 @@ func BenchmarkDeepSearch(b *testing.B) {
 	}{
 		{"full", fullEvaluator, fullEvaluator.Defaults()},
 		{"patterns", pat, pw},
+		{"patterns-shipped", patternsEvaluator, patternsEvaluator.Defaults()},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			s := newDeepSearcher(b)
