@@ -263,19 +263,9 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 // batch's loss (summed) and positions.
 func (f *fitter) step(ctx context.Context, shards []shard) (float64, int, error) {
 	outs := f.outs[:len(shards)]
-	err := f.parallel(ctx, len(shards), func(wk *fitWorker, i int) error {
-		return f.shardWork(wk, shards[i], &outs[i], true)
-	})
-	if err != nil {
+	loss, n, err := f.runShards(ctx, shards, outs, true)
+	if err != nil || n == 0 {
 		return 0, 0, err
-	}
-	loss, n := 0.0, 0
-	for i := range outs {
-		loss += outs[i].loss
-		n += outs[i].n
-	}
-	if n == 0 {
-		return 0, 0, nil
 	}
 	f.t++
 	lr := f.opts.Rate * math.Sqrt(1-math.Pow(adamB2, float64(f.t))) / (1 - math.Pow(adamB1, float64(f.t)))
@@ -386,9 +376,19 @@ func (f *fitter) heldOutLoss(ctx context.Context) (float64, int, error) {
 	} else {
 		shards = gameShards(f.heldGames, f.gamesPerShard)
 	}
-	outs := make([]shardOut, len(shards))
+	loss, n, err := f.runShards(ctx, shards, make([]shardOut, len(shards)), false)
+	if err != nil || n == 0 {
+		return 0, 0, err
+	}
+	return loss / float64(n), n, nil
+}
+
+// runShards works the shards on every core into outs (with the gradient
+// when train is set) and returns their summed loss and positions, summed
+// in shard order.
+func (f *fitter) runShards(ctx context.Context, shards []shard, outs []shardOut, train bool) (float64, int, error) {
 	err := f.parallel(ctx, len(shards), func(wk *fitWorker, i int) error {
-		return f.shardWork(wk, shards[i], &outs[i], false)
+		return f.shardWork(wk, shards[i], &outs[i], train)
 	})
 	if err != nil {
 		return 0, 0, err
@@ -398,8 +398,5 @@ func (f *fitter) heldOutLoss(ctx context.Context) (float64, int, error) {
 		loss += outs[i].loss
 		n += outs[i].n
 	}
-	if n == 0 {
-		return 0, 0, nil
-	}
-	return loss / float64(n), n, nil
+	return loss, n, nil
 }

@@ -46,22 +46,6 @@ func zeroScalars(ev *games.Evaluator) []float64 {
 	return w
 }
 
-// planted is a hidden evaluator: the patterns tables drawn from a seeded
-// normal law of deviation 30 (tenths of a disc).
-func planted(t testing.TB, ev *games.Evaluator) (*games.Evaluator, []float32) {
-	t.Helper()
-	rng := rand.New(rand.NewPCG(7, 8))
-	data := make([]float32, ev.TablesSize())
-	for i := range data {
-		data[i] = float32(math.Round(30 * rng.NormFloat64()))
-	}
-	hidden, err := ev.WithData(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hidden, data
-}
-
 // squareWeights is a hidden evaluation: a weight per square, the same on
 // the squares the board's symmetries exchange, drawn from a seeded uniform
 // law on [-40, 40] (tenths of a disc).
