@@ -32,7 +32,8 @@ func TestPatternsAgainstRhino(t *testing.T) {
 }
 
 // TestExperimentPatternsRhinoLevel5 measures level 5 the same way (no
-// bound: the figure goes to the note).
+// bound: the figure goes to the note); GRhino takes about 100 s a
+// pair at level 5, some 40 minutes in all.
 func TestExperimentPatternsRhinoLevel5(t *testing.T) {
 	experiment(t)
 	needBinary(t, rhinoPath)
