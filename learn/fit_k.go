@@ -3,6 +3,8 @@ package learn
 import (
 	"context"
 	"math"
+
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // kSample is the most training positions K is fitted on.
@@ -62,31 +64,11 @@ func (f *fitter) fitK(ctx context.Context) error {
 		return sum
 	}
 	lo, hi := math.Log(1e-6), math.Log(10)
-	x := goldenMin(loss, lo, hi, 1e-5)
+	x := stats.GoldenMin(loss, lo, hi, 1e-5)
 	if x > lo+1e-3 {
 		f.k = math.Exp(x)
 	}
 	return nil
-}
-
-// goldenMin is the minimum of fn over [a, b] to within tol, by golden
-// section (fn assumed unimodal there).
-func goldenMin(fn func(float64) float64, a, b, tol float64) float64 {
-	r := (math.Sqrt(5) - 1) / 2
-	c, d := b-r*(b-a), a+r*(b-a)
-	fc, fd := fn(c), fn(d)
-	for b-a > tol {
-		if fc < fd {
-			b, d, fd = d, c, fc
-			c = b - r*(b-a)
-			fc = fn(c)
-		} else {
-			a, c, fc = c, d, fd
-			d = a + r*(b-a)
-			fd = fn(d)
-		}
-	}
-	return (a + b) / 2
 }
 
 // memory is the bytes the fit holds: the cache and the order of its

@@ -11,6 +11,7 @@ import (
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/stats"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -220,21 +221,7 @@ func texelLoss(p *Positions, k float64, w, grad []float64) float64 {
 func FitK(p *Positions, w []float64) float64 {
 	lo, hi := math.Log(1e-7), math.Log(10)
 	f := func(x float64) float64 { return texelLoss(p, math.Exp(x), w, nil) }
-	phi := (math.Sqrt(5) - 1) / 2
-	a, b := hi-phi*(hi-lo), lo+phi*(hi-lo)
-	fa, fb := f(a), f(b)
-	for hi-lo > 1e-6 {
-		if fa < fb {
-			hi, b, fb = b, a, fa
-			a = hi - phi*(hi-lo)
-			fa = f(a)
-		} else {
-			lo, a, fa = a, b, fb
-			b = lo + phi*(hi-lo)
-			fb = f(b)
-		}
-	}
-	return math.Exp((lo + hi) / 2)
+	return math.Exp(stats.GoldenMin(f, lo, hi, 1e-6))
 }
 
 // TexelFit is the result of FitWeights.
