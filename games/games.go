@@ -358,6 +358,10 @@ type Evaluator struct {
 	// Pictures, if set, draws the tables of data as boards (Board) for
 	// reports, with the weights w of the features (scales included).
 	Pictures func(data []float32, w []float64) []Board
+	// PicturesDoc, if set, says what the heatmaps of Pictures show, in
+	// place of the reports' words for Othello's (each square's average
+	// contribution).
+	PicturesDoc string
 }
 
 // MaxEval bounds the magnitude of static evaluations; the engine's win

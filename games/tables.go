@@ -84,6 +84,10 @@ func (e *Evaluator) WithData(data []float32) (*Evaluator, error) {
 type Board struct {
 	Title        string
 	Files, Ranks int
+	// TopRankFirst names row 0 after the last rank (rank 8 at the top, as
+	// chess diagrams draw White's side at the bottom); otherwise row 0 is
+	// rank 1.
+	TopRankFirst bool
 	// Heat, when set, holds one value per square, in the table's units;
 	// NaN where the picture has nothing to say.
 	Heat []float64

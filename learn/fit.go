@@ -17,6 +17,9 @@ import (
 // tables learn in tenths of a disc (a 20-disc lead is a 73% win).
 const DefaultK = 1.0 / 200
 
+// defaultRate is FitOptions.Rate's default.
+const defaultRate = 0.5
+
 // TableBound bounds the magnitude of a fitted table entry.
 const TableBound = 1e4
 
@@ -28,7 +31,8 @@ type FitOptions struct {
 	// is cut into shards of 1024 positions whatever the number of workers.
 	BatchSize int
 	// Rate is Adam's step, in units of the evaluation (tenths of a disc for
-	// Othello); 0 means 0.5.
+	// Othello); 0 means 0.5. A scalar weight moves by its feature's Step
+	// at 0.5, scaled likewise.
 	Rate float64
 	// L2 weighs the squares of the table entries: a batch's gradient of an
 	// entry it touches is the mean of its positions' gradients plus
@@ -196,7 +200,7 @@ func fitDefaults(o *FitOptions) error {
 	}
 	o.Epochs = cmp.Or(o.Epochs, 10)
 	o.BatchSize = cmp.Or(o.BatchSize, 16384)
-	o.Rate = cmp.Or(o.Rate, 0.5)
+	o.Rate = cmp.Or(o.Rate, defaultRate)
 	o.HeldOut = cmp.Or(o.HeldOut, 0.1)
 	o.Workers = cmp.Or(o.Workers, runtime.NumCPU())
 	o.MemoryMiB = cmp.Or(o.MemoryMiB, 6144)

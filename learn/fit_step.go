@@ -307,7 +307,11 @@ func (f *fitter) updateBucket(b int, outs []shardOut, n, lr float64) {
 	f.touched[b] = touched
 }
 
-// updateScalars moves the scalar weights by Adam, within their ranges.
+// updateScalars moves the scalar weights by Adam, within their ranges. A
+// scalar's step is its feature's Step at the default Rate (and scales with
+// Rate): a table entry is in the evaluation's units, a scalar weight in its
+// own (a material value in centipawns, the scale of a bonus table in
+// fractions), and Step says how fine those are.
 func (f *fitter) updateScalars(outs []shardOut, n, lr float64) {
 	for _, i := range f.scalars {
 		g := 0.0
@@ -317,8 +321,12 @@ func (f *fitter) updateScalars(outs []shardOut, n, lr float64) {
 		g /= n
 		f.sm[i] = adamB1*f.sm[i] + (1-adamB1)*g
 		f.sv[i] = adamB2*f.sv[i] + (1-adamB2)*g*g
-		w := f.w[i] - lr*f.sm[i]/(math.Sqrt(f.sv[i])+adamEps)
 		ft := f.ev.Features[i]
+		step := lr
+		if ft.Step > 0 {
+			step = lr * ft.Step / defaultRate
+		}
+		w := f.w[i] - step*f.sm[i]/(math.Sqrt(f.sv[i])+adamEps)
 		f.w[i] = max(ft.Min, min(ft.Max, w))
 	}
 }

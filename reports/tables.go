@@ -69,10 +69,14 @@ func TablesSection(g games.Game, ev *games.Evaluator, w []float64) (template.HTM
 	}
 	s.WriteString("</p>\n")
 	if heat.Len() > 0 {
-		s.WriteString(`<h3>Each square's average contribution</h3>
+		if ev.PicturesDoc != "" {
+			fmt.Fprintf(&s, "<h3>The tables on the board</h3>\n<p>%s Each heatmap has its own scale, given below it; hover over a square for its value.</p>\n<div class=\"boards heatmaps\">\n", esc(ev.PicturesDoc))
+		} else {
+			s.WriteString(`<h3>Each square's average contribution</h3>
 <p>Each heatmap shows what every square adds, on average, to the evaluation of the side to move, in the evaluation's units (each table entry times its scale): blue raises the side to move's score, red lowers it. Each heatmap has its own scale, given below it; hover over a square for its value.</p>
 <div class="boards heatmaps">
 `)
+		}
 		s.WriteString(heat.String())
 		s.WriteString("</div>\n")
 	}
@@ -130,7 +134,7 @@ func HeatmapSVG(b games.Board) template.HTML {
 	var s strings.Builder
 	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif">`, width, height, width, height)
 	s.WriteString("\n")
-	coordinates(&s, b.Files, b.Ranks, heatCell)
+	coordinates(&s, b, heatCell)
 	for sq, v := range b.Heat {
 		if sq >= b.Files*b.Ranks {
 			break
@@ -141,7 +145,7 @@ func HeatmapSVG(b games.Board) template.HTML {
 			text = fmt.Sprintf("%+.4g", v)
 		}
 		fmt.Fprintf(&s, `<g><title>%s: %s</title><rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="#fff"/>`,
-			squareName(sq, b.Files), text, x, y, heatCell, heatCell, diverging(v, top))
+			squareName(sq, b), text, x, y, heatCell, heatCell, diverging(v, top))
 		if !math.IsNaN(v) {
 			ink := "#222"
 			if math.Abs(v) > 0.6*top {
@@ -195,7 +199,7 @@ func ConfigurationSVG(b games.Board) template.HTML {
 			what = "the opponent"
 		}
 		fmt.Fprintf(&s, `<g><title>%s: %s</title><rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="#fff" stroke-width="0.5"/>`,
-			squareName(sq, b.Files), what, x, y, configCell, configCell, fill)
+			squareName(sq, b), what, x, y, configCell, configCell, fill)
 		if m == 'X' || m == 'O' {
 			disc := map[byte]string{'X': "#111", 'O': "#fafafa"}[m]
 			fmt.Fprintf(&s, `<circle cx="%.1f" cy="%.1f" r="%.1f" fill="%s" stroke="#111" stroke-width="0.6"/>`,
@@ -210,20 +214,29 @@ func ConfigurationSVG(b games.Board) template.HTML {
 
 // coordinates writes the files' letters above a board and the ranks'
 // numbers to its left, row 0 (rank 1) at the top.
-func coordinates(s *strings.Builder, files, ranks, cell int) {
-	for f := range files {
+func coordinates(s *strings.Builder, b games.Board, cell int) {
+	for f := range b.Files {
 		fmt.Fprintf(s, `<text x="%d" y="%d" font-size="10" text-anchor="middle" fill="#666">%c</text>`, labelSpace+f*cell+cell/2, labelSpace-3, 'a'+f)
 	}
-	for r := range ranks {
-		fmt.Fprintf(s, `<text x="%d" y="%d" font-size="10" text-anchor="middle" fill="#666">%d</text>`, labelSpace/2, labelSpace+r*cell+cell/2+4, r+1)
+	for r := range b.Ranks {
+		fmt.Fprintf(s, `<text x="%d" y="%d" font-size="10" text-anchor="middle" fill="#666">%d</text>`, labelSpace/2, labelSpace+r*cell+cell/2+4, rankOf(r, b))
 	}
 	s.WriteString("\n")
 }
 
-// squareName is a square's name on a board of files files: its file's
-// letter and its row's number, from 1 at the top.
-func squareName(sq, files int) string {
-	return fmt.Sprintf("%c%d", 'a'+sq%files, sq/files+1)
+// rankOf is the number of row r of b: from 1 at the top, or from Ranks at
+// the top with TopRankFirst.
+func rankOf(r int, b games.Board) int {
+	if b.TopRankFirst {
+		return b.Ranks - r
+	}
+	return r + 1
+}
+
+// squareName is a square's name on b: its file's letter and its rank's
+// number (rankOf).
+func squareName(sq int, b games.Board) string {
+	return fmt.Sprintf("%c%d", 'a'+sq%b.Files, rankOf(sq/b.Files, b))
 }
 
 // diverging is the colour of v on a scale from -top (red) through zero

@@ -237,3 +237,30 @@ func TestReportTables(t *testing.T) {
 		t.Errorf("a tic-tac-toe report: %v, tables section %v", err, bytes.Contains(page, []byte(`id="tables"`)))
 	}
 }
+
+// TestHeatmapTopRankFirst: a chess-style heatmap names row 0 after rank 8
+// (its label at the top and its squares' titles), an Othello-style one
+// after rank 1.
+func TestHeatmapTopRankFirst(t *testing.T) {
+	heat := make([]float64, 64)
+	heat[0], heat[63] = 12, -7
+	for _, c := range []struct {
+		top         bool
+		first, last string
+		label       string
+	}{
+		{true, "a8: +12", "h1: -7", ">8</text>"},
+		{false, "a1: +12", "h8: -7", ">1</text>"},
+	} {
+		svg := string(HeatmapSVG(games.Board{Title: "t", Files: 8, Ranks: 8, Heat: heat, TopRankFirst: c.top}))
+		checkXML(t, svg)
+		if !strings.Contains(svg, "<title>"+c.first) || !strings.Contains(svg, "<title>"+c.last) {
+			t.Errorf("TopRankFirst %v: want squares titled %q and %q in\n%.600s", c.top, c.first, c.last, svg)
+		}
+		// The first rank label drawn is row 0's.
+		labels := regexp.MustCompile(`fill="#666">(\d)</text>`).FindAllStringSubmatch(svg, -1)
+		if len(labels) < 8 || ">"+labels[0][1]+"</text>" != c.label {
+			t.Errorf("TopRankFirst %v: row 0's label is %v, want %s", c.top, labels, c.label)
+		}
+	}
+}
