@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 )
 
@@ -24,6 +25,7 @@ type fitter struct {
 	set     *Set
 	opts    FitOptions
 	w       []float64
+	startW  []float64 // the starting weights: quietLeaf's
 	scalars []int
 	k       float64
 
@@ -57,6 +59,8 @@ type fitWorker struct {
 	local     positions
 	entryMult []float32
 	mixed     bool
+	quiet     *engine.Searcher // quietLeaf's, made on first use
+	leaf      []games.Move
 }
 
 // shardOut is one shard's contribution to a step, by bucket of entries.
@@ -85,7 +89,7 @@ func newFitter(ev *games.Evaluator, w []float64, set *Set, opts FitOptions) (*fi
 	if err := checkFit(ev, w, set, &opts); err != nil {
 		return nil, err
 	}
-	f := &fitter{ev: ev, set: set, opts: opts, w: append([]float64(nil), w...)}
+	f := &fitter{ev: ev, set: set, opts: opts, w: append([]float64(nil), w...), startW: append([]float64(nil), w...)}
 	for i := range ev.Features {
 		if !ev.IsScale(i) {
 			f.scalars = append(f.scalars, i)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 )
 
@@ -98,7 +99,8 @@ func (c *cache) bytes() int64 {
 	return n
 }
 
-// replay appends the positions of game gi to st, skipping forced passes.
+// replay appends the positions of game gi to st, skipping forced passes,
+// each position replaced by its quiescence leaf (quietLeaf).
 func (f *fitter) replay(wk *fitWorker, gi int, st *positions) error {
 	return f.set.Each(gi, gi+1, func(p games.Position, label float64) error {
 		if ps, ok := p.(games.Passer); ok {
@@ -106,31 +108,67 @@ func (f *fitter) replay(wk *fitWorker, gi int, st *positions) error {
 				return nil
 			}
 		}
-		wk.terms = f.ev.Terms(p, wk.terms[:0])
-		for _, t := range wk.terms {
-			if t.Entry < 0 || int(t.Entry) >= len(f.data) || t.Feature < 0 || int(t.Feature) >= len(f.w) {
-				return fmt.Errorf("learn: evaluator %q gave a term of entry %d, feature %d (entries 0-%d, features 0-%d)",
-					f.ev.Name, t.Entry, t.Feature, len(f.data)-1, len(f.w)-1)
-			}
-			m := float32(f.w[t.Feature] * float64(t.Coef))
-			st.entries = append(st.entries, t.Entry)
-			if st.perTerm {
-				st.mults = append(st.mults, m)
-			} else {
-				wk.noteMult(t.Entry, m)
-			}
+		leaf, err := wk.quietLeaf(f, p)
+		if err != nil {
+			return err
 		}
-		if len(f.scalars) > 0 {
-			f.ev.FeatureValues(p, wk.values)
-			for _, i := range f.scalars {
-				if v := wk.values[i]; v != 0 {
-					st.scalarFeat = append(st.scalarFeat, uint16(i))
-					st.scalarVal = append(st.scalarVal, float32(v))
-				}
-			}
+		for _, m := range leaf {
+			p.Play(m)
 		}
-		return st.end(label)
+		err = f.add(wk, p, label, st)
+		for range leaf {
+			p.Undo()
+		}
+		return err
 	})
+}
+
+// quietLeaf is the line from p to the position whose evaluation the
+// engine's quiescence search backs up (engine.Searcher.QuietLeaf, with the
+// fit's starting evaluator and weights): none where p is quiet, else the
+// captures (chess, checkers) that settle it. A position in the middle of
+// an exchange is labelled by the game's result but evaluated, by the
+// engine, only once the exchange is over; Texel's method fits the
+// evaluation where the engine uses it. Games without noisy moves (Othello)
+// keep every position.
+func (wk *fitWorker) quietLeaf(f *fitter, p games.Position) ([]games.Move, error) {
+	if wk.quiet == nil {
+		s, err := engine.New(engine.Options{TableMiB: 1})
+		if err != nil {
+			return nil, err
+		}
+		wk.quiet = s
+	}
+	wk.leaf, _ = wk.quiet.QuietLeaf(p, f.ev, f.startW, wk.leaf[:0])
+	return wk.leaf, nil
+}
+
+// add appends position p's terms, scalars and label to st.
+func (f *fitter) add(wk *fitWorker, p games.Position, label float64, st *positions) error {
+	wk.terms = f.ev.Terms(p, wk.terms[:0])
+	for _, t := range wk.terms {
+		if t.Entry < 0 || int(t.Entry) >= len(f.data) || t.Feature < 0 || int(t.Feature) >= len(f.w) {
+			return fmt.Errorf("learn: evaluator %q gave a term of entry %d, feature %d (entries 0-%d, features 0-%d)",
+				f.ev.Name, t.Entry, t.Feature, len(f.data)-1, len(f.w)-1)
+		}
+		m := float32(f.w[t.Feature] * float64(t.Coef))
+		st.entries = append(st.entries, t.Entry)
+		if st.perTerm {
+			st.mults = append(st.mults, m)
+		} else {
+			wk.noteMult(t.Entry, m)
+		}
+	}
+	if len(f.scalars) > 0 {
+		f.ev.FeatureValues(p, wk.values)
+		for _, i := range f.scalars {
+			if v := wk.values[i]; v != 0 {
+				st.scalarFeat = append(st.scalarFeat, uint16(i))
+				st.scalarVal = append(st.scalarVal, float32(v))
+			}
+		}
+	}
+	return st.end(label)
 }
 
 var unseen = float32(math.NaN())
