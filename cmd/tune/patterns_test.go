@@ -41,7 +41,7 @@ func TestExperimentPatternsRhinoLevel5(t *testing.T) {
 }
 
 func rhinoScore(t *testing.T, level string, want float64) {
-	score := matchScore(t, buildTune(t), "default:patterns", "cmd="+rhinoPath+",proto=gtp,arg=-l,arg="+level, 24, 6, "2701")
+	score := matchScore(t, buildTune(t), "othello", "default:patterns", "cmd="+rhinoPath+",proto=gtp,arg=-l,arg="+level, 24, 6, "2701")
 	t.Logf("default:patterns at depth 6 against gtp-rhino level %s, 24 pairs: %.1f%%", level, 100*score)
 	if score < want {
 		t.Errorf("against gtp-rhino level %s: %.1f%%, want at least %.0f%%", level, 100*score, 100*want)
@@ -49,9 +49,9 @@ func rhinoScore(t *testing.T, level string, want float64) {
 }
 
 // matchScore plays a match of a against b and returns a's score.
-func matchScore(t *testing.T, bin, a, b string, pairs, depth int, seed string) float64 {
+func matchScore(t *testing.T, bin, game, a, b string, pairs, depth int, seed string) float64 {
 	t.Helper()
-	p := start(t, bin, "match", "--game", "othello", "--a", a, "--b", b, "--pairs", itoa(pairs),
+	p := start(t, bin, "match", "--game", game, "--a", a, "--b", b, "--pairs", itoa(pairs),
 		"--depth", itoa(depth), "--seed", seed, "--openings", "random:8", "--json", "--quiet")
 	if code := p.exitCode(t, time.Hour); code != 0 {
 		t.Fatalf("match: exit %d: %s", code, p.stderr)
