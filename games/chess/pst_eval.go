@@ -24,8 +24,8 @@ var pstTableNames = [pstTables]string{"pawn", "knight", "bishop", "rook", "queen
 
 const (
 	pstTables       = 7
-	pstPassed       = 6                     // the passed-pawn table
-	pstTableSize    = 2 * 64                // [middlegame, endgame] x square
+	pstPassed       = 6      // the passed-pawn table
+	pstTableSize    = 2 * 64 // [middlegame, endgame] x square
 	pstSize         = pstTables * pstTableSize
 	pstScalars      = 23 // textbook's features, first
 	pstFeatureCount = pstScalars + pstTables
@@ -158,6 +158,7 @@ func evaluatePST(p *Position, data *[pstSize]float32, w []float64) int {
 }
 
 func pstFeatureValues(p *Position, data *[pstSize]float32, dst *[pstFeatureCount]float64) {
+	clear(dst[:])
 	p.textbookFeatures((*[pstScalars]float64)(dst[:pstScalars]))
 	var s pstSums
 	s.tables(p, data, (*[pstTables]float64)(dst[pstScalars:]))
