@@ -98,13 +98,33 @@ type pstSums struct {
 	mg, eg [pstTables]float64
 }
 
-// add adds side c's entries to s with sign (+1 or -1).
+// add adds side c's entries to s with sign (+1 or -1): each pawn's, with
+// its passed entries when it is passed, then the other pieces'.
 func (s *pstSums) add(p *Position, c int, data *[pstSize]float32, sign float64) {
+	c &= 1
 	flip := 56 * c
-	for k := Pawn; k <= King; k++ {
-		var mg, eg float32
+	own, span, enemy := &p.pieces[c], &passedSpan[c], p.pieces[c^1][Pawn]
+	pawn := (*[pstTableSize]float32)(data[Pawn*pstTableSize:])
+	passed := (*[pstTableSize]float32)(data[pstPassed*pstTableSize:])
+	var mg, eg, pmg, peg float32
+	for b := own[Pawn]; b != 0; b &= b - 1 {
+		sq := lsb(b) & 63
+		rel := (sq ^ flip) & 63
+		mg += pawn[rel]
+		eg += pawn[64+rel]
+		if span[sq]&enemy == 0 {
+			pmg += passed[rel]
+			peg += passed[64+rel]
+		}
+	}
+	s.mg[Pawn] += sign * float64(mg)
+	s.eg[Pawn] += sign * float64(eg)
+	s.mg[pstPassed] += sign * float64(pmg)
+	s.eg[pstPassed] += sign * float64(peg)
+	for k := Knight; k <= King; k++ {
 		row := (*[pstTableSize]float32)(data[k*pstTableSize:])
-		for b := p.pieces[c][k]; b != 0; b &= b - 1 {
+		mg, eg = 0, 0
+		for b := own[k]; b != 0; b &= b - 1 {
 			sq := (lsb(b) ^ flip) & 63
 			mg += row[sq]
 			eg += row[64+sq]
@@ -112,25 +132,13 @@ func (s *pstSums) add(p *Position, c int, data *[pstSize]float32, sign float64) 
 		s.mg[k] += sign * float64(mg)
 		s.eg[k] += sign * float64(eg)
 	}
-	var mg, eg float32
-	row := (*[pstTableSize]float32)(data[pstPassed*pstTableSize:])
-	enemy := p.pieces[c^1][Pawn]
-	for b := p.pieces[c][Pawn]; b != 0; b &= b - 1 {
-		sq := lsb(b)
-		if passedSpan[c][sq]&enemy == 0 {
-			mg += row[(sq^flip)&63]
-			eg += row[64+(sq^flip)&63]
-		}
-	}
-	s.mg[pstPassed] += sign * float64(mg)
-	s.eg[pstPassed] += sign * float64(eg)
 }
 
-// tables returns the value of each scale feature: phase*mg + (1-phase)*eg.
-func (s *pstSums) tables(p *Position, data *[pstSize]float32, values *[pstTables]float64) {
+// tables writes the value of each scale feature: mg*(the middlegame sum)
+// + (1-mg)*(the endgame sum), mg being p's phase.
+func (s *pstSums) tables(p *Position, data *[pstSize]float32, mg float64, values *[pstTables]float64) {
 	s.add(p, p.turn, data, 1)
 	s.add(p, p.turn^1, data, -1)
-	mg := p.phase()
 	eg := 1 - mg
 	for t := range values {
 		values[t] = mg*s.mg[t] + eg*s.eg[t]
@@ -143,14 +151,14 @@ func (s *pstSums) tables(p *Position, data *[pstSize]float32, values *[pstTables
 func evaluatePST(p *Position, data *[pstSize]float32, w []float64) int {
 	ws := (*[pstFeatureCount]float64)(w)
 	var f [pstScalars]float64
-	p.textbookFeatures(&f)
+	mg := p.pstTextbookFeatures(&f)
 	v := 0.0
 	for i, x := range f {
 		v += ws[i] * x
 	}
 	var s pstSums
 	var t [pstTables]float64
-	s.tables(p, data, &t)
+	s.tables(p, data, mg, &t)
 	for i, x := range t {
 		v += ws[pstScalars+i] * x
 	}
@@ -159,9 +167,20 @@ func evaluatePST(p *Position, data *[pstSize]float32, w []float64) int {
 
 func pstFeatureValues(p *Position, data *[pstSize]float32, dst *[pstFeatureCount]float64) {
 	clear(dst[:])
-	p.textbookFeatures((*[pstScalars]float64)(dst[:pstScalars]))
+	mg := p.pstTextbookFeatures((*[pstScalars]float64)(dst[:pstScalars]))
 	var s pstSums
-	s.tables(p, data, (*[pstTables]float64)(dst[pstScalars:]))
+	s.tables(p, data, mg, (*[pstTables]float64)(dst[pstScalars:]))
+}
+
+// pstTextbookFeatures adds textbook's features to f, as textbookFeatures
+// does, and returns the phase it tapered them with, which the tables
+// share (the phase costs a tenth of the evaluation).
+func (p *Position) pstTextbookFeatures(f *[pstScalars]float64) (phase float64) {
+	materialFeatures(p, f[:5])
+	mg := p.phase()
+	p.sideTextbook(p.turn, mg, f, 1)
+	p.sideTextbook(p.turn^1, mg, f, -1)
+	return mg
 }
 
 // pstTerms appends p's table entries: for every piece (and every passed
