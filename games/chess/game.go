@@ -18,7 +18,7 @@ import (
 func Game() games.Game { return game{definition} }
 
 // definition is the game, defined once so that games compare equal.
-var definition = games.Define("chess", doc, notation, Start, Parse, textbookEvaluator, articleEvaluator)
+var definition = games.Define("chess", doc, notation, Start, Parse, textbookEvaluator, articleEvaluator, pstEvaluator)
 
 // Start returns the start position.
 func Start() *Position {

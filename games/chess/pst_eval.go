@@ -1,0 +1,216 @@
+package chess
+
+import (
+	"math"
+
+	"github.com/gametune/gametune/games"
+)
+
+// The pst evaluator is the textbook evaluation plus piece-square tables
+// fitted from positions: one table per piece kind and one for passed pawns,
+// each of shape [2, 64] ([0] the middlegame, [1] the endgame), a square
+// counted from its owner's side (a white piece on s reads s, a black piece
+// s^56, so both read a1 as their own queen's-rook corner). Each piece of the
+// side to move adds phase*mg + (1-phase)*eg of its entries (phase as the
+// textbook's: 1 in the opening, 0 with no piece but kings and pawns), each
+// of the opponent's subtracts the same; a passed pawn (no enemy pawn ahead
+// on its file or the next ones) adds its square's entries of "passed" too.
+// Each table's sum is multiplied by its scale feature.
+
+// pstTableNames are the pst evaluator's tables in the order of Data: the
+// piece kinds' in the order of their constants (Pawn ... King), then
+// passed pawns'.
+var pstTableNames = [pstTables]string{"pawn", "knight", "bishop", "rook", "queen", "king", "passed"}
+
+const (
+	pstTables       = 7
+	pstPassed       = 6      // the passed-pawn table
+	pstTableSize    = 2 * 64 // [middlegame, endgame] x square
+	pstSize         = pstTables * pstTableSize
+	pstScalars      = 23 // textbook's features, first
+	pstFeatureCount = pstScalars + pstTables
+)
+
+// pstScale is the index of table t's scale feature.
+func pstScale(t int) int { return pstScalars + t }
+
+func pstTablesList() []games.Table {
+	ts := make([]games.Table, pstTables)
+	for t, name := range pstTableNames {
+		doc := name + " on each square (counted from its owner's side), middlegame and endgame, in centipawns"
+		if t == pstPassed {
+			doc = "passed pawns (no enemy pawn ahead on their file or the next) on each square (counted from their owner's side), middlegame and endgame, in centipawns"
+		}
+		ts[t] = games.Table{Name: name, Doc: doc, Shape: []int{2, 64}}
+	}
+	return ts
+}
+
+// pstFeatures are textbook's 23 features, then one scale per table.
+func pstFeatures() []games.Feature {
+	fs := append([]games.Feature(nil), textbookEvaluator.Features...)
+	for _, name := range pstTableNames {
+		fs = append(fs, games.Feature{
+			Name: name + "-table", Doc: "scale of the " + name + " table (its entries in centipawns, tapered by phase)",
+			Default: 1, Min: 0, Max: 4, Step: 0.05, Table: name,
+		})
+	}
+	return fs
+}
+
+// pstEvaluator is the pst evaluator with the shipped tables and weights
+// (pst_default.go).
+var pstEvaluator = shippedPST()
+
+// newPSTEvaluator returns the pst evaluator reading data, of pstSize
+// values (the caller checks: games.Evaluator.WithData). Its Scratch weights
+// are textbook's defaults and 1 for every scale: with tables of zeros it
+// scores exactly as textbook.
+func newPSTEvaluator(data []float32) *games.Evaluator {
+	tables := (*[pstSize]float32)(data)
+	ev := &games.Evaluator{
+		Name:     "pst",
+		Doc:      "textbook's evaluation plus piece-square tables (middlegame and endgame, tapered by phase) for each piece kind and for passed pawns, fitted from self-play positions (centipawns)",
+		Features: pstFeatures(),
+		Tables:   pstTablesList(),
+		Data:     data,
+		Pictures: pstPictures,
+		Bind:     newPSTEvaluator,
+		Evaluate: func(gp games.Position, w []float64) int {
+			return evaluatePST(gp.(*Position), tables, w)
+		},
+		FeatureValues: func(gp games.Position, dst []float64) {
+			pstFeatureValues(gp.(*Position), tables, (*[pstFeatureCount]float64)(dst))
+		},
+		Terms: func(gp games.Position, dst []games.TableTerm) []games.TableTerm {
+			return pstTerms(gp.(*Position), dst)
+		},
+	}
+	for _, f := range ev.Features {
+		ev.Scratch = append(ev.Scratch, f.Default)
+	}
+	return ev
+}
+
+// pstSums are a position's table sums, the side to move's entries minus the
+// opponent's, by table: mg of the middlegame entries, eg of the endgame's.
+type pstSums struct {
+	mg, eg [pstTables]float64
+}
+
+// add adds side c's entries to s with sign (+1 or -1): each pawn's, with
+// its passed entries when it is passed, then the other pieces'.
+func (s *pstSums) add(p *Position, c int, data *[pstSize]float32, sign float64) {
+	c &= 1
+	flip := 56 * c
+	own, span, enemy := &p.pieces[c], &passedSpan[c], p.pieces[c^1][Pawn]
+	pawn := (*[pstTableSize]float32)(data[Pawn*pstTableSize:])
+	passed := (*[pstTableSize]float32)(data[pstPassed*pstTableSize:])
+	var mg, eg, pmg, peg float32
+	for b := own[Pawn]; b != 0; b &= b - 1 {
+		sq := lsb(b) & 63
+		rel := (sq ^ flip) & 63
+		mg += pawn[rel]
+		eg += pawn[64+rel]
+		if span[sq]&enemy == 0 {
+			pmg += passed[rel]
+			peg += passed[64+rel]
+		}
+	}
+	s.mg[Pawn] += sign * float64(mg)
+	s.eg[Pawn] += sign * float64(eg)
+	s.mg[pstPassed] += sign * float64(pmg)
+	s.eg[pstPassed] += sign * float64(peg)
+	for k := Knight; k <= King; k++ {
+		row := (*[pstTableSize]float32)(data[k*pstTableSize:])
+		mg, eg = 0, 0
+		for b := own[k]; b != 0; b &= b - 1 {
+			sq := (lsb(b) ^ flip) & 63
+			mg += row[sq]
+			eg += row[64+sq]
+		}
+		s.mg[k] += sign * float64(mg)
+		s.eg[k] += sign * float64(eg)
+	}
+}
+
+// tables writes the value of each scale feature: mg*(the middlegame sum)
+// + (1-mg)*(the endgame sum), mg being p's phase.
+func (s *pstSums) tables(p *Position, data *[pstSize]float32, mg float64, values *[pstTables]float64) {
+	s.add(p, p.turn, data, 1)
+	s.add(p, p.turn^1, data, -1)
+	eg := 1 - mg
+	for t := range values {
+		values[t] = mg*s.mg[t] + eg*s.eg[t]
+	}
+}
+
+// evaluatePST is textbook's sum, in textbook's order (so that with tables
+// of zeros the two agree to the bit), plus each table's value times its
+// scale.
+func evaluatePST(p *Position, data *[pstSize]float32, w []float64) int {
+	ws := (*[pstFeatureCount]float64)(w)
+	var f [pstScalars]float64
+	mg := p.pstTextbookFeatures(&f)
+	v := 0.0
+	for i, x := range f {
+		v += ws[i] * x
+	}
+	var s pstSums
+	var t [pstTables]float64
+	s.tables(p, data, mg, &t)
+	for i, x := range t {
+		v += ws[pstScalars+i] * x
+	}
+	return int(max(-games.MaxEval, min(games.MaxEval, math.Round(v))))
+}
+
+func pstFeatureValues(p *Position, data *[pstSize]float32, dst *[pstFeatureCount]float64) {
+	clear(dst[:])
+	mg := p.pstTextbookFeatures((*[pstScalars]float64)(dst[:pstScalars]))
+	var s pstSums
+	s.tables(p, data, mg, (*[pstTables]float64)(dst[pstScalars:]))
+}
+
+// pstTextbookFeatures adds textbook's features to f, as textbookFeatures
+// does, and returns the phase it tapered them with, which the tables
+// share (the phase costs a tenth of the evaluation).
+func (p *Position) pstTextbookFeatures(f *[pstScalars]float64) (phase float64) {
+	materialFeatures(p, f[:5])
+	mg := p.phase()
+	p.sideTextbook(p.turn, mg, f, 1)
+	p.sideTextbook(p.turn^1, mg, f, -1)
+	return mg
+}
+
+// pstTerms appends p's table entries: for every piece (and every passed
+// pawn, again in "passed"), its square's middlegame entry with coefficient
+// ±phase and its endgame entry with ±(1-phase), + for the side to move's
+// pieces, - for the opponent's. At most 96 terms (32 pieces, 16 pawns).
+func pstTerms(p *Position, dst []games.TableTerm) []games.TableTerm {
+	dst = dst[:0]
+	mg := p.phase()
+	for i, c := range [2]int{p.turn, p.turn ^ 1} {
+		sign := float64(1 - 2*i)
+		cm, ce := float32(sign*mg), float32(sign*(1-mg))
+		flip := 56 * c
+		enemy := p.pieces[c^1][Pawn]
+		for k := Pawn; k <= King; k++ {
+			for b := p.pieces[c][k]; b != 0; b &= b - 1 {
+				sq := lsb(b)
+				dst = appendPST(dst, k, sq^flip, cm, ce)
+				if k == Pawn && passedSpan[c][sq]&enemy == 0 {
+					dst = appendPST(dst, pstPassed, sq^flip, cm, ce)
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// appendPST appends table t's two entries of square sq (from its owner's
+// side).
+func appendPST(dst []games.TableTerm, t, sq int, cm, ce float32) []games.TableTerm {
+	base, f := int32(t*pstTableSize+sq), int32(pstScale(t))
+	return append(dst, games.TableTerm{Entry: base, Feature: f, Coef: cm}, games.TableTerm{Entry: base + 64, Feature: f, Coef: ce})
+}

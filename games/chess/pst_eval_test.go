@@ -1,0 +1,281 @@
+package chess
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/games"
+)
+
+// randomPSTData draws every table entry from a normal distribution of
+// deviation scale.
+func randomPSTData(rng *rand.Rand, scale float64) []float32 {
+	data := make([]float32, pstSize)
+	for i := range data {
+		data[i] = float32(rng.NormFloat64() * scale)
+	}
+	return data
+}
+
+// quantizedPSTData is randomPSTData rounded to sixteenths, so that float32
+// sums of a few dozen entries are exact in any order.
+func quantizedPSTData(rng *rand.Rand, scale float64) []float32 {
+	data := randomPSTData(rng, scale)
+	for i, x := range data {
+		data[i] = float32(math.Round(float64(x)*16) / 16)
+	}
+	return data
+}
+
+// randomPSTWeights draws each weight uniformly within its feature's range.
+func randomPSTWeights(rng *rand.Rand, ev *games.Evaluator) []float64 {
+	w := make([]float64, len(ev.Features))
+	for i, f := range ev.Features {
+		w[i] = f.Min + rng.Float64()*(f.Max-f.Min)
+	}
+	return w
+}
+
+func dot(w, f []float64) float64 {
+	v := 0.0
+	for i := range f {
+		v += w[i] * f[i]
+	}
+	return v
+}
+
+// slowPassed reports whether side c's pawn on sq has no enemy pawn ahead
+// on its file or the next ones, square by square.
+func slowPassed(p *Position, c, sq int) bool {
+	file, rank := sq%8, sq/8
+	step := 1
+	if c == black {
+		step = -1
+	}
+	for r := rank + step; r >= 0 && r < 8; r += step {
+		for f := max(0, file-1); f <= min(7, file+1); f++ {
+			s := r*8 + f
+			if p.kind[s] == Pawn && p.colorAt(s) != c {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pstReference computes p's table features the slow way, square by square:
+// the phase from the pieces counted, each piece's entries found by table
+// name (TableOffset) and square seen from its owner's side. It returns the
+// table values (phase*mg + (1-phase)*eg, the side to move's minus the
+// opponent's) and how many terms the position activates.
+func pstReference(t *testing.T, ev *games.Evaluator, p *Position) (values [pstTables]float64, terms int) {
+	n := 0
+	for sq := range 64 {
+		n += [7]int{0, 1, 1, 2, 4, 0, 0}[p.kind[sq]]
+	}
+	phase := float64(min(n, 24)) / 24
+	add := func(name string, c, sq int) {
+		off, table := ev.TableOffset(name)
+		if off < 0 || !slices.Equal(table.Shape, []int{2, 64}) {
+			t.Fatalf("table %s: offset %d, shape %v, want [2 64]", name, off, table.Shape)
+		}
+		own := sq
+		if c == black {
+			own = (7-sq/8)*8 + sq%8
+		}
+		sign := 1.0
+		if c != p.turn {
+			sign = -1
+		}
+		ti := slices.Index(pstTableNames[:], name)
+		values[ti] += sign * (phase*float64(ev.Data[off+own]) + (1-phase)*float64(ev.Data[off+64+own]))
+		terms += 2
+	}
+	for sq := range 64 {
+		k := int(p.kind[sq])
+		if k == noPiece {
+			continue
+		}
+		c := p.colorAt(sq)
+		add([6]string{"pawn", "knight", "bishop", "rook", "queen", "king"}[k], c, sq)
+		if k == Pawn && slowPassed(p, c, sq) {
+			add("passed", c, sq)
+		}
+	}
+	return values, terms
+}
+
+// TestPSTZeroTablesIsTextbook checks, on thousands of positions of random
+// games, that the pst evaluator with tables of zeros scores exactly as
+// textbook, with the Scratch weights and with random ones.
+func TestPSTZeroTablesIsTextbook(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 1))
+	scratch, tw := emptyPST.Scratch, textbookEvaluator.Defaults()
+	if len(scratch) != pstFeatureCount || !slices.Equal(scratch[:pstScalars], tw) {
+		t.Fatalf("Scratch %v, want textbook's defaults %v then 1 per table", scratch, tw)
+	}
+	for i := pstScalars; i < pstFeatureCount; i++ {
+		if scratch[i] != 1 || emptyPST.Features[i].Table != pstTableNames[i-pstScalars] {
+			t.Fatalf("feature %s: scratch %v, table %q", emptyPST.Features[i].Name, scratch[i], emptyPST.Features[i].Table)
+		}
+	}
+	f, g := make([]float64, pstFeatureCount), make([]float64, pstScalars)
+	n := 0
+	randomPositions(t, 40, func(p *Position, _ []games.Move) {
+		if got, want := emptyPST.Evaluate(p, scratch), textbookEvaluator.Evaluate(p, tw); got != want {
+			t.Fatalf("%s: pst with zero tables %d, textbook %d", p, got, want)
+		}
+		w := randomPSTWeights(rng, emptyPST)
+		if got, want := emptyPST.Evaluate(p, w), textbookEvaluator.Evaluate(p, w[:pstScalars]); got != want {
+			t.Fatalf("%s: pst with zero tables and weights %v: %d, textbook %d", p, w, got, want)
+		}
+		emptyPST.FeatureValues(p, f)
+		textbookEvaluator.FeatureValues(p, g)
+		if !slices.Equal(f[:pstScalars], g) || slices.ContainsFunc(f[pstScalars:], func(x float64) bool { return x != 0 }) {
+			t.Fatalf("%s: features %v, want textbook's %v then zeros", p, f, g)
+		}
+		n++
+	})
+	if n < 3000 {
+		t.Errorf("only %d positions", n)
+	}
+}
+
+// TestPSTEvaluate checks, on positions of random games (either side to
+// move) with random tables and weights, that FeatureValues agrees with the
+// slow reference, that Evaluate is round(w . FeatureValues), and that Terms
+// list the entries whose sum, by table, is its feature.
+func TestPSTEvaluate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 2))
+	ev, err := pstEvaluator.WithData(randomPSTData(rng, 30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := make([]float64, pstFeatureCount)
+	g := make([]float64, pstScalars)
+	terms := make([]games.TableTerm, 0, 96)
+	n, sides := 0, [2]int{}
+	randomPositions(t, 30, func(p *Position, _ []games.Move) {
+		want, count := pstReference(t, ev, p)
+		ev.FeatureValues(p, f)
+		textbookEvaluator.FeatureValues(p, g)
+		if !slices.Equal(f[:pstScalars], g) {
+			t.Fatalf("%s: scalar features %v, want textbook's %v", p, f[:pstScalars], g)
+		}
+		for i, x := range want {
+			if math.Abs(f[pstScalars+i]-x) > 1e-3 {
+				t.Fatalf("%s: feature %s = %v, want %v", p, ev.Features[pstScalars+i].Name, f[pstScalars+i], x)
+			}
+		}
+		terms = ev.Terms(p, terms)
+		if len(terms) != count {
+			t.Fatalf("%s: %d terms, want %d", p, len(terms), count)
+		}
+		var byTable [pstFeatureCount]float64
+		for _, tm := range terms {
+			if tm.Feature < pstScalars || tm.Feature >= pstFeatureCount || tm.Entry < 0 || int(tm.Entry) >= pstSize {
+				t.Fatalf("%s: term %+v out of range", p, tm)
+			}
+			if off, table := ev.TableOffset(ev.Features[tm.Feature].Table); int(tm.Entry) < off || int(tm.Entry) >= off+table.Size() {
+				t.Fatalf("%s: term %+v outside its scale's table %s", p, tm, table.Name)
+			}
+			byTable[tm.Feature] += float64(tm.Coef) * float64(ev.Data[tm.Entry])
+		}
+		for i := pstScalars; i < pstFeatureCount; i++ {
+			if math.Abs(byTable[i]-f[i]) > 1e-3 {
+				t.Fatalf("%s: the terms of %s sum to %v, its feature %v", p, ev.Features[i].Name, byTable[i], f[i])
+			}
+		}
+		for _, w := range [][]float64{ev.Defaults(), randomPSTWeights(rng, ev)} {
+			if got, v := ev.Evaluate(p, w), dot(w, f); math.Abs(float64(got)-v) > 0.5+1e-9 {
+				t.Fatalf("%s: Evaluate %d, want round(%v)", p, got, v)
+			}
+		}
+		n++
+		sides[p.turn]++
+	})
+	if n < 2000 || sides[white] < n/3 || sides[black] < n/3 {
+		t.Errorf("%d positions, %v by side to move", n, sides)
+	}
+}
+
+// mirrorFEN returns fen with the board turned upside down, the colours
+// swapped and the other side to move.
+func mirrorFEN(fen string) string {
+	fields := strings.Fields(fen)
+	ranks := strings.Split(fields[0], "/")
+	slices.Reverse(ranks)
+	swap := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case r >= 'a' && r <= 'z':
+				return r - 'a' + 'A'
+			case r >= 'A' && r <= 'Z':
+				return r - 'A' + 'a'
+			}
+			return r
+		}, s)
+	}
+	fields[0] = swap(strings.Join(ranks, "/"))
+	fields[1] = map[string]string{"w": "b", "b": "w"}[fields[1]]
+	if fields[2] != "-" {
+		rights := []byte(swap(fields[2]))
+		slices.SortFunc(rights, func(a, b byte) int { return strings.IndexByte("KQkq", a) - strings.IndexByte("KQkq", b) })
+		fields[2] = string(rights)
+	}
+	if fields[3] != "-" {
+		fields[3] = fields[3][:1] + map[byte]string{'3': "6", '6': "3"}[fields[3][1]]
+	}
+	return strings.Join(fields, " ")
+}
+
+// TestPSTColourSymmetric checks that a position and its twin with the
+// colours swapped, the board upside down and the other side to move
+// evaluate alike, with tables of sixteenths (exact sums in any order).
+func TestPSTColourSymmetric(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 3))
+	ev, err := pstEvaluator.WithData(quantizedPSTData(rng, 30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, g := make([]float64, pstFeatureCount), make([]float64, pstFeatureCount)
+	n := 0
+	randomPositions(t, 20, func(p *Position, _ []games.Move) {
+		q, err := Parse(mirrorFEN(p.String()))
+		if err != nil {
+			t.Fatalf("%s mirrored: %v", p, err)
+		}
+		w := randomPSTWeights(rng, ev)
+		if a, b := ev.Evaluate(p, w), ev.Evaluate(q, w); a != b {
+			t.Fatalf("%s: %d, mirrored %s: %d", p, a, q, b)
+		}
+		ev.FeatureValues(p, f)
+		ev.FeatureValues(q, g)
+		if !slices.Equal(f, g) {
+			t.Fatalf("%s: features\n%v, mirrored %s\n%v", p, f, q, g)
+		}
+		n++
+	})
+	if n < 1000 {
+		t.Errorf("only %d positions", n)
+	}
+}
+
+func TestPSTDoesNotAllocate(t *testing.T) {
+	ev, w := benchPST(t)
+	p, _ := Parse(perftSuite[1].fen)
+	f := make([]float64, pstFeatureCount)
+	terms := make([]games.TableTerm, 0, 96)
+	for name, call := range map[string]func(){
+		"Evaluate":      func() { ev.Evaluate(p, w) },
+		"FeatureValues": func() { ev.FeatureValues(p, f) },
+		"Terms":         func() { terms = ev.Terms(p, terms) },
+	} {
+		if allocs := testing.AllocsPerRun(100, call); allocs != 0 {
+			t.Errorf("%s allocates %v times a call, want 0", name, allocs)
+		}
+	}
+}
