@@ -80,6 +80,12 @@ func TablesSection(g games.Game, ev *games.Evaluator, w []float64) (template.HTM
 		s.WriteString(heat.String())
 		s.WriteString("</div>\n")
 	}
+	if configs.Len() == 0 && heat.Len() > 0 && anyNonZero(ev.Data) {
+		// An evaluator that draws its tables as heatmaps only (chess's
+		// piece-square tables) has no configurations to show.
+		s.WriteString("</section>\n")
+		return template.HTML(s.String()), nil
+	}
 	s.WriteString("<h3>Strongest configurations</h3>\n")
 	if configs.Len() == 0 {
 		s.WriteString("<p>No table entry differs from zero: the tables have not been fitted yet.</p>\n")
@@ -92,6 +98,15 @@ func TablesSection(g games.Game, ev *games.Evaluator, w []float64) (template.HTM
 	}
 	s.WriteString("</section>\n")
 	return template.HTML(s.String()), nil
+}
+
+func anyNonZero(data []float32) bool {
+	for _, x := range data {
+		if x != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // TablesPage is a standalone page (self-contained, like the report) with

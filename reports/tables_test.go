@@ -264,3 +264,43 @@ func TestHeatmapTopRankFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestTablesSectionPST: chess's piece-square tables are drawn as 14
+// heatmaps (middlegame and endgame of each table) with the evaluator's own
+// words, rank 8 at the top, and no configurations section once fitted.
+func TestTablesSectionPST(t *testing.T) {
+	g, err := all.Find("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := games.FindEvaluator(g, "pst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := make([]float32, ev.TablesSize())
+	off, _ := ev.TableOffset("knight")
+	data[off+27] = 40 // the middlegame knight on d4
+	bound, err := ev.WithData(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	section, err := TablesSection(g, bound, ev.Scratch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(section)
+	if n := len(svgs(page)); n != 14 {
+		t.Errorf("%d boards, want 14", n)
+	}
+	if !strings.Contains(page, esc(ev.PicturesDoc)) || strings.Contains(page, "Strongest configurations") {
+		t.Errorf("the section has not the pst words, or has a configurations section:\n%.2000s", page)
+	}
+	if !strings.Contains(page, "<title>d4: +40") || !strings.Contains(page, "knight middlegame") {
+		t.Errorf("the knight's d4 entry is not drawn as d4: +40")
+	}
+	zero, _ := ev.WithData(make([]float32, ev.TablesSize()))
+	section, err = TablesSection(g, zero, ev.Scratch)
+	if err != nil || !strings.Contains(string(section), "not been fitted") {
+		t.Errorf("zero tables: want the words that they are not fitted (err %v)", err)
+	}
+}

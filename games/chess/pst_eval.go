@@ -75,7 +75,9 @@ func newPSTEvaluator(data []float32) *games.Evaluator {
 		Tables:   pstTablesList(),
 		Data:     data,
 		Pictures: pstPictures,
-		Bind:     newPSTEvaluator,
+		PicturesDoc: "Each table as a white piece reads it, rank 8 at the top: its middlegame values beside its endgame values, in centipawns (each entry times its table's scale), added for the side to move's pieces and subtracted for the opponent's, tapered by the phase; " +
+			"the pieces' material and textbook's terms come on top. Blue raises the score of the piece's side, red lowers it.",
+		Bind: newPSTEvaluator,
 		Evaluate: func(gp games.Position, w []float64) int {
 			return evaluatePST(gp.(*Position), tables, w)
 		},

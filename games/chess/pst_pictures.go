@@ -21,7 +21,7 @@ func pstPictures(data []float32, w []float64) []games.Board {
 	for t, name := range pstTableNames {
 		scale := w[pstScale(t)]
 		for ph, phase := range [2]string{"middlegame", "endgame"} {
-			b := games.Board{Title: name + " " + phase, Files: 8, Ranks: 8, Heat: make([]float64, 64)}
+			b := games.Board{Title: name + " " + phase, Files: 8, Ranks: 8, TopRankFirst: true, Heat: make([]float64, 64)}
 			for row := range 8 {
 				rank := 7 - row
 				for file := range 8 {
