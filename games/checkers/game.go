@@ -22,7 +22,7 @@ const StartNotation = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9
 func Game() games.Game { return game{definition} }
 
 // definition is the game, defined once so that games compare equal.
-var definition = games.Define("checkers", doc, notation, Start, Parse, paperEvaluator, fullEvaluator)
+var definition = games.Define("checkers", doc, notation, Start, Parse, paperEvaluator, fullEvaluator, patternsEvaluator)
 
 // Start returns the start position.
 func Start() *Position {
