@@ -112,8 +112,12 @@ func (f *fitter) replay(wk *fitWorker, gi int, st *positions) error {
 		if err != nil {
 			return err
 		}
+		turn := p.Turn()
 		for _, m := range leaf {
 			p.Play(m)
+		}
+		if p.Turn() != turn {
+			label = 1 - label // the leaf's side to move is the other side
 		}
 		err = f.add(wk, p, label, st)
 		for range leaf {
