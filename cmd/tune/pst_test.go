@@ -2,8 +2,12 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
 )
 
 // Issue 28's must-shows: chess pst and checkers patterns, their shipped
@@ -83,4 +87,66 @@ func learnAndBeat(t *testing.T, game, evaluator, old string, args ...string) {
 	if low <= 0 {
 		t.Errorf("%s %s learned from scratch: %+.1f [%+.1f, %+.1f] over %s, want the interval above 0", game, evaluator, elo, low, high, old)
 	}
+}
+
+// TestEngineTables: `tune engine chess --evaluator pst` and `tune engine
+// checkers --evaluator patterns` speak UCI (checkers in its own notation)
+// with the shipped tables, their scales offered as options, and through a
+// weights file that 'tune export' wrote: whole games at depth 2, every
+// move legal.
+func TestEngineTables(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		game, evaluator, scale string
+	}{
+		{"chess", "pst", "knight-table"},
+		{"checkers", "patterns", "kings-scale"},
+	} {
+		file := filepath.Join(dir, c.game+".gtw")
+		if code, _, errOut := tune(t, "", "export", "--weights", "default:"+c.evaluator, "--game", c.game, "-o", file); code != 0 {
+			t.Fatalf("export: exit %d: %s", code, errOut)
+		}
+		for _, args := range [][]string{{"--evaluator", c.evaluator}, {"--weights", file}} {
+			p := startTuneEngine(t, false, append([]string{c.game}, args...)...)
+			p.send("uci")
+			_, lines := p.expect("uciok", 10*time.Second)
+			if !strings.Contains(strings.Join(lines, "\n"), "option name "+c.scale+" type spin") {
+				t.Errorf("%s %v: no option %s among\n%s", c.game, args, c.scale, strings.Join(lines, "\n"))
+			}
+			plies := playUCISelf(t, p, c.game, 160)
+			t.Logf("%s %v: %d plies", c.game, args, plies)
+			p.closeAndWait(5 * time.Second)
+		}
+	}
+}
+
+// playUCISelf has one UCI engine play both sides of a game of game at
+// depth 2 from the start, in the game's notation, checking each move, up to
+// maxPlies; it returns the plies played.
+func playUCISelf(t *testing.T, p *engineProcess, game string, maxPlies int) int {
+	t.Helper()
+	g, err := all.Find(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := g.Start()
+	var moves []string
+	var buf []games.Move
+	p.send("ucinewgame", "isready")
+	p.expect("readyok", 10*time.Second)
+	for len(moves) < maxPlies {
+		var out games.Outcome
+		if buf, out = pos.Moves(buf[:0]); out != games.Ongoing {
+			break
+		}
+		p.send(strings.TrimSpace("position startpos moves "+strings.Join(moves, " ")), "go depth 2")
+		s := bestMove(t, p, 30*time.Second)
+		m, err := pos.ParseMove(s)
+		if err != nil {
+			t.Fatalf("%s ply %d: bestmove %s: %v", game, len(moves)+1, s, err)
+		}
+		moves = append(moves, pos.FormatMove(m))
+		pos.Play(m)
+	}
+	return len(moves)
 }
