@@ -103,9 +103,10 @@ func newLearnCommand(g *globalOptions) *cobra.Command {
 	var o learnOptions
 	c := command("learn --game G --evaluator E --budget-games N -o FILE [flags]",
 		"Learn an evaluator's tables from self-play: rounds of games, a fit, and an SPRT gate",
-		`learn fits the tables of an evaluator with tables (othello patterns) from its
-own games. Each round plays self-play games with the current weights (random
-openings of 4 to 14 plies; Othello games are solved exactly from 12 empties),
+		`learn fits the tables of an evaluator with tables (othello patterns, chess pst,
+checkers patterns) from its own games. Each round plays self-play games with the
+current weights (random openings of 4 to 14 plies; Othello games are solved
+exactly from 12 empties; a position is fitted at its quiescence leaf),
 adds them to the positions (and to the --positions file, read and appended to),
 fits the tables and weights on all the positions, and keeps the fit only when it
 beats the current weights in colour-swapped pairs: a pentanomial SPRT (H0 0, H1
