@@ -150,3 +150,17 @@ func playUCISelf(t *testing.T, p *engineProcess, game string, maxPlies int) int 
 	}
 	return len(moves)
 }
+
+// TestPSTLearnFromScratch is the small version of the command that made
+// the shipped pst tables: tune learn from empty tables (textbook's hand
+// weights, tables of zeros) at depth 2; what it learns must beat
+// default:textbook at depth 3.
+func TestPSTLearnFromScratch(t *testing.T) {
+	learnAndBeat(t, "chess", "pst", "default:textbook", "--budget-games", "12000", "--depth", "2", "--epochs", "5", "--seed", "3")
+}
+
+// TestCheckersPatternsLearnFromScratch: the same for checkers' patterns
+// against default:full.
+func TestCheckersPatternsLearnFromScratch(t *testing.T) {
+	learnAndBeat(t, "checkers", "patterns", "default:full", "--budget-games", "8000", "--depth", "4", "--epochs", "5", "--seed", "3")
+}
