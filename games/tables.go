@@ -129,3 +129,22 @@ func SameData(a, b []float32) bool {
 	}
 	return true
 }
+
+// InsertRanked inserts k into ranked (at most top places, ordered by
+// before) and drops what falls off the end: the best few configurations
+// of a table for its pictures.
+func InsertRanked(ranked []int, k, top int, before func(a, b int) bool) []int {
+	at := len(ranked)
+	for at > 0 && before(k, ranked[at-1]) {
+		at--
+	}
+	if at >= top {
+		return ranked
+	}
+	if len(ranked) < top {
+		ranked = append(ranked, 0)
+	}
+	copy(ranked[at+1:], ranked[at:])
+	ranked[at] = k
+	return ranked
+}

@@ -402,3 +402,14 @@ func BenchmarkTablesWeights(b *testing.B) {
 		}
 	})
 }
+
+// TestInsertRanked keeps the three largest of a sequence, largest first.
+func TestInsertRanked(t *testing.T) {
+	var ranked []int
+	for _, k := range []int{5, 1, 9, 7, 3, 9, 8} {
+		ranked = InsertRanked(ranked, k, 3, func(a, b int) bool { return a > b })
+	}
+	if fmt.Sprint(ranked) != "[9 9 8]" {
+		t.Errorf("InsertRanked kept %v, want [9 9 8]", ranked)
+	}
+}

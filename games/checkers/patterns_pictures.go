@@ -183,9 +183,9 @@ func regionConfigurations(data []float32, w []float64, k, st int) []games.Board 
 	for c := range row {
 		switch v := value(c); {
 		case v > 0:
-			best = insertRanked(best, c, func(a, b int) bool { return value(a) > value(b) })
+			best = games.InsertRanked(best, c, pictureTop, func(a, b int) bool { return value(a) > value(b) })
 		case v < 0:
-			worst = insertRanked(worst, c, func(a, b int) bool { return value(a) < value(b) })
+			worst = games.InsertRanked(worst, c, pictureTop, func(a, b int) bool { return value(a) < value(b) })
 		}
 	}
 	var boards []games.Board
@@ -198,24 +198,6 @@ func regionConfigurations(data []float32, w []float64, k, st int) []games.Board 
 		boards = append(boards, games.Board{Title: title, Files: 8, Ranks: 8, Marks: regionMarks(k, c), Value: value(c)})
 	}
 	return boards
-}
-
-// insertRanked inserts c into ranked (at most pictureTop entries, ordered
-// by before) and drops what falls off the end.
-func insertRanked(ranked []int, c int, before func(a, b int) bool) []int {
-	at := len(ranked)
-	for at > 0 && before(c, ranked[at-1]) {
-		at--
-	}
-	if at >= pictureTop {
-		return ranked
-	}
-	if len(ranked) < pictureTop {
-		ranked = append(ranked, 0)
-	}
-	copy(ranked[at+1:], ranked[at:])
-	ranked[at] = c
-	return ranked
 }
 
 // regionMarks draws configuration c of region k on the 8x8 board: 'X' a

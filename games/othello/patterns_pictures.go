@@ -190,9 +190,9 @@ func patternConfigurations(data []float32, w []float64, c, st int) []games.Board
 	for k := range row {
 		switch v := value(k); {
 		case v > 0:
-			best = insertRanked(best, k, func(a, b int) bool { return value(a) > value(b) })
+			best = games.InsertRanked(best, k, pictureTop, func(a, b int) bool { return value(a) > value(b) })
 		case v < 0:
-			worst = insertRanked(worst, k, func(a, b int) bool { return value(a) < value(b) })
+			worst = games.InsertRanked(worst, k, pictureTop, func(a, b int) bool { return value(a) < value(b) })
 		}
 	}
 	var boards []games.Board
@@ -203,24 +203,6 @@ func patternConfigurations(data []float32, w []float64, c, st int) []games.Board
 		boards = append(boards, configurationBoard(class, l.base[c], l, k, value(k), fmt.Sprintf("%s, stage %d: worst %d", class.Name, st, rank+1)))
 	}
 	return boards
-}
-
-// insertRanked inserts k into ranked (at most pictureTop places, ordered
-// by before) and drops what falls off the end.
-func insertRanked(ranked []int, k int, before func(a, b int) bool) []int {
-	at := len(ranked)
-	for at > 0 && before(k, ranked[at-1]) {
-		at--
-	}
-	if at >= pictureTop {
-		return ranked
-	}
-	if len(ranked) < pictureTop {
-		ranked = append(ranked, 0)
-	}
-	copy(ranked[at+1:], ranked[at:])
-	ranked[at] = k
-	return ranked
 }
 
 // configurationBoard draws the configuration at place k of class's row on
