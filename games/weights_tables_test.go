@@ -407,7 +407,7 @@ func BenchmarkTablesWeights(b *testing.B) {
 func TestInsertRanked(t *testing.T) {
 	var ranked []int
 	for _, k := range []int{5, 1, 9, 7, 3, 9, 8} {
-		ranked = InsertRanked(ranked, k, 3, func(a, b int) bool { return a > b })
+		ranked = games.InsertRanked(ranked, k, 3, func(a, b int) bool { return a > b })
 	}
 	if fmt.Sprint(ranked) != "[9 9 8]" {
 		t.Errorf("InsertRanked kept %v, want [9 9 8]", ranked)
