@@ -130,10 +130,25 @@ func SameData(a, b []float32) bool {
 	return true
 }
 
-// InsertRanked inserts k into ranked (at most top places, ordered by
-// before) and drops what falls off the end: the best few configurations
-// of a table for its pictures.
-func InsertRanked(ranked []int, k, top int, before func(a, b int) bool) []int {
+// Extremes returns the places (0 to n-1) of the top largest values above
+// zero, largest first, and of the top smallest below zero, smallest first;
+// ties go to the smaller place. Entries at zero (never fitted) are neither:
+// a table's strongest configurations for its pictures.
+func Extremes(n, top int, value func(int) float64) (best, worst []int) {
+	for k := range n {
+		switch v := value(k); {
+		case v > 0:
+			best = insertRanked(best, k, top, func(a, b int) bool { return value(a) > value(b) })
+		case v < 0:
+			worst = insertRanked(worst, k, top, func(a, b int) bool { return value(a) < value(b) })
+		}
+	}
+	return best, worst
+}
+
+// insertRanked inserts k into ranked (at most top places, ordered by
+// before) and drops what falls off the end.
+func insertRanked(ranked []int, k, top int, before func(a, b int) bool) []int {
 	at := len(ranked)
 	for at > 0 && before(k, ranked[at-1]) {
 		at--
@@ -147,4 +162,19 @@ func InsertRanked(ranked []int, k, top int, before func(a, b int) bool) []int {
 	copy(ranked[at+1:], ranked[at:])
 	ranked[at] = k
 	return ranked
+}
+
+// StageSpan is the range of counts (pieces, discs) from first to last that
+// stage maps to st, -1, -1 when none does: a stage's caption.
+func StageSpan(first, last, st int, stage func(int) int) (lo, hi int) {
+	lo, hi = -1, -1
+	for n := first; n <= last; n++ {
+		if stage(n) == st {
+			if lo < 0 {
+				lo = n
+			}
+			hi = n
+		}
+	}
+	return lo, hi
 }

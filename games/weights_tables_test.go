@@ -403,13 +403,22 @@ func BenchmarkTablesWeights(b *testing.B) {
 	})
 }
 
-// TestInsertRanked keeps the three largest of a sequence, largest first.
-func TestInsertRanked(t *testing.T) {
-	var ranked []int
-	for _, k := range []int{5, 1, 9, 7, 3, 9, 8} {
-		ranked = games.InsertRanked(ranked, k, 3, func(a, b int) bool { return a > b })
+// TestExtremes keeps the three largest values above zero, largest first,
+// and the three smallest below, smallest first (ties to the smaller place);
+// zeros are neither. TestStageSpan finds a stage's counts.
+func TestExtremes(t *testing.T) {
+	values := []float64{5, -1, 9, 0, 7, -3, 9, 8, -1, -2}
+	best, worst := games.Extremes(len(values), 3, func(k int) float64 { return values[k] })
+	if fmt.Sprint(best, worst) != "[2 6 7] [5 9 1]" {
+		t.Errorf("Extremes: best %v, worst %v; want [2 6 7] [5 9 1]", best, worst)
 	}
-	if fmt.Sprint(ranked) != "[9 9 8]" {
-		t.Errorf("InsertRanked kept %v, want [9 9 8]", ranked)
+}
+
+func TestStageSpan(t *testing.T) {
+	stage := func(n int) int { return n / 10 }
+	for _, c := range []struct{ st, lo, hi int }{{0, 4, 9}, {1, 10, 19}, {6, 60, 64}, {7, -1, -1}} {
+		if lo, hi := games.StageSpan(4, 64, c.st, stage); lo != c.lo || hi != c.hi {
+			t.Errorf("StageSpan(4, 64, %d) = %d, %d; want %d, %d", c.st, lo, hi, c.lo, c.hi)
+		}
 	}
 }

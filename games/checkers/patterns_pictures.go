@@ -136,7 +136,7 @@ func patternHeatmaps(data []float32, w []float64) []games.Board {
 	}
 	boards := make([]games.Board, PatternStages)
 	for st := range boards {
-		lo, hi := stagePieces(st)
+		lo, hi := games.StageSpan(1, 24, st, PatternStage)
 		b := games.Board{Title: fmt.Sprintf("stage %d (%d-%d pieces), %d positions", st, lo, hi, count[st]), Files: 8, Ranks: 8, Heat: make([]float64, 64)}
 		for i := range b.Heat {
 			b.Heat[i] = math.NaN()
@@ -157,37 +157,13 @@ func boardIndex(sq int) int {
 	return 8*r + c
 }
 
-// stagePieces is the range of piece counts (1 to 24) of stage st.
-func stagePieces(st int) (lo, hi int) {
-	lo, hi = -1, -1
-	for n := 1; n <= 24; n++ {
-		if PatternStage(n) == st {
-			if lo < 0 {
-				lo = n
-			}
-			hi = n
-		}
-	}
-	return lo, hi
-}
-
 // regionConfigurations draws region k's best and worst configurations at
 // stage st.
 func regionConfigurations(data []float32, w []float64, k, st int) []games.Board {
 	scale := w[fullFeatureCount+k]
 	row := data[k*regionTableSize+st*regionConfigs : k*regionTableSize+(st+1)*regionConfigs]
 	value := func(c int) float64 { return scale * float64(row[c]) }
-	// best holds the configurations of the largest values above zero,
-	// worst of the smallest below, in order; ties go to the smaller one.
-	var best, worst []int
-	for c := range row {
-		switch v := value(c); {
-		case v > 0:
-			best = games.InsertRanked(best, c, pictureTop, func(a, b int) bool { return value(a) > value(b) })
-		case v < 0:
-			worst = games.InsertRanked(worst, c, pictureTop, func(a, b int) bool { return value(a) < value(b) })
-		}
-	}
+	best, worst := games.Extremes(len(row), pictureTop, value)
 	var boards []games.Board
 	for rank, c := range best {
 		title := fmt.Sprintf("%s, stage %d: best %d", regionName(k), st, rank+1)

@@ -149,7 +149,7 @@ func patternHeatmaps(data []float32, w []float64) []games.Board {
 	}
 	boards := make([]games.Board, PatternStages)
 	for st := range boards {
-		lo, hi := stageDiscs(st)
+		lo, hi := games.StageSpan(4, 64, st, PatternStage)
 		b := games.Board{Title: fmt.Sprintf("stage %d (%d-%d discs), %d positions", st, lo, hi, count[st]), Files: 8, Ranks: 8, Heat: make([]float64, 64)}
 		for sq := range b.Heat {
 			if count[st] == 0 {
@@ -163,38 +163,14 @@ func patternHeatmaps(data []float32, w []float64) []games.Board {
 	return boards
 }
 
-// stageDiscs is the range of disc counts of stage st.
-func stageDiscs(st int) (lo, hi int) {
-	lo, hi = -1, -1
-	for d := 4; d <= 64; d++ {
-		if PatternStage(d) == st {
-			if lo < 0 {
-				lo = d
-			}
-			hi = d
-		}
-	}
-	return lo, hi
-}
-
 // patternConfigurations draws class c's best and worst configurations at
 // stage st.
 func patternConfigurations(data []float32, w []float64, c, st int) []games.Board {
 	l, class := layout(), patterns().classes[c]
 	scale := w[patternScale(c, st)]
 	row := data[l.base[c]+st*l.counts[c] : l.base[c]+(st+1)*l.counts[c]]
-	// best holds the places of the largest values above zero, worst of the
-	// smallest below, in order; ties go to the smaller place.
-	var best, worst []int
 	value := func(k int) float64 { return scale * float64(row[k]) }
-	for k := range row {
-		switch v := value(k); {
-		case v > 0:
-			best = games.InsertRanked(best, k, pictureTop, func(a, b int) bool { return value(a) > value(b) })
-		case v < 0:
-			worst = games.InsertRanked(worst, k, pictureTop, func(a, b int) bool { return value(a) < value(b) })
-		}
-	}
+	best, worst := games.Extremes(len(row), pictureTop, value)
 	var boards []games.Board
 	for rank, k := range best {
 		boards = append(boards, configurationBoard(class, l.base[c], l, k, value(k), fmt.Sprintf("%s, stage %d: best %d", class.Name, st, rank+1)))
