@@ -6,7 +6,9 @@ package enginetest
 
 import (
 	"context"
+	"math"
 	"testing"
+	"time"
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
@@ -41,4 +43,60 @@ func AlphaBetaVersusMinimax(t *testing.T, opts engine.Options, positions []games
 	ratio, firstShare = float64(mm)/float64(ab), float64(first)/float64(cuts)
 	t.Logf("depth %d: minimax %d nodes, alpha-beta %d: %.0fx fewer; first-move cutoffs %.1f%%", depth, mm, ab, ratio, 100*firstShare)
 	return ratio, firstShare
+}
+
+// Searched is one side of SearchRatio: an evaluator, its weights and the
+// name its metric carries.
+type Searched struct {
+	Name string
+	Ev   *games.Evaluator
+	W    []float64
+}
+
+// SearchRatio searches positions to depth with old, then with new, once
+// each per iteration of b (a searcher of a tableMiB table, cleared before
+// each search), reports each one's nodes per second and the ratio of
+// new's over old's, and fails below floor. Each search visits the same
+// nodes every time, so the rates are those of each one's fastest
+// iteration: the machine's other work slows some runs, never speeds one
+// up. Run it with -benchtime 3x or more.
+func SearchRatio(b *testing.B, positions []games.Position, depth, tableMiB int, old, new Searched, floor float64) {
+	b.Helper()
+	s, err := engine.New(engine.Options{TableMiB: tableMiB})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var oldNodes, newNodes int64
+	oldTime, newTime := math.Inf(1), math.Inf(1)
+	for b.Loop() {
+		n, t := SearchAll(b, s, positions, depth, old)
+		oldNodes, oldTime = n, min(oldTime, t)
+		n, t = SearchAll(b, s, positions, depth, new)
+		newNodes, newTime = n, min(newTime, t)
+	}
+	oldRate, newRate := float64(oldNodes)/oldTime, float64(newNodes)/newTime
+	ratio := newRate / oldRate
+	b.ReportMetric(oldRate, old.Name+"-nodes/s")
+	b.ReportMetric(newRate, new.Name+"-nodes/s")
+	b.ReportMetric(ratio, "ratio")
+	if ratio < floor {
+		b.Fatalf("%s searches %.0f nodes/s, %.2f of %s's %.0f: want at least %.2f", new.Name, newRate, ratio, old.Name, oldRate, floor)
+	}
+}
+
+// SearchAll searches every position to depth with e, s cleared before
+// each, and returns the nodes visited and the seconds the searches took
+// (the clearing not included).
+func SearchAll(b *testing.B, s *engine.Searcher, positions []games.Position, depth int, e Searched) (nodes int64, seconds float64) {
+	b.Helper()
+	for _, p := range positions {
+		s.NewGame()
+		start := time.Now()
+		res, err := s.Search(context.Background(), p, e.Ev, e.W, engine.Limits{Depth: depth})
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes, seconds = nodes+res.Stats.Nodes, seconds+time.Since(start).Seconds()
+	}
+	return nodes, seconds
 }
