@@ -8,25 +8,13 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/gametest"
 )
 
 // randomPatternData draws every table entry from a normal distribution of
 // deviation scale (in hundredths of a man).
 func randomPatternData(rng *rand.Rand, scale float64) []float32 {
-	data := make([]float32, patternDataSize)
-	for i := range data {
-		data[i] = float32(rng.NormFloat64() * scale)
-	}
-	return data
-}
-
-// randomPatternWeights draws every weight within its feature's range.
-func randomPatternWeights(rng *rand.Rand, ev *games.Evaluator) []float64 {
-	w := make([]float64, len(ev.Features))
-	for i, f := range ev.Features {
-		w[i] = f.Min + rng.Float64()*(f.Max-f.Min)
-	}
-	return w
+	return gametest.RandomTables(rng, patternDataSize, scale)
 }
 
 // patternReference is p's table entries the slow way: the board turned
@@ -94,7 +82,7 @@ func TestPatternsAgainstReference(t *testing.T) {
 	var terms []games.TableTerm
 	sides, kings := [2]int{}, 0
 	for _, p := range randomPositions(t, rng, n) {
-		w := randomPatternWeights(rng, ev)
+		w := gametest.RandomWeights(rng, ev)
 		ev.FeatureValues(p, f)
 		fullEvaluator.FeatureValues(p, full)
 		if !slices.Equal(f[:10], full) {
@@ -151,7 +139,7 @@ func TestPatternsZeroTablesAreFull(t *testing.T) {
 	rng := rand.New(rand.NewPCG(28, 2))
 	n := 0
 	for _, p := range randomPositions(t, rng, 10000) {
-		for _, w := range [][]float64{ev.Scratch, randomPatternWeights(rng, ev)} {
+		for _, w := range [][]float64{ev.Scratch, gametest.RandomWeights(rng, ev)} {
 			if got, want := ev.Evaluate(p, w), fullEvaluator.Evaluate(p, w[:10]); got != want {
 				t.Fatalf("%s with weights %v: %d, full %d", p, w, got, want)
 			}
@@ -196,7 +184,7 @@ func TestPatternsColourSymmetry(t *testing.T) {
 	f, g := make([]float64, len(ev.Features)), make([]float64, len(ev.Features))
 	for _, p := range randomPositions(t, rng, 5000) {
 		q := twin(p)
-		w := randomPatternWeights(rng, ev)
+		w := gametest.RandomWeights(rng, ev)
 		ev.FeatureValues(p, f)
 		ev.FeatureValues(q, g)
 		if !slices.Equal(f, g) {
@@ -310,7 +298,7 @@ func TestPatternsBind(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	w := randomPatternWeights(rng, first)
+	w := gametest.RandomWeights(rng, first)
 	if err := games.WriteWeightsWith(&buf, Game(), second, w, nil, games.WeightsOptions{Encoding: games.EncodingFloat32}); err != nil {
 		t.Fatal(err)
 	}

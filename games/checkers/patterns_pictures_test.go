@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gametune/gametune/games/gametest"
 )
 
 // TestPatternPicturesShape: the registered evaluator draws its tables: 4
@@ -16,7 +18,7 @@ func TestPatternPicturesShape(t *testing.T) {
 		t.Fatalf("evaluator %q has no pictures", ev.Name)
 	}
 	rng := rand.New(rand.NewPCG(28, 10))
-	data, w := randomPatternData(rng, 20), randomPatternWeights(rng, ev)
+	data, w := randomPatternData(rng, 20), gametest.RandomWeights(rng, ev)
 	boards := ev.Pictures(data, w)
 	if want := PatternStages + patternRegions*2*pictureTop; len(boards) != want {
 		t.Fatalf("%d boards, want %d", len(boards), want)
@@ -62,7 +64,7 @@ func TestPatternPicturesShape(t *testing.T) {
 func TestPatternPicturesSample(t *testing.T) {
 	rng := rand.New(rand.NewPCG(28, 11))
 	ev := newPatternsEvaluator(randomPatternData(rng, 20))
-	w := randomPatternWeights(rng, ev)
+	w := gametest.RandomWeights(rng, ev)
 	heat := patternHeatmaps(ev.Data, w)
 	var sums [PatternStages]float64
 	var counts [PatternStages]int

@@ -8,16 +8,13 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/gametest"
 )
 
 // randomPSTData draws every table entry from a normal distribution of
 // deviation scale.
 func randomPSTData(rng *rand.Rand, scale float64) []float32 {
-	data := make([]float32, pstSize)
-	for i := range data {
-		data[i] = float32(rng.NormFloat64() * scale)
-	}
-	return data
+	return gametest.RandomTables(rng, pstSize, scale)
 }
 
 // quantizedPSTData is randomPSTData rounded to sixteenths, so that float32
@@ -28,15 +25,6 @@ func quantizedPSTData(rng *rand.Rand, scale float64) []float32 {
 		data[i] = float32(math.Round(float64(x)*16) / 16)
 	}
 	return data
-}
-
-// randomPSTWeights draws each weight uniformly within its feature's range.
-func randomPSTWeights(rng *rand.Rand, ev *games.Evaluator) []float64 {
-	w := make([]float64, len(ev.Features))
-	for i, f := range ev.Features {
-		w[i] = f.Min + rng.Float64()*(f.Max-f.Min)
-	}
-	return w
 }
 
 func dot(w, f []float64) float64 {
@@ -128,7 +116,7 @@ func TestPSTZeroTablesIsTextbook(t *testing.T) {
 		if got, want := emptyPST.Evaluate(p, scratch), textbookEvaluator.Evaluate(p, tw); got != want {
 			t.Fatalf("%s: pst with zero tables %d, textbook %d", p, got, want)
 		}
-		w := randomPSTWeights(rng, emptyPST)
+		w := gametest.RandomWeights(rng, emptyPST)
 		if got, want := emptyPST.Evaluate(p, w), textbookEvaluator.Evaluate(p, w[:pstScalars]); got != want {
 			t.Fatalf("%s: pst with zero tables and weights %v: %d, textbook %d", p, w, got, want)
 		}
@@ -189,7 +177,7 @@ func TestPSTEvaluate(t *testing.T) {
 				t.Fatalf("%s: the terms of %s sum to %v, its feature %v", p, ev.Features[i].Name, byTable[i], f[i])
 			}
 		}
-		for _, w := range [][]float64{ev.Defaults(), randomPSTWeights(rng, ev)} {
+		for _, w := range [][]float64{ev.Defaults(), gametest.RandomWeights(rng, ev)} {
 			if got, v := ev.Evaluate(p, w), dot(w, f); math.Abs(float64(got)-v) > 0.5+1e-9 {
 				t.Fatalf("%s: Evaluate %d, want round(%v)", p, got, v)
 			}
@@ -248,7 +236,7 @@ func TestPSTColourSymmetric(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s mirrored: %v", p, err)
 		}
-		w := randomPSTWeights(rng, ev)
+		w := gametest.RandomWeights(rng, ev)
 		if a, b := ev.Evaluate(p, w), ev.Evaluate(q, w); a != b {
 			t.Fatalf("%s: %d, mirrored %s: %d", p, a, q, b)
 		}

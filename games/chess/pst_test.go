@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/gametest"
 )
 
 var writePST = flag.Bool("write-pst", false, "rewrite pst.gtw: the pst evaluator with tables of zeros and its Scratch weights")
@@ -141,7 +142,7 @@ func TestPSTBindRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := first.Bind(randomPSTData(rng, 20))
-	w := randomPSTWeights(rng, first)
+	w := gametest.RandomWeights(rng, first)
 	var positions []*Position
 	randomPositions(t, 4, func(p *Position, _ []games.Move) { positions = append(positions, p.Clone().(*Position)) })
 	differ := 0

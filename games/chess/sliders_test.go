@@ -1,9 +1,10 @@
 package chess
 
 import (
-	"github.com/gametune/gametune/games"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gametune/gametune/games"
 )
 
 // walkAttacks is the reference for the sliders: step along each direction

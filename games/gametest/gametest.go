@@ -269,3 +269,24 @@ func ParsedRoundTrip(t *testing.T, g games.Game, s string) {
 		t.Fatalf("%s: playing and undoing the moves of %q changed it to %q", g.Name(), before, p)
 	}
 }
+
+// RandomTables draws n table entries from a normal law of deviation scale:
+// tables of the magnitude fitted ones have, for tests and benchmarks of
+// evaluators with tables.
+func RandomTables(rng *rand.Rand, n int, scale float64) []float32 {
+	data := make([]float32, n)
+	for i := range data {
+		data[i] = float32(rng.NormFloat64() * scale)
+	}
+	return data
+}
+
+// RandomWeights draws each of ev's weights uniformly within its feature's
+// range.
+func RandomWeights(rng *rand.Rand, ev *games.Evaluator) []float64 {
+	w := make([]float64, len(ev.Features))
+	for i, f := range ev.Features {
+		w[i] = f.Min + rng.Float64()*(f.Max-f.Min)
+	}
+	return w
+}

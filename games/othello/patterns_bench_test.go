@@ -7,6 +7,7 @@ import (
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/engine/enginetest"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/gametest"
 )
 
 // benchPatterns returns the patterns evaluator bound to seeded random data
@@ -24,11 +25,7 @@ func benchPatterns(tb testing.TB) (*games.Evaluator, []float64) {
 // randomPatternData draws every table entry from a normal distribution of
 // deviation scale.
 func randomPatternData(rng *rand.Rand, scale float64) []float32 {
-	data := make([]float32, patternsEvaluator.TablesSize())
-	for i := range data {
-		data[i] = float32(rng.NormFloat64() * scale)
-	}
-	return data
+	return gametest.RandomTables(rng, patternsEvaluator.TablesSize(), scale)
 }
 
 // BenchmarkDeepSearch searches the start position to depth 12 with full,
