@@ -123,28 +123,7 @@ func plantedSet(t testing.TB, n int, sq *[64]float64) *Set {
 
 // randomSet is n random legal Othello games played to their end, with
 // their results.
-func randomSet(n int, seed uint64) *Set {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	set := &Set{Game: othello.Game()}
-	var buf []games.Move
-	for range n {
-		p := set.Game.Start()
-		var g Game
-		for {
-			var out games.Outcome
-			buf, out = p.Moves(buf[:0])
-			if out != games.Ongoing {
-				g.Result = map[games.Outcome]float64{games.FirstWins: 1, games.SecondWins: 0, games.Draw: 0.5}[out]
-				break
-			}
-			m := buf[rng.IntN(len(buf))]
-			g.Moves = append(g.Moves, m)
-			p.Play(m)
-		}
-		set.Games = append(set.Games, g)
-	}
-	return set
-}
+func randomSet(n int, seed uint64) *Set { return randomGames(othello.Game(), n, math.MaxInt, seed) }
 
 // lastPositions calls fn with the position before the last move of each
 // held-out game of set, and its label.

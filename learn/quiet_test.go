@@ -16,7 +16,7 @@ import (
 // randomGames plays n games of g of uniformly random legal moves, at most
 // plies each (a game cut short counts as a draw), from a seeded generator.
 func randomGames(g games.Game, n, plies int, seed uint64) *Set {
-	rng := rand.New(rand.NewPCG(seed, 2))
+	rng := rand.New(rand.NewPCG(seed, 1))
 	set := &Set{Game: g}
 	var buf []games.Move
 	for range n {
