@@ -15,11 +15,7 @@ func TestPatternsBeatFull(t *testing.T) {
 	if testing.Short() {
 		t.Skip("400 games at depth 6: skipped with -short")
 	}
-	elo, low, high := matchElo(t, buildTune(t), "othello", "default:patterns", "default:full", 200, 6, "2700")
-	t.Logf("default:patterns vs default:full, depth 6, 200 pairs: %+.1f [%+.1f, %+.1f]", elo, low, high)
-	if elo < 200 || low <= 100 {
-		t.Errorf("default:patterns is %+.1f [%+.1f, %+.1f] Elo over default:full; want at least +200 with the interval above +100", elo, low, high)
-	}
+	beats(t, "othello", "default:patterns", "default:full", 200, 6, "2700", 200, 100)
 }
 
 // TestPatternsAgainstRhino: issue 27's second must-show. The shipped

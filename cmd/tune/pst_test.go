@@ -36,10 +36,17 @@ func TestPSTBeatsTextbookAtDepth2(t *testing.T) {
 }
 
 func pstOverTextbook(t *testing.T, pairs, depth int, seed string, want float64) {
-	elo, low, high := matchElo(t, buildTune(t), "chess", "default:pst", "default:textbook", pairs, depth, seed)
-	t.Logf("default:pst vs default:textbook, depth %d, %d pairs: %+.1f [%+.1f, %+.1f]", depth, pairs, elo, low, high)
-	if elo < want || low <= 0 {
-		t.Errorf("default:pst is %+.1f [%+.1f, %+.1f] Elo over default:textbook at depth %d; want at least %+.0f with the interval above 0", elo, low, high, depth, want)
+	beats(t, "chess", "default:pst", "default:textbook", pairs, depth, seed, want, 0)
+}
+
+// beats plays a against b (random:8 openings of seed) and wants a's Elo per
+// game at least want, its interval's lower bound above low.
+func beats(t *testing.T, game, a, b string, pairs, depth int, seed string, want, low float64) {
+	t.Helper()
+	elo, lo, high := matchElo(t, buildTune(t), game, a, b, pairs, depth, seed)
+	t.Logf("%s %s vs %s, depth %d, %d pairs: %+.1f [%+.1f, %+.1f]", game, a, b, depth, pairs, elo, lo, high)
+	if elo < want || lo <= low {
+		t.Errorf("%s %s is %+.1f [%+.1f, %+.1f] Elo over %s at depth %d; want at least %+.0f with the interval above %+.0f", game, a, elo, lo, high, b, depth, want, low)
 	}
 }
 
@@ -64,11 +71,7 @@ func TestCheckersPatternsBeatFull(t *testing.T) {
 	if testing.Short() {
 		t.Skip("400 checkers games at depth 6: skipped with -short")
 	}
-	elo, low, high := matchElo(t, buildTune(t), "checkers", "default:patterns", "default:full", 200, 6, "2802")
-	t.Logf("checkers default:patterns vs default:full, depth 6, 200 pairs: %+.1f [%+.1f, %+.1f]", elo, low, high)
-	if elo < 100 || low <= 0 {
-		t.Errorf("checkers default:patterns is %+.1f [%+.1f, %+.1f] Elo over default:full; want at least +100 with the interval above 0", elo, low, high)
-	}
+	beats(t, "checkers", "default:patterns", "default:full", 200, 6, "2802", 100, 0)
 }
 
 // learnAndBeat runs a reduced tune learn from empty tables and matches
