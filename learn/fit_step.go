@@ -61,6 +61,7 @@ type fitWorker struct {
 	mixed     bool
 	quiet     *engine.Searcher // quietLeaf's, made on first use
 	leaf      []games.Move
+	noisy     []games.Move // quietLeaf's test for a quiet position
 }
 
 // shardOut is one shard's contribution to a step, by bucket of entries.

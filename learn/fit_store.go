@@ -136,6 +136,9 @@ func (f *fitter) replay(wk *fitWorker, gi int, st *positions) error {
 // evaluation where the engine uses it. Games without noisy moves (Othello)
 // keep every position.
 func (wk *fitWorker) quietLeaf(f *fitter, p games.Position) ([]games.Move, error) {
+	if wk.noisy = p.Noisy(wk.noisy[:0]); len(wk.noisy) == 0 {
+		return nil, nil // quiet: no search needed (every Othello position)
+	}
 	if wk.quiet == nil {
 		s, err := engine.New(engine.Options{TableMiB: 1})
 		if err != nil {
