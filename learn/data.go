@@ -9,18 +9,34 @@ package learn
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
 )
 
 // Game is one game of a Set: its moves from the game's start position (the
-// opening's plies included) and its result.
+// opening's plies included), its result and, where the players said them,
+// their scores.
 type Game struct {
 	Moves []games.Move
 	// Result is the first player's score: 1 a win, 0.5 a draw, 0 a loss.
 	Result float64
+	// Scores, when not nil, holds a score per move: the mover's search
+	// score of the position before it, from the mover's point of view, in
+	// the evaluator's units, or NoScore where it said none (the random
+	// plies of an opening). Nil for games without scores: those of a
+	// positions file written before scores were kept, or played on the
+	// cluster's workers.
+	Scores []int32
 }
+
+// NoScore stands in Game.Scores for a move its mover gave no score.
+const NoScore = math.MinInt32
+
+// MaxScore bounds the magnitude of a stored score: past every evaluation
+// and mate score of the engine.
+const MaxScore = 1 << 30
 
 // Set is a collection of games of one game, the positions a fit learns
 // from: every position of every game before its end, labelled with the
@@ -34,6 +50,14 @@ type Set struct {
 	// a game won by many discs teaches more than one won by two. 0: the
 	// result alone.
 	Margin float64
+	// Lambda, between 0 and 1, is the share of a label taken from the
+	// mover's search score where its game has one (Game.Scores), the rest
+	// from the result: (1-Lambda)*result + Lambda*sigmoid(K*score), K the
+	// fit's logistic scale fitted on the results alone. A game's result
+	// says who won in the end, after every later mistake; the score is
+	// what a search of the position itself saw. Stockfish's trainers call
+	// this share lambda. 0: the result alone.
+	Lambda float64
 }
 
 // Label is the result of a game from the point of view of the side to move
@@ -47,10 +71,11 @@ func Label(result float64, turn games.Side) float64 {
 
 // Each replays games[from:to) of s and calls each with every position
 // before the game's end (the position is the replay's own: each must not
-// keep it, nor change it) and its label (Label). A replay stops at the
-// first error of each, or at an illegal move, which is an error naming the
-// game and the ply.
-func (s *Set) Each(from, to int, each func(p games.Position, label float64) error) error {
+// keep it, nor change it), its label (Label) and the mover's score of it
+// (Game.Scores; NaN where there is none). A replay stops at the first
+// error of each, or at an illegal move, which is an error naming the game
+// and the ply.
+func (s *Set) Each(from, to int, each func(p games.Position, label, score float64) error) error {
 	var buf []games.Move
 	for i := from; i < to; i++ {
 		g := s.Games[i]
@@ -70,7 +95,11 @@ func (s *Set) Each(from, to int, each func(p games.Position, label float64) erro
 			if !legal(buf, m) {
 				return fmt.Errorf("learn: game %d: move %d (%d) is not legal", i, ply+1, m)
 			}
-			if err := each(p, Label(g.Result, p.Turn())); err != nil {
+			score := math.NaN()
+			if ply < len(g.Scores) && g.Scores[ply] != NoScore {
+				score = float64(g.Scores[ply])
+			}
+			if err := each(p, Label(g.Result, p.Turn()), score); err != nil {
 				return err
 			}
 			p.Play(m)

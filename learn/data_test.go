@@ -31,7 +31,7 @@ func TestSetLabels(t *testing.T) {
 	for _, c := range []struct{ margin, black float64 }{{0, 1}, {0.5, 0.5*1 + 0.5*(0.5+13.0/128)}, {1, 0.5 + 13.0/128}} {
 		set := &Set{Game: g, Games: []Game{{Moves: moves, Result: 1}}, Margin: c.margin}
 		n := 0
-		err := set.Each(0, 1, func(p games.Position, label float64) error {
+		err := set.Each(0, 1, func(p games.Position, label, _ float64) error {
 			want := c.black
 			if p.Turn() == games.Second {
 				want = 1 - want

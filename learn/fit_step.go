@@ -28,6 +28,7 @@ type fitter struct {
 	startW  []float64 // the starting weights: quietLeaf's
 	scalars []int
 	k       float64
+	scoreK  float64 // the scale of the scores in the labels (Set.Lambda); 0 before it is fitted, or without scores
 
 	data, m, v []float32 // the tables and Adam's moments of each entry
 	sm, sv     []float64 // Adam's moments of each weight (scalars only)
@@ -131,6 +132,14 @@ func (f *fitter) prepare(ctx context.Context) error {
 		}
 	}
 	f.gamesPerShard = max(1, int(math.Round(shardSize*float64(len(f.set.Games))/float64(max(1, moves)))))
+	if f.set.Lambda > 0 {
+		// The scores' scale is K fitted on the results alone, over the
+		// first games replayed (nothing is cached yet).
+		if err := f.fitK(ctx); err != nil {
+			return err
+		}
+		f.scoreK = f.k
+	}
 	perPosition, total, err := f.estimate()
 	if err != nil {
 		return err

@@ -100,9 +100,10 @@ func (c *cache) bytes() int64 {
 }
 
 // replay appends the positions of game gi to st, skipping forced passes,
-// each position replaced by its quiescence leaf (quietLeaf).
+// each position replaced by its quiescence leaf (quietLeaf), its label
+// blended with its score once scoreK is known (Set.Lambda).
 func (f *fitter) replay(wk *fitWorker, gi int, st *positions) error {
-	return f.set.Each(gi, gi+1, func(p games.Position, label float64) error {
+	return f.set.Each(gi, gi+1, func(p games.Position, label, score float64) error {
 		if ps, ok := p.(games.Passer); ok {
 			if _, forced := ps.ForcedPass(); forced {
 				return nil
@@ -117,7 +118,10 @@ func (f *fitter) replay(wk *fitWorker, gi int, st *positions) error {
 			p.Play(m)
 		}
 		if p.Turn() != turn {
-			label = 1 - label // the leaf's side to move is the other side
+			label, score = 1-label, -score // the leaf's side to move is the other side
+		}
+		if f.scoreK > 0 && score == score {
+			label = (1-f.set.Lambda)*label + f.set.Lambda*sigmoid(f.scoreK*score)
 		}
 		err = f.add(wk, p, label, st)
 		for range leaf {

@@ -75,7 +75,7 @@ func TestFitQuietLeaves(t *testing.T) {
 			t.Fatal(err)
 		}
 		i := 0
-		err := set.Each(gi, gi+1, func(p games.Position, label float64) error {
+		err := set.Each(gi, gi+1, func(p games.Position, label, _ float64) error {
 			turn := p.Turn()
 			leaf, _ = s.QuietLeaf(p, ev, w, leaf[:0])
 			for _, m := range leaf {

@@ -55,6 +55,9 @@ type Config struct {
 	// Margin is the share of each label taken from its game's final
 	// margin (Set.Margin).
 	Margin float64
+	// Lambda is the share of each label taken from the mover's search
+	// score (Set.Lambda).
+	Lambda float64
 	Gate   Gate
 	// MinOpening and MaxOpening are the self-play openings' random plies
 	// (SelfPlayOptions).
@@ -144,7 +147,7 @@ func Learn(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, err
 		}
 	}
-	set.Margin = cfg.Margin
+	set.Margin, set.Lambda = cfg.Margin, cfg.Lambda
 	res := &Result{Evaluator: cfg.Evaluator, Data: cfg.Evaluator.Data, Weights: cfg.Weights, Set: set}
 	first, seen := len(set.Games), map[uint64]bool{}
 	for r := range cfg.Rounds {
@@ -287,8 +290,10 @@ func newPlan(cfg *Config) (plan, error) {
 		return plan{}, fmt.Errorf("%w: the evaluator has no tables to learn (evaluators of %s with tables: %s)", ErrConfig, cfg.Game.Name(), games.TableEvaluators(cfg.Game))
 	case len(cfg.Weights) != len(cfg.Evaluator.Features):
 		return plan{}, fmt.Errorf("%w: %d weights for the %d features of %s", ErrConfig, len(cfg.Weights), len(cfg.Evaluator.Features), cfg.Evaluator.Name)
-	case cfg.Margin < 0 || cfg.Margin > 1:
+	case !(cfg.Margin >= 0 && cfg.Margin <= 1):
 		return plan{}, fmt.Errorf("%w: margin share %v: want 0 to 1", ErrConfig, cfg.Margin)
+	case !(cfg.Lambda >= 0 && cfg.Lambda <= 1):
+		return plan{}, fmt.Errorf("%w: score share (lambda) %v: want 0 to 1", ErrConfig, cfg.Lambda)
 	case cfg.Rounds < 0 || cfg.Budget < 0 || cfg.Gate.MaxPairs < 0 || cfg.Gate.Share < 0 || cfg.Gate.Share >= 1:
 		return plan{}, fmt.Errorf("%w: rounds %d, budget %d, gate pairs %d, gate share %v: want rounds, budget and pairs 0 or more, a share in [0, 1)",
 			ErrConfig, cfg.Rounds, cfg.Budget, cfg.Gate.MaxPairs, cfg.Gate.Share)

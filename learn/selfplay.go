@@ -155,7 +155,10 @@ func walk(g games.Game, rng *rand.Rand, n int) (games.Position, []games.Move, bo
 
 // recordGame turns a self-play record into a Game: the opening's moves,
 // then the record's, read from the position the opening reaches; the
-// result is the first player's score.
+// result is the first player's score; the scores are the movers' words
+// (Record.Evals: NoScore for the opening's plies and for a move without
+// a score), none when no move has one (games played on the cluster's
+// workers).
 func recordGame(g games.Game, opening []games.Move, r tournament.Record) (Game, error) {
 	if r.Reason == tournament.ByInterruption {
 		return Game{}, fmt.Errorf("the game was interrupted")
@@ -177,5 +180,23 @@ func recordGame(g games.Game, opening []games.Move, r tournament.Record) (Game, 
 		p.Play(m)
 		moves = append(moves, m)
 	}
-	return Game{Moves: moves, Result: r.Score()}, nil
+	return Game{Moves: moves, Result: r.Score(), Scores: recordScores(len(opening), r)}, nil
+}
+
+// recordScores is recordGame's scores: nil when no move of r has one.
+func recordScores(opening int, r tournament.Record) []int32 {
+	var scores []int32
+	for ply, e := range r.Evals {
+		if !e.Scored || ply >= len(r.Moves) {
+			continue
+		}
+		if scores == nil {
+			scores = make([]int32, opening+len(r.Moves))
+			for i := range scores {
+				scores[i] = NoScore
+			}
+		}
+		scores[opening+ply] = int32(max(-MaxScore, min(MaxScore, e.Score)))
+	}
+	return scores
 }

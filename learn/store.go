@@ -24,9 +24,14 @@ import (
 // uvarint, its moves (games.Move values) as uvarints, and one byte, the
 // first player's result times two (0 a loss, 1 a draw, 2 a win). An
 // Othello game takes about 62 bytes: a million positions in 1 MB.
+//
+// A block of version 2 holds games with scores (Game.Scores): after each
+// game's result byte, one byte, 1 when scores follow and 0 when not, then
+// a score per move as a signed varint. A block whose games have no scores
+// is written as version 1, so files without scores read in older programs.
 const (
 	storeMagic   = "gametune-games"
-	storeVersion = 1
+	storeVersion = 2
 	// MaxStoreFile is the largest store ReadStore reads: 1 GiB, some 17
 	// million Othello games.
 	MaxStoreFile = 1 << 30
@@ -52,13 +57,22 @@ func encodeBlock(g games.Game, gs []Game) ([]byte, error) {
 	if strings.ContainsAny(g.Name(), " \n") {
 		return nil, fmt.Errorf("learn: game name %q has a space or a newline", g.Name())
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %d %s %d\n", storeMagic, storeVersion, g.Name(), len(gs))
-	var tmp [binary.MaxVarintLen64]byte
+	version := 1
 	for i, game := range gs {
 		if len(game.Moves) > MaxGameMoves {
 			return nil, fmt.Errorf("learn: game %d has %d moves (a store holds at most %d)", i, len(game.Moves), MaxGameMoves)
 		}
+		if game.Scores != nil {
+			version = storeVersion
+			if err := checkScores(game); err != nil {
+				return nil, fmt.Errorf("learn: game %d: %w", i, err)
+			}
+		}
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s %d %s %d\n", storeMagic, version, g.Name(), len(gs))
+	var tmp [binary.MaxVarintLen64]byte
+	for i, game := range gs {
 		code, ok := resultCode(game.Result)
 		if !ok {
 			return nil, fmt.Errorf("learn: game %d: result %v (a store holds 0, 0.5 or 1)", i, game.Result)
@@ -68,8 +82,33 @@ func encodeBlock(g games.Game, gs []Game) ([]byte, error) {
 			b.Write(tmp[:binary.PutUvarint(tmp[:], uint64(m))])
 		}
 		b.WriteByte(code)
+		if version == 1 {
+			continue
+		}
+		if game.Scores == nil {
+			b.WriteByte(0)
+			continue
+		}
+		b.WriteByte(1)
+		for _, v := range game.Scores {
+			b.Write(tmp[:binary.PutVarint(tmp[:], int64(v))])
+		}
 	}
 	return b.Bytes(), nil
+}
+
+// checkScores tells whether a game's scores can be stored: one per move,
+// each NoScore or of magnitude at most MaxScore.
+func checkScores(g Game) error {
+	if len(g.Scores) != len(g.Moves) {
+		return fmt.Errorf("%d scores for %d moves (want one per move)", len(g.Scores), len(g.Moves))
+	}
+	for ply, v := range g.Scores {
+		if v != NoScore && (v > MaxScore || v < -MaxScore) {
+			return fmt.Errorf("score %d of move %d (want at most %d in magnitude, or NoScore)", v, ply+1, MaxScore)
+		}
+	}
+	return nil
 }
 
 func resultCode(r float64) (byte, bool) {
@@ -108,7 +147,7 @@ func AppendStore(path string, g games.Game, gs []Game) error {
 		return fmt.Errorf("%w: %s: its first line does not read (%v)", ErrBadStore, path, err)
 	}
 	if head != "" {
-		if _, err := parseHeader(strings.TrimSuffix(head, "\n"), g); err != nil {
+		if _, _, err := parseHeader(strings.TrimSuffix(head, "\n"), g); err != nil {
 			f.Close()
 			return fmt.Errorf("%s: %w", path, err)
 		}
@@ -199,12 +238,12 @@ func (s *storeReader) block(n int, set *Set) (bool, error) {
 			return false, fmt.Errorf("%w: block %d (byte %d): a header line longer than %d bytes", ErrBadStore, n, start, maxHeader)
 		}
 	}
-	count, err := parseHeader(string(line), s.game)
+	count, version, err := parseHeader(string(line), s.game)
 	if err != nil {
 		return false, fmt.Errorf("block %d (byte %d): %w", n, start, err)
 	}
 	for i := 0; i < count; i++ {
-		game, err := s.readGame()
+		game, err := s.readGame(version)
 		if err != nil {
 			return false, s.fail(n, start, fmt.Sprintf("game %d of %d", i+1, count), err)
 		}
@@ -223,27 +262,29 @@ func (s *storeReader) fail(block int, start int64, what string, err error) error
 	return fmt.Errorf("%w: block %d (byte %d): %s: %w", ErrBadStore, block, start, what, err)
 }
 
-// parseHeader reads a block's header line and returns its count.
-func parseHeader(line string, g games.Game) (int, error) {
+// parseHeader reads a block's header line and returns its count and its
+// version.
+func parseHeader(line string, g games.Game) (count, version int, err error) {
 	f := strings.Fields(line)
 	if len(f) != 4 || f[0] != storeMagic {
-		return 0, fmt.Errorf("%w: header %q: want %q (not a positions file?)", ErrBadStore, clip(line), storeMagic+" 1 GAME COUNT")
+		return 0, 0, fmt.Errorf("%w: header %q: want %q (not a positions file?)", ErrBadStore, clip(line), storeMagic+" 1 GAME COUNT")
 	}
-	if f[1] != strconv.Itoa(storeVersion) {
-		return 0, fmt.Errorf("%w: version %q (this program reads version %d)", ErrBadStore, clip(f[1]), storeVersion)
+	if version, err = strconv.Atoi(f[1]); err != nil || version < 1 || version > storeVersion {
+		return 0, 0, fmt.Errorf("%w: version %q (this program reads versions 1 to %d)", ErrBadStore, clip(f[1]), storeVersion)
 	}
 	if f[2] != g.Name() {
-		return 0, fmt.Errorf("%w: games of %q, not of %s", ErrBadStore, clip(f[2]), g.Name())
+		return 0, 0, fmt.Errorf("%w: games of %q, not of %s", ErrBadStore, clip(f[2]), g.Name())
 	}
-	count, err := strconv.Atoi(f[3])
+	count, err = strconv.Atoi(f[3])
 	if err != nil || count < 0 {
-		return 0, fmt.Errorf("%w: count %q is not a number of games", ErrBadStore, clip(f[3]))
+		return 0, 0, fmt.Errorf("%w: count %q is not a number of games", ErrBadStore, clip(f[3]))
 	}
-	return count, nil
+	return count, version, nil
 }
 
-// readGame reads one game and checks its moves.
-func (s *storeReader) readGame() (Game, error) {
+// readGame reads one game of a block of version and checks its moves and
+// scores.
+func (s *storeReader) readGame(version int) (Game, error) {
 	n, err := binary.ReadUvarint(s)
 	if err != nil {
 		return Game{}, err
@@ -277,7 +318,35 @@ func (s *storeReader) readGame() (Game, error) {
 	if code > 2 {
 		return Game{}, fmt.Errorf("%w: result byte %d (want 0 a loss, 1 a draw, 2 a win)", ErrBadStore, code)
 	}
-	return Game{Moves: moves, Result: float64(code) / 2}, nil
+	g := Game{Moves: moves, Result: float64(code) / 2}
+	if version == 1 {
+		return g, nil
+	}
+	g.Scores, err = s.readScores(len(moves))
+	return g, err
+}
+
+// readScores reads a game's scores flag and, when it is 1, its n scores.
+func (s *storeReader) readScores(n int) ([]int32, error) {
+	flag, err := s.ReadByte()
+	if err != nil || flag == 0 {
+		return nil, err
+	}
+	if flag != 1 {
+		return nil, fmt.Errorf("%w: scores byte %d (want 0 none, 1 a score per move)", ErrBadStore, flag)
+	}
+	scores := make([]int32, n)
+	for ply := range scores {
+		v, err := binary.ReadVarint(s)
+		if err != nil {
+			return nil, err
+		}
+		if v != NoScore && (v > MaxScore || v < -MaxScore) {
+			return nil, fmt.Errorf("%w: score %d of move %d (at most %d in magnitude)", ErrBadStore, v, ply+1, MaxScore)
+		}
+		scores[ply] = int32(v)
+	}
+	return scores, nil
 }
 
 // clip shortens a piece of a bad file for a message.

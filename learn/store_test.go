@@ -3,6 +3,7 @@ package learn
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -113,7 +114,10 @@ func TestStoreRefusesBadFiles(t *testing.T) {
 	for name, tc := range map[string]struct{ data, want string }{
 		"empty":          {"", "empty"},
 		"not a store":    {"{\"game\": \"tictactoe\"}\n", "not a positions file"},
-		"other version":  {"gametune-games 2 tictactoe 0\n", "version"},
+		"other version":  {"gametune-games 3 tictactoe 0\n", "version"},
+		"scores byte":    {"gametune-games 2 tictactoe 1\n\x01\x04\x01\x02", "scores byte 2"},
+		"huge score":     {"gametune-games 2 tictactoe 1\n\x01\x04\x01\x01\x80\x80\x80\x80\x10", "score 2147483648 of move 1"},
+		"scores cut":     {"gametune-games 2 tictactoe 1\n\x02\x04\x08\x01\x01\x02", "truncated"},
 		"other game":     {"gametune-games 1 othello 0\n", `games of "othello"`},
 		"bad count":      {"gametune-games 1 tictactoe x\n", "count"},
 		"no newline":     {"gametune-games 1 tictactoe 0", "truncated"},
@@ -137,6 +141,44 @@ func TestStoreRefusesBadFiles(t *testing.T) {
 	}
 }
 
+// TestStoreScores: games with scores are written as a block of version 2
+// and read back as written, NoScore and the extremes included, beside a
+// game without scores; scores that do not match the moves are refused.
+func TestStoreScores(t *testing.T) {
+	g := findGame(t, "tictactoe")
+	gs := storeGames(t, g)
+	gs[0].Scores = []int32{12, -7, NoScore, MaxScore, -MaxScore}
+	gs[2].Scores = make([]int32, len(gs[2].Moves))
+	var b bytes.Buffer
+	if err := WriteGames(&b, g, gs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "gametune-games 2 tictactoe 5\n") {
+		t.Errorf("a block with scores starts %q", b.String()[:30])
+	}
+	set, err := ReadSet(bytes.NewReader(b.Bytes()), g, int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(set.Games, gs) {
+		t.Errorf("read back %+v, wrote %+v", set.Games, gs)
+	}
+	var got []float64
+	set.Each(0, 1, func(_ games.Position, _, score float64) error {
+		got = append(got, score)
+		return nil
+	})
+	if len(got) != 5 || got[0] != 12 || got[1] != -7 || got[2] == got[2] || got[3] != MaxScore {
+		t.Errorf("Each gave the scores %v, want 12 -7 NaN %d %d", got, MaxScore, -MaxScore)
+	}
+	for name, scores := range map[string][]int32{"short": {1, 2}, "huge": {0, 0, 0, 0, MaxScore + 1}} {
+		bad := []Game{{Moves: gs[0].Moves, Result: 1, Scores: scores}}
+		if err := WriteGames(io.Discard, g, bad); err == nil {
+			t.Errorf("%s scores %v written", name, scores)
+		}
+	}
+}
+
 // FuzzReadSet: ReadSet never panics; what it reads writes back to a store
 // that reads the same.
 func FuzzReadSet(f *testing.F) {
@@ -149,6 +191,7 @@ func FuzzReadSet(f *testing.F) {
 	f.Add(b.Bytes())
 	f.Add([]byte("gametune-games 1 tictactoe 1\n\x02\x04\x04\x01"))
 	f.Add([]byte("gametune-games 1 tictactoe 0\ngametune-games 1 tictactoe 1\n\x00\x02"))
+	f.Add([]byte("gametune-games 2 tictactoe 2\n\x01\x04\x01\x01\x07\x00\x02\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		set, err := ReadSet(bytes.NewReader(data), g, 1<<16)
 		if err != nil {

@@ -18,7 +18,7 @@ type learnOptions struct {
 	game, evaluator, start, out, positions string
 	budget, rounds, depth, workers, epochs int
 	seed                                   uint64
-	l2                                     float64
+	l2, lambda                             float64
 	force, json                            bool
 }
 
@@ -85,13 +85,13 @@ func (o learnOptions) config() (learn.Config, error) {
 		return learn.Config{}, usageError{err}
 	}
 	return learn.Config{Game: g, Evaluator: ev, Weights: w, Limits: lim, Budget: o.budget, Rounds: o.rounds,
-		Seed: o.seed, Store: o.positions, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Workers: o.workers}}, nil
+		Seed: o.seed, Store: o.positions, Lambda: o.lambda, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Workers: o.workers}}, nil
 }
 
 // write writes the learned weights file atomically.
 func (o learnOptions) write(g games.Game, res *learn.Result) error {
 	source := map[string]any{"command": "learn", "seed": o.seed, "budget_games": o.budget, "depth": o.depth,
-		"rounds": len(res.Rounds), "start": o.start, "games": len(res.Set.Games), "positions": res.Set.Positions()}
+		"rounds": len(res.Rounds), "start": o.start, "lambda": o.lambda, "games": len(res.Set.Games), "positions": res.Set.Positions()}
 	var b bytes.Buffer
 	if err := games.WriteWeights(&b, g, res.Evaluator, res.Weights, source); err != nil {
 		return err
@@ -106,8 +106,10 @@ func newLearnCommand(g *globalOptions) *cobra.Command {
 		`learn fits the tables of an evaluator with tables (othello patterns, chess pst,
 checkers patterns) from its own games. Each round plays self-play games with the
 current weights (random openings of 4 to 14 plies; Othello games are solved
-exactly from 12 empties; a position is fitted at its quiescence leaf),
-adds them to the positions (and to the --positions file, read and appended to),
+exactly from 12 empties; a position is fitted at its quiescence leaf, labelled
+by its game's result, or with --lambda L by (1-L) times it plus L times its
+mover's search score as a probability), adds them to the positions (and to the
+--positions file, read and appended to),
 fits the tables and weights on all the positions, and keeps the fit only when it
 beats the current weights in colour-swapped pairs: a pentanomial SPRT (H0 0, H1
 5 normalized Elo) accepts, or at the gate's last pair the Elo interval lies
@@ -128,6 +130,7 @@ self-play, later rounds playing more. Results do not depend on --workers.
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
 	f.IntVar(&o.epochs, "epochs", 0, "passes of each fit over the positions (0: the fit's default)")
 	f.Float64Var(&o.l2, "l2", 0, "L2 regularisation of the fit (0: the fit's default)")
+	f.Float64Var(&o.lambda, "lambda", 0, "share of each label taken from the mover's search score, 0-1 (sigmoid of K times the score; the rest from the game's result)")
 	f.BoolVar(&o.force, "force", false, "overwrite the output file")
 	bindJSON(c, &o.json)
 	return c

@@ -125,6 +125,7 @@ func TestLearnCommandRefusesBadInput(t *testing.T) {
 		"rounds":       {[]string{"--budget-games", "40", "-o", out, "--rounds", "0"}, "--rounds 0"},
 		"evaluator":    {[]string{"--evaluator", "nope", "--budget-games", "40", "-o", out}, "unknown evaluator"},
 		"workers":      {[]string{"--budget-games", "40", "-o", out, "--workers", "-1"}, "--workers -1"},
+		"lambda":       {[]string{"--budget-games", "40", "-o", out, "--lambda", "1.5"}, "score share (lambda) 1.5: want 0 to 1"},
 		"bad store":    {[]string{"--budget-games", "40", "-o", out, "--depth", "1", "--positions", "learn.go"}, "not a positions file"},
 	} {
 		t.Run(name, func(t *testing.T) {
