@@ -7,13 +7,14 @@ import (
 )
 
 // shippedWeights is the default of the pst evaluator: a compact weights
-// file (games.WriteWeights) made by gametune's own pipeline, 60,000 games of
-// self-play at depth 2 (rounds 0 and 1 kept by their gates, 1.5 million
-// positions in the kept fit), 25 minutes on one core. Results do not depend
-// on --workers, so this rebuilds it:
+// file (games.WriteWeights) made by gametune's own pipeline, 12,000 games at
+// depth 4 (9,000 of self-play, 1.16 million positions; 3 rounds, each kept
+// by its gate), each label half the game's result and half the mover's
+// search score: 93 CPU-minutes (75 minutes on 2 cores shared with other
+// runs). Results do not depend on --workers, so this rebuilds it:
 //
-//	tune learn --game chess --evaluator pst --start empty --budget-games 60000 \
-//	    --depth 2 --rounds 4 --epochs 5 --seed 1 -o games/chess/pst.gtw
+//	tune learn --game chess --evaluator pst --start empty --budget-games 12000 \
+//	    --depth 4 --rounds 3 --epochs 5 --lambda 0.5 --seed 1 -o games/chess/pst.gtw
 //
 // TestWritePSTZero writes a file of zero tables and the Scratch weights,
 // with which pst plays as textbook does:
