@@ -8,6 +8,7 @@ import (
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/games/gametest"
 )
 
 // randomPosition plays up to plies random legal moves from the start and
@@ -32,15 +33,6 @@ func randomPosition(t testing.TB, g games.Game, rng *rand.Rand, plies int) games
 		t.Fatalf("%s: re-reading %q: %v", g.Name(), p.String(), err)
 	}
 	return q
-}
-
-// randomWeights draws weights uniformly in each feature's range.
-func randomWeights(ev *games.Evaluator, rng *rand.Rand) []float64 {
-	w := make([]float64, len(ev.Features))
-	for i, f := range ev.Features {
-		w[i] = f.Min + rng.Float64()*(f.Max-f.Min)
-	}
-	return w
 }
 
 // TestAlphaBetaMatchesMinimax is the engine's main property: on random
@@ -69,7 +61,7 @@ func TestAlphaBetaMatchesMinimax(t *testing.T) {
 				}
 				evs := g.Evaluators()
 				ev := evs[rng.IntN(len(evs))]
-				w := randomWeights(ev, rng)
+				w := gametest.RandomWeights(rng, ev)
 				for depth := 1; depth <= 5; depth++ {
 					want, _, ok := engine.MinimaxLimited(p, ev, w, depth, budget)
 					if !ok {

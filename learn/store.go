@@ -97,6 +97,10 @@ func encodeBlock(g games.Game, gs []Game) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// storable tells whether v can stand in Game.Scores: NoScore, or at most
+// MaxScore in magnitude.
+func storable(v int64) bool { return v == NoScore || (v >= -MaxScore && v <= MaxScore) }
+
 // checkScores tells whether a game's scores can be stored: one per move,
 // each NoScore or of magnitude at most MaxScore.
 func checkScores(g Game) error {
@@ -104,7 +108,7 @@ func checkScores(g Game) error {
 		return fmt.Errorf("%d scores for %d moves (want one per move)", len(g.Scores), len(g.Moves))
 	}
 	for ply, v := range g.Scores {
-		if v != NoScore && (v > MaxScore || v < -MaxScore) {
+		if !storable(int64(v)) {
 			return fmt.Errorf("score %d of move %d (want at most %d in magnitude, or NoScore)", v, ply+1, MaxScore)
 		}
 	}
@@ -341,7 +345,7 @@ func (s *storeReader) readScores(n int) ([]int32, error) {
 		if err != nil {
 			return nil, err
 		}
-		if v != NoScore && (v > MaxScore || v < -MaxScore) {
+		if !storable(v) {
 			return nil, fmt.Errorf("%w: score %d of move %d (at most %d in magnitude)", ErrBadStore, v, ply+1, MaxScore)
 		}
 		scores[ply] = int32(v)
