@@ -172,7 +172,7 @@ func TestPSTLearnFromScratch(t *testing.T) {
 // TestPSTLearnFromScratchReduced is the small version of the command that
 // made the shipped pst tables: one round of 3,000 self-play games at depth
 // 3 (389,543 positions, each labelled by its mover's search score alone,
-// --lambda 1: few games' results are too noisy a label for 1,000 weights;
+// --lambda 1: few games' results are too noisy a label for 926 weights;
 // its gate measured +20.9 [+1.5, +40.4] over 500 pairs) from empty tables,
 // about 8 CPU-minutes; what it learns must beat default:textbook at depth
 // 3 (measured +41.9 [+10.5, +74.0], +195 =147 -58). Smaller rounds did not:
