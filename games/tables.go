@@ -97,6 +97,11 @@ type Board struct {
 	Marks string
 	// Value is the configuration's value (with Marks).
 	Value float64
+	// Columns, when set, names each column in place of the files' letters:
+	// a table read by a count (chess's mobility) draws one row of
+	// columns named by their counts, and its squares are named by their
+	// column alone.
+	Columns []string
 }
 
 // TableEvaluators names g's evaluators with tables, or says there are none.

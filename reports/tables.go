@@ -160,7 +160,7 @@ func HeatmapSVG(b games.Board) template.HTML {
 			text = fmt.Sprintf("%+.4g", v)
 		}
 		fmt.Fprintf(&s, `<g><title>%s: %s</title><rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="#fff"/>`,
-			squareName(sq, b), text, x, y, heatCell, heatCell, diverging(v, top))
+			esc(squareName(sq, b)), text, x, y, heatCell, heatCell, diverging(v, top))
 		if !math.IsNaN(v) {
 			ink := "#222"
 			if math.Abs(v) > 0.6*top {
@@ -214,7 +214,7 @@ func ConfigurationSVG(b games.Board) template.HTML {
 			what = "the opponent"
 		}
 		fmt.Fprintf(&s, `<g><title>%s: %s</title><rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="#fff" stroke-width="0.5"/>`,
-			squareName(sq, b), what, x, y, configCell, configCell, fill)
+			esc(squareName(sq, b)), what, x, y, configCell, configCell, fill)
 		if m == 'X' || m == 'O' {
 			disc := map[byte]string{'X': "#111", 'O': "#fafafa"}[m]
 			fmt.Fprintf(&s, `<circle cx="%.1f" cy="%.1f" r="%.1f" fill="%s" stroke="#111" stroke-width="0.6"/>`,
@@ -227,11 +227,16 @@ func ConfigurationSVG(b games.Board) template.HTML {
 	return template.HTML(s.String())
 }
 
-// coordinates writes the files' letters above a board and the ranks'
-// numbers to its left, row 0 (rank 1) at the top.
+// coordinates writes the files' letters (or the columns' names) above a
+// board and, without named columns, the ranks' numbers to its left, row 0
+// (rank 1) at the top.
 func coordinates(s *strings.Builder, b games.Board, cell int) {
 	for f := range b.Files {
-		fmt.Fprintf(s, `<text x="%d" y="%d" font-size="10" text-anchor="middle" fill="#666">%c</text>`, labelSpace+f*cell+cell/2, labelSpace-3, 'a'+f)
+		fmt.Fprintf(s, `<text x="%d" y="%d" font-size="10" text-anchor="middle" fill="#666">%s</text>`, labelSpace+f*cell+cell/2, labelSpace-3, esc(fileName(f, b)))
+	}
+	if b.Columns != nil {
+		s.WriteString("\n")
+		return
 	}
 	for r := range b.Ranks {
 		fmt.Fprintf(s, `<text x="%d" y="%d" font-size="10" text-anchor="middle" fill="#666">%d</text>`, labelSpace/2, labelSpace+r*cell+cell/2+4, rankOf(r, b))
@@ -249,9 +254,23 @@ func rankOf(r int, b games.Board) int {
 }
 
 // squareName is a square's name on b: its file's letter and its rank's
-// number (rankOf).
+// number (rankOf), or its column's name when b names its columns.
 func squareName(sq int, b games.Board) string {
+	if b.Columns != nil {
+		return fileName(sq%b.Files, b)
+	}
 	return fmt.Sprintf("%c%d", 'a'+sq%b.Files, rankOf(sq/b.Files, b))
+}
+
+// fileName is column f's name on b: its Columns entry, or a file's letter.
+func fileName(f int, b games.Board) string {
+	if b.Columns != nil {
+		if f < len(b.Columns) {
+			return b.Columns[f]
+		}
+		return ""
+	}
+	return string(rune('a' + f))
 }
 
 // diverging is the colour of v on a scale from -top (red) through zero

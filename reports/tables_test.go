@@ -265,9 +265,24 @@ func TestHeatmapTopRankFirst(t *testing.T) {
 	}
 }
 
-// TestTablesSectionPST: chess's piece-square tables are drawn as 14
-// heatmaps (middlegame and endgame of each table) with the evaluator's own
-// words, rank 8 at the top, and no configurations section once fitted.
+// TestHeatmapColumns: a board with named columns (a table read by a
+// count) labels its columns with their names, names its squares by them,
+// and draws no rank numbers.
+func TestHeatmapColumns(t *testing.T) {
+	svg := string(HeatmapSVG(games.Board{Title: "t", Files: 3, Ranks: 1, Heat: []float64{0, 1, -3}, Columns: []string{"0", "1", "<2>"}}))
+	checkXML(t, svg)
+	if !strings.Contains(svg, "<title>&lt;2&gt;: -3</title>") || !strings.Contains(svg, `fill="#666">1</text>`) {
+		t.Errorf("want the columns named and the last square titled by its column:\n%s", svg)
+	}
+	if n := strings.Count(svg, `fill="#666">`); n != 3 {
+		t.Errorf("%d labels, want the 3 columns' alone", n)
+	}
+}
+
+// TestTablesSectionPST: chess's tables are drawn as 24 heatmaps
+// (middlegame and endgame of each table) with the evaluator's own words,
+// rank 8 at the top (a count table one row of its counts), and no
+// configurations section once fitted.
 func TestTablesSectionPST(t *testing.T) {
 	g, err := all.Find("chess")
 	if err != nil {
@@ -280,6 +295,8 @@ func TestTablesSectionPST(t *testing.T) {
 	data := make([]float32, ev.TablesSize())
 	off, _ := ev.TableOffset("knight")
 	data[off+27] = 40 // the middlegame knight on d4
+	off, _ = ev.TableOffset("queen-mobility")
+	data[off+64+20] = 15 // the endgame queen with 20 safe squares
 	bound, err := ev.WithData(data)
 	if err != nil {
 		t.Fatal(err)
@@ -289,14 +306,17 @@ func TestTablesSectionPST(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(section)
-	if n := len(svgs(page)); n != 14 {
-		t.Errorf("%d boards, want 14", n)
+	if n := len(svgs(page)); n != 24 {
+		t.Errorf("%d boards, want 24", n)
 	}
 	if !strings.Contains(page, esc(ev.PicturesDoc)) || strings.Contains(page, "Strongest configurations") {
 		t.Errorf("the section has not the pst words, or has a configurations section:\n%.2000s", page)
 	}
 	if !strings.Contains(page, "<title>d4: +40") || !strings.Contains(page, "knight middlegame") {
 		t.Errorf("the knight's d4 entry is not drawn as d4: +40")
+	}
+	if !strings.Contains(page, "<title>20: +15") || !strings.Contains(page, "queen-mobility endgame") {
+		t.Errorf("the queen's mobility entry 20 is not drawn as 20: +15")
 	}
 	zero, _ := ev.WithData(make([]float32, ev.TablesSize()))
 	section, err = TablesSection(g, zero, ev.Scratch)

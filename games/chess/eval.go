@@ -218,10 +218,10 @@ func init() {
 	}
 }
 
+// sideTextbook adds side c's textbook features but mobility's
+// (textbookMobility) to f with sign.
 func (p *Position) sideTextbook(c int, mg float64, f *[23]float64, sign float64) {
 	eg := 1 - mg
-	occ := p.occupied()
-	own := p.colors[c]
 	pawns, enemyPawns := p.pieces[c][Pawn], p.pieces[c^1][Pawn]
 	f[5] += sign * float64(popcount((p.pieces[c][Knight]|p.pieces[c][Bishop])&centre))
 	adv := 0
@@ -245,14 +245,6 @@ func (p *Position) sideTextbook(c int, mg float64, f *[23]float64, sign float64)
 		}
 	}
 	f[6] += sign * float64(adv) * (0.25 + 0.75*eg)
-	for i, k := range [4]int{Knight, Bishop, Rook, Queen} {
-		i += 7
-		n := 0
-		for b := p.pieces[c][k]; b != 0; b &= b - 1 {
-			n += popcount(attacks(k, lsb(b), occ) &^ own)
-		}
-		f[i] += sign * float64(n)
-	}
 	for b := p.pieces[c][Rook]; b != 0; b &= b - 1 {
 		s := lsb(b)
 		fm := fileMask(s % 8)
@@ -301,6 +293,23 @@ func (p *Position) textbookFeatures(f *[23]float64) {
 	mg := p.phase()
 	p.sideTextbook(p.turn, mg, f, 1)
 	p.sideTextbook(p.turn^1, mg, f, -1)
+	p.textbookMobility(p.turn, f, 1)
+	p.textbookMobility(p.turn^1, f, -1)
+}
+
+// textbookMobility adds side c's mobility features (7 to 10: the squares
+// its knights, bishops, rooks and queens attack not held by its side) to f
+// with sign; the pst evaluator counts them in its own pass over the
+// attacks (pstSums.addAttacks).
+func (p *Position) textbookMobility(c int, f *[23]float64, sign float64) {
+	occ, own := p.occupied(), p.colors[c]
+	for i, k := range [4]int{Knight, Bishop, Rook, Queen} {
+		n := 0
+		for b := p.pieces[c][k]; b != 0; b &= b - 1 {
+			n += popcount(attacks(k, lsb(b), occ) &^ own)
+		}
+		f[7+i] += sign * float64(n)
+	}
 }
 
 func evaluateTextbook(gp games.Position, w []float64) int {

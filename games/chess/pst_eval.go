@@ -15,16 +15,31 @@ import (
 // textbook's: 1 in the opening, 0 with no piece but kings and pawns), each
 // of the opponent's subtracts the same; a passed pawn (no enemy pawn ahead
 // on its file or the next ones) adds its square's entries of "passed" too.
-// Each table's sum is multiplied by its scale feature.
+// Five tables more read counts rather than squares: a knight's, bishop's,
+// rook's or queen's mobility table is read at the number of squares it
+// attacks that neither hold a piece of its side nor are attacked by an
+// enemy pawn (its safe mobility, 0 to 27), and the king-attack table at
+// the attack units of a side's knights, bishops, rooks and queens on the
+// enemy king's zone (the king's square and those next to it): 2 per
+// attacked zone square for a knight or a bishop, 3 for a rook, 5 for a
+// queen, at most 39. Each table's sum is multiplied by its scale feature.
 
 // pstTableNames are the pst evaluator's tables in the order of Data: the
-// piece kinds' in the order of their constants (Pawn ... King), then
-// passed pawns'.
-var pstTableNames = [pstTables]string{"pawn", "knight", "bishop", "rook", "queen", "king", "passed"}
+// piece kinds' in the order of their constants (Pawn ... King), passed
+// pawns', the mobility tables of Knight ... Queen, and king-attack's.
+var pstTableNames = [pstTables]string{"pawn", "knight", "bishop", "rook", "queen", "king", "passed",
+	"knight-mobility", "bishop-mobility", "rook-mobility", "queen-mobility", "king-attack"}
+
+// attackUnits are the king-attack units of one attacked zone square, by
+// piece kind.
+var attackUnits = [6]int{Knight: 2, Bishop: 2, Rook: 3, Queen: 5}
 
 const (
-	pstTables       = 7
+	pstTables       = 12
 	pstPassed       = 6      // the passed-pawn table
+	pstMobility     = 7      // Knight's mobility table; kind k's is pstMobility+k-Knight
+	pstKingAttack   = 11     // the king-attack table
+	maxAttackUnits  = 39     // the king-attack table's last entry
 	pstTableSize    = 2 * 64 // [middlegame, endgame] x square
 	pstSize         = pstTables * pstTableSize
 	pstScalars      = 23 // textbook's features, first
@@ -38,8 +53,13 @@ func pstTablesList() []games.Table {
 	ts := make([]games.Table, pstTables)
 	for t, name := range pstTableNames {
 		doc := name + " on each square (counted from its owner's side), middlegame and endgame, in centipawns"
-		if t == pstPassed {
+		switch {
+		case t == pstPassed:
 			doc = "passed pawns (no enemy pawn ahead on their file or the next) on each square (counted from their owner's side), middlegame and endgame, in centipawns"
+		case t == pstKingAttack:
+			doc = "attack units on the enemy king's zone (2 per attacked square for a knight or bishop, 3 for a rook, 5 for a queen; entries 0 to 39, the rest unused), middlegame and endgame, in centipawns"
+		case t >= pstMobility:
+			doc = "a " + pstTableNames[t-pstMobility+Knight] + "'s safe mobility (squares it attacks without a piece of its side or an enemy pawn's attack; entries 0 to 27, the rest unused), middlegame and endgame, in centipawns"
 		}
 		ts[t] = games.Table{Name: name, Doc: doc, Shape: []int{2, 64}}
 	}
@@ -101,8 +121,10 @@ type pstSums struct {
 }
 
 // add adds side c's entries to s with sign (+1 or -1): each pawn's, with
-// its passed entries when it is passed, then the other pieces'.
-func (s *pstSums) add(p *Position, c int, data *[pstSize]float32, sign float64) {
+// its passed entries when it is passed, then the other pieces', then its
+// mobility and king-attack entries, adding textbook's mobility features to
+// f on the way (addAttacks).
+func (s *pstSums) add(p *Position, c int, data *[pstSize]float32, sign float64, f *[pstScalars]float64) {
 	c &= 1
 	flip := 56 * c
 	own, span, enemy := &p.pieces[c], &passedSpan[c], p.pieces[c^1][Pawn]
@@ -134,13 +156,55 @@ func (s *pstSums) add(p *Position, c int, data *[pstSize]float32, sign float64) 
 		s.mg[k] += sign * float64(mg)
 		s.eg[k] += sign * float64(eg)
 	}
+	s.addAttacks(p, c, data, sign, f)
+}
+
+// addAttacks adds side c's mobility entries and its king-attack entry to s
+// with sign, and textbook's mobility features (textbookMobility) to f: one
+// pass over the attacks serves both.
+func (s *pstSums) addAttacks(p *Position, c int, data *[pstSize]float32, sign float64, f *[pstScalars]float64) {
+	occ, own := p.occupied(), p.colors[c]
+	area := ^(p.colors[c] | pawnAttackSet(c^1, p.pieces[c^1][Pawn]))
+	ek := p.kingSquare(c ^ 1)
+	zone := kingAttacks[ek] | 1<<ek
+	units := 0
+	for k := Knight; k <= Queen; k++ {
+		t := pstMobility + k - Knight
+		row := (*[pstTableSize]float32)(data[t*pstTableSize:])
+		var mg, eg float32
+		moves := 0
+		for b := p.pieces[c][k]; b != 0; b &= b - 1 {
+			a := attacks(k, lsb(b), occ)
+			n := popcount(a&area) & 63
+			mg += row[n]
+			eg += row[64+n]
+			units += attackUnits[k] * popcount(a&zone)
+			moves += popcount(a &^ own)
+		}
+		s.mg[t] += sign * float64(mg)
+		s.eg[t] += sign * float64(eg)
+		f[7+k-Knight] += sign * float64(moves)
+	}
+	u := min(units, maxAttackUnits)
+	row := (*[pstTableSize]float32)(data[pstKingAttack*pstTableSize:])
+	s.mg[pstKingAttack] += sign * float64(row[u])
+	s.eg[pstKingAttack] += sign * float64(row[64+u])
+}
+
+// pawnAttackSet is the squares side c's pawns attack.
+func pawnAttackSet(c int, pawns Bitboard) Bitboard {
+	if c == white {
+		return (pawns&^fileA)<<7 | (pawns&^fileH)<<9
+	}
+	return (pawns&^fileA)>>9 | (pawns&^fileH)>>7
 }
 
 // tables writes the value of each scale feature: mg*(the middlegame sum)
-// + (1-mg)*(the endgame sum), mg being p's phase.
-func (s *pstSums) tables(p *Position, data *[pstSize]float32, mg float64, values *[pstTables]float64) {
-	s.add(p, p.turn, data, 1)
-	s.add(p, p.turn^1, data, -1)
+// + (1-mg)*(the endgame sum), mg being p's phase; it completes textbook's
+// features f with mobility's.
+func (s *pstSums) tables(p *Position, data *[pstSize]float32, mg float64, values *[pstTables]float64, f *[pstScalars]float64) {
+	s.add(p, p.turn, data, 1, f)
+	s.add(p, p.turn^1, data, -1, f)
 	eg := 1 - mg
 	for t := range values {
 		values[t] = mg*s.mg[t] + eg*s.eg[t]
@@ -154,13 +218,13 @@ func evaluatePST(p *Position, data *[pstSize]float32, w []float64) int {
 	ws := (*[pstFeatureCount]float64)(w)
 	var f [pstScalars]float64
 	mg := p.pstTextbookFeatures(&f)
+	var s pstSums
+	var t [pstTables]float64
+	s.tables(p, data, mg, &t, &f)
 	v := 0.0
 	for i, x := range f {
 		v += ws[i] * x
 	}
-	var s pstSums
-	var t [pstTables]float64
-	s.tables(p, data, mg, &t)
 	for i, x := range t {
 		v += ws[pstScalars+i] * x
 	}
@@ -169,14 +233,16 @@ func evaluatePST(p *Position, data *[pstSize]float32, w []float64) int {
 
 func pstFeatureValues(p *Position, data *[pstSize]float32, dst *[pstFeatureCount]float64) {
 	clear(dst[:])
-	mg := p.pstTextbookFeatures((*[pstScalars]float64)(dst[:pstScalars]))
+	f := (*[pstScalars]float64)(dst[:pstScalars])
+	mg := p.pstTextbookFeatures(f)
 	var s pstSums
-	s.tables(p, data, mg, (*[pstTables]float64)(dst[pstScalars:]))
+	s.tables(p, data, mg, (*[pstTables]float64)(dst[pstScalars:]), f)
 }
 
-// pstTextbookFeatures adds textbook's features to f, as textbookFeatures
-// does, and returns the phase it tapered them with, which the tables
-// share (the phase costs a tenth of the evaluation).
+// pstTextbookFeatures adds textbook's features but mobility's to f, as
+// textbookFeatures does, and returns the phase it tapered them with, which
+// the tables share (the phase costs a tenth of the evaluation); the tables'
+// pass adds mobility's (pstSums.tables).
 func (p *Position) pstTextbookFeatures(f *[pstScalars]float64) (phase float64) {
 	materialFeatures(p, f[:5])
 	mg := p.phase()
@@ -188,7 +254,8 @@ func (p *Position) pstTextbookFeatures(f *[pstScalars]float64) (phase float64) {
 // pstTerms appends p's table entries: for every piece (and every passed
 // pawn, again in "passed"), its square's middlegame entry with coefficient
 // ±phase and its endgame entry with ±(1-phase), + for the side to move's
-// pieces, - for the opponent's. At most 96 terms (32 pieces, 16 pawns).
+// pieces, - for the opponent's; then each side's mobility and king-attack
+// entries (pstSums.addAttacks).
 func pstTerms(p *Position, dst []games.TableTerm) []games.TableTerm {
 	dst = dst[:0]
 	mg := p.phase()
@@ -206,12 +273,31 @@ func pstTerms(p *Position, dst []games.TableTerm) []games.TableTerm {
 				}
 			}
 		}
+		dst = appendAttackTerms(dst, p, c, cm, ce)
 	}
 	return dst
 }
 
-// appendPST appends table t's two entries of square sq (from its owner's
-// side).
+// appendAttackTerms appends side c's mobility entries, one pair per
+// knight, bishop, rook and queen, and its king-attack pair, as
+// pstSums.addAttacks reads them.
+func appendAttackTerms(dst []games.TableTerm, p *Position, c int, cm, ce float32) []games.TableTerm {
+	occ := p.occupied()
+	area := ^(p.colors[c] | pawnAttackSet(c^1, p.pieces[c^1][Pawn]))
+	ek := p.kingSquare(c ^ 1)
+	zone := kingAttacks[ek] | 1<<ek
+	units := 0
+	for k := Knight; k <= Queen; k++ {
+		for b := p.pieces[c][k]; b != 0; b &= b - 1 {
+			a := attacks(k, lsb(b), occ)
+			dst = appendPST(dst, pstMobility+k-Knight, popcount(a&area), cm, ce)
+			units += attackUnits[k] * popcount(a&zone)
+		}
+	}
+	return appendPST(dst, pstKingAttack, min(units, maxAttackUnits), cm, ce)
+}
+
+// appendPST appends table t's two entries of square (or count) sq.
 func appendPST(dst []games.TableTerm, t, sq int, cm, ce float32) []games.TableTerm {
 	base, f := int32(t*pstTableSize+sq), int32(pstScale(t))
 	return append(dst, games.TableTerm{Entry: base, Feature: f, Coef: cm}, games.TableTerm{Entry: base + 64, Feature: f, Coef: ce})

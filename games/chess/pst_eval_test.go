@@ -54,10 +54,48 @@ func slowPassed(p *Position, c, sq int) bool {
 	return true
 }
 
+// slowAttacks is the set of squares a piece of kind k (Knight ... Queen) on
+// sq attacks, walked square by square.
+func slowAttacks(p *Position, k, sq int) Bitboard {
+	diagonal := [][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+	straight := [][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}}
+	occ := p.occupied()
+	switch k {
+	case Knight:
+		var a Bitboard
+		for _, d := range [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
+			if f, r := sq%8+d[0], sq/8+d[1]; onBoard(f, r) {
+				a |= 1 << (r*8 + f)
+			}
+		}
+		return a
+	case Bishop:
+		return walkAttacks(sq, occ, diagonal)
+	case Rook:
+		return walkAttacks(sq, occ, straight)
+	}
+	return walkAttacks(sq, occ, diagonal) | walkAttacks(sq, occ, straight)
+}
+
+// slowPawnAttacked reports whether a pawn of side c attacks sq.
+func slowPawnAttacked(p *Position, c, sq int) bool {
+	back := -1 // a white pawn attacks from the rank below
+	if c == black {
+		back = 1
+	}
+	for _, df := range [2]int{-1, 1} {
+		if f, r := sq%8+df, sq/8+back; onBoard(f, r) && p.kind[r*8+f] == Pawn && p.colorAt(r*8+f) == c {
+			return true
+		}
+	}
+	return false
+}
+
 // pstReference computes p's table features the slow way, square by square:
 // the phase from the pieces counted, each piece's entries found by table
-// name (TableOffset) and square seen from its owner's side. It returns the
-// table values (phase*mg + (1-phase)*eg, the side to move's minus the
+// name (TableOffset) and square seen from its owner's side, its mobility
+// and its side's king-attack units counted square by square. It returns
+// the table values (phase*mg + (1-phase)*eg, the side to move's minus the
 // opponent's) and how many terms the position activates.
 func pstReference(t *testing.T, ev *games.Evaluator, p *Position) (values [pstTables]float64, terms int) {
 	n := 0
@@ -65,23 +103,27 @@ func pstReference(t *testing.T, ev *games.Evaluator, p *Position) (values [pstTa
 		n += [7]int{0, 1, 1, 2, 4, 0, 0}[p.kind[sq]]
 	}
 	phase := float64(min(n, 24)) / 24
-	add := func(name string, c, sq int) {
+	// addAt adds side c's entries at index i of table name.
+	addAt := func(name string, c, i int) {
 		off, table := ev.TableOffset(name)
 		if off < 0 || !slices.Equal(table.Shape, []int{2, 64}) {
 			t.Fatalf("table %s: offset %d, shape %v, want [2 64]", name, off, table.Shape)
-		}
-		own := sq
-		if c == black {
-			own = (7-sq/8)*8 + sq%8
 		}
 		sign := 1.0
 		if c != p.turn {
 			sign = -1
 		}
 		ti := slices.Index(pstTableNames[:], name)
-		values[ti] += sign * (phase*float64(ev.Data[off+own]) + (1-phase)*float64(ev.Data[off+64+own]))
+		values[ti] += sign * (phase*float64(ev.Data[off+i]) + (1-phase)*float64(ev.Data[off+64+i]))
 		terms += 2
 	}
+	add := func(name string, c, sq int) {
+		if c == black {
+			sq = (7-sq/8)*8 + sq%8
+		}
+		addAt(name, c, sq)
+	}
+	units := [2]int{}
 	for sq := range 64 {
 		k := int(p.kind[sq])
 		if k == noPiece {
@@ -92,6 +134,25 @@ func pstReference(t *testing.T, ev *games.Evaluator, p *Position) (values [pstTa
 		if k == Pawn && slowPassed(p, c, sq) {
 			add("passed", c, sq)
 		}
+		if k < Knight || k > Queen {
+			continue
+		}
+		mobility, ek := 0, p.kingSquare(c^1)
+		for a := range 64 {
+			if slowAttacks(p, k, sq)&(1<<a) == 0 {
+				continue
+			}
+			if (p.kind[a] == noPiece || p.colorAt(a) != c) && !slowPawnAttacked(p, c^1, a) {
+				mobility++
+			}
+			if max(a%8-ek%8, ek%8-a%8, a/8-ek/8, ek/8-a/8) <= 1 {
+				units[c] += [6]int{Knight: 2, Bishop: 2, Rook: 3, Queen: 5}[k]
+			}
+		}
+		addAt([6]string{Knight: "knight-mobility", Bishop: "bishop-mobility", Rook: "rook-mobility", Queen: "queen-mobility"}[k], c, mobility)
+	}
+	for c, u := range units {
+		addAt("king-attack", c, min(u, 39))
 	}
 	return values, terms
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gametune/gametune/games"
@@ -71,6 +73,9 @@ func pstData(t *testing.T, entries map[[3]string]float32) []float32 {
 	for k, v := range entries {
 		off, _ := emptyPST.TableOffset(k[0])
 		sq, ok := parseSquare(k[2])
+		if n, err := strconv.Atoi(strings.TrimPrefix(k[2], "#")); err == nil && k[2][0] == '#' {
+			sq, ok = n, n < 64
+		}
 		if off < 0 || !ok {
 			t.Fatalf("entry %v: table offset %d, square read %v", k, off, ok)
 		}
@@ -132,6 +137,45 @@ func TestPSTKnownAnswers(t *testing.T) {
 	}
 }
 
+// TestPSTAttackKnownAnswers scores the mobility and king-attack tables on
+// positions worked out by hand, at phase 1/24 (one knight).
+func TestPSTAttackKnownAnswers(t *testing.T) {
+	ev, err := emptyPST.WithData(pstData(t, map[[3]string]float32{
+		{"knight-mobility", "mg", "#8"}: 6, {"knight-mobility", "eg", "#8"}: 12, {"knight-mobility", "eg", "#6"}: 3,
+		{"king-attack", "eg", "#0"}: 1, {"king-attack", "eg", "#4"}: 10,
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		fen  string
+		want map[string]float64 // table -> feature value; the others 0
+	}{
+		// The e4 knight attacks 8 empty squares: 6/24 + 12*23/24; neither
+		// side attacks the other's king (entry 0 for both, cancelling).
+		{"4k3/8/8/8/4N3/8/8/4K3 w - - 0 1", map[string]float64{"knight-mobility": 11.75}},
+		// Black's e7 pawn attacks d6 and f6: 6 safe squares, 3*23/24.
+		{"4k3/4p3/8/8/4N3/8/8/4K3 w - - 0 1", map[string]float64{"knight-mobility": 2.875}},
+		// The f6 knight attacks e8 and d7 of the black king's zone: 4 units
+		// (10) against Black's 0 (1), from Black's side: -(10-1)*23/24; its
+		// 8 squares count the enemy king's.
+		{"4k3/8/5N2/8/8/8/8/4K3 b - - 0 1", map[string]float64{"knight-mobility": -11.75, "king-attack": -8.625}},
+	}
+	f := make([]float64, pstFeatureCount)
+	for _, c := range cases {
+		p, err := Parse(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev.FeatureValues(p, f)
+		for i, name := range pstTableNames {
+			if x := f[pstScale(i)]; math.Abs(x-c.want[name]) > 1e-6 {
+				t.Errorf("%s: %s table %v, want %v", c.fen, name, x, c.want[name])
+			}
+		}
+	}
+}
+
 // TestPSTBindRoundTrip checks that WithData and Bind give evaluators of
 // their own data, leaving the original's alone, and that a bound
 // evaluator's tables go through a weights file and back bit for bit.
@@ -183,7 +227,8 @@ func TestPSTBindRoundTrip(t *testing.T) {
 // with one entry shows it, times its scale, on its square with rank 8 at
 // the top; pawn and passed tables have nothing on ranks 1 and 8.
 func TestPSTPictures(t *testing.T) {
-	data := pstData(t, map[[3]string]float32{{"knight", "eg", "e4"}: 12.5, {"pawn", "mg", "a7"}: 3, {"king", "mg", "g1"}: -7})
+	data := pstData(t, map[[3]string]float32{{"knight", "eg", "e4"}: 12.5, {"pawn", "mg", "a7"}: 3, {"king", "mg", "g1"}: -7,
+		{"rook-mobility", "mg", "#7"}: 4, {"king-attack", "eg", "#39"}: -2, {"queen-mobility", "eg", "#28"}: 99})
 	w := emptyPST.Defaults()
 	w[pstScale(Knight)] = 2
 	boards := emptyPST.Pictures(data, w)
@@ -192,7 +237,11 @@ func TestPSTPictures(t *testing.T) {
 	}
 	for i, b := range boards {
 		title := pstTableNames[i/2] + []string{" middlegame", " endgame"}[i%2]
-		if b.Title != title || b.Files != 8 || b.Ranks != 8 || len(b.Heat) != 64 || b.Marks != "" {
+		if i/2 >= pstMobility {
+			checkCountPicture(t, b, title, i/2)
+			continue
+		}
+		if b.Title != title || b.Files != 8 || b.Ranks != 8 || len(b.Heat) != 64 || b.Marks != "" || b.Columns != nil {
 			t.Fatalf("board %d: %q %dx%d, %d values, want %q 8x8 and 64", i, b.Title, b.Files, b.Ranks, len(b.Heat), title)
 		}
 		pawnLike := i/2 == Pawn || i/2 == pstPassed
@@ -215,5 +264,29 @@ func TestPSTPictures(t *testing.T) {
 	}
 	if emptyPST.Pictures(data[1:], w) != nil || emptyPST.Pictures(data, w[1:]) != nil {
 		t.Error("Pictures draws tables or weights of the wrong length")
+	}
+}
+
+// checkCountPicture checks the picture of count table tbl: one row of its
+// counts, each column named by its count; rook-mobility's middlegame entry
+// 7 is 4 and king-attack's endgame entry 39 is -2 (queen-mobility's entry
+// 28, which no queen reads, is not drawn).
+func checkCountPicture(t *testing.T, b games.Board, title string, tbl int) {
+	t.Helper()
+	n := []int{9, 14, 15, 28, 40}[tbl-pstMobility]
+	if b.Title != title || b.Files != n || b.Ranks != 1 || len(b.Heat) != n || len(b.Columns) != n || b.Marks != "" {
+		t.Fatalf("%q: %q %dx%d, %d values, %d columns, want %dx1", title, b.Title, b.Files, b.Ranks, len(b.Heat), len(b.Columns), n)
+	}
+	for i, v := range b.Heat {
+		want := 0.0
+		switch {
+		case title == "rook-mobility middlegame" && i == 7:
+			want = 4
+		case title == "king-attack endgame" && i == 39:
+			want = -2
+		}
+		if v != want || b.Columns[i] != strconv.Itoa(i) {
+			t.Errorf("%s: column %d (%q) %v, want %v", title, i, b.Columns[i], v, want)
+		}
 	}
 }
