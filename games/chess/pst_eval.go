@@ -90,12 +90,13 @@ func newPSTEvaluator(data []float32) *games.Evaluator {
 	tables := (*[pstSize]float32)(data)
 	ev := &games.Evaluator{
 		Name:     "pst",
-		Doc:      "textbook's evaluation plus piece-square tables (middlegame and endgame, tapered by phase) for each piece kind and for passed pawns, fitted from self-play positions (centipawns)",
+		Doc:      "textbook's evaluation plus piece-square tables (middlegame and endgame, tapered by phase) for each piece kind and for passed pawns, tables of knights', bishops', rooks' and queens' safe mobility by count and of attack units on the enemy king's zone, fitted from self-play positions (centipawns)",
 		Features: pstFeatures(),
 		Tables:   pstTablesList(),
 		Data:     data,
 		Pictures: pstPictures,
 		PicturesDoc: "Each table as a white piece reads it, rank 8 at the top: its middlegame values beside its endgame values, in centipawns (each entry times its table's scale), added for the side to move's pieces and subtracted for the opponent's, tapered by the phase; " +
+			"the mobility tables are drawn as one row by the number of safe squares a piece attacks, king-attack's by the attack units on the enemy king's zone; " +
 			"the pieces' material and textbook's terms come on top. Blue raises the score of the piece's side, red lowers it.",
 		Bind: newPSTEvaluator,
 		Evaluate: func(gp games.Position, w []float64) int {
@@ -157,46 +158,6 @@ func (s *pstSums) add(p *Position, c int, data *[pstSize]float32, sign float64, 
 		s.eg[k] += sign * float64(eg)
 	}
 	s.addAttacks(p, c, data, sign, f)
-}
-
-// addAttacks adds side c's mobility entries and its king-attack entry to s
-// with sign, and textbook's mobility features (textbookMobility) to f: one
-// pass over the attacks serves both.
-func (s *pstSums) addAttacks(p *Position, c int, data *[pstSize]float32, sign float64, f *[pstScalars]float64) {
-	occ, own := p.occupied(), p.colors[c]
-	area := ^(p.colors[c] | pawnAttackSet(c^1, p.pieces[c^1][Pawn]))
-	ek := p.kingSquare(c ^ 1)
-	zone := kingAttacks[ek] | 1<<ek
-	units := 0
-	for k := Knight; k <= Queen; k++ {
-		t := pstMobility + k - Knight
-		row := (*[pstTableSize]float32)(data[t*pstTableSize:])
-		var mg, eg float32
-		moves := 0
-		for b := p.pieces[c][k]; b != 0; b &= b - 1 {
-			a := attacks(k, lsb(b), occ)
-			n := popcount(a&area) & 63
-			mg += row[n]
-			eg += row[64+n]
-			units += attackUnits[k] * popcount(a&zone)
-			moves += popcount(a &^ own)
-		}
-		s.mg[t] += sign * float64(mg)
-		s.eg[t] += sign * float64(eg)
-		f[7+k-Knight] += sign * float64(moves)
-	}
-	u := min(units, maxAttackUnits)
-	row := (*[pstTableSize]float32)(data[pstKingAttack*pstTableSize:])
-	s.mg[pstKingAttack] += sign * float64(row[u])
-	s.eg[pstKingAttack] += sign * float64(row[64+u])
-}
-
-// pawnAttackSet is the squares side c's pawns attack.
-func pawnAttackSet(c int, pawns Bitboard) Bitboard {
-	if c == white {
-		return (pawns&^fileA)<<7 | (pawns&^fileH)<<9
-	}
-	return (pawns&^fileA)>>9 | (pawns&^fileH)>>7
 }
 
 // tables writes the value of each scale feature: mg*(the middlegame sum)
@@ -276,25 +237,6 @@ func pstTerms(p *Position, dst []games.TableTerm) []games.TableTerm {
 		dst = appendAttackTerms(dst, p, c, cm, ce)
 	}
 	return dst
-}
-
-// appendAttackTerms appends side c's mobility entries, one pair per
-// knight, bishop, rook and queen, and its king-attack pair, as
-// pstSums.addAttacks reads them.
-func appendAttackTerms(dst []games.TableTerm, p *Position, c int, cm, ce float32) []games.TableTerm {
-	occ := p.occupied()
-	area := ^(p.colors[c] | pawnAttackSet(c^1, p.pieces[c^1][Pawn]))
-	ek := p.kingSquare(c ^ 1)
-	zone := kingAttacks[ek] | 1<<ek
-	units := 0
-	for k := Knight; k <= Queen; k++ {
-		for b := p.pieces[c][k]; b != 0; b &= b - 1 {
-			a := attacks(k, lsb(b), occ)
-			dst = appendPST(dst, pstMobility+k-Knight, popcount(a&area), cm, ce)
-			units += attackUnits[k] * popcount(a&zone)
-		}
-	}
-	return appendPST(dst, pstKingAttack, min(units, maxAttackUnits), cm, ce)
 }
 
 // appendPST appends table t's two entries of square (or count) sq.

@@ -54,43 +54,6 @@ func slowPassed(p *Position, c, sq int) bool {
 	return true
 }
 
-// slowAttacks is the set of squares a piece of kind k (Knight ... Queen) on
-// sq attacks, walked square by square.
-func slowAttacks(p *Position, k, sq int) Bitboard {
-	diagonal := [][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
-	straight := [][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}}
-	occ := p.occupied()
-	switch k {
-	case Knight:
-		var a Bitboard
-		for _, d := range [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
-			if f, r := sq%8+d[0], sq/8+d[1]; onBoard(f, r) {
-				a |= 1 << (r*8 + f)
-			}
-		}
-		return a
-	case Bishop:
-		return walkAttacks(sq, occ, diagonal)
-	case Rook:
-		return walkAttacks(sq, occ, straight)
-	}
-	return walkAttacks(sq, occ, diagonal) | walkAttacks(sq, occ, straight)
-}
-
-// slowPawnAttacked reports whether a pawn of side c attacks sq.
-func slowPawnAttacked(p *Position, c, sq int) bool {
-	back := -1 // a white pawn attacks from the rank below
-	if c == black {
-		back = 1
-	}
-	for _, df := range [2]int{-1, 1} {
-		if f, r := sq%8+df, sq/8+back; onBoard(f, r) && p.kind[r*8+f] == Pawn && p.colorAt(r*8+f) == c {
-			return true
-		}
-	}
-	return false
-}
-
 // pstReference computes p's table features the slow way, square by square:
 // the phase from the pieces counted, each piece's entries found by table
 // name (TableOffset) and square seen from its owner's side, its mobility

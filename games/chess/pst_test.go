@@ -137,45 +137,6 @@ func TestPSTKnownAnswers(t *testing.T) {
 	}
 }
 
-// TestPSTAttackKnownAnswers scores the mobility and king-attack tables on
-// positions worked out by hand, at phase 1/24 (one knight).
-func TestPSTAttackKnownAnswers(t *testing.T) {
-	ev, err := emptyPST.WithData(pstData(t, map[[3]string]float32{
-		{"knight-mobility", "mg", "#8"}: 6, {"knight-mobility", "eg", "#8"}: 12, {"knight-mobility", "eg", "#6"}: 3,
-		{"king-attack", "eg", "#0"}: 1, {"king-attack", "eg", "#4"}: 10,
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
-		fen  string
-		want map[string]float64 // table -> feature value; the others 0
-	}{
-		// The e4 knight attacks 8 empty squares: 6/24 + 12*23/24; neither
-		// side attacks the other's king (entry 0 for both, cancelling).
-		{"4k3/8/8/8/4N3/8/8/4K3 w - - 0 1", map[string]float64{"knight-mobility": 11.75}},
-		// Black's e7 pawn attacks d6 and f6: 6 safe squares, 3*23/24.
-		{"4k3/4p3/8/8/4N3/8/8/4K3 w - - 0 1", map[string]float64{"knight-mobility": 2.875}},
-		// The f6 knight attacks e8 and d7 of the black king's zone: 4 units
-		// (10) against Black's 0 (1), from Black's side: -(10-1)*23/24; its
-		// 8 squares count the enemy king's.
-		{"4k3/8/5N2/8/8/8/8/4K3 b - - 0 1", map[string]float64{"knight-mobility": -11.75, "king-attack": -8.625}},
-	}
-	f := make([]float64, pstFeatureCount)
-	for _, c := range cases {
-		p, err := Parse(c.fen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev.FeatureValues(p, f)
-		for i, name := range pstTableNames {
-			if x := f[pstScale(i)]; math.Abs(x-c.want[name]) > 1e-6 {
-				t.Errorf("%s: %s table %v, want %v", c.fen, name, x, c.want[name])
-			}
-		}
-	}
-}
-
 // TestPSTBindRoundTrip checks that WithData and Bind give evaluators of
 // their own data, leaving the original's alone, and that a bound
 // evaluator's tables go through a weights file and back bit for bit.
