@@ -12,9 +12,7 @@ import "github.com/gametune/gametune/games"
 // pass over the attacks serves both.
 func (s *pstSums) addAttacks(p *Position, c int, data *[pstSize]float32, sign float64, f *[pstScalars]float64) {
 	occ, own := p.occupied(), p.colors[c]
-	area := ^(own | pawnAttackSet(c^1, p.pieces[c^1][Pawn]))
-	ek := p.kingSquare(c ^ 1)
-	zone := kingAttacks[ek] | 1<<ek
+	area, zone := attackAreas(p, c)
 	units := 0
 	for k := Knight; k <= Queen; k++ {
 		t := pstMobility + k - Knight
@@ -39,6 +37,14 @@ func (s *pstSums) addAttacks(p *Position, c int, data *[pstSize]float32, sign fl
 	s.eg[pstKingAttack] += sign * float64(row[64+u])
 }
 
+// attackAreas returns side c's mobility area (the squares neither held by
+// its pieces nor attacked by an enemy pawn) and the enemy king's zone (its
+// square and those next to it).
+func attackAreas(p *Position, c int) (area, zone Bitboard) {
+	ek := p.kingSquare(c ^ 1)
+	return ^(p.colors[c] | pawnAttackSet(c^1, p.pieces[c^1][Pawn])), kingAttacks[ek] | 1<<ek
+}
+
 // pawnAttackSet is the squares side c's pawns attack.
 func pawnAttackSet(c int, pawns Bitboard) Bitboard {
 	if c == white {
@@ -52,9 +58,7 @@ func pawnAttackSet(c int, pawns Bitboard) Bitboard {
 // pstSums.addAttacks reads them.
 func appendAttackTerms(dst []games.TableTerm, p *Position, c int, cm, ce float32) []games.TableTerm {
 	occ := p.occupied()
-	area := ^(p.colors[c] | pawnAttackSet(c^1, p.pieces[c^1][Pawn]))
-	ek := p.kingSquare(c ^ 1)
-	zone := kingAttacks[ek] | 1<<ek
+	area, zone := attackAreas(p, c)
 	units := 0
 	for k := Knight; k <= Queen; k++ {
 		for b := p.pieces[c][k]; b != 0; b &= b - 1 {
