@@ -19,8 +19,10 @@ func (s *pstSums) addAttacks(p *Position, c int, data *[pstSize]float32, sign fl
 		row := (*[pstTableSize]float32)(data[t*pstTableSize:])
 		var mg, eg float32
 		moves := 0
+		var all Bitboard
 		for b := p.pieces[c][k]; b != 0; b &= b - 1 {
 			a := attacks(k, lsb(b), occ)
+			all |= a
 			n := popcount(a&area) & 63
 			mg += row[n]
 			eg += row[64+n]
@@ -30,6 +32,7 @@ func (s *pstSums) addAttacks(p *Position, c int, data *[pstSize]float32, sign fl
 		s.mg[t] += sign * float64(mg)
 		s.eg[t] += sign * float64(eg)
 		f[7+k-Knight] += sign * float64(moves)
+		s.att[c&1][k] = all
 	}
 	u := min(units, maxAttackUnits)
 	row := (*[pstTableSize]float32)(data[pstKingAttack*pstTableSize:])

@@ -22,24 +22,30 @@ import (
 // the attack units of a side's knights, bishops, rooks and queens on the
 // enemy king's zone (the king's square and those next to it): 2 per
 // attacked zone square for a knight or a bishop, 3 for a rook, 5 for a
-// queen, at most 39. Each table's sum is multiplied by its scale feature.
+// queen, at most 39. Two threat tables read, for each attacked piece, its
+// least valuable attacker's kind, its own and whether it is defended
+// (pst_threats.go). Each table's sum is multiplied by its scale feature.
 
 // pstTableNames are the pst evaluator's tables in the order of Data: the
 // piece kinds' in the order of their constants (Pawn ... King), passed
-// pawns', the mobility tables of Knight ... Queen, and king-attack's.
+// pawns', the mobility tables of Knight ... Queen, king-attack's, and the
+// threat tables.
 var pstTableNames = [pstTables]string{"pawn", "knight", "bishop", "rook", "queen", "king", "passed",
-	"knight-mobility", "bishop-mobility", "rook-mobility", "queen-mobility", "king-attack"}
+	"knight-mobility", "bishop-mobility", "rook-mobility", "queen-mobility", "king-attack",
+	"threats-by-mover", "threats-on-mover"}
 
 // attackUnits are the king-attack units of one attacked zone square, by
 // piece kind.
 var attackUnits = [6]int{Knight: 2, Bishop: 2, Rook: 3, Queen: 5}
 
 const (
-	pstTables       = 12
+	pstTables       = 14
 	pstPassed       = 6      // the passed-pawn table
 	pstMobility     = 7      // Knight's mobility table; kind k's is pstMobility+k-Knight
 	pstKingAttack   = 11     // the king-attack table
 	maxAttackUnits  = 39     // the king-attack table's last entry
+	pstThreatsBy    = 12     // the side to move's threats
+	pstThreatsOn    = 13     // the opponent's threats
 	pstTableSize    = 2 * 64 // [middlegame, endgame] x square
 	pstSize         = pstTables * pstTableSize
 	pstScalars      = 23 // textbook's features, first
@@ -54,6 +60,12 @@ func pstTablesList() []games.Table {
 	for t, name := range pstTableNames {
 		doc := name + " on each square (counted from its owner's side), middlegame and endgame, in centipawns"
 		switch {
+		case t == pstThreatsBy || t == pstThreatsOn:
+			side := "the side to move's threats on the opponent's pieces (added)"
+			if t == pstThreatsOn {
+				side = "the opponent's threats on the side to move's pieces (subtracted)"
+			}
+			doc = side + ": each attacked piece but the king reads entry 10*(its least valuable attacker's kind) + 2*(its kind) + (1 if no piece of its side defends it), kinds P N B R Q K from 0; entries 0 to 59, the rest unused; middlegame and endgame, in centipawns"
 		case t == pstPassed:
 			doc = "passed pawns (no enemy pawn ahead on their file or the next) on each square (counted from their owner's side), middlegame and endgame, in centipawns"
 		case t == pstKingAttack:
@@ -119,6 +131,7 @@ func newPSTEvaluator(data []float32) *games.Evaluator {
 // opponent's, by table: mg of the middlegame entries, eg of the endgame's.
 type pstSums struct {
 	mg, eg [pstTables]float64
+	att    [2]attackSet // by colour, filled by add
 }
 
 // add adds side c's entries to s with sign (+1 or -1): each pawn's, with
@@ -146,6 +159,8 @@ func (s *pstSums) add(p *Position, c int, data *[pstSize]float32, sign float64, 
 	s.eg[Pawn] += sign * float64(eg)
 	s.mg[pstPassed] += sign * float64(pmg)
 	s.eg[pstPassed] += sign * float64(peg)
+	s.att[c][Pawn] = pawnAttackSet(c, own[Pawn])
+	s.att[c][King] = kingAttacks[p.kingSquare(c)]
 	for k := Knight; k <= King; k++ {
 		row := (*[pstTableSize]float32)(data[k*pstTableSize:])
 		mg, eg = 0, 0
@@ -164,8 +179,15 @@ func (s *pstSums) add(p *Position, c int, data *[pstSize]float32, sign float64, 
 // + (1-mg)*(the endgame sum), mg being p's phase; it completes textbook's
 // features f with mobility's.
 func (s *pstSums) tables(p *Position, data *[pstSize]float32, mg float64, values *[pstTables]float64, f *[pstScalars]float64) {
-	s.add(p, p.turn, data, 1, f)
-	s.add(p, p.turn^1, data, -1, f)
+	us, them := p.turn&1, (p.turn^1)&1
+	s.add(p, us, data, 1, f)
+	s.add(p, them, data, -1, f)
+	for c := range s.att {
+		a := &s.att[c]
+		a[allKinds] = a[Pawn] | a[Knight] | a[Bishop] | a[Rook] | a[Queen] | a[King]
+	}
+	s.addThreats(p, us, &s.att[us], &s.att[them], pstThreatsBy, data, 1)
+	s.addThreats(p, them, &s.att[them], &s.att[us], pstThreatsOn, data, -1)
 	eg := 1 - mg
 	for t := range values {
 		values[t] = mg*s.mg[t] + eg*s.eg[t]
@@ -235,6 +257,7 @@ func pstTerms(p *Position, dst []games.TableTerm) []games.TableTerm {
 			}
 		}
 		dst = appendAttackTerms(dst, p, c, cm, ce)
+		dst = appendThreatTerms(dst, p, c, pstThreatsBy+i, cm, ce)
 	}
 	return dst
 }

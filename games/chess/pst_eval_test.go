@@ -117,6 +117,14 @@ func pstReference(t *testing.T, ev *games.Evaluator, p *Position) (values [pstTa
 	for c, u := range units {
 		addAt("king-attack", c, min(u, 39))
 	}
+	for sq := range 64 {
+		if k := int(p.kind[sq]); k != noPiece && k != King {
+			d := p.colorAt(sq)
+			if e, ok := slowThreat(p, sq); ok {
+				addAt(map[bool]string{true: "threats-by-mover", false: "threats-on-mover"}[d^1 == p.turn], d^1, e)
+			}
+		}
+	}
 	return values, terms
 }
 

@@ -189,7 +189,8 @@ func TestPSTBindRoundTrip(t *testing.T) {
 // the top; pawn and passed tables have nothing on ranks 1 and 8.
 func TestPSTPictures(t *testing.T) {
 	data := pstData(t, map[[3]string]float32{{"knight", "eg", "e4"}: 12.5, {"pawn", "mg", "a7"}: 3, {"king", "mg", "g1"}: -7,
-		{"rook-mobility", "mg", "#7"}: 4, {"king-attack", "eg", "#39"}: -2, {"queen-mobility", "eg", "#28"}: 99})
+		{"rook-mobility", "mg", "#7"}: 4, {"king-attack", "eg", "#39"}: -2, {"queen-mobility", "eg", "#28"}: 99,
+		{"threats-on-mover", "mg", "#9"}: 5, {"threats-by-mover", "eg", "#60"}: 99})
 	w := emptyPST.Defaults()
 	w[pstScale(Knight)] = 2
 	boards := emptyPST.Pictures(data, w)
@@ -229,12 +230,14 @@ func TestPSTPictures(t *testing.T) {
 }
 
 // checkCountPicture checks the picture of count table tbl: one row of its
-// counts, each column named by its count; rook-mobility's middlegame entry
-// 7 is 4 and king-attack's endgame entry 39 is -2 (queen-mobility's entry
-// 28, which no queen reads, is not drawn).
+// counts, each column named by its count (a threat table's by
+// threatColumns); rook-mobility's middlegame entry 7 is 4, king-attack's
+// endgame entry 39 is -2 and threats-on-mover's middlegame entry 9 (PxQ!)
+// is 5 (queen-mobility's entry 28 and threats-by-mover's 60, which nothing
+// reads, are not drawn).
 func checkCountPicture(t *testing.T, b games.Board, title string, tbl int) {
 	t.Helper()
-	n := []int{9, 14, 15, 28, 40}[tbl-pstMobility]
+	n := []int{9, 14, 15, 28, 40, 60, 60}[tbl-pstMobility]
 	if b.Title != title || b.Files != n || b.Ranks != 1 || len(b.Heat) != n || len(b.Columns) != n || b.Marks != "" {
 		t.Fatalf("%q: %q %dx%d, %d values, %d columns, want %dx1", title, b.Title, b.Files, b.Ranks, len(b.Heat), len(b.Columns), n)
 	}
@@ -245,8 +248,14 @@ func checkCountPicture(t *testing.T, b games.Board, title string, tbl int) {
 			want = 4
 		case title == "king-attack endgame" && i == 39:
 			want = -2
+		case title == "threats-on-mover middlegame" && i == 9:
+			want = 5
 		}
-		if v != want || b.Columns[i] != strconv.Itoa(i) {
+		column := strconv.Itoa(i)
+		if tbl >= pstThreatsBy {
+			column = threatColumns()[i]
+		}
+		if v != want || b.Columns[i] != column {
 			t.Errorf("%s: column %d (%q) %v, want %v", title, i, b.Columns[i], v, want)
 		}
 	}
