@@ -279,7 +279,7 @@ func TestHeatmapColumns(t *testing.T) {
 	}
 }
 
-// TestTablesSectionPST: chess's tables are drawn as 24 heatmaps
+// TestTablesSectionPST: chess's tables are drawn as 28 heatmaps
 // (middlegame and endgame of each table) with the evaluator's own words,
 // rank 8 at the top (a count table one row of its counts), and no
 // configurations section once fitted.
@@ -297,6 +297,8 @@ func TestTablesSectionPST(t *testing.T) {
 	data[off+27] = 40 // the middlegame knight on d4
 	off, _ = ev.TableOffset("queen-mobility")
 	data[off+64+20] = 15 // the endgame queen with 20 safe squares
+	off, _ = ev.TableOffset("threats-on-mover")
+	data[off+9] = -30 // the middlegame pawn attacking an undefended queen
 	bound, err := ev.WithData(data)
 	if err != nil {
 		t.Fatal(err)
@@ -306,8 +308,8 @@ func TestTablesSectionPST(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(section)
-	if n := len(svgs(page)); n != 24 {
-		t.Errorf("%d boards, want 24", n)
+	if n := len(svgs(page)); n != 28 {
+		t.Errorf("%d boards, want 28", n)
 	}
 	if !strings.Contains(page, esc(ev.PicturesDoc)) || strings.Contains(page, "Strongest configurations") {
 		t.Errorf("the section has not the pst words, or has a configurations section:\n%.2000s", page)
@@ -317,6 +319,9 @@ func TestTablesSectionPST(t *testing.T) {
 	}
 	if !strings.Contains(page, "<title>20: +15") || !strings.Contains(page, "queen-mobility endgame") {
 		t.Errorf("the queen's mobility entry 20 is not drawn as 20: +15")
+	}
+	if !strings.Contains(page, "<title>PxQ!: -30") || !strings.Contains(page, "threats-on-mover middlegame") {
+		t.Errorf("threats-on-mover's entry 9 is not drawn as PxQ!: -30")
 	}
 	zero, _ := ev.WithData(make([]float32, ev.TablesSize()))
 	section, err = TablesSection(g, zero, ev.Scratch)

@@ -175,12 +175,14 @@ func TestPSTLearnFromScratch(t *testing.T) {
 // TestPSTLearnFromScratchReduced is the small version of the command that
 // made the shipped pst tables: one round of 3,000 self-play games at depth
 // 3 (389,543 positions, each labelled by its mover's search score alone,
-// --lambda 1: few games' results are too noisy a label for 1,143 weights;
-// its gate measured +31.0 [+11.2, +51.0] over 500 pairs) from empty
-// tables, 6 minutes on 2 cores; what it learns must beat default:textbook
-// at depth 3 (measured +44.5 [+12.6, +77.2]; the square tables alone
-// +41.9). Smaller rounds did not: one of 1,500 games at depth 4 measured
-// -0.9 [-32.7, +30.9] with the square tables alone.
+// --lambda 1: few games' results are too noisy a label for 1,385 weights;
+// its gate measured +91.6 [+69.1, +115.0] over 384 pairs) from empty
+// tables, about 7 minutes on 2 cores (12m49s sharing them with another
+// run); what it learns must beat default:textbook at depth 3 (measured
+// +78.6 [+47.1, +111.5]; without the threat tables +44.5 [+12.6, +77.2],
+// the square tables alone +41.9). Smaller rounds did not: one of 1,500
+// games at depth 4 measured -0.9 [-32.7, +30.9] with the square tables
+// alone.
 func TestPSTLearnFromScratchReduced(t *testing.T) {
 	learnAndBeat(t, "chess", "pst", "default:textbook", "--budget-games", "4000", "--depth", "3", "--rounds", "1",
 		"--epochs", "5", "--lambda", "1", "--seed", "5")

@@ -102,13 +102,13 @@ func newPSTEvaluator(data []float32) *games.Evaluator {
 	tables := (*[pstSize]float32)(data)
 	ev := &games.Evaluator{
 		Name:     "pst",
-		Doc:      "textbook's evaluation plus piece-square tables (middlegame and endgame, tapered by phase) for each piece kind and for passed pawns, tables of knights', bishops', rooks' and queens' safe mobility by count and of attack units on the enemy king's zone, fitted from self-play positions (centipawns)",
+		Doc:      "textbook's evaluation plus piece-square tables (middlegame and endgame, tapered by phase) for each piece kind and for passed pawns, tables of knights', bishops', rooks' and queens' safe mobility by count, of attack units on the enemy king's zone and of threats (by attacker, victim and defence, the side to move's and the opponent's), fitted from self-play positions (centipawns)",
 		Features: pstFeatures(),
 		Tables:   pstTablesList(),
 		Data:     data,
 		Pictures: pstPictures,
 		PicturesDoc: "Each table as a white piece reads it, rank 8 at the top: its middlegame values beside its endgame values, in centipawns (each entry times its table's scale), added for the side to move's pieces and subtracted for the opponent's, tapered by the phase; " +
-			"the mobility tables are drawn as one row by the number of safe squares a piece attacks, king-attack's by the attack units on the enemy king's zone; " +
+			"the mobility tables are drawn as one row by the number of safe squares a piece attacks, king-attack's by the attack units on the enemy king's zone, the threat tables' by attacker and victim (PxN: a pawn attacking a defended knight; PxN!: an undefended one); " +
 			"the pieces' material and textbook's terms come on top. Blue raises the score of the piece's side, red lowers it.",
 		Bind: newPSTEvaluator,
 		Evaluate: func(gp games.Position, w []float64) int {

@@ -61,7 +61,7 @@ func TestPSTThreatKnownAnswers(t *testing.T) {
 		{"threats-by-mover", "mg", "#8"}: 12, // PxQ defended
 		{"threats-on-mover", "mg", "#9"}: 24, {"threats-on-mover", "eg", "#9"}: 48,
 		{"threats-on-mover", "mg", "#39"}: 240, // RxQ!
-		{"threats-by-mover", "mg", "#41"}: 6, // QxP!
+		{"threats-by-mover", "mg", "#41"}: 6,   // QxP!
 	}))
 	if err != nil {
 		t.Fatal(err)
