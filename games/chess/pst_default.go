@@ -7,16 +7,17 @@ import (
 )
 
 // shippedWeights is the default of the pst evaluator: a compact weights
-// file (games.WriteWeights) made by gametune's own pipeline, 12,000 games at
+// file (games.WriteWeights) made by gametune's own pipeline, 16,000 games at
 // depth 4, each label half the game's result and half the mover's search
-// score, 65 minutes on 2 cores. Of its 3 rounds the first two were kept by
-// their gates (+82.0 and +39.1 at depth 4) and the third rejected (+14.3
-// [-4.3, +32.9] over 500 pairs): the file holds the second round's fit,
-// learned from 4,551 self-play games (579,247 positions). Results do not
-// depend on --workers, so this rebuilds it:
+// score, 116 minutes on 2 cores (the first 14 shared with another run). Its
+// 2 rounds were both kept by their gates: +130.3 [+104.0, +158.1] over the
+// empty tables (279 pairs), then +98.3 [+74.8, +122.8] over the first
+// round's (370 pairs); the file holds the second round's fit, learned from
+// 13,442 self-play games (1,769,939 positions). Results do not depend on
+// --workers, so this rebuilds it:
 //
-//	tune learn --game chess --evaluator pst --start empty --budget-games 12000 \
-//	    --depth 4 --rounds 3 --epochs 5 --lambda 0.5 --seed 1 -o games/chess/pst.gtw
+//	tune learn --game chess --evaluator pst --start empty --budget-games 16000 \
+//	    --depth 4 --rounds 2 --epochs 5 --lambda 0.5 --seed 1 -o games/chess/pst.gtw
 //
 // TestWritePSTZero writes a file of zero tables and the Scratch weights,
 // with which pst plays as textbook does:
