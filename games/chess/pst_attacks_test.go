@@ -3,6 +3,8 @@ package chess
 import (
 	"math"
 	"testing"
+
+	"github.com/gametune/gametune/games"
 )
 
 // slowAttacks is the set of squares a piece of kind k (Knight ... Queen) on
@@ -52,10 +54,7 @@ func TestPSTAttackKnownAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		fen  string
-		want map[string]float64 // table -> feature value; the others 0
-	}{
+	checkTableFeatures(t, ev, []tableCase{
 		// The e4 knight attacks 8 empty squares: 6/24 + 12*23/24; neither
 		// side attacks the other's king (entry 0 for both, cancelling).
 		{"4k3/8/8/8/4N3/8/8/4K3 w - - 0 1", map[string]float64{"knight-mobility": 11.75}},
@@ -65,7 +64,19 @@ func TestPSTAttackKnownAnswers(t *testing.T) {
 		// (10) against Black's 0 (1), from Black's side: -(10-1)*23/24; its
 		// 8 squares count the enemy king's.
 		{"4k3/8/5N2/8/8/8/8/4K3 b - - 0 1", map[string]float64{"knight-mobility": -11.75, "king-attack": -8.625}},
-	}
+	})
+}
+
+// tableCase is a position and the value of each table's feature there
+// (table name -> value; the others 0).
+type tableCase struct {
+	fen  string
+	want map[string]float64
+}
+
+// checkTableFeatures checks ev's table features on each case.
+func checkTableFeatures(t *testing.T, ev *games.Evaluator, cases []tableCase) {
+	t.Helper()
 	f := make([]float64, pstFeatureCount)
 	for _, c := range cases {
 		p, err := Parse(c.fen)

@@ -1,9 +1,6 @@
 package chess
 
-import (
-	"math"
-	"testing"
-)
+import "testing"
 
 // slowAttackers returns the kinds of side c's pieces that attack sq, walked
 // square by square: attackers[k] for kind k.
@@ -66,10 +63,7 @@ func TestPSTThreatKnownAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		fen  string
-		want map[string]float64 // table -> feature value; the others 0
-	}{
+	checkTableFeatures(t, ev, []tableCase{
 		// White's d4 pawn attacks Black's undefended e5 queen, White to
 		// move: 24*4/24 + 48*20/24.
 		{"4k3/8/8/4q3/3P4/8/8/7K w - - 0 1", map[string]float64{"threats-by-mover": 44}},
@@ -87,18 +81,5 @@ func TestPSTThreatKnownAnswers(t *testing.T) {
 		// The rook alone (its pawn gone): RxQ!, 240*6/24; the queen's
 		// threat on the d1 rook, defended by the king, reads zero.
 		{"4k3/8/8/3q4/8/8/8/3RK3 b - - 0 1", map[string]float64{"threats-on-mover": -60}},
-	}
-	f := make([]float64, pstFeatureCount)
-	for _, c := range cases {
-		p, err := Parse(c.fen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev.FeatureValues(p, f)
-		for i, name := range pstTableNames {
-			if x := f[pstScale(i)]; math.Abs(x-c.want[name]) > 1e-6 {
-				t.Errorf("%s: %s table %v, want %v", c.fen, name, x, c.want[name])
-			}
-		}
-	}
+	})
 }
