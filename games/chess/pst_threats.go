@@ -79,7 +79,7 @@ func (s *pstSums) addThreats(p *Position, a int, att, def *attackSet, t int, dat
 			if x == 0 {
 				continue
 			}
-			e := k*10 + v*2
+			e := threatEntry(k, v, false) // its hanging entry is e+1
 			if n := float32(popcount(x & def[allKinds])); n != 0 {
 				mg += n * row[e]
 				eg += n * row[64+e]
