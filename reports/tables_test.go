@@ -279,7 +279,7 @@ func TestHeatmapColumns(t *testing.T) {
 	}
 }
 
-// TestTablesSectionPST: chess's tables are drawn as 28 heatmaps
+// TestTablesSectionPST: chess's tables are drawn as 32 heatmaps
 // (middlegame and endgame of each table) with the evaluator's own words,
 // rank 8 at the top (a count table one row of its counts), and no
 // configurations section once fitted.
@@ -299,6 +299,8 @@ func TestTablesSectionPST(t *testing.T) {
 	data[off+64+20] = 15 // the endgame queen with 20 safe squares
 	off, _ = ev.TableOffset("threats-on-mover")
 	data[off+9] = -30 // the middlegame pawn attacking an undefended queen
+	off, _ = ev.TableOffset("pawn-shelter")
+	data[off+64+10] = 12 // the endgame pawn on b3 or g3 before its king
 	bound, err := ev.WithData(data)
 	if err != nil {
 		t.Fatal(err)
@@ -308,8 +310,8 @@ func TestTablesSectionPST(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(section)
-	if n := len(svgs(page)); n != 28 {
-		t.Errorf("%d boards, want 28", n)
+	if n := len(svgs(page)); n != 32 {
+		t.Errorf("%d boards, want 32", n)
 	}
 	if !strings.Contains(page, esc(ev.PicturesDoc)) || strings.Contains(page, "Strongest configurations") {
 		t.Errorf("the section has not the pst words, or has a configurations section:\n%.2000s", page)
@@ -322,6 +324,9 @@ func TestTablesSectionPST(t *testing.T) {
 	}
 	if !strings.Contains(page, "<title>PxQ!: -30") || !strings.Contains(page, "threats-on-mover middlegame") {
 		t.Errorf("threats-on-mover's entry 9 is not drawn as PxQ!: -30")
+	}
+	if !strings.Contains(page, "<title>shelter bg 3: +12") || !strings.Contains(page, "pawn-shelter endgame") {
+		t.Errorf("pawn-shelter's entry 10 is not drawn as shelter bg 3: +12")
 	}
 	zero, _ := ev.WithData(make([]float32, ev.TablesSize()))
 	section, err = TablesSection(g, zero, ev.Scratch)

@@ -171,14 +171,14 @@ func playUCISelf(t *testing.T, p *engineProcess, game string, maxPlies int) int 
 // TestPSTLearnFromScratchReduced is the small version of the command that
 // made the shipped pst tables: one round of 3,000 self-play games at depth
 // 2 (342,916 positions, each labelled by its mover's search score alone,
-// --lambda 1: few games' results are too noisy a label for 1,385 weights;
-// its gate measured +104.6 [+82.6, +127.4] over 308 pairs) from empty
-// tables, 1m41s on 2 cores; what it learns must beat default:textbook at
-// depth 3 (measured +86.9 [+54.8, +120.5]). The same round at depth 3 took
-// 8m39s and measured +78.6 [+47.1, +111.5] (without the threat tables
-// +44.5 [+12.6, +77.2], the square tables alone +41.9); one of 1,500
-// games at depth 4 measured -0.9 [-32.7, +30.9] with the square tables
-// alone.
+// --lambda 1: few games' results are too noisy a label for 1,627 weights;
+// its gate measured +113.6 [+90.8, +137.5] over 296 pairs) from empty
+// tables, 1m45s on 2 cores; what it learns must beat default:textbook at
+// depth 3 (measured +136.0 [+103.3, +171.1]; before the king-safety tables
+// +86.9 [+54.8, +120.5]). The same round at depth 3 took 8m39s and
+// measured +78.6 [+47.1, +111.5] before them (without the threat tables
+// +44.5 [+12.6, +77.2], the square tables alone +41.9); one of 1,500 games
+// at depth 4 measured -0.9 [-32.7, +30.9] with the square tables alone.
 func TestPSTLearnFromScratchReduced(t *testing.T) {
 	learnAndBeat(t, "chess", "pst", "default:textbook", "--budget-games", "4000", "--depth", "2", "--rounds", "1",
 		"--epochs", "5", "--lambda", "1", "--seed", "5")

@@ -21,7 +21,18 @@ func (s *pstSums) addAttacks(p *Position, c int, data *[pstSize]float32, sign fl
 		moves := 0
 		var all Bitboard
 		for b := p.pieces[c][k]; b != 0; b &= b - 1 {
-			a := attacks(k, lsb(b), occ)
+			sq := lsb(b) & 63
+			var a Bitboard // attacks(k, sq, occ), without the call
+			switch k {
+			case Knight:
+				a = knightAttacks[sq]
+			case Bishop:
+				a = bishopAttacks(sq, occ)
+			case Rook:
+				a = rookAttacks(sq, occ)
+			default:
+				a = bishopAttacks(sq, occ) | rookAttacks(sq, occ)
+			}
 			all |= a
 			n := popcount(a&area) & 63
 			mg += row[n]

@@ -14,7 +14,10 @@ import (
 // empty tables (279 pairs), then +98.3 [+74.8, +122.8] over the first
 // round's (370 pairs); the file holds the second round's fit, learned from
 // 13,442 self-play games (1,769,939 positions). Results do not depend on
-// --workers, so this rebuilds it:
+// --workers. This command made it, before the pawn-shelter and
+// safe-checks tables existed; they are zero in the file (its header's
+// source says so), and with them zero pst plays as that run's tables did.
+// Run today, the same command learns them too and writes the next default:
 //
 //	tune learn --game chess --evaluator pst --start empty --budget-games 16000 \
 //	    --depth 4 --rounds 2 --epochs 5 --lambda 0.5 --seed 1 -o games/chess/pst.gtw

@@ -24,28 +24,32 @@ import (
 // attacked zone square for a knight or a bishop, 3 for a rook, 5 for a
 // queen, at most 39. Two threat tables read, for each attacked piece, its
 // least valuable attacker's kind, its own and whether it is defended
-// (pst_threats.go). Each table's sum is multiplied by its scale feature.
+// (pst_threats.go). Two king-safety tables read the pawns sheltering and
+// storming a side's king and the safe checks it can give (pst_king.go).
+// Each table's sum is multiplied by its scale feature.
 
 // pstTableNames are the pst evaluator's tables in the order of Data: the
 // piece kinds' in the order of their constants (Pawn ... King), passed
-// pawns', the mobility tables of Knight ... Queen, king-attack's, and the
-// threat tables.
+// pawns', the mobility tables of Knight ... Queen, king-attack's, the
+// threat tables and the king-safety tables.
 var pstTableNames = [pstTables]string{"pawn", "knight", "bishop", "rook", "queen", "king", "passed",
 	"knight-mobility", "bishop-mobility", "rook-mobility", "queen-mobility", "king-attack",
-	"threats-by-mover", "threats-on-mover"}
+	"threats-by-mover", "threats-on-mover", "pawn-shelter", "safe-checks"}
 
 // attackUnits are the king-attack units of one attacked zone square, by
 // piece kind.
 var attackUnits = [6]int{Knight: 2, Bishop: 2, Rook: 3, Queen: 5}
 
 const (
-	pstTables       = 14
+	pstTables       = 16
 	pstPassed       = 6      // the passed-pawn table
 	pstMobility     = 7      // Knight's mobility table; kind k's is pstMobility+k-Knight
 	pstKingAttack   = 11     // the king-attack table
 	maxAttackUnits  = 39     // the king-attack table's last entry
 	pstThreatsBy    = 12     // the side to move's threats
 	pstThreatsOn    = 13     // the opponent's threats
+	pstShelter      = 14     // pawn shelter and storm around the king
+	pstChecks       = 15     // safe checks on the enemy king
 	pstTableSize    = 2 * 64 // [middlegame, endgame] x square
 	pstSize         = pstTables * pstTableSize
 	pstScalars      = 23 // textbook's features, first
@@ -66,6 +70,10 @@ func pstTablesList() []games.Table {
 				side = "the opponent's threats on the side to move's pieces (subtracted)"
 			}
 			doc = side + ": each attacked piece but the king reads entry 10*(its least valuable attacker's kind) + 2*(its kind) + (1 if no piece of its side defends it), kinds P N B R Q K from 0; entries 0 to 59, the rest unused; middlegame and endgame, in centipawns"
+		case t == pstShelter:
+			doc = "the pawns around a side's king: for each of the three files about it (b..g when the king is on a or h), entry 8*(the file's distance to the edge, 0 to 3) + (the relative rank, 1 to 6, of the side's pawn nearest its first rank among those level with or ahead of the king; 0 none), and 32 more for the enemy pawn nearest, a storming pawn; the rest unused; middlegame and endgame, in centipawns"
+		case t == pstChecks:
+			doc = "safe checks on the enemy king: for each kind of knight, bishop, rook and queen the side has, entry 16*(kind, knight 0 ... queen 3) + (the squares, at most 15, from which a piece of that kind checks, attacked by one, neither held by the side nor attacked by the enemy); middlegame and endgame, in centipawns"
 		case t == pstPassed:
 			doc = "passed pawns (no enemy pawn ahead on their file or the next) on each square (counted from their owner's side), middlegame and endgame, in centipawns"
 		case t == pstKingAttack:
@@ -102,13 +110,13 @@ func newPSTEvaluator(data []float32) *games.Evaluator {
 	tables := (*[pstSize]float32)(data)
 	ev := &games.Evaluator{
 		Name:     "pst",
-		Doc:      "textbook's evaluation plus piece-square tables (middlegame and endgame, tapered by phase) for each piece kind and for passed pawns, tables of knights', bishops', rooks' and queens' safe mobility by count, of attack units on the enemy king's zone and of threats (by attacker, victim and defence, the side to move's and the opponent's), fitted from self-play positions (centipawns)",
+		Doc:      "textbook's evaluation plus piece-square tables (middlegame and endgame, tapered by phase) for each piece kind and for passed pawns, tables of knights', bishops', rooks' and queens' safe mobility by count, of attack units on the enemy king's zone, of threats (by attacker, victim and defence, the side to move's and the opponent's), of the pawns sheltering and storming the king and of safe checks, fitted from self-play positions (centipawns)",
 		Features: pstFeatures(),
 		Tables:   pstTablesList(),
 		Data:     data,
 		Pictures: pstPictures,
 		PicturesDoc: "Each table as a white piece reads it, rank 8 at the top: its middlegame values beside its endgame values, in centipawns (each entry times its table's scale), added for the side to move's pieces and subtracted for the opponent's, tapered by the phase; " +
-			"the mobility tables are drawn as one row by the number of safe squares a piece attacks, king-attack's by the attack units on the enemy king's zone, the threat tables' by attacker and victim (PxN: a pawn attacking a defended knight; PxN!: an undefended one); " +
+			"the mobility tables are drawn as one row by the number of safe squares a piece attacks, king-attack's by the attack units on the enemy king's zone, the threat tables' by attacker and victim (PxN: a pawn attacking a defended knight; PxN!: an undefended one), pawn-shelter's by the file's edge letters and the pawn's rank (shelter ah 2: an own pawn on the second rank of the a or h file; storm de 5: an enemy pawn on the fifth rank, counted from the king's side, of the d or e file; - none), safe-checks' by the kind and the number of safe checks (Q2: two safe queen checks); " +
 			"the pieces' material and textbook's terms come on top. Blue raises the score of the piece's side, red lowers it.",
 		Bind: newPSTEvaluator,
 		Evaluate: func(gp games.Position, w []float64) int {
@@ -188,6 +196,8 @@ func (s *pstSums) tables(p *Position, data *[pstSize]float32, mg float64, values
 	}
 	s.addThreats(p, us, &s.att[us], &s.att[them], pstThreatsBy, data, 1)
 	s.addThreats(p, them, &s.att[them], &s.att[us], pstThreatsOn, data, -1)
+	s.addKing(p, us, &s.att[us], &s.att[them], data, 1)
+	s.addKing(p, them, &s.att[them], &s.att[us], data, -1)
 	eg := 1 - mg
 	for t := range values {
 		values[t] = mg*s.mg[t] + eg*s.eg[t]
@@ -238,7 +248,7 @@ func (p *Position) pstTextbookFeatures(f *[pstScalars]float64) (phase float64) {
 // pawn, again in "passed"), its square's middlegame entry with coefficient
 // ±phase and its endgame entry with ±(1-phase), + for the side to move's
 // pieces, - for the opponent's; then each side's mobility and king-attack
-// entries (pstSums.addAttacks).
+// entries (pstSums.addAttacks), threat entries and king-safety entries.
 func pstTerms(p *Position, dst []games.TableTerm) []games.TableTerm {
 	dst = dst[:0]
 	mg := p.phase()
@@ -258,6 +268,7 @@ func pstTerms(p *Position, dst []games.TableTerm) []games.TableTerm {
 		}
 		dst = appendAttackTerms(dst, p, c, cm, ce)
 		dst = appendThreatTerms(dst, p, c, pstThreatsBy+i, cm, ce)
+		dst = appendKingTerms(dst, p, c, cm, ce)
 	}
 	return dst
 }

@@ -125,7 +125,76 @@ func pstReference(t *testing.T, ev *games.Evaluator, p *Position) (values [pstTa
 			}
 		}
 	}
+	for c := range 2 {
+		for _, e := range slowShelter(p, c) {
+			addAt("pawn-shelter", c, e)
+		}
+		for k := Knight; k <= Queen; k++ {
+			if n, ok := slowChecks(p, c, k); ok {
+				addAt("safe-checks", c, 16*(k-Knight)+min(n, 15))
+			}
+		}
+	}
 	return values, terms
+}
+
+// slowShelter returns side c's pawn-shelter entries found by walking, on
+// each of the three files about its king, from the king's rank forward.
+func slowShelter(p *Position, c int) []int {
+	ks := p.kingSquare(c)
+	kf := min(max(ks%8, 1), 6)
+	var entries []int
+	for _, storm := range []bool{false, true} {
+		for f := kf - 1; f <= kf+1; f++ {
+			found := 0
+			for r := ks / 8; r >= 0 && r < 8 && found == 0; r += 1 - 2*c {
+				if sq := r*8 + f; p.kind[sq] == Pawn && (p.colorAt(sq) == c) != storm {
+					found = r
+					if c == black {
+						found = 7 - r
+					}
+				}
+			}
+			entries = append(entries, map[bool]int{false: 0, true: 32}[storm]+8*min(f, 7-f)+found)
+		}
+	}
+	return entries
+}
+
+// slowChecks counts side c's safe checks of kind k square by square, and
+// whether c has a piece of that kind.
+func slowChecks(p *Position, c, k int) (int, bool) {
+	ek := p.kingSquare(c ^ 1)
+	attacked := func(side, k, a int) bool { // by a piece of side of kind k (-1: any)
+		for sq := range 64 {
+			pk := int(p.kind[sq])
+			if pk == noPiece || p.colorAt(sq) != side || (k >= 0 && pk != k) {
+				continue
+			}
+			switch {
+			case pk == Pawn && slowPawnAttacked(p, side, a):
+				return true
+			case pk == King && max(a%8-sq%8, sq%8-a%8, a/8-sq/8, sq/8-a/8) == 1:
+				return true
+			case pk >= Knight && pk <= Queen && slowAttacks(p, pk, sq)&(1<<a) != 0:
+				return true
+			}
+		}
+		return false
+	}
+	has, n := false, 0
+	for sq := range 64 {
+		has = has || int(p.kind[sq]) == k && p.colorAt(sq) == c
+	}
+	for a := range 64 {
+		if slowAttacks(p, k, a)&(1<<ek) == 0 || (p.kind[a] != noPiece && p.colorAt(a) == c) {
+			continue
+		}
+		if attacked(c, k, a) && !attacked(c^1, -1, a) {
+			n++
+		}
+	}
+	return n, has
 }
 
 // TestPSTZeroTablesIsTextbook checks, on thousands of positions of random

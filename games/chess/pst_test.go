@@ -190,7 +190,8 @@ func TestPSTBindRoundTrip(t *testing.T) {
 func TestPSTPictures(t *testing.T) {
 	data := pstData(t, map[[3]string]float32{{"knight", "eg", "e4"}: 12.5, {"pawn", "mg", "a7"}: 3, {"king", "mg", "g1"}: -7,
 		{"rook-mobility", "mg", "#7"}: 4, {"king-attack", "eg", "#39"}: -2, {"queen-mobility", "eg", "#28"}: 99,
-		{"threats-on-mover", "mg", "#9"}: 5, {"threats-by-mover", "eg", "#60"}: 99})
+		{"threats-on-mover", "mg", "#9"}: 5, {"threats-by-mover", "eg", "#60"}: 99,
+		{"pawn-shelter", "mg", "#10"}: 6, {"pawn-shelter", "eg", "#39"}: 8, {"safe-checks", "eg", "#50"}: -4})
 	w := emptyPST.Defaults()
 	w[pstScale(Knight)] = 2
 	boards := emptyPST.Pictures(data, w)
@@ -231,13 +232,16 @@ func TestPSTPictures(t *testing.T) {
 
 // checkCountPicture checks the picture of count table tbl: one row of its
 // counts, each column named by its count (a threat table's by
-// threatColumns); rook-mobility's middlegame entry 7 is 4, king-attack's
-// endgame entry 39 is -2 and threats-on-mover's middlegame entry 9 (PxQ!)
-// is 5 (queen-mobility's entry 28 and threats-by-mover's 60, which nothing
+// threatColumns, a king-safety table's by kingColumns); rook-mobility's
+// middlegame entry 7 is 4, king-attack's endgame entry 39 is -2,
+// threats-on-mover's middlegame entry 9 (PxQ!) is 5, pawn-shelter's
+// middlegame entry 10 ("shelter bg 3") 6 and its endgame entry 39 ("storm
+// ah 8", which nothing reads) NaN, safe-checks' endgame entry 50 ("Q2") -4
+// (queen-mobility's entry 28 and threats-by-mover's 60, which nothing
 // reads, are not drawn).
 func checkCountPicture(t *testing.T, b games.Board, title string, tbl int) {
 	t.Helper()
-	n := []int{9, 14, 15, 28, 40, 60, 60}[tbl-pstMobility]
+	n := []int{9, 14, 15, 28, 40, 60, 60, 64, 64}[tbl-pstMobility]
 	if b.Title != title || b.Files != n || b.Ranks != 1 || len(b.Heat) != n || len(b.Columns) != n || b.Marks != "" {
 		t.Fatalf("%q: %q %dx%d, %d values, %d columns, want %dx1", title, b.Title, b.Files, b.Ranks, len(b.Heat), len(b.Columns), n)
 	}
@@ -250,12 +254,21 @@ func checkCountPicture(t *testing.T, b games.Board, title string, tbl int) {
 			want = -2
 		case title == "threats-on-mover middlegame" && i == 9:
 			want = 5
+		case title == "pawn-shelter middlegame" && i == 10:
+			want = 6
+		case tbl == pstShelter && i%8 == 7:
+			want = math.NaN()
+		case title == "safe-checks endgame" && i == 50:
+			want = -4
 		}
 		column := strconv.Itoa(i)
-		if tbl >= pstThreatsBy {
+		switch tbl {
+		case pstThreatsBy, pstThreatsOn:
 			column = threatColumns()[i]
+		case pstShelter, pstChecks:
+			column = kingColumns(tbl == pstChecks)[i]
 		}
-		if v != want || b.Columns[i] != column {
+		if !(v == want || math.IsNaN(v) && math.IsNaN(want)) || b.Columns[i] != column {
 			t.Errorf("%s: column %d (%q) %v, want %v", title, i, b.Columns[i], v, want)
 		}
 	}
