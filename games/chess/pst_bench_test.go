@@ -59,9 +59,9 @@ func deepPositions(b *testing.B) []games.Position {
 // over textbook's: issue 28 asks for at least 0.60 with the new evaluator,
 // pst with its shipped tables, and the benchmark fails below
 // (enginetest.SearchRatio). It reports the ratio with random tables
-// (benchPST) too, whose trees evaluate a larger share of their nodes
-// (measured 0.56-0.63 where the shipped tables' measured 0.66-0.74). Run
-// it with -benchtime 3x or more.
+// (benchPST) too: the same code on other trees, measured 0.56-0.63 where
+// the shipped tables measured 0.64-0.66 (0.71-0.74 before the king-safety
+// tables). Run it with -benchtime 3x or more.
 func BenchmarkDeepSearchRatio(b *testing.B) {
 	pst, pw := benchPST(b)
 	positions := deepPositions(b)
