@@ -43,7 +43,7 @@ func checkEntry(k, n int) int { return 16*(k-Knight) + min(n, 15) }
 // shelterEntries returns side c's six pawn-shelter entries: the three
 // files' shelter entries, then their storm entries.
 func shelterEntries(p *Position, c int) (e [6]int) {
-	ks := p.kingSquare(c)
+	ks := p.kingSquare(c) & 63
 	kf, ahead := min(max(ks&7, 1), 6), aheadOf[c&1][ks>>3]
 	own, enemy := p.pieces[c][Pawn]&ahead, p.pieces[c^1][Pawn]&ahead
 	for i := range 3 {
@@ -71,7 +71,7 @@ func nearestRank(b Bitboard, c int) int {
 // knight, bishop, rook and queen it has (n of them): c attacks with att,
 // the enemy with def.
 func checkEntries(p *Position, c int, att, def *attackSet) (e [4]int, n int) {
-	ek, occ := p.kingSquare(c^1), p.occupied()
+	ek, occ := p.kingSquare(c^1)&63, p.occupied()
 	safe := ^(p.colors[c] | def[allKinds])
 	diagonal, straight := bishopAttacks(ek, occ), rookAttacks(ek, occ)
 	from := [4]Bitboard{knightAttacks[ek], diagonal, straight, diagonal | straight}
@@ -86,8 +86,10 @@ func checkEntries(p *Position, c int, att, def *attackSet) (e [4]int, n int) {
 
 // addKing adds side c's pawn-shelter and safe-checks entries to s with
 // sign: c attacks with att, the enemy with def. It reads the entries
-// shelterEntries and checkEntries list, in one pass (appendKingTerms uses
-// those; TestPSTEvaluate holds the two to the same sums).
+// shelterEntries and checkEntries list, in one pass without the lists
+// (sharing their steps through helpers measured slower, the helpers not
+// inlined); appendKingTerms uses the lists, and TestPSTEvaluate holds the
+// two to the same sums.
 func (s *pstSums) addKing(p *Position, c int, att, def *attackSet, data *[pstSize]float32, sign float64) {
 	c &= 1
 	rows := (*[2 * pstTableSize]float32)(data[pstShelter*pstTableSize:]) // pawn-shelter, then safe-checks
@@ -158,13 +160,14 @@ func kingColumns(checks bool) []string {
 		return cols
 	}
 	for _, storm := range []bool{false, true} {
+		kind := "shelter "
+		if storm {
+			kind = "storm "
+		}
 		for edge, files := range [4]string{"ah", "bg", "cf", "de"} {
-			for r := range 7 {
-				rank := strconv.Itoa(r + 1)
-				if r == 0 {
-					rank = "-"
-				}
-				cols[shelterEntry(storm, edge, r)] = map[bool]string{false: "shelter ", true: "storm "}[storm] + files + " " + rank
+			cols[shelterEntry(storm, edge, 0)] = kind + files + " -"
+			for r := 1; r < 7; r++ {
+				cols[shelterEntry(storm, edge, r)] = kind + files + " " + strconv.Itoa(r+1)
 			}
 		}
 	}
