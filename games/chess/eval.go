@@ -169,41 +169,14 @@ func adjacentFiles(f int) Bitboard {
 	return m
 }
 
-// ahead returns the squares in front of s (towards the opponent) for c, on
-// the files in mask.
-func ahead(c, s int, mask Bitboard) Bitboard {
-	r := s / 8
-	if c == white {
-		if r == 7 {
-			return 0
-		}
-		return mask & (^Bitboard(0) << (8 * (r + 1)))
-	}
-	if r == 0 {
-		return 0
-	}
-	return mask & (^Bitboard(0) >> (8 * (8 - r)))
-}
-
-// Pawn-structure masks by colour and square, computed once.
-var (
-	adjFiles    [8]Bitboard     // the files next to a file
-	fileAhead   [2][64]Bitboard // the squares ahead on the pawn's file
-	adjAhead    [2][64]Bitboard // the squares ahead on the next files
-	passedSpan  [2][64]Bitboard // fileAhead | adjAhead: no enemy pawn there means passed
-	shieldFront [2][64]Bitboard // the three files around a king, one or two ranks ahead
-)
+// shieldFront[c][s] is the three files around a king of side c on s, one
+// or two ranks ahead of it (side c's pawn structure is pawns.go's).
+var shieldFront [2][64]Bitboard
 
 func init() {
-	for f := 0; f < 8; f++ {
-		adjFiles[f] = adjacentFiles(f)
-	}
 	for c := 0; c < 2; c++ {
 		for s := 0; s < 64; s++ {
-			fileAhead[c][s] = ahead(c, s, fileMask(s%8))
-			adjAhead[c][s] = ahead(c, s, adjFiles[s%8])
-			passedSpan[c][s] = fileAhead[c][s] | adjAhead[c][s]
-			files := fileMask(s%8) | adjFiles[s%8]
+			files := fileMask(s%8) | adjacentFiles(s%8)
 			r := s / 8
 			for _, d := range []int{1, 2} {
 				rr := r + d
@@ -224,26 +197,13 @@ func (p *Position) sideTextbook(c int, mg float64, f *[23]float64, sign float64)
 	eg := 1 - mg
 	pawns, enemyPawns := p.pieces[c][Pawn], p.pieces[c^1][Pawn]
 	f[5] += sign * float64(popcount((p.pieces[c][Knight]|p.pieces[c][Bishop])&centre))
-	adv := 0
-	var passed, doubled, isolated, backward float64
-	for b := pawns; b != 0; b &= b - 1 {
-		s := lsb(b)
-		rr := relativeRank(c, s)
-		adv += rr - 1
-		neighbours := adjFiles[s%8] & pawns
-		if fileAhead[c][s]&pawns != 0 {
-			doubled++
-		}
-		if neighbours == 0 {
-			isolated++
-		} else if adjAhead[c][s]&pawns == neighbours {
-			// every neighbouring pawn is ahead of this one
-			backward++
-		}
-		if passedSpan[c][s]&enemyPawns == 0 {
-			passed += passedBonus[rr]
-		}
+	ps := pawnStructureOf(c, pawns, enemyPawns)
+	passed := 0.0
+	for b := ps.passed; b != 0; b &= b - 1 {
+		passed += passedBonus[relativeRank(c, lsb(b))]
 	}
+	adv := ps.rankSum - popcount(pawns)
+	doubled, isolated, backward := float64(popcount(ps.doubled)), float64(popcount(ps.isolated)), float64(popcount(ps.backward))
 	f[6] += sign * float64(adv) * (0.25 + 0.75*eg)
 	for b := p.pieces[c][Rook]; b != 0; b &= b - 1 {
 		s := lsb(b)

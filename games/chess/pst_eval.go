@@ -149,19 +149,19 @@ type pstSums struct {
 func (s *pstSums) add(p *Position, c int, data *[pstSize]float32, sign float64, f *[pstScalars]float64) {
 	c &= 1
 	flip := 56 * c
-	own, span, enemy := &p.pieces[c], &passedSpan[c], p.pieces[c^1][Pawn]
+	own := &p.pieces[c]
 	pawn := (*[pstTableSize]float32)(data[Pawn*pstTableSize:])
 	passed := (*[pstTableSize]float32)(data[pstPassed*pstTableSize:])
 	var mg, eg, pmg, peg float32
 	for b := own[Pawn]; b != 0; b &= b - 1 {
-		sq := lsb(b) & 63
-		rel := (sq ^ flip) & 63
+		rel := (lsb(b) ^ flip) & 63
 		mg += pawn[rel]
 		eg += pawn[64+rel]
-		if span[sq]&enemy == 0 {
-			pmg += passed[rel]
-			peg += passed[64+rel]
-		}
+	}
+	for b := passedPawns(c, own[Pawn], p.pieces[c^1][Pawn]); b != 0; b &= b - 1 {
+		rel := (lsb(b) ^ flip) & 63
+		pmg += passed[rel]
+		peg += passed[64+rel]
 	}
 	s.mg[Pawn] += sign * float64(mg)
 	s.eg[Pawn] += sign * float64(eg)
@@ -256,12 +256,12 @@ func pstTerms(p *Position, dst []games.TableTerm) []games.TableTerm {
 		sign := float64(1 - 2*i)
 		cm, ce := float32(sign*mg), float32(sign*(1-mg))
 		flip := 56 * c
-		enemy := p.pieces[c^1][Pawn]
+		passed := passedPawns(c, p.pieces[c][Pawn], p.pieces[c^1][Pawn])
 		for k := Pawn; k <= King; k++ {
 			for b := p.pieces[c][k]; b != 0; b &= b - 1 {
 				sq := lsb(b)
 				dst = appendPST(dst, k, sq^flip, cm, ce)
-				if k == Pawn && passedSpan[c][sq]&enemy == 0 {
+				if k == Pawn && passed&(1<<sq) != 0 {
 					dst = appendPST(dst, pstPassed, sq^flip, cm, ce)
 				}
 			}
