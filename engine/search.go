@@ -40,6 +40,7 @@ type Options struct {
 	NoQuiescence     bool
 	NoExact          bool // never extend the search to the end of the game (games.Exact)
 	NoCheckExtension bool // do not search a ply deeper where the side to move is in check (games.Checker)
+	NoQuietChecks    bool // quiescence without quiet checks and check evasions (games.QuietChecker)
 	NoFrontier       bool // search the last plies here even when the game can (games.Frontier)
 	FrontierDepth    int  // the most plies above the horizon a games.Frontier takes; 0 means the game's own
 	NoEnder          bool // search the last plies of a game here even when the game can (games.Ender)
@@ -108,13 +109,14 @@ type Searcher struct {
 
 	pos           games.Position
 	orderer       games.Orderer
-	checker       games.Checker  // nil when the game has no checks or the extension is off
-	outcomer      games.Outcomer // nil when the game has none, or has checks (a check at the horizon needs the moves)
-	frontier      games.Frontier // nil when the game has none, or the option is off
-	frontierDepth int            // the frontier's FrontierDepth, at most Options.FrontierDepth
-	ender         games.Ender    // nil when the game has none, or NoExact or NoEnder is set
-	endPlies      int            // the ender's EndPlies
-	extendTo      int            // check extensions only while ply < extendTo
+	checker       games.Checker      // nil when the game has no checks or the extension is off
+	quietChecker  games.QuietChecker // nil when the game has none or the option is off
+	outcomer      games.Outcomer     // nil when the game has none, or has checks (a check at the horizon needs the moves)
+	frontier      games.Frontier     // nil when the game has none, or the option is off
+	frontierDepth int                // the frontier's FrontierDepth, at most Options.FrontierDepth
+	ender         games.Ender        // nil when the game has none, or NoExact or NoEnder is set
+	endPlies      int                // the ender's EndPlies
+	extendTo      int                // check extensions only while ply < extendTo
 	ev            *games.Evaluator
 	w             []float64
 
@@ -219,6 +221,10 @@ func (s *Searcher) SearchEach(ctx context.Context, p games.Position, ev *games.E
 	if c, ok := p.(games.Checker); ok && !s.opts.NoCheckExtension {
 		s.checker = c
 	}
+	s.quietChecker = nil
+	if c, ok := p.(games.QuietChecker); ok && !s.opts.NoQuietChecks {
+		s.quietChecker = c
+	}
 	s.outcomer = nil
 	if o, ok := p.(games.Outcomer); ok && s.checker == nil {
 		s.outcomer = o
@@ -297,7 +303,7 @@ func (s *Searcher) SearchEach(ctx context.Context, p games.Position, ev *games.E
 	}
 	res.PV = s.rootPV
 	res.Stats = s.iterationStats()
-	s.pos, s.ev, s.w, s.orderer, s.checker, s.outcomer, s.frontier, s.ender = nil, nil, nil, nil, nil, nil, nil, nil
+	s.pos, s.ev, s.w, s.orderer, s.checker, s.quietChecker, s.outcomer, s.frontier, s.ender = nil, nil, nil, nil, nil, nil, nil, nil, nil
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
@@ -541,6 +547,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 		depth++
 	}
 	if depth <= 0 || ply >= MaxPly {
+		if s.quietChecker != nil {
+			return s.quiesceChecks(ply, alpha, beta, true)
+		}
 		return s.quiesce(ply, alpha, beta)
 	}
 
@@ -736,6 +745,59 @@ func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
 		s.stats.QNodes++
 		s.play(m)
 		sc := -s.quiesce(ply+1, -beta, -alpha)
+		s.pos.Undo()
+		if s.stop {
+			return 0
+		}
+		if sc > best {
+			best = sc
+			if sc > alpha {
+				alpha = sc
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// quiesceChecks is quiesce for a game with quiet checks: a side in check
+// answers with every legal move (no stand pat: the check may be mate), and
+// at the first ply below the horizon (first) the side to move tries its
+// quiet checks after its noisy moves.
+func (s *Searcher) quiesceChecks(ply int, alpha, beta int32, first bool) int32 {
+	s.pvLen[ply] = ply
+	if s.stop {
+		return 0
+	}
+	if ply >= MaxPly {
+		return s.evaluate()
+	}
+	var moves []games.Move
+	best := int32(-infinity)
+	if s.quietChecker.InCheck() {
+		var outcome games.Outcome
+		moves, outcome = s.pos.Moves(s.moves[ply][:0])
+		if outcome != games.Ongoing {
+			return terminal(outcome, s.pos.Turn(), ply)
+		}
+	} else {
+		best = s.evaluate()
+		if best >= beta {
+			return best
+		}
+		alpha = max(alpha, best)
+		moves = s.pos.Noisy(s.moves[ply][:0])
+		if first {
+			moves = s.quietChecker.QuietChecks(moves)
+		}
+	}
+	s.moves[ply] = moves[:0]
+	for _, m := range moves {
+		s.stats.QNodes++
+		s.play(m)
+		sc := -s.quiesceChecks(ply+1, -beta, -alpha, false)
 		s.pos.Undo()
 		if s.stop {
 			return 0

@@ -220,6 +220,17 @@ type Checker interface {
 	InCheck() bool
 }
 
+// QuietChecker is implemented by positions of games with checks whose
+// quiescence search should try the quiet moves that give check, at its
+// first ply, and answer a check with every legal move: the tactics that
+// begin with a check (a fork, a mate) then do not hide behind the horizon.
+type QuietChecker interface {
+	Checker
+	// QuietChecks appends the legal moves that give check and are not
+	// among Noisy's.
+	QuietChecks(dst []Move) []Move
+}
+
 // Perfter is implemented by games with a fast leaf counter (the last ply
 // counted in bulk). It must agree with Perft.
 type Perfter interface {
