@@ -6,7 +6,9 @@ import "github.com/gametune/gametune/games"
 // the side to move's point of view: no pruning, no table, no ordering, the
 // same terminal scores, the same check extension (a ply more where the side
 // to move is in check, up to twice the depth) and the same quiescence over
-// noisy moves as the Searcher. It is the reference the Searcher is tested against; its cost is
+// noisy moves as the Searcher (with a games.QuietChecker, its quiet checks
+// at the first ply and every legal move where the side to move is in
+// check). It is the reference the Searcher is tested against; its cost is
 // the whole tree.
 func Minimax(p games.Position, ev *games.Evaluator, w []float64, depth int) int {
 	v, _ := MinimaxNodes(p, ev, w, depth)
@@ -18,6 +20,7 @@ func Minimax(p games.Position, ev *games.Evaluator, w []float64, depth int) int 
 func MinimaxNodes(p games.Position, ev *games.Evaluator, w []float64, depth int) (int, int64) {
 	m := minimax{p: p, ev: ev, w: w, nodes: 1, extendTo: 2 * depth}
 	m.checker, _ = p.(games.Checker)
+	m.quietChecker, _ = p.(games.QuietChecker)
 	return int(m.search(depth, 0)), m.nodes
 }
 
@@ -27,6 +30,7 @@ func MinimaxNodes(p games.Position, ev *games.Evaluator, w []float64, depth int)
 func MinimaxLimited(p games.Position, ev *games.Evaluator, w []float64, depth int, maxNodes int64) (value int, nodes int64, ok bool) {
 	m := minimax{p: p, ev: ev, w: w, nodes: 1, limit: maxNodes, extendTo: 2 * depth}
 	m.checker, _ = p.(games.Checker)
+	m.quietChecker, _ = p.(games.QuietChecker)
 	v := m.search(depth, 0)
 	return int(v), m.nodes, !m.over
 }
@@ -39,8 +43,9 @@ type minimax struct {
 	limit int64 // 0: none
 	over  bool
 
-	checker  games.Checker
-	extendTo int
+	checker      games.Checker
+	quietChecker games.QuietChecker
+	extendTo     int
 }
 
 func (m *minimax) play(mv games.Move) {
@@ -60,7 +65,7 @@ func (m *minimax) search(depth, ply int) int32 {
 		depth++
 	}
 	if depth <= 0 || ply >= MaxPly {
-		return m.quiesce(ply)
+		return m.quiesce(ply, true)
 	}
 	best := int32(-infinity)
 	for _, mv := range moves {
@@ -74,18 +79,31 @@ func (m *minimax) search(depth, ply int) int32 {
 	return best
 }
 
-func (m *minimax) quiesce(ply int) int32 {
-	v := m.ev.Evaluate(m.p, m.w)
-	best := int32(min(max(v, -games.MaxEval), games.MaxEval))
-	if ply >= MaxPly {
-		return best
+func (m *minimax) quiesce(ply int, first bool) int32 {
+	var moves []games.Move
+	best := int32(-infinity)
+	if m.quietChecker != nil && m.quietChecker.InCheck() && ply < MaxPly {
+		var outcome games.Outcome
+		if moves, outcome = m.p.Moves(nil); outcome != games.Ongoing {
+			return terminal(outcome, m.p.Turn(), ply)
+		}
+	} else {
+		v := m.ev.Evaluate(m.p, m.w)
+		best = int32(min(max(v, -games.MaxEval), games.MaxEval))
+		if ply >= MaxPly {
+			return best
+		}
+		moves = m.p.Noisy(nil)
+		if m.quietChecker != nil && first {
+			moves = m.quietChecker.QuietChecks(moves)
+		}
 	}
-	for _, mv := range m.p.Noisy(nil) {
+	for _, mv := range moves {
 		if m.over {
 			break
 		}
 		m.play(mv)
-		best = max(best, -m.quiesce(ply+1))
+		best = max(best, -m.quiesce(ply+1, false))
 		m.p.Undo()
 	}
 	return best
