@@ -2,7 +2,9 @@
 // negamax alpha-beta with principal variation search, iterative deepening,
 // aspiration windows, a transposition table sized in MiB, killer and history
 // move ordering, the game's own ordering hints and quiescence over the game's
-// noisy moves. It knows games only through games.Position.
+// noisy moves (in a games.QuietChecker, chess, also the quiet checks at its
+// first ply, and every legal move in answer to a check). It knows games
+// only through games.Position.
 //
 // A game may take parts of the tree off its hands where per-move calls cost
 // more than the work: a games.Frontier searches the nodes one or two plies

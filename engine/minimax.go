@@ -7,8 +7,8 @@ import "github.com/gametune/gametune/games"
 // same terminal scores, the same check extension (a ply more where the side
 // to move is in check, up to twice the depth) and the same quiescence over
 // noisy moves as the Searcher (with a games.QuietChecker, its quiet checks
-// at the first ply and every legal move where the side to move is in
-// check). It is the reference the Searcher is tested against; its cost is
+// at the first ply and every legal move at the second where the side to
+// move is in check). It is the reference the Searcher is tested against; its cost is
 // the whole tree.
 func Minimax(p games.Position, ev *games.Evaluator, w []float64, depth int) int {
 	v, _ := MinimaxNodes(p, ev, w, depth)
@@ -65,7 +65,7 @@ func (m *minimax) search(depth, ply int) int32 {
 		depth++
 	}
 	if depth <= 0 || ply >= MaxPly {
-		return m.quiesce(ply, true)
+		return m.quiesce(ply, 0)
 	}
 	best := int32(-infinity)
 	for _, mv := range moves {
@@ -79,10 +79,10 @@ func (m *minimax) search(depth, ply int) int32 {
 	return best
 }
 
-func (m *minimax) quiesce(ply int, first bool) int32 {
+func (m *minimax) quiesce(ply, qply int) int32 {
 	var moves []games.Move
 	best := int32(-infinity)
-	if m.quietChecker != nil && m.quietChecker.InCheck() && ply < MaxPly {
+	if m.quietChecker != nil && qply == 1 && m.quietChecker.InCheck() && ply < MaxPly {
 		var outcome games.Outcome
 		if moves, outcome = m.p.Moves(nil); outcome != games.Ongoing {
 			return terminal(outcome, m.p.Turn(), ply)
@@ -94,7 +94,7 @@ func (m *minimax) quiesce(ply int, first bool) int32 {
 			return best
 		}
 		moves = m.p.Noisy(nil)
-		if m.quietChecker != nil && first {
+		if m.quietChecker != nil && qply == 0 {
 			moves = m.quietChecker.QuietChecks(moves)
 		}
 	}
@@ -103,7 +103,7 @@ func (m *minimax) quiesce(ply int, first bool) int32 {
 			break
 		}
 		m.play(mv)
-		best = max(best, -m.quiesce(ply+1, false))
+		best = max(best, -m.quiesce(ply+1, qply+1))
 		m.p.Undo()
 	}
 	return best

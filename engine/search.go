@@ -548,7 +548,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	}
 	if depth <= 0 || ply >= MaxPly {
 		if s.quietChecker != nil {
-			return s.quiesceChecks(ply, alpha, beta, true)
+			return s.quiesceChecks(ply, alpha, beta, 0)
 		}
 		return s.quiesce(ply, alpha, beta)
 	}
@@ -762,11 +762,12 @@ func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
 	return best
 }
 
-// quiesceChecks is quiesce for a game with quiet checks: a side in check
-// answers with every legal move (no stand pat: the check may be mate), and
-// at the first ply below the horizon (first) the side to move tries its
-// quiet checks after its noisy moves.
-func (s *Searcher) quiesceChecks(ply int, alpha, beta int32, first bool) int32 {
+// quiesceChecks is quiesce for a game with quiet checks: at the first ply
+// below the horizon (qply 0) the side to move tries its quiet checks after
+// its noisy moves, and at the next (qply 1) a side in check answers with
+// every legal move (no stand pat: the check may be mate). Deeper, as
+// quiesce.
+func (s *Searcher) quiesceChecks(ply int, alpha, beta int32, qply int) int32 {
 	s.pvLen[ply] = ply
 	if s.stop {
 		return 0
@@ -776,7 +777,7 @@ func (s *Searcher) quiesceChecks(ply int, alpha, beta int32, first bool) int32 {
 	}
 	var moves []games.Move
 	best := int32(-infinity)
-	if s.quietChecker.InCheck() {
+	if qply == 1 && s.quietChecker.InCheck() {
 		var outcome games.Outcome
 		moves, outcome = s.pos.Moves(s.moves[ply][:0])
 		if outcome != games.Ongoing {
@@ -789,7 +790,7 @@ func (s *Searcher) quiesceChecks(ply int, alpha, beta int32, first bool) int32 {
 		}
 		alpha = max(alpha, best)
 		moves = s.pos.Noisy(s.moves[ply][:0])
-		if first {
+		if qply == 0 {
 			moves = s.quietChecker.QuietChecks(moves)
 		}
 	}
@@ -797,7 +798,7 @@ func (s *Searcher) quiesceChecks(ply int, alpha, beta int32, first bool) int32 {
 	for _, m := range moves {
 		s.stats.QNodes++
 		s.play(m)
-		sc := -s.quiesceChecks(ply+1, -beta, -alpha, false)
+		sc := -s.quiesceChecks(ply+1, -beta, -alpha, qply+1)
 		s.pos.Undo()
 		if s.stop {
 			return 0

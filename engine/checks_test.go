@@ -1,0 +1,46 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/games/all"
+)
+
+// TestQuietChecks: Philidor's smothered mate, 1.Qg8+ Rxg8 2.Nf7#, found
+// at depth 1: the queen's check is the one full-width ply (the capture
+// that answers it is the check extension's), and the knight's quiet check
+// at the horizon is the quiescence search's, which then finds that Black
+// has no answer. Without quiet checks quiescence stands pat a queen down.
+func TestQuietChecks(t *testing.T) {
+	g, err := all.Find("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := g.Evaluators()[0]
+	for _, c := range []struct {
+		off bool
+		win bool
+	}{{false, true}, {true, false}} {
+		p, err := g.ParsePosition("5r1k/6pp/7N/8/2Q5/8/5PPP/6K1 w - - 0 1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := engine.New(engine.Options{TableMiB: 1, NoQuietChecks: c.off})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Depth: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		move := p.FormatMove(res.Move)
+		if engine.IsWin(res.Score) != c.win || (c.win && (move != "Qg8+" || res.Score != engine.Mate-3)) {
+			t.Errorf("quiet checks off %v: %s scores %d (mate %d), want a win %v, mate in 3 plies with Qg8+", c.off, move, res.Score, engine.Mate, c.win)
+		}
+		if want, _ := engine.MinimaxNodes(p, ev, ev.Defaults(), 1); !c.off && want != res.Score {
+			t.Errorf("Minimax %d, the searcher %d", want, res.Score)
+		}
+	}
+}
