@@ -222,12 +222,13 @@ type Checker interface {
 
 // QuietChecker is implemented by positions of games with checks whose
 // quiescence search should try the quiet moves that give check, at its
-// first ply, and answer a check with every legal move: the tactics that
-// begin with a check (a fork, a mate) then do not hide behind the horizon.
+// first ply, and answer a check there with every legal move: the tactics
+// that begin with a check (a fork, a mate) then do not hide behind the
+// horizon.
 type QuietChecker interface {
 	Checker
-	// QuietChecks appends the legal moves that give check and are not
-	// among Noisy's.
+	// QuietChecks appends legal moves that give check and are not among
+	// Noisy's: all of them, or those the game finds worth trying.
 	QuietChecks(dst []Move) []Move
 }
 
