@@ -17,10 +17,10 @@ import (
 // move's point of view. p is returned unchanged. Once the searcher's
 // buffers have grown it allocates nothing but leaf's growth.
 func (s *Searcher) QuietLeaf(p games.Position, ev *games.Evaluator, w []float64, leaf []games.Move) ([]games.Move, int) {
-	s.pos, s.ev, s.w = p, ev, w
+	s.pos, s.ev, s.w, s.quietChecker = p, ev, w, nil
 	s.stats = Stats{Nodes: 1}
 	s.nodeLimit, s.stop, s.done = math.MaxInt64, false, nil
-	root := s.quiesce(0, -infinity, infinity)
+	root := s.quiesce(0, 0, -infinity, infinity)
 	base := len(leaf)
 	for ply, score := 0, root; ply < MaxPly && score > s.evaluate(); ply, score = ply+1, -score {
 		m, ok := s.quietMove(ply, score)
@@ -42,7 +42,7 @@ func (s *Searcher) quietMove(ply int, score int32) (games.Move, bool) {
 	s.moves[ply] = noisy[:0]
 	for _, m := range noisy {
 		s.pos.Play(m)
-		if -s.quiesce(ply+1, -score, -score+1) >= score {
+		if -s.quiesce(ply+1, 1, -score, -score+1) >= score {
 			return m, true
 		}
 		s.pos.Undo()

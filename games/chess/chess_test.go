@@ -342,8 +342,9 @@ func TestDoesNotAllocate(t *testing.T) {
 		p.Play(moves[0])
 		p.Undo()
 		p.Noisy(buf)
+		p.QuietChecks(buf[:0])
 	}); a != 0 {
-		t.Errorf("moves/play/undo/noisy: %v allocations", a)
+		t.Errorf("moves/play/undo/noisy/quiet checks: %v allocations", a)
 	}
 }
 
