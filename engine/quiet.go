@@ -10,10 +10,10 @@ import (
 // (stand pat on the static evaluation, then the game's noisy moves, in the
 // game's order; without the quiet checks and check evasions a Search adds
 // in a games.QuietChecker: a leaf is where the captures end) from p with
-// evaluator ev and weights w, and finds its leaf: it appends to leaf the moves from p to the position whose static
-// evaluation the search backs up, none when p is quiet or standing pat is
-// best; where several lines give that score, the first in the order of the
-// noisy moves. It returns them with the search's score, from the side to
+// evaluator ev and weights w, and finds its leaf: it appends to leaf the
+// moves from p to the position whose static evaluation the search backs
+// up, none when p is quiet or standing pat is best; where several lines
+// give that score, the first in the order of the noisy moves. It returns them with the search's score, from the side to
 // move's point of view. p is returned unchanged. Once the searcher's
 // buffers have grown it allocates nothing but leaf's growth.
 func (s *Searcher) QuietLeaf(p games.Position, ev *games.Evaluator, w []float64, leaf []games.Move) ([]games.Move, int) {
