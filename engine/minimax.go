@@ -4,12 +4,12 @@ import "github.com/gametune/gametune/games"
 
 // Minimax returns the plain minimax (negamax) value of p to depth plies from
 // the side to move's point of view: no pruning, no table, no ordering, the
-// same terminal scores, the same check extension (a ply more where the side
-// to move is in check, up to twice the depth) and the same quiescence over
-// noisy moves as the Searcher (with a games.QuietChecker, its quiet checks
-// at the first ply and every legal move at the second where the side to
-// move is in check). It is the reference the Searcher is tested against; its cost is
-// the whole tree.
+// same terminal scores, the same extensions (a ply more where the side to
+// move is in check, or below the root after an even recapture, up to twice
+// the depth) and the same quiescence over noisy moves as the Searcher (with
+// a games.QuietChecker, its quiet checks at the first ply and every legal
+// move at the second where the side to move is in check). It is the
+// reference the Searcher is tested against; its cost is the whole tree.
 func Minimax(p games.Position, ev *games.Evaluator, w []float64, depth int) int {
 	v, _ := MinimaxNodes(p, ev, w, depth)
 	return v
@@ -21,6 +21,7 @@ func MinimaxNodes(p games.Position, ev *games.Evaluator, w []float64, depth int)
 	m := minimax{p: p, ev: ev, w: w, nodes: 1, extendTo: 2 * depth}
 	m.checker, _ = p.(games.Checker)
 	m.quietChecker, _ = p.(games.QuietChecker)
+	m.recapturer, _ = p.(games.Recapturer)
 	return int(m.search(depth, 0)), m.nodes
 }
 
@@ -31,6 +32,7 @@ func MinimaxLimited(p games.Position, ev *games.Evaluator, w []float64, depth in
 	m := minimax{p: p, ev: ev, w: w, nodes: 1, limit: maxNodes, extendTo: 2 * depth}
 	m.checker, _ = p.(games.Checker)
 	m.quietChecker, _ = p.(games.QuietChecker)
+	m.recapturer, _ = p.(games.Recapturer)
 	v := m.search(depth, 0)
 	return int(v), m.nodes, !m.over
 }
@@ -45,6 +47,7 @@ type minimax struct {
 
 	checker      games.Checker
 	quietChecker games.QuietChecker
+	recapturer   games.Recapturer
 	extendTo     int
 }
 
@@ -61,7 +64,7 @@ func (m *minimax) search(depth, ply int) int32 {
 	if outcome != games.Ongoing {
 		return terminal(outcome, m.p.Turn(), ply)
 	}
-	if m.checker != nil && ply < m.extendTo && m.checker.InCheck() {
+	if ply < m.extendTo && ((m.checker != nil && m.checker.InCheck()) || (m.recapturer != nil && ply > 0 && m.recapturer.Recaptured())) {
 		depth++
 	}
 	if depth <= 0 || ply >= MaxPly {

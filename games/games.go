@@ -232,6 +232,16 @@ type QuietChecker interface {
 	QuietChecks(dst []Move) []Move
 }
 
+// Recapturer is implemented by positions of games with captures where the
+// engine extends an even recapture (chess): Recaptured tells whether the
+// last move took back, on the square where the move before it captured, a
+// piece of the same worth as that move took. The node after it is searched
+// a ply deeper, so that an even exchange above the horizon does not use up
+// the plies meant for what follows it.
+type Recapturer interface {
+	Recaptured() bool
+}
+
 // Perfter is implemented by games with a fast leaf counter (the last ply
 // counted in bulk). It must agree with Perft.
 type Perfter interface {

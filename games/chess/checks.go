@@ -77,3 +77,19 @@ func (p *Position) losesChecker(f, t, k int) bool {
 	}
 	return false
 }
+
+// Recaptured tells whether the last move took back, on the square where
+// the move before it captured, a piece of the same worth (a knight and a
+// bishop alike) as that move took: the engine searches the node after an
+// even recapture a ply deeper (games.Recapturer).
+func (p *Position) Recaptured() bool {
+	n := len(p.history)
+	if n < 2 {
+		return false
+	}
+	last, prev := &p.history[n-1], &p.history[n-2]
+	if last.captured == noPiece || prev.captured == noPiece || mTo(last.move) != mTo(prev.move) {
+		return false
+	}
+	return checkerValue[last.captured] == checkerValue[prev.captured]
+}

@@ -2,6 +2,7 @@ package chess
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gametune/gametune/games"
@@ -107,4 +108,48 @@ func attacksSquare(p *Position, s, t int) bool {
 		return pawnAttacks[c][s]&(1<<t) != 0
 	}
 	return attacks(k, s, occ)&(1<<t) != 0
+}
+
+// TestRecaptured: known sequences, an even recapture (a pawn for a pawn, a
+// bishop for a knight) counts; a recapture of other worth, one on another
+// square, a capture after a quiet move and the first moves of a game do
+// not.
+func TestRecaptured(t *testing.T) {
+	cases := []struct {
+		fen   string
+		moves string
+		want  bool
+	}{
+		{"startpos", "", false},
+		{"startpos", "e2e4", false},
+		{"startpos", "e2e4 d7d5 e4d5", false},
+		{"startpos", "e2e4 d7d5 e4d5 d8d5", true},
+		{"startpos", "e2e4 d7d5 e4d5 g8f6", false},
+		{"startpos", "e2e4 d7d5 e4d5 d8d5 b1c3 d5a2 a1a2", false}, // a queen for a pawn
+		{"startpos", "e2e4 d7d5 e4d5 c7c6 d5c6 b8c6", true},
+		{"startpos", "e2e4 d7d5 d2d4 e7e5 e4d5 e5d4", false},                                          // on another square
+		{"rnbqkb1r/pppppppp/5n2/8/8/3P4/PPPBPPPP/RN1QKBNR w KQkq - 0 1", "d2g5 e7e6 g5f6 g7f6", true}, // a bishop for a knight
+		{"rnbqkb1r/pppppppp/5n2/8/8/3P4/PPPBPPPP/RN1QKBNR w KQkq - 0 1", "d2g5 f6e4 d3e4", false},     // after a quiet move
+		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", "e4d5 d8d5", true},
+	}
+	for _, c := range cases {
+		fen := c.fen
+		if fen == "startpos" {
+			fen = StartFEN
+		}
+		p, err := Parse(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range strings.Fields(c.moves) {
+			m, err := p.ParseMove(s)
+			if err != nil {
+				t.Fatalf("%s %q: %v", fen, s, err)
+			}
+			p.Play(m)
+		}
+		if got := p.Recaptured(); got != c.want {
+			t.Errorf("%s after %q: Recaptured %v, want %v", c.fen, c.moves, got, c.want)
+		}
+	}
 }

@@ -162,3 +162,34 @@ func evaluator(name string) *games.Evaluator {
 	}
 	return ev
 }
+
+// TestRecaptureExtension: after an even exchange the searcher goes a ply
+// deeper (games.Recapturer), as Minimax does (TestAlphaBetaMatchesMinimax
+// in engine holds the values to it): on the middlegames of testdata at
+// depth 4 the extension acts (more nodes), at a bounded cost, and
+// engine.Options.NoRecaptures turns it off.
+func TestRecaptureExtension(t *testing.T) {
+	ev := evaluator("pst")
+	w := ev.Defaults()
+	nodes := func(off bool) (total int64) {
+		s, _ := engine.New(engine.Options{TableMiB: 16, NoRecaptures: off})
+		for _, l := range lines(t, "testdata/middlegames.txt")[:6] {
+			p, err := chess.Parse(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.NewGame()
+			res, err := s.Search(context.Background(), p, ev, w, engine.Limits{Depth: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			total += res.Stats.Nodes
+		}
+		return total
+	}
+	with, without := nodes(false), nodes(true)
+	t.Logf("nodes at depth 4: %d with the extension, %d without", with, without)
+	if with <= without || float64(with) > 1.5*float64(without) {
+		t.Errorf("nodes at depth 4: %d with the extension, %d without: want more, at most 1.5 times", with, without)
+	}
+}
