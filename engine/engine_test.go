@@ -190,6 +190,31 @@ func TestNodeLimit(t *testing.T) {
 	}
 }
 
+// TestNodeLimitExact: in chess, where a limit often falls inside
+// quiescence, no search visits more nodes than its limit, and it stops on
+// it (the tree is larger than every limit tried).
+func TestNodeLimitExact(t *testing.T) {
+	g, _ := all.Find("chess")
+	ev := g.Evaluators()[0]
+	s, _ := engine.New(engine.Options{TableMiB: 1})
+	rng := rand.New(rand.NewPCG(3, 3))
+	for i := 0; i < 40; i++ {
+		p := randomPosition(t, g, rng, rng.IntN(30))
+		if _, o := p.Moves(nil); o != games.Ongoing {
+			continue
+		}
+		limit := int64(500 + rng.IntN(5000))
+		s.NewGame()
+		res, err := s.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Nodes: limit, Depth: 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Nodes != limit {
+			t.Fatalf("%q: visited %d nodes with a limit of %d", p, res.Stats.Nodes, limit)
+		}
+	}
+}
+
 func TestCancel(t *testing.T) {
 	g, _ := all.Find("kono")
 	ev := g.Evaluators()[0]

@@ -741,6 +741,9 @@ func (s *Searcher) endNode(ply int, alpha, beta int32) int32 {
 // grew the tree up to 4.6 times in chess middlegames, for no more strength.
 func (s *Searcher) quiesce(ply, qply int, alpha, beta int32) int32 {
 	s.pvLen[ply] = ply
+	if s.stop {
+		return 0 // the move that led here reached the node limit: play no other
+	}
 	var moves []games.Move
 	best := int32(-infinity)
 	if s.quietChecker != nil && qply == 1 && ply < MaxPly && s.quietChecker.InCheck() {
