@@ -64,6 +64,20 @@ type Config struct {
 	MinOpening, MaxOpening int
 	// Log, if not nil, is called after each round.
 	Log func(Round)
+	// Progress, if not nil, is called within each round: at every tenth
+	// of its self-play games and at the last, and as its fit and its gate
+	// begin.
+	Progress func(Progress)
+}
+
+// Progress is where a round of Learn is: Stage "self-play" with Done of
+// Total games played, "fit" with Total positions, or "gate" with at most
+// Total games to play.
+type Progress struct {
+	Round       int
+	Stage       string
+	Done, Total int
+	Elapsed     time.Duration // since the round began
 }
 
 // Gate configures the match a round's new weights must win to be kept:
@@ -154,8 +168,17 @@ func Learn(ctx context.Context, cfg Config) (*Result, error) {
 		t0 := time.Now()
 		n := plan.selfPlay(r, res.Played)
 		cur := tournament.Player{Name: fmt.Sprintf("round %d", r), Evaluator: res.Evaluator, Weights: res.Weights, Limits: cfg.Limits}
+		progress := func(stage string, done, total int) {
+			if cfg.Progress != nil {
+				cfg.Progress(Progress{Round: r, Stage: stage, Done: done, Total: total, Elapsed: time.Since(t0)})
+			}
+		}
 		gs, err := SelfPlay(ctx, cfg.Runner, cfg.Game, cur, SelfPlayOptions{Games: n, Seed: cfg.Seed, First: first,
-			MinOpening: cfg.MinOpening, MaxOpening: cfg.MaxOpening, Seen: seen})
+			MinOpening: cfg.MinOpening, MaxOpening: cfg.MaxOpening, Seen: seen, Played: func(k int) {
+				if k == n || k*10/n != (k-1)*10/n {
+					progress("self-play", k, n)
+				}
+			}})
 		if err != nil {
 			return res, err
 		}
@@ -166,7 +189,7 @@ func Learn(ctx context.Context, cfg Config) (*Result, error) {
 				return res, err
 			}
 		}
-		round, next, err := fitAndGate(ctx, cfg, plan, r, set, cur)
+		round, next, err := fitAndGate(ctx, cfg, plan, r, set, cur, progress)
 		if err != nil {
 			return res, err
 		}
@@ -198,7 +221,8 @@ func openStore(path string, g games.Game) (*Set, error) {
 
 // fitAndGate fits the tables from cur's and gates the fit against cur; it
 // returns the round's figures (fit and gate) and the fitted player.
-func fitAndGate(ctx context.Context, cfg Config, plan plan, r int, set *Set, cur tournament.Player) (Round, tournament.Player, error) {
+func fitAndGate(ctx context.Context, cfg Config, plan plan, r int, set *Set, cur tournament.Player, progress func(string, int, int)) (Round, tournament.Player, error) {
+	progress("fit", 0, set.Positions())
 	opts := cfg.Fit
 	if opts.Seed == 0 {
 		opts.Seed = derive(cfg.Seed, 1, uint64(r))
@@ -216,6 +240,7 @@ func fitAndGate(ctx context.Context, cfg Config, plan plan, r int, set *Set, cur
 	if len(fit.Epochs) > 0 {
 		round.TrainLoss = fit.Epochs[len(fit.Epochs)-1].TrainLoss
 	}
+	progress("gate", 0, 2*plan.pairs)
 	m, err := PlayGate(ctx, cfg.Runner, cfg.Game, next, cur, cfg.Gate, plan.pairs, derive(cfg.Seed, 2, uint64(r)))
 	if err != nil {
 		return Round{}, tournament.Player{}, fmt.Errorf("learn: round %d's gate: %w", r, err)

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -26,8 +27,16 @@ func patternsConfig(t *testing.T, workers int, store string) Config {
 func TestLearnRounds(t *testing.T) {
 	dir := t.TempDir()
 	var logged []Round
+	var progress []string
 	cfg := patternsConfig(t, 1, filepath.Join(dir, "one"))
 	cfg.Log = func(r Round) { logged = append(logged, r) }
+	cfg.Progress = func(p Progress) {
+		if p.Elapsed < 0 {
+			t.Errorf("progress %+v: negative time", p)
+		}
+		p.Elapsed = 0
+		progress = append(progress, p.LogLine())
+	}
 	one, err := Learn(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +63,25 @@ func TestLearnRounds(t *testing.T) {
 	}
 	if r1.Games != 10+r1.SelfPlay || r1.Positions != one.Set.Positions() || r1.Positions < 40*r1.Games {
 		t.Errorf("round 1 counts %d games, %d positions; the set has %d, %d", r1.Games, r1.Positions, len(one.Set.Games), one.Set.Positions())
+	}
+	// Progress: round 0's ten games one by one, round 1's at each tenth
+	// (of 22 to 24 games: 2, 4, 6, ...), each fit and gate as it begins.
+	var want []string
+	positions := 0
+	for _, r := range one.Rounds {
+		last := 0
+		for k := 1; k <= r.SelfPlay; k++ {
+			if k*10/r.SelfPlay != last || k == r.SelfPlay {
+				last = k * 10 / r.SelfPlay
+				want = append(want, fmt.Sprintf("learn: round %d: self-play %d/%d games (0s)", r.Round, k, r.SelfPlay))
+			}
+		}
+		positions = r.Positions
+		want = append(want, fmt.Sprintf("learn: round %d: fitting %d positions (0s)", r.Round, positions),
+			fmt.Sprintf("learn: round %d: gate of at most 4 games (0s)", r.Round))
+	}
+	if !reflect.DeepEqual(progress, want) {
+		t.Errorf("progress:\n%s\nwant:\n%s", strings.Join(progress, "\n"), strings.Join(want, "\n"))
 	}
 	for _, r := range one.Rounds {
 		// Two pairs cannot decide: the gate goes on to its last pair and

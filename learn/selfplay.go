@@ -40,6 +40,9 @@ type SelfPlayOptions struct {
 	// deterministic: the same opening plays the same game). Nil: a map of
 	// its own for this call.
 	Seen map[uint64]bool
+	// Played, if not nil, is called after each game is recorded, in game
+	// order, with the number of games recorded so far.
+	Played func(n int)
 }
 
 // SelfPlay plays opts.Games games of p against itself (both sides the same
@@ -94,6 +97,9 @@ func SelfPlay(ctx context.Context, run tournament.Runner, g games.Game, p tourna
 			return fmt.Errorf("learn: self-play game %d: %w", opts.First+i, err)
 		}
 		out[i] = game
+		if opts.Played != nil {
+			opts.Played(i + 1)
+		}
 		return nil
 	})
 	if err != nil {

@@ -42,6 +42,18 @@ func (r Round) LogLine() string {
 		r.Round, r.SelfPlay, r.Positions, r.GateElo, r.GatePairs, Kept(r.Accepted), r.Elapsed.Round(time.Millisecond))
 }
 
+// LogLine is a round's progress in one line, as `tune learn` logs it.
+func (p Progress) LogLine() string {
+	elapsed := p.Elapsed.Round(time.Second)
+	switch p.Stage {
+	case "self-play":
+		return fmt.Sprintf("learn: round %d: self-play %d/%d games (%s)", p.Round, p.Done, p.Total, elapsed)
+	case "fit":
+		return fmt.Sprintf("learn: round %d: fitting %d positions (%s)", p.Round, p.Total, elapsed)
+	}
+	return fmt.Sprintf("learn: round %d: %s of at most %d games (%s)", p.Round, p.Stage, p.Total, elapsed)
+}
+
 // WriteTable prints the rounds as a table and a closing line.
 func (s Summary) WriteTable(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

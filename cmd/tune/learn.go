@@ -34,6 +34,7 @@ func runLearn(ctx context.Context, o learnOptions, gopts globalOptions, out outp
 	defer pool.Close()
 	if !gopts.quiet {
 		cfg.Log = func(r learn.Round) { fmt.Fprintln(out.Stderr, r.LogLine()) }
+		cfg.Progress = func(p learn.Progress) { fmt.Fprintln(out.Stderr, p.LogLine()) }
 	}
 	res, runErr := learn.Learn(ctx, cfg)
 	if errors.Is(runErr, learn.ErrConfig) || errors.Is(runErr, learn.ErrBadStore) {
