@@ -21,7 +21,7 @@ func MinimaxNodes(p games.Position, ev *games.Evaluator, w []float64, depth int)
 	m := minimax{p: p, ev: ev, w: w, nodes: 1, extendTo: 2 * depth}
 	m.checker, _ = p.(games.Checker)
 	m.quietChecker, _ = p.(games.QuietChecker)
-	m.recapturer, _ = p.(games.Recapturer)
+	m.extender, _ = p.(games.Extender)
 	return int(m.search(depth, 0)), m.nodes
 }
 
@@ -32,7 +32,7 @@ func MinimaxLimited(p games.Position, ev *games.Evaluator, w []float64, depth in
 	m := minimax{p: p, ev: ev, w: w, nodes: 1, limit: maxNodes, extendTo: 2 * depth}
 	m.checker, _ = p.(games.Checker)
 	m.quietChecker, _ = p.(games.QuietChecker)
-	m.recapturer, _ = p.(games.Recapturer)
+	m.extender, _ = p.(games.Extender)
 	v := m.search(depth, 0)
 	return int(v), m.nodes, !m.over
 }
@@ -47,7 +47,7 @@ type minimax struct {
 
 	checker      games.Checker
 	quietChecker games.QuietChecker
-	recapturer   games.Recapturer
+	extender     games.Extender
 	extendTo     int
 }
 
@@ -64,7 +64,7 @@ func (m *minimax) search(depth, ply int) int32 {
 	if outcome != games.Ongoing {
 		return terminal(outcome, m.p.Turn(), ply)
 	}
-	if ply < m.extendTo && ((m.checker != nil && m.checker.InCheck()) || (m.recapturer != nil && ply > 0 && m.recapturer.Recaptured())) {
+	if ply < m.extendTo && ((m.checker != nil && m.checker.InCheck()) || (m.extender != nil && ply > 0 && m.extender.Extend())) {
 		depth++
 	}
 	if depth <= 0 || ply >= MaxPly {

@@ -41,7 +41,7 @@ type Options struct {
 	NoExact          bool // never extend the search to the end of the game (games.Exact)
 	NoCheckExtension bool // do not search a ply deeper where the side to move is in check (games.Checker)
 	NoQuietChecks    bool // quiescence without quiet checks and check evasions (games.QuietChecker)
-	NoRecaptures     bool // do not search a ply deeper after an even recapture (games.Recapturer)
+	NoMoveExtensions bool // do not search a ply deeper after the moves the game names (games.Extender)
 	NoFrontier       bool // search the last plies here even when the game can (games.Frontier)
 	FrontierDepth    int  // the most plies above the horizon a games.Frontier takes; 0 means the game's own
 	NoEnder          bool // search the last plies of a game here even when the game can (games.Ender)
@@ -112,7 +112,7 @@ type Searcher struct {
 	orderer       games.Orderer
 	checker       games.Checker      // nil when the game has no checks or the extension is off
 	quietChecker  games.QuietChecker // nil when the game has none or the option is off
-	recapturer    games.Recapturer   // nil when the game has none or the extension is off
+	extender      games.Extender     // nil when the game has none or the extensions are off
 	outcomer      games.Outcomer     // nil when the game has none, or has checks (a check at the horizon needs the moves)
 	frontier      games.Frontier     // nil when the game has none, or the option is off
 	frontierDepth int                // the frontier's FrontierDepth, at most Options.FrontierDepth
@@ -227,9 +227,9 @@ func (s *Searcher) SearchEach(ctx context.Context, p games.Position, ev *games.E
 	if c, ok := p.(games.QuietChecker); ok && !s.opts.NoQuietChecks {
 		s.quietChecker = c
 	}
-	s.recapturer = nil
-	if r, ok := p.(games.Recapturer); ok && !s.opts.NoRecaptures {
-		s.recapturer = r
+	s.extender = nil
+	if e, ok := p.(games.Extender); ok && !s.opts.NoMoveExtensions {
+		s.extender = e
 	}
 	s.outcomer = nil
 	if o, ok := p.(games.Outcomer); ok && s.checker == nil {
@@ -549,7 +549,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	if outcome != games.Ongoing {
 		return terminal(outcome, turn, ply)
 	}
-	if ply < s.extendTo && ((s.checker != nil && s.checker.InCheck()) || (s.recapturer != nil && ply > 0 && s.recapturer.Recaptured())) {
+	if ply < s.extendTo && ((s.checker != nil && s.checker.InCheck()) || (s.extender != nil && ply > 0 && s.extender.Extend())) {
 		depth++
 	}
 	if depth <= 0 || ply >= MaxPly {

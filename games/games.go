@@ -232,14 +232,14 @@ type QuietChecker interface {
 	QuietChecks(dst []Move) []Move
 }
 
-// Recapturer is implemented by positions of games with captures where the
-// engine extends an even recapture (chess): Recaptured tells whether the
-// last move took back, on the square where the move before it captured, a
-// piece of the same worth as that move took. The node after it is searched
-// a ply deeper, so that an even exchange above the horizon does not use up
-// the plies meant for what follows it.
-type Recapturer interface {
-	Recaptured() bool
+// Extender is implemented by positions of games where the engine searches
+// a ply deeper after some moves: Extend tells whether the last move was
+// one (chess: an even recapture, or a pawn's move to its seventh rank). The
+// node after it is searched a ply deeper, so that an even exchange or a
+// promotion coming just above the horizon does not use up the plies meant
+// for what follows it.
+type Extender interface {
+	Extend() bool
 }
 
 // Perfter is implemented by games with a fast leaf counter (the last ply

@@ -78,10 +78,27 @@ func (p *Position) losesChecker(f, t, k int) bool {
 	return false
 }
 
+// Extend tells whether the engine searches a ply deeper after the last
+// move (games.Extender): an even recapture (Recaptured) or a pawn's move to
+// its seventh rank (PushedToSeventh).
+func (p *Position) Extend() bool {
+	return p.Recaptured() || p.PushedToSeventh()
+}
+
+// PushedToSeventh tells whether the last move took a pawn to its seventh
+// rank, a move from promoting (a capture onto it too).
+func (p *Position) PushedToSeventh() bool {
+	n := len(p.history)
+	if n == 0 {
+		return false
+	}
+	to := mTo(p.history[n-1].move)
+	return p.kind[to] == Pawn && relativeRank(p.turn^1, to) == 6
+}
+
 // Recaptured tells whether the last move took back, on the square where
 // the move before it captured, a piece of the same worth (a knight and a
-// bishop alike) as that move took: the engine searches the node after an
-// even recapture a ply deeper (games.Recapturer).
+// bishop alike) as that move took.
 func (p *Position) Recaptured() bool {
 	n := len(p.history)
 	if n < 2 {

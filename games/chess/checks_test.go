@@ -153,3 +153,44 @@ func TestRecaptured(t *testing.T) {
 		}
 	}
 }
+
+// TestPushedToSeventh: a pawn's move, or capture, onto its seventh rank
+// counts, for either side; a pawn on its sixth, a promotion, a piece on the
+// seventh and a pawn that stood on the seventh already do not. Extend is
+// either this or Recaptured.
+func TestPushedToSeventh(t *testing.T) {
+	cases := []struct {
+		fen, moves          string
+		seventh, recaptured bool
+	}{
+		{"4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", "d6d7", true, false},
+		{"4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", "d5d6", false, false},
+		{"2r4k/3P4/8/8/8/8/8/4K3 w - - 0 1", "d7c8q", false, false},    // a promotion
+		{"4k3/8/2pP4/8/8/8/8/4K3 b - - 0 1", "c6c5 d6d7", true, false}, // black's quiet move, then white's
+		{"4k3/8/8/8/8/3p4/8/4K3 b - - 0 1", "d3d2", true, false},       // black's seventh is the second rank
+		{"4k3/2n5/3P4/8/8/8/8/4K3 w - - 0 1", "d6c7", true, false},     // a capture onto it
+		{"4k3/8/8/8/8/8/3R4/4K3 w - - 0 1", "d2d7", false, false},      // a rook on the seventh
+		{"7k/3P4/8/8/8/8/8/4K3 w - - 0 1", "e1e2", false, false},       // a pawn there already
+		{"4k3/2n5/1P6/8/8/8/8/4K3 w - - 0 1", "b6c7", true, false},
+		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", "e4d5 d8d5", false, true},
+	}
+	for _, c := range cases {
+		p, err := Parse(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range strings.Fields(c.moves) {
+			m, err := p.ParseMove(s)
+			if err != nil {
+				t.Fatalf("%s %q: %v", c.fen, s, err)
+			}
+			p.Play(m)
+		}
+		if got := p.PushedToSeventh(); got != c.seventh {
+			t.Errorf("%s after %q: PushedToSeventh %v, want %v", c.fen, c.moves, got, c.seventh)
+		}
+		if got := p.Extend(); got != (c.seventh || c.recaptured) {
+			t.Errorf("%s after %q: Extend %v, want %v", c.fen, c.moves, got, c.seventh || c.recaptured)
+		}
+	}
+}
