@@ -277,3 +277,45 @@ func TestSearchDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalCacheNewWeights: the evaluation cache keeps nothing from one
+// search to the next, whose weights may differ: a searcher that searched
+// each game's positions with one draw of weights searches them with
+// another exactly as a new searcher does (score, move, nodes and
+// evaluations).
+func TestEvalCacheNewWeights(t *testing.T) {
+	for _, g := range all.Games() {
+		rng := rand.New(rand.NewPCG(7, uint64(len(g.Name()))))
+		used, err := engine.New(engine.Options{TableMiB: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 5; i++ {
+			p := randomPosition(t, g, rng, 4+rng.IntN(20))
+			if _, o := p.Moves(nil); o != games.Ongoing {
+				continue
+			}
+			ev := g.Evaluators()[rng.IntN(len(g.Evaluators()))]
+			w1, w2 := gametest.RandomWeights(rng, ev), gametest.RandomWeights(rng, ev)
+			lim := engine.Limits{Depth: 3}
+			used.NewGame()
+			if _, err := used.Search(context.Background(), p, ev, w1, lim); err != nil {
+				t.Fatal(err)
+			}
+			used.NewGame()
+			got, err := used.Search(context.Background(), p, ev, w2, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh, _ := engine.New(engine.Options{TableMiB: 1})
+			want, err := fresh.Search(context.Background(), p, ev, w2, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Score != want.Score || got.Move != want.Move || got.Stats.Nodes != want.Stats.Nodes || got.Stats.Evals != want.Stats.Evals {
+				t.Errorf("%s %q (%s): after other weights %d %v (%d nodes), a new searcher %d %v (%d nodes)",
+					g.Name(), p, ev.Name, got.Score, got.Move, got.Stats.Nodes, want.Score, want.Move, want.Stats.Nodes)
+			}
+		}
+	}
+}

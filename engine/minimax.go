@@ -5,11 +5,12 @@ import "github.com/gametune/gametune/games"
 // Minimax returns the plain minimax (negamax) value of p to depth plies from
 // the side to move's point of view: no pruning, no table, no ordering, the
 // same terminal scores, the same extensions (a ply more where the side to
-// move is in check, or below the root after an even recapture, up to twice
-// the depth) and the same quiescence over noisy moves as the Searcher (with
-// a games.QuietChecker, its quiet checks at the first ply and every legal
-// move at the second where the side to move is in check). It is the
-// reference the Searcher is tested against; its cost is the whole tree.
+// move is in check, or below the root after a move games.Extender names,
+// up to twice the depth) and the same quiescence over noisy moves as the
+// Searcher (with a games.QuietChecker, its quiet checks at the first ply
+// and every legal move at the second where the side to move is in check).
+// It is the reference the Searcher is tested against; its cost is the
+// whole tree.
 func Minimax(p games.Position, ev *games.Evaluator, w []float64, depth int) int {
 	v, _ := MinimaxNodes(p, ev, w, depth)
 	return v

@@ -18,6 +18,7 @@ import (
 // buffers have grown it allocates nothing but leaf's growth.
 func (s *Searcher) QuietLeaf(p games.Position, ev *games.Evaluator, w []float64, leaf []games.Move) ([]games.Move, int) {
 	s.pos, s.ev, s.w, s.quietChecker = p, ev, w, nil
+	s.newEvals()
 	s.stats = Stats{Nodes: 1}
 	s.nodeLimit, s.stop, s.done = math.MaxInt64, false, nil
 	root := s.quiesce(0, 0, -infinity, infinity)

@@ -53,28 +53,43 @@ type Searched struct {
 	W    []float64
 }
 
-// SearchRatio searches positions to depth with old, then with new, once
-// each per iteration of b (a searcher of a tableMiB table, cleared before
-// each search), reports each one's nodes per second and the ratio of
-// new's over old's, and fails below floor. Each search visits the same
-// nodes every time, so the rates are those of each one's fastest
-// iteration: the machine's other work slows some runs, never speeds one
-// up. Run it with -benchtime 3x or more.
+// SearchRatio searches each position to depth with old, then at once with
+// new, per iteration of b (a searcher of a tableMiB table, cleared before
+// each search), reports each one's nodes per second and the ratio of new's
+// over old's, and fails below floor. Each search visits the same nodes
+// every time, so each position counts its fastest search with each: the
+// machine's other work slows some runs, never speeds one up, and a
+// position's two searches, run back to back, see the machine alike. Run it
+// with -benchtime 3x or more.
 func SearchRatio(b *testing.B, positions []games.Position, depth, tableMiB int, old, new Searched, floor float64) {
 	b.Helper()
 	s, err := engine.New(engine.Options{TableMiB: tableMiB})
 	if err != nil {
 		b.Fatal(err)
 	}
-	var oldNodes, newNodes int64
-	oldTime, newTime := math.Inf(1), math.Inf(1)
-	for b.Loop() {
-		n, t := SearchAll(b, s, positions, depth, old)
-		oldNodes, oldTime = n, min(oldTime, t)
-		n, t = SearchAll(b, s, positions, depth, new)
-		newNodes, newTime = n, min(newTime, t)
+	nodes := make([][2]int64, len(positions))
+	times := make([][2]float64, len(positions))
+	for i := range times {
+		times[i] = [2]float64{math.Inf(1), math.Inf(1)}
 	}
-	oldRate, newRate := float64(oldNodes)/oldTime, float64(newNodes)/newTime
+	for b.Loop() {
+		for i, p := range positions {
+			for j, e := range [2]Searched{old, new} {
+				n, t := searchOne(b, s, p, depth, e)
+				nodes[i][j], times[i][j] = n, min(times[i][j], t)
+			}
+		}
+	}
+	var rate [2]float64
+	for j := range rate {
+		var n int64
+		var t float64
+		for i := range positions {
+			n, t = n+nodes[i][j], t+times[i][j]
+		}
+		rate[j] = float64(n) / t
+	}
+	oldRate, newRate := rate[0], rate[1]
 	ratio := newRate / oldRate
 	b.ReportMetric(oldRate, old.Name+"-nodes/s")
 	b.ReportMetric(newRate, new.Name+"-nodes/s")
@@ -90,13 +105,21 @@ func SearchRatio(b *testing.B, positions []games.Position, depth, tableMiB int, 
 func SearchAll(b *testing.B, s *engine.Searcher, positions []games.Position, depth int, e Searched) (nodes int64, seconds float64) {
 	b.Helper()
 	for _, p := range positions {
-		s.NewGame()
-		start := time.Now()
-		res, err := s.Search(context.Background(), p, e.Ev, e.W, engine.Limits{Depth: depth})
-		if err != nil {
-			b.Fatal(err)
-		}
-		nodes, seconds = nodes+res.Stats.Nodes, seconds+time.Since(start).Seconds()
+		n, t := searchOne(b, s, p, depth, e)
+		nodes, seconds = nodes+n, seconds+t
 	}
 	return nodes, seconds
+}
+
+// searchOne searches p to depth with e, s cleared before, and returns the
+// nodes visited and the seconds the search took.
+func searchOne(b *testing.B, s *engine.Searcher, p games.Position, depth int, e Searched) (int64, float64) {
+	b.Helper()
+	s.NewGame()
+	start := time.Now()
+	res, err := s.Search(context.Background(), p, e.Ev, e.W, engine.Limits{Depth: depth})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return res.Stats.Nodes, time.Since(start).Seconds()
 }
