@@ -323,6 +323,10 @@ func newPlan(cfg *Config) (plan, error) {
 		return plan{}, fmt.Errorf("%w: rounds %d, budget %d, gate pairs %d, gate share %v: want rounds, budget and pairs 0 or more, a share in [0, 1)",
 			ErrConfig, cfg.Rounds, cfg.Budget, cfg.Gate.MaxPairs, cfg.Gate.Share)
 	}
+	fit := cfg.Fit // checked before any game is played
+	if err := fitDefaults(&fit); err != nil {
+		return plan{}, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
 	if cfg.Rounds == 0 {
 		cfg.Rounds = DefaultRounds
 	}

@@ -2,7 +2,9 @@ package learn
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -157,10 +159,12 @@ func TestLearnRefusesBadConfigs(t *testing.T) {
 		}, "no tables"},
 		"weights":    {func(c *Config) { c.Weights = c.Weights[:3] }, "3 weights"},
 		"gate share": {func(c *Config) { c.Gate.Share = 1 }, "share in [0, 1)"},
+		"fit rate":   {func(c *Config) { c.Fit.Rate = math.NaN() }, "Rate is NaN"},
+		"fit l2":     {func(c *Config) { c.Fit.L2 = math.Inf(1) }, "L2 is +Inf"},
 	} {
 		cfg := good
 		tc.change(&cfg)
-		if _, err := Learn(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Learn(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: error %v, want one saying %q", name, err, tc.want)
 		}
 	}

@@ -18,7 +18,7 @@ type learnOptions struct {
 	game, evaluator, start, out, positions string
 	budget, rounds, depth, workers, epochs int
 	seed                                   uint64
-	l2, lambda                             float64
+	l2, lambda, rate                       float64
 	force, json                            bool
 }
 
@@ -64,8 +64,8 @@ func (o learnOptions) config() (learn.Config, error) {
 		return learn.Config{}, usageError{fmt.Errorf("learn: --budget-games %d: want the number of games to play, 1 or more", o.budget)}
 	case o.rounds < 1 || o.rounds > 1000:
 		return learn.Config{}, usageError{fmt.Errorf("learn: --rounds %d: want 1 to 1000", o.rounds)}
-	case o.epochs < 0 || o.l2 < 0:
-		return learn.Config{}, usageError{fmt.Errorf("learn: --epochs %d, --l2 %v: want 0 (the fit's default) or more", o.epochs, o.l2)}
+	case o.epochs < 0 || o.l2 < 0 || o.rate < 0:
+		return learn.Config{}, usageError{fmt.Errorf("learn: --epochs %d, --l2 %v, --rate %v: want 0 (the fit's default) or more", o.epochs, o.l2, o.rate)}
 	}
 	if _, err := os.Lstat(o.out); err == nil && !o.force {
 		return learn.Config{}, usageError{fmt.Errorf("learn: %s exists already (use --force to replace it)", o.out)}
@@ -86,7 +86,7 @@ func (o learnOptions) config() (learn.Config, error) {
 		return learn.Config{}, usageError{err}
 	}
 	return learn.Config{Game: g, Evaluator: ev, Weights: w, Limits: lim, Budget: o.budget, Rounds: o.rounds,
-		Seed: o.seed, Store: o.positions, Lambda: o.lambda, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Workers: o.workers}}, nil
+		Seed: o.seed, Store: o.positions, Lambda: o.lambda, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers}}, nil
 }
 
 // write writes the learned weights file atomically.
@@ -131,6 +131,7 @@ self-play, later rounds playing more. Results do not depend on --workers.
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
 	f.IntVar(&o.epochs, "epochs", 0, "passes of each fit over the positions (0: the fit's default)")
 	f.Float64Var(&o.l2, "l2", 0, "L2 regularisation of the fit (0: the fit's default)")
+	f.Float64Var(&o.rate, "rate", 0, "Adam's step of the fit, in the evaluation's units (0: the fit's default, 0.5); smaller keeps a warm start's tables closer")
 	f.Float64Var(&o.lambda, "lambda", 0, "share of each label taken from the mover's search score, 0-1 (sigmoid of K times the score; the rest from the game's result)")
 	f.BoolVar(&o.force, "force", false, "overwrite the output file")
 	bindJSON(c, &o.json)
