@@ -33,8 +33,9 @@ func TestPSTBeatsTextbook(t *testing.T) {
 // learned at, pst beats textbook with the interval above 0 (measured
 // +167.3 [+133.8, +204.0] over 200 pairs; without the threat tables
 // +63.2; these 60 with the engine's quiet checks +172.0 [+113.7, +241.1],
-// with its recapture extension too +198.7 [+135.9, +276.0]): 60 pairs,
-// seed 2804, about 28 seconds, so that CI keeps its time.
+// with its recapture extension too +198.7 [+135.9, +276.0], with the
+// seventh-rank extension too +179.5 [+118.0, +253.5]): 60 pairs, seed
+// 2804, about 35 seconds, so that CI keeps its time.
 func TestPSTBeatsTextbookAtDepth3(t *testing.T) {
 	if testing.Short() {
 		t.Skip("120 chess games at depth 3: skipped with -short")
@@ -65,8 +66,9 @@ func beats(t *testing.T, game, a, b string, pairs, depth int, seed string, want,
 // depth 5; under a minute). Over 60 pairs (seed 2900) the shipped tables
 // scored 12.5% (-338 [-441, -267]) and textbook 5.4%. Since the engine's
 // quiescence tries quiet checks: 24.6% over those 60 pairs (-195 [-268,
-// -135]), 11.7% over these 15 (100 s): 15 pairs against Stockfish's
-// randomised weak play are noise.
+// -135]), 11.7% over these 15 (100 s); with the move extensions 20.0% over
+// these 15 (150 s), 20.0-25.8% over the 60 in three runs: 15 pairs
+// against Stockfish's randomised weak play are noise.
 func TestExperimentPSTAgainstStockfish(t *testing.T) {
 	experiment(t)
 	needBinary(t, stockfishPath)
@@ -179,8 +181,9 @@ func playUCISelf(t *testing.T, p *engineProcess, game string, maxPlies int) int 
 // 2 (188,565 positions, each labelled by its mover's search score alone,
 // --lambda 1: few games' results are too noisy a label for 1,627 weights;
 // its gate measured +85.0 [+62.5, +108.3] over 300 pairs) from empty
-// tables, 1m57s on 2 cores; what it learns must beat default:textbook at
-// depth 3, 100 pairs (measured +94.3 [+50.6, +141.2], 178 s in all). The
+// tables, 2m5s on 2 cores; what it learns must beat default:textbook at
+// depth 3, 100 pairs (measured +119.1 [+74.0, +168.5], 177 s in all, with
+// the seventh-rank extension; +94.3 [+50.6, +141.2] before it). The
 // engine's quiet checks made the round 1.85 times longer and its
 // recapture extension longer again, so it went from 3,000 self-play games
 // to 2,250, then 1,800, and its match from 200 pairs to 100, for CI's time;
