@@ -61,7 +61,7 @@ func deepPositions(b *testing.B) []games.Position {
 // (enginetest.SearchRatio). It reports the ratio with random tables
 // (benchPST) too: the same code on other trees. With the engine's
 // evaluation cache and each position's searches paired, the shipped tables
-// measured 0.61-0.66 in five runs, random ones 0.61-0.64; before, this
+// measured 0.605-0.662 in six runs, random ones 0.56-0.64; before, this
 // machine's noise spread the shipped tables' ratio over 0.52-0.69 (0.64-0.66
 // before the quiet checks, 0.71-0.74 before the king-safety tables). Run
 // it with -benchtime 3x or more.
