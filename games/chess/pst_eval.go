@@ -108,6 +108,10 @@ var pstEvaluator = shippedPST()
 // scores exactly as textbook.
 func newPSTEvaluator(data []float32) *games.Evaluator {
 	tables := (*[pstSize]float32)(data)
+	// Tables of zeros add nothing whatever their scales: the evaluation
+	// leaves out the king-safety tables' work when both are (as in the
+	// shipped file). data does not change once bound (games.WithData).
+	king := !allZero(data[pstShelter*pstTableSize : (pstChecks+1)*pstTableSize])
 	ev := &games.Evaluator{
 		Name:     "pst",
 		Doc:      "textbook's evaluation plus piece-square tables (middlegame and endgame, tapered by phase) for each piece kind and for passed pawns, tables of knights', bishops', rooks' and queens' safe mobility by count, of attack units on the enemy king's zone, of threats (by attacker, victim and defence, the side to move's and the opponent's), of the pawns sheltering and storming the king and of safe checks, fitted from self-play positions (centipawns)",
@@ -120,7 +124,7 @@ func newPSTEvaluator(data []float32) *games.Evaluator {
 			"the pieces' material and textbook's terms come on top. Blue raises the score of the piece's side, red lowers it.",
 		Bind: newPSTEvaluator,
 		Evaluate: func(gp games.Position, w []float64) int {
-			return evaluatePST(gp.(*Position), tables, w)
+			return evaluatePST(gp.(*Position), tables, king, w)
 		},
 		FeatureValues: func(gp games.Position, dst []float64) {
 			pstFeatureValues(gp.(*Position), tables, (*[pstFeatureCount]float64)(dst))
@@ -186,7 +190,7 @@ func (s *pstSums) add(p *Position, c int, data *[pstSize]float32, sign float64, 
 // tables writes the value of each scale feature: mg*(the middlegame sum)
 // + (1-mg)*(the endgame sum), mg being p's phase; it completes textbook's
 // features f with mobility's.
-func (s *pstSums) tables(p *Position, data *[pstSize]float32, mg float64, values *[pstTables]float64, f *[pstScalars]float64) {
+func (s *pstSums) tables(p *Position, data *[pstSize]float32, king bool, mg float64, values *[pstTables]float64, f *[pstScalars]float64) {
 	us, them := p.turn&1, (p.turn^1)&1
 	s.add(p, us, data, 1, f)
 	s.add(p, them, data, -1, f)
@@ -196,8 +200,10 @@ func (s *pstSums) tables(p *Position, data *[pstSize]float32, mg float64, values
 	}
 	s.addThreats(p, us, &s.att[us], &s.att[them], pstThreatsBy, data, 1)
 	s.addThreats(p, them, &s.att[them], &s.att[us], pstThreatsOn, data, -1)
-	s.addKing(p, us, &s.att[us], &s.att[them], data, 1)
-	s.addKing(p, them, &s.att[them], &s.att[us], data, -1)
+	if king {
+		s.addKing(p, us, &s.att[us], &s.att[them], data, 1)
+		s.addKing(p, them, &s.att[them], &s.att[us], data, -1)
+	}
 	eg := 1 - mg
 	for t := range values {
 		values[t] = mg*s.mg[t] + eg*s.eg[t]
@@ -206,14 +212,14 @@ func (s *pstSums) tables(p *Position, data *[pstSize]float32, mg float64, values
 
 // evaluatePST is textbook's sum, in textbook's order (so that with tables
 // of zeros the two agree to the bit), plus each table's value times its
-// scale.
-func evaluatePST(p *Position, data *[pstSize]float32, w []float64) int {
+// scale; without king, the king-safety tables are zero and not read.
+func evaluatePST(p *Position, data *[pstSize]float32, king bool, w []float64) int {
 	ws := (*[pstFeatureCount]float64)(w)
 	var f [pstScalars]float64
 	mg := p.pstTextbookFeatures(&f)
 	var s pstSums
 	var t [pstTables]float64
-	s.tables(p, data, mg, &t, &f)
+	s.tables(p, data, king, mg, &t, &f)
 	v := 0.0
 	for i, x := range f {
 		v += ws[i] * x
@@ -229,7 +235,7 @@ func pstFeatureValues(p *Position, data *[pstSize]float32, dst *[pstFeatureCount
 	f := (*[pstScalars]float64)(dst[:pstScalars])
 	mg := p.pstTextbookFeatures(f)
 	var s pstSums
-	s.tables(p, data, mg, (*[pstTables]float64)(dst[pstScalars:]), f)
+	s.tables(p, data, true, mg, (*[pstTables]float64)(dst[pstScalars:]), f)
 }
 
 // pstTextbookFeatures adds textbook's features but mobility's to f, as
@@ -277,4 +283,14 @@ func pstTerms(p *Position, dst []games.TableTerm) []games.TableTerm {
 func appendPST(dst []games.TableTerm, t, sq int, cm, ce float32) []games.TableTerm {
 	base, f := int32(t*pstTableSize+sq), int32(pstScale(t))
 	return append(dst, games.TableTerm{Entry: base, Feature: f, Coef: cm}, games.TableTerm{Entry: base + 64, Feature: f, Coef: ce})
+}
+
+// allZero tells whether every value of v is zero.
+func allZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -236,13 +236,23 @@ func TestPSTZeroTablesIsTextbook(t *testing.T) {
 // TestPSTEvaluate checks, on positions of random games (either side to
 // move) with random tables and weights, that FeatureValues agrees with the
 // slow reference, that Evaluate is round(w . FeatureValues), and that Terms
-// list the entries whose sum, by table, is its feature.
+// list the entries whose sum, by table, is its feature. With the
+// king-safety tables zero (as shipped), which Evaluate then leaves out,
+// Evaluate is still round(w . FeatureValues).
 func TestPSTEvaluate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(28, 2))
-	ev, err := pstEvaluator.WithData(randomPSTData(rng, 30))
+	data := randomPSTData(rng, 30)
+	ev, err := pstEvaluator.WithData(data)
 	if err != nil {
 		t.Fatal(err)
 	}
+	noKing := slices.Clone(data)
+	clear(noKing[pstShelter*pstTableSize : (pstChecks+1)*pstTableSize])
+	evNoKing, err := pstEvaluator.WithData(noKing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fNoKing := make([]float64, pstFeatureCount)
 	f := make([]float64, pstFeatureCount)
 	g := make([]float64, pstScalars)
 	terms := make([]games.TableTerm, 0, 96)
@@ -278,9 +288,13 @@ func TestPSTEvaluate(t *testing.T) {
 				t.Fatalf("%s: the terms of %s sum to %v, its feature %v", p, ev.Features[i].Name, byTable[i], f[i])
 			}
 		}
+		evNoKing.FeatureValues(p, fNoKing)
 		for _, w := range [][]float64{ev.Defaults(), gametest.RandomWeights(rng, ev)} {
 			if got, v := ev.Evaluate(p, w), dot(w, f); math.Abs(float64(got)-v) > 0.5+1e-9 {
 				t.Fatalf("%s: Evaluate %d, want round(%v)", p, got, v)
+			}
+			if got, v := evNoKing.Evaluate(p, w), dot(w, fNoKing); math.Abs(float64(got)-v) > 0.5+1e-9 {
+				t.Fatalf("%s: Evaluate %d with zero king-safety tables, want round(%v)", p, got, v)
 			}
 		}
 		n++
