@@ -193,3 +193,35 @@ func TestMoveExtensions(t *testing.T) {
 		t.Errorf("nodes at depth 4: %d with the extensions, %d without: want more, at most twice as many", with, without)
 	}
 }
+
+// TestEvalCacheHits: iterative deepening asks again for evaluations an
+// earlier iteration made, and the engine's evaluation cache answers a share
+// of them: on four middlegames at depth 6, pst computes at most 90% of the
+// evaluations the iterations ask for (measured 78%; 100% with no cache).
+func TestEvalCacheHits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four searches to depth 6 (7 s): skipped with -short")
+	}
+	ev0 := evaluator("pst")
+	ev := *ev0
+	computed := int64(0)
+	ev.Evaluate = func(p games.Position, w []float64) int { computed++; return ev0.Evaluate(p, w) }
+	s, _ := engine.New(engine.Options{TableMiB: 16})
+	asked := int64(0)
+	for _, l := range lines(t, "testdata/middlegames.txt")[:4] {
+		p, err := chess.Parse(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.NewGame()
+		if _, err := s.SearchEach(context.Background(), p, &ev, ev.Defaults(), engine.Limits{Depth: 6}, func(r engine.Result) {
+			asked += r.Stats.Evals
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d evaluations asked for, %d computed (%.2f)", asked, computed, float64(computed)/float64(asked))
+	if computed > asked*9/10 {
+		t.Errorf("%d evaluations asked for, %d computed: want at most 90%%", asked, computed)
+	}
+}
