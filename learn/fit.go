@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/gametune/gametune/games"
@@ -56,6 +57,11 @@ type FitOptions struct {
 	MemoryMiB int
 	// Seed decides the held-out games and the order of the positions.
 	Seed uint64
+	// Tables, when not empty, names the only tables the fit moves: the
+	// other tables' entries and the scalar weights keep their starting
+	// values. It fits new tables on top of learned ones from fewer
+	// positions than a fit of everything would need.
+	Tables []string
 	// Progress, when set, is called after each epoch.
 	Progress func(FitEpoch)
 }
@@ -166,6 +172,9 @@ func checkFit(ev *games.Evaluator, w []float64, set *Set, opts *FitOptions) erro
 	if err := ev.Check(w); err != nil {
 		return fmt.Errorf("learn: starting weights: %w", err)
 	}
+	if _, err := fitMask(ev, opts.Tables); err != nil {
+		return err
+	}
 	if ev.FeatureValues == nil {
 		for i := range ev.Features {
 			if !ev.IsScale(i) {
@@ -174,6 +183,30 @@ func checkFit(ev *games.Evaluator, w []float64, set *Set, opts *FitOptions) erro
 		}
 	}
 	return fitDefaults(opts)
+}
+
+// fitMask returns which of ev's table entries stay fixed in a fit that
+// moves only the named tables: nil when names is empty (all move).
+func fitMask(ev *games.Evaluator, names []string) ([]bool, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	fixed := make([]bool, ev.TablesSize())
+	for i := range fixed {
+		fixed[i] = true
+	}
+	for _, name := range names {
+		off, t := ev.TableOffset(name)
+		if off < 0 {
+			all := make([]string, len(ev.Tables))
+			for i, t := range ev.Tables {
+				all[i] = t.Name
+			}
+			return nil, fmt.Errorf("learn: evaluator %q has no table %q to fit (its tables: %s)", ev.Name, name, strings.Join(all, ", "))
+		}
+		clear(fixed[off : off+t.Size()])
+	}
+	return fixed, nil
 }
 
 func fitDefaults(o *FitOptions) error {

@@ -26,7 +26,8 @@ type fitter struct {
 	opts    FitOptions
 	w       []float64
 	startW  []float64 // the starting weights: quietLeaf's
-	scalars []int
+	scalars []int     // the scalar weights the fit moves
+	fixed   []bool    // the entries it keeps as they start (FitOptions.Tables); nil: none
 	k       float64
 	scoreK  float64 // the scale of the scores in the labels (Set.Lambda); 0 before it is fitted, or without scores
 
@@ -92,8 +93,9 @@ func newFitter(ev *games.Evaluator, w []float64, set *Set, opts FitOptions) (*fi
 		return nil, err
 	}
 	f := &fitter{ev: ev, set: set, opts: opts, w: append([]float64(nil), w...), startW: append([]float64(nil), w...)}
+	f.fixed, _ = fitMask(ev, opts.Tables) // checked by checkFit
 	for i := range ev.Features {
-		if !ev.IsScale(i) {
+		if !ev.IsScale(i) && f.fixed == nil {
 			f.scalars = append(f.scalars, i)
 		}
 	}
@@ -312,6 +314,9 @@ func (f *fitter) updateBucket(b int, outs []shardOut, n, lr float64) {
 	for _, x := range touched {
 		g := f.gsum[x]/n + l2*float64(f.data[x])
 		f.gsum[x] = 0
+		if f.fixed != nil && f.fixed[x] {
+			continue
+		}
 		m := adamB1*float64(f.m[x]) + (1-adamB1)*g
 		v := adamB2*float64(f.v[x]) + (1-adamB2)*g*g
 		f.m[x], f.v[x] = float32(m), float32(v)

@@ -318,6 +318,59 @@ func TestFitStopsWhenCancelled(t *testing.T) {
 	}
 }
 
+// TestFitOnlyNamedTables: a fit told to move one table (FitOptions.Tables)
+// moves its entries and leaves every other entry and every scalar weight
+// as they started, bit for bit; without the option the same fit moves the
+// others too.
+func TestFitOnlyNamedTables(t *testing.T) {
+	var shipped *games.Evaluator
+	for _, ev := range othello.Game().Evaluators() {
+		if ev.Name == "patterns" {
+			shipped = ev
+		}
+	}
+	sq := squareWeights()
+	set := plantedSet(t, 3000, &sq)
+	w := shipped.Defaults()
+	name := shipped.Tables[1].Name
+	off, table := shipped.TableOffset(name)
+	for _, only := range []bool{true, false} {
+		opts := FitOptions{Epochs: 2, BatchSize: 1024, Rate: 2, Seed: 3}
+		if only {
+			opts.Tables = []string{name}
+		}
+		res, err := Fit(context.Background(), shipped, w, set, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inside, outside := 0, 0
+		for i, x := range res.Data {
+			if x != shipped.Data[i] {
+				if i >= off && i < off+table.Size() {
+					inside++
+				} else {
+					outside++
+				}
+			}
+		}
+		scalars := 0
+		for i := range w {
+			if res.Weights[i] != w[i] {
+				scalars++
+			}
+		}
+		t.Logf("tables %v: %d entries of %s moved, %d others, %d scalars", opts.Tables, inside, name, outside, scalars)
+		switch {
+		case inside == 0:
+			t.Errorf("tables %v: no entry of %s moved", opts.Tables, name)
+		case only && (outside != 0 || scalars != 0):
+			t.Errorf("fitting %s alone moved %d entries of other tables and %d scalars, want none", name, outside, scalars)
+		case !only && (outside == 0 || scalars == 0):
+			t.Errorf("a fit of everything moved %d entries of other tables and %d scalars, want some of each", outside, scalars)
+		}
+	}
+}
+
 func TestFitRejectsBadInput(t *testing.T) {
 	ev := patternsEvaluator(t)
 	set := randomSet(2, 1)
@@ -338,6 +391,7 @@ func TestFitRejectsBadInput(t *testing.T) {
 		{"no games", ev, w, &Set{Game: othello.Game()}, FitOptions{}, "no games"},
 		{"held-out share", ev, w, set, FitOptions{HeldOut: 1}, "HeldOut"},
 		{"negative rate", ev, w, set, FitOptions{Rate: -1}, "Rate"},
+		{"unknown table", ev, w, set, FitOptions{Tables: []string{"corner3x3", "nosuch"}}, `no table "nosuch" to fit (its tables: `},
 		{"illegal move", ev, w, &Set{Game: othello.Game(), Games: []Game{{Moves: []games.Move{1}}}}, FitOptions{HeldOut: -1}, "not legal"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -327,6 +327,9 @@ func newPlan(cfg *Config) (plan, error) {
 	if err := fitDefaults(&fit); err != nil {
 		return plan{}, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
+	if _, err := fitMask(cfg.Evaluator, fit.Tables); err != nil {
+		return plan{}, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
 	if cfg.Rounds == 0 {
 		cfg.Rounds = DefaultRounds
 	}

@@ -161,6 +161,7 @@ func TestLearnRefusesBadConfigs(t *testing.T) {
 		"gate share": {func(c *Config) { c.Gate.Share = 1 }, "share in [0, 1)"},
 		"fit rate":   {func(c *Config) { c.Fit.Rate = math.NaN() }, "Rate is NaN"},
 		"fit l2":     {func(c *Config) { c.Fit.L2 = math.Inf(1) }, "L2 is +Inf"},
+		"fit tables": {func(c *Config) { c.Fit.Tables = []string{"row2", "row9"} }, `no table "row9" to fit`},
 	} {
 		cfg := good
 		tc.change(&cfg)

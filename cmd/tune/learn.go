@@ -20,6 +20,7 @@ type learnOptions struct {
 	seed                                   uint64
 	l2, lambda, rate                       float64
 	force, json                            bool
+	tables                                 []string
 }
 
 func runLearn(ctx context.Context, o learnOptions, gopts globalOptions, out output) error {
@@ -86,7 +87,7 @@ func (o learnOptions) config() (learn.Config, error) {
 		return learn.Config{}, usageError{err}
 	}
 	return learn.Config{Game: g, Evaluator: ev, Weights: w, Limits: lim, Budget: o.budget, Rounds: o.rounds,
-		Seed: o.seed, Store: o.positions, Lambda: o.lambda, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers}}, nil
+		Seed: o.seed, Store: o.positions, Lambda: o.lambda, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers, Tables: o.tables}}, nil
 }
 
 // write writes the learned weights file atomically.
@@ -133,6 +134,7 @@ self-play, later rounds playing more. Results do not depend on --workers.
 	f.Float64Var(&o.l2, "l2", 0, "L2 regularisation of the fit (0: the fit's default)")
 	f.Float64Var(&o.rate, "rate", 0, "Adam's step of the fit, in the evaluation's units (0: the fit's default, 0.5); smaller keeps a warm start's tables closer")
 	f.Float64Var(&o.lambda, "lambda", 0, "share of each label taken from the mover's search score, 0-1 (sigmoid of K times the score; the rest from the game's result)")
+	f.StringSliceVar(&o.tables, "tables", nil, "fit only these tables (comma-separated names, as 'tune games' lists them); the others and the scalars keep the starting weights'")
 	f.BoolVar(&o.force, "force", false, "overwrite the output file")
 	bindJSON(c, &o.json)
 	return c

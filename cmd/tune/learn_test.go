@@ -126,6 +126,7 @@ func TestLearnCommandRefusesBadInput(t *testing.T) {
 		"evaluator":    {[]string{"--evaluator", "nope", "--budget-games", "40", "-o", out}, "unknown evaluator"},
 		"workers":      {[]string{"--budget-games", "40", "-o", out, "--workers", "-1"}, "--workers -1"},
 		"lambda":       {[]string{"--budget-games", "40", "-o", out, "--lambda", "1.5"}, "score share (lambda) 1.5: want 0 to 1"},
+		"tables":       {[]string{"--budget-games", "40", "-o", out, "--tables", "row2,rows"}, `no table "rows" to fit (its tables: edge+2X, corner3x3`},
 		"bad store":    {[]string{"--budget-games", "40", "-o", out, "--depth", "1", "--positions", "learn.go"}, "not a positions file"},
 	} {
 		t.Run(name, func(t *testing.T) {
