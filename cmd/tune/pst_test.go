@@ -68,7 +68,8 @@ func beats(t *testing.T, game, a, b string, pairs, depth int, seed string, want,
 // quiescence tries quiet checks: 24.6% over those 60 pairs (-195 [-268,
 // -135]), 11.7% over these 15 (100 s); with the move extensions 20.0% over
 // these 15 (150 s), 20.0-25.8% over the 60 in three runs: 15 pairs
-// against Stockfish's randomised weak play are noise.
+// against Stockfish's randomised weak play are noise. At depth 6, 39.4%
+// over the first 47 games of the 60 (depth 5: 26.6-29.8% on those).
 func TestExperimentPSTAgainstStockfish(t *testing.T) {
 	experiment(t)
 	needBinary(t, stockfishPath)
