@@ -58,8 +58,8 @@ type FitOptions struct {
 	// Seed decides the held-out games and the order of the positions.
 	Seed uint64
 	// Tables, when not empty, names the only tables the fit moves: the
-	// other tables' entries and the scalar weights keep their starting
-	// values. It fits new tables on top of learned ones from fewer
+	// other tables' entries (within TableBound, as every fit clamps them)
+	// and the scalar weights keep their starting values. It fits new tables on top of learned ones from fewer
 	// positions than a fit of everything would need.
 	Tables []string
 	// Progress, when set, is called after each epoch.
@@ -171,9 +171,6 @@ func checkFit(ev *games.Evaluator, w []float64, set *Set, opts *FitOptions) erro
 	}
 	if err := ev.Check(w); err != nil {
 		return fmt.Errorf("learn: starting weights: %w", err)
-	}
-	if _, err := fitMask(ev, opts.Tables); err != nil {
-		return err
 	}
 	if ev.FeatureValues == nil {
 		for i := range ev.Features {

@@ -92,8 +92,11 @@ func newFitter(ev *games.Evaluator, w []float64, set *Set, opts FitOptions) (*fi
 	if err := checkFit(ev, w, set, &opts); err != nil {
 		return nil, err
 	}
-	f := &fitter{ev: ev, set: set, opts: opts, w: append([]float64(nil), w...), startW: append([]float64(nil), w...)}
-	f.fixed, _ = fitMask(ev, opts.Tables) // checked by checkFit
+	fixed, err := fitMask(ev, opts.Tables)
+	if err != nil {
+		return nil, err
+	}
+	f := &fitter{ev: ev, set: set, opts: opts, w: append([]float64(nil), w...), startW: append([]float64(nil), w...), fixed: fixed}
 	for i := range ev.Features {
 		if !ev.IsScale(i) && f.fixed == nil {
 			f.scalars = append(f.scalars, i)
