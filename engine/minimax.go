@@ -86,7 +86,7 @@ func (m *minimax) search(depth, ply int) int32 {
 func (m *minimax) quiesce(ply, qply int) int32 {
 	var moves []games.Move
 	best := int32(-infinity)
-	if m.quietChecker != nil && qply == 1 && m.quietChecker.InCheck() && ply < MaxPly {
+	if m.quietChecker != nil && evasionsAt(qply) && m.quietChecker.InCheck() && ply < MaxPly {
 		var outcome games.Outcome
 		if moves, outcome = m.p.Moves(nil); outcome != games.Ongoing {
 			return terminal(outcome, m.p.Turn(), ply)
@@ -98,7 +98,7 @@ func (m *minimax) quiesce(ply, qply int) int32 {
 			return best
 		}
 		moves = m.p.Noisy(nil)
-		if m.quietChecker != nil && qply == 0 {
+		if m.quietChecker != nil && quietChecksAt(qply, best) {
 			moves = m.quietChecker.QuietChecks(moves)
 		}
 	}

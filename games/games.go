@@ -222,9 +222,11 @@ type Checker interface {
 
 // QuietChecker is implemented by positions of games with checks whose
 // quiescence search should try the quiet moves that give check, at its
-// first ply, and answer a check there with every legal move: the tactics
+// first plies, and answer a check there with every legal move: the tactics
 // that begin with a check (a fork, a mate) then do not hide behind the
-// horizon.
+// horizon. The engine tries them at the side to move's first three
+// quiescence moves, below the first only for a side less than 500
+// centipawns ahead.
 type QuietChecker interface {
 	Checker
 	// QuietChecks appends legal moves that give check and are not among
