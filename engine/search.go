@@ -848,7 +848,8 @@ func quietChecksAt(qply int, stand int32) bool {
 }
 
 // evasionsAt tells whether a side in check at quiescence ply qply answers
-// with every legal move (the ply after quiet checks were tried).
+// with every legal move: at the plies after those where quiet checks may
+// be tried, whether the check came from a quiet move or a capture.
 func evasionsAt(qply int) bool {
 	return qply%2 == 1 && qply <= lastQuietCheckPly+1
 }
