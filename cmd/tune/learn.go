@@ -15,12 +15,12 @@ import (
 )
 
 type learnOptions struct {
-	game, evaluator, start, out, positions string
-	budget, rounds, depth, workers, epochs int
-	seed                                   uint64
-	l2, lambda, rate                       float64
-	force, json                            bool
-	tables                                 []string
+	game, evaluator, start, out, positions            string
+	budget, rounds, depth, workers, epochs, gatePairs int
+	seed                                              uint64
+	l2, lambda, rate                                  float64
+	force, json                                       bool
+	tables                                            []string
 }
 
 func runLearn(ctx context.Context, o learnOptions, gopts globalOptions, out output) error {
@@ -87,7 +87,7 @@ func (o learnOptions) config() (learn.Config, error) {
 		return learn.Config{}, usageError{err}
 	}
 	return learn.Config{Game: g, Evaluator: ev, Weights: w, Limits: lim, Budget: o.budget, Rounds: o.rounds,
-		Seed: o.seed, Store: o.positions, Lambda: o.lambda, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers, Tables: o.tables}}, nil
+		Seed: o.seed, Store: o.positions, Lambda: o.lambda, Gate: learn.Gate{MaxPairs: o.gatePairs}, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers, Tables: o.tables}}, nil
 }
 
 // write writes the learned weights file atomically.
@@ -129,6 +129,7 @@ self-play, later rounds playing more. Results do not depend on --workers.
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the openings and the fits")
 	f.StringVarP(&o.out, "output", "o", "", "the weights file to write (required)")
 	f.StringVar(&o.positions, "positions", "", "a positions file: its games are learned from, the new ones appended")
+	f.IntVar(&o.gatePairs, "gate-pairs", 0, "each gate's pairs at most (0: a quarter of the budget over the rounds); --gate-pairs N --budget-games 2N+1 --rounds 1 refits a --positions file with one new game")
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
 	f.IntVar(&o.epochs, "epochs", 0, "passes of each fit over the positions (0: the fit's default)")
 	f.Float64Var(&o.l2, "l2", 0, "L2 regularisation of the fit (0: the fit's default)")

@@ -78,6 +78,31 @@ func TestLearnCommand(t *testing.T) {
 	if set2, err := learn.ReadStore(filepath.Join(dir, "a.games"), g); err != nil || len(set2.Games) != 2*len(set.Games) {
 		t.Errorf("a second learn on the positions file: %v, %d games (want %d)", err, len(set2.Games), 2*len(set.Games))
 	}
+	refitPositions(t, g, filepath.Join(dir, "a.games"), filepath.Join(dir, "c.weights"))
+}
+
+// refitPositions learns from a positions file with --gate-pairs 3 and a
+// budget of 7 games: one round, one new self-play game, a gate of at most
+// 3 pairs, a fit on every game of the file.
+func refitPositions(t *testing.T, g games.Game, store, out string) {
+	t.Helper()
+	before, err := learn.ReadStore(store, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := tune(t, "", "learn", "--game", "othello", "--evaluator", "patterns", "--budget-games", "7", "--rounds", "1",
+		"--gate-pairs", "3", "--depth", "1", "--seed", "4", "-o", out, "--positions", store, "--json", "-q")
+	if code != 0 {
+		t.Fatalf("--gate-pairs 3: exit %d: %s", code, stderr)
+	}
+	var s learn.Summary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("%v in %s", err, stdout)
+	}
+	if len(s.Rounds) != 1 || s.Rounds[0].SelfPlay != 1 || s.Rounds[0].GatePairs < 1 || s.Rounds[0].GatePairs > 3 ||
+		s.Rounds[0].Games != len(before.Games)+1 || s.Played != 1+2*s.Rounds[0].GatePairs {
+		t.Errorf("--gate-pairs 3 --budget-games 7 on %d games: summary %+v", len(before.Games), s)
+	}
 }
 
 // checkLearnedFile reads the weights file back: the patterns evaluator
@@ -127,6 +152,8 @@ func TestLearnCommandRefusesBadInput(t *testing.T) {
 		"workers":      {[]string{"--budget-games", "40", "-o", out, "--workers", "-1"}, "--workers -1"},
 		"lambda":       {[]string{"--budget-games", "40", "-o", out, "--lambda", "1.5"}, "score share (lambda) 1.5: want 0 to 1"},
 		"tables":       {[]string{"--budget-games", "40", "-o", out, "--tables", "row2,rows"}, `no table "rows" to fit (its tables: edge+2X, corner3x3`},
+		"gate pairs":   {[]string{"--budget-games", "40", "-o", out, "--gate-pairs", "-1"}, "gate pairs -1"},
+		"small gate":   {[]string{"--budget-games", "6", "-o", out, "--rounds", "1", "--gate-pairs", "3"}, "give at least 7"},
 		"bad store":    {[]string{"--budget-games", "40", "-o", out, "--depth", "1", "--positions", "learn.go"}, "not a positions file"},
 	} {
 		t.Run(name, func(t *testing.T) {
