@@ -72,8 +72,8 @@ func beats(t *testing.T, game, a, b string, pairs, depth int, seed string, want,
 // over the first 47 games of the 60 (depth 5: 26.6-29.8% on those). With
 // quiet checks at the third and fifth quiescence plies too: 40.0%, 41.7%
 // and 28.3% in three runs of these 15 (150-190 s), 28.3% over the 60
-// (30.4% before their 500-centipawn margin), 24.2% over 60 of seed 2901;
-// 29.1% over those 330 games.
+// (30.4% before their 500-centipawn margin), 24.2% over 60 of seed 2901,
+// 32.5% and 28.3% over 60 of seeds 2902 and 2903; 29.6% over those 570 games.
 func TestExperimentPSTAgainstStockfish(t *testing.T) {
 	experiment(t)
 	needBinary(t, stockfishPath)
