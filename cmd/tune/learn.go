@@ -92,8 +92,8 @@ func (o learnOptions) config() (learn.Config, error) {
 
 // write writes the learned weights file atomically.
 func (o learnOptions) write(g games.Game, res *learn.Result) error {
-	source := map[string]any{"command": "learn", "seed": o.seed, "budget_games": o.budget, "depth": o.depth,
-		"rounds": len(res.Rounds), "start": o.start, "lambda": o.lambda, "games": len(res.Set.Games), "positions": res.Set.Positions()}
+	source := map[string]any{"command": "learn", "seed": o.seed, "budget_games": o.budget, "depth": o.depth, "rounds": len(res.Rounds), "start": o.start, "lambda": o.lambda,
+		"gate_pairs": o.gatePairs, "epochs": o.epochs, "rate": o.rate, "l2": o.l2, "tables": o.tables, "games": len(res.Set.Games), "positions": res.Set.Positions()}
 	var b bytes.Buffer
 	if err := games.WriteWeights(&b, g, res.Evaluator, res.Weights, source); err != nil {
 		return err

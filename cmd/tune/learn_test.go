@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -102,6 +104,27 @@ func refitPositions(t *testing.T, g games.Game, store, out string) {
 	if len(s.Rounds) != 1 || s.Rounds[0].SelfPlay != 1 || s.Rounds[0].GatePairs < 1 || s.Rounds[0].GatePairs > 3 ||
 		s.Rounds[0].Games != len(before.Games)+1 || s.Played != 1+2*s.Rounds[0].GatePairs {
 		t.Errorf("--gate-pairs 3 --budget-games 7 on %d games: summary %+v", len(before.Games), s)
+	}
+	// The header's source holds the command's flags, to run it again.
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(zr).ReadBytes('\n')
+	var h games.TablesHeader
+	if err != nil || json.Unmarshal(line, &h) != nil {
+		t.Fatalf("header of %s: %v: %.200s", out, err, line)
+	}
+	want := map[string]any{"command": "learn", "seed": 4.0, "budget_games": 7.0, "depth": 1.0, "rounds": 1.0, "start": "default",
+		"gate_pairs": 3.0, "epochs": 0.0, "rate": 0.0, "l2": 0.0, "lambda": 0.0, "games": float64(len(before.Games) + 1)}
+	for k, v := range want {
+		if h.Source[k] != v {
+			t.Errorf("source %q is %v, want %v (source %v)", k, h.Source[k], v, h.Source)
+		}
 	}
 }
 
