@@ -169,6 +169,20 @@ func TestSAN(t *testing.T) {
 	if m, _ := r.ParseMove("Ra8"); r.FormatMove(m) != "Ra8#" {
 		t.Errorf("back-rank mate: %s", r.FormatMove(m))
 	}
+	// A check that makes the third occurrence is a draw, not a mate.
+	d, _ := Parse("q4rk1/pp6/6Q1/8/8/8/8/4K3 b - - 1 1")
+	for _, in := range []string{"Kh8", "Qh6+", "Kg8", "Qg6+", "Kh8", "Qh6+", "Kg8"} {
+		m, _ := d.ParseMove(in)
+		d.Play(m)
+	}
+	m, _ := d.ParseMove("Qg6")
+	if san := d.FormatMove(m); san != "Qg6+" {
+		t.Errorf("a check into the third occurrence: %s, want Qg6+", san)
+	}
+	d.Play(m)
+	if _, o := d.Moves(nil); o != games.Draw {
+		t.Errorf("the third occurrence: %v, want a draw", o)
+	}
 }
 
 func TestFENErrors(t *testing.T) {

@@ -260,7 +260,9 @@ func (p *Position) FormatMove(m games.Move) string {
 	san := p.sanBody(m)
 	p.Play(m)
 	if p.InCheck() {
-		if moves, _ := p.Moves(nil); len(moves) == 0 {
+		// The legal moves, not Moves': a check that repeats a position a
+		// third time is a draw, yet no mate.
+		if len(p.generate(nil, false)) == 0 {
 			san += "#"
 		} else {
 			san += "+"
