@@ -6,7 +6,8 @@ import "github.com/gametune/gametune/games"
 // the side to move's point of view: no pruning, no table, no ordering, the
 // same terminal scores, the same extensions (a ply more where the side to
 // move is in check, or below the root after a move games.Extender names,
-// up to twice the depth) and the same quiescence over noisy moves as the
+// up to twice the depth), the same draws by repetition in the tree
+// (games.Repeater) and the same quiescence over noisy moves as the
 // Searcher (with a games.QuietChecker, its quiet checks at the first ply
 // and every legal move at the second where the side to move is in check).
 // It is the reference the Searcher is tested against; its cost is the
@@ -23,6 +24,7 @@ func MinimaxNodes(p games.Position, ev *games.Evaluator, w []float64, depth int)
 	m.checker, _ = p.(games.Checker)
 	m.quietChecker, _ = p.(games.QuietChecker)
 	m.extender, _ = p.(games.Extender)
+	m.repeater, _ = p.(games.Repeater)
 	return int(m.search(depth, 0)), m.nodes
 }
 
@@ -34,6 +36,7 @@ func MinimaxLimited(p games.Position, ev *games.Evaluator, w []float64, depth in
 	m.checker, _ = p.(games.Checker)
 	m.quietChecker, _ = p.(games.QuietChecker)
 	m.extender, _ = p.(games.Extender)
+	m.repeater, _ = p.(games.Repeater)
 	v := m.search(depth, 0)
 	return int(v), m.nodes, !m.over
 }
@@ -49,6 +52,7 @@ type minimax struct {
 	checker      games.Checker
 	quietChecker games.QuietChecker
 	extender     games.Extender
+	repeater     games.Repeater
 	extendTo     int
 }
 
@@ -61,6 +65,9 @@ func (m *minimax) play(mv games.Move) {
 }
 
 func (m *minimax) search(depth, ply int) int32 {
+	if m.repeater != nil && m.repeater.Repeats(ply) {
+		return 0
+	}
 	moves, outcome := m.p.Moves(nil)
 	if outcome != games.Ongoing {
 		return terminal(outcome, m.p.Turn(), ply)
@@ -84,6 +91,9 @@ func (m *minimax) search(depth, ply int) int32 {
 }
 
 func (m *minimax) quiesce(ply, qply int) int32 {
+	if m.repeater != nil && qply > 0 && m.repeater.Repeats(ply) {
+		return 0
+	}
 	var moves []games.Move
 	best := int32(-infinity)
 	if m.quietChecker != nil && evasionsAt(qply) && m.quietChecker.InCheck() && ply < MaxPly {

@@ -42,6 +42,7 @@ type Options struct {
 	NoCheckExtension bool // do not search a ply deeper where the side to move is in check (games.Checker)
 	NoQuietChecks    bool // quiescence without quiet checks and check evasions (games.QuietChecker)
 	NoMoveExtensions bool // do not search a ply deeper after the moves the game names (games.Extender)
+	NoRepetitions    bool // score a repetition as a draw only at the third occurrence, as the rules (games.Repeater)
 	NoFrontier       bool // search the last plies here even when the game can (games.Frontier)
 	FrontierDepth    int  // the most plies above the horizon a games.Frontier takes; 0 means the game's own
 	NoEnder          bool // search the last plies of a game here even when the game can (games.Ender)
@@ -113,6 +114,7 @@ type Searcher struct {
 	checker       games.Checker      // nil when the game has no checks or the extension is off
 	quietChecker  games.QuietChecker // nil when the game has none or the option is off
 	extender      games.Extender     // nil when the game has none or the extensions are off
+	repeater      games.Repeater     // nil when the game has none or NoRepetitions is set
 	outcomer      games.Outcomer     // nil when the game has none, or has checks (a check at the horizon needs the moves)
 	frontier      games.Frontier     // nil when the game has none, or the option is off
 	frontierDepth int                // the frontier's FrontierDepth, at most Options.FrontierDepth
@@ -236,6 +238,10 @@ func (s *Searcher) SearchEach(ctx context.Context, p games.Position, ev *games.E
 	s.extender = nil
 	if e, ok := p.(games.Extender); ok && !s.opts.NoMoveExtensions {
 		s.extender = e
+	}
+	s.repeater = nil
+	if r, ok := p.(games.Repeater); ok && !s.opts.NoRepetitions {
+		s.repeater = r
 	}
 	s.outcomer = nil
 	if o, ok := p.(games.Outcomer); ok && s.checker == nil {
@@ -563,8 +569,8 @@ func pick(moves []games.Move, keys []int32, i int) {
 
 func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	s.pvLen[ply] = ply
-	if s.stop {
-		return 0
+	if s.stop || (s.repeater != nil && s.repeater.Repeats(ply)) {
+		return 0 // a repetition in the tree: a draw
 	}
 	if s.frontier != nil && depth >= 1 && depth <= s.frontierDepth && ply > 0 && ply < MaxPly {
 		if left := s.nodeLimit - s.stats.Nodes; left > maxFrontierLeaves && (depth == 1 || left > maxFrontierLeaves*maxFrontierLeaves) {
@@ -782,6 +788,9 @@ func (s *Searcher) quiesce(ply, qply int, alpha, beta int32) int32 {
 	s.pvLen[ply] = ply
 	if s.stop {
 		return 0 // the move that led here reached the node limit: play no other
+	}
+	if s.repeater != nil && qply > 0 && s.repeater.Repeats(ply) {
+		return 0 // quiet checks and evasions went round: a draw
 	}
 	var moves []games.Move
 	best := int32(-infinity)

@@ -244,6 +244,18 @@ type Extender interface {
 	Extend() bool
 }
 
+// Repeater is implemented by positions of games where a position can come
+// again (chess): Repeats tells whether the current position stood within
+// the last plies moves, none of them irreversible since. The engine scores
+// a node that repeats its root or a node between as a draw, as engines do
+// (the rules ask for a third occurrence): a side that can force the
+// repetition once can force it again, so a perpetual check is seen as a
+// draw plies before the third occurrence, and a side ahead does not spend
+// its moves going round.
+type Repeater interface {
+	Repeats(plies int) bool
+}
+
 // Perfter is implemented by games with a fast leaf counter (the last ply
 // counted in bulk). It must agree with Perft.
 type Perfter interface {

@@ -285,6 +285,19 @@ func (p *Position) repetitions() int {
 	return n
 }
 
+// Repeats tells whether the current position stood within the last plies
+// moves (games.Repeater), none of them a capture, a pawn move or a loss of
+// castling rights since: those the hash holds too.
+func (p *Position) Repeats(plies int) bool {
+	h := len(p.history)
+	for k := 4; k <= plies && k <= p.halfmove && k <= h; k += 2 {
+		if p.history[h-k].hash == p.hash {
+			return true
+		}
+	}
+	return false
+}
+
 // insufficient reports a draw by insufficient material: kings alone, a
 // single minor piece, or bishops all on squares of one colour.
 func (p *Position) insufficient() bool {

@@ -225,3 +225,65 @@ func TestEvalCacheHits(t *testing.T) {
 		t.Errorf("%d evaluations asked for, %d computed: want at most 90%%", asked, computed)
 	}
 }
+
+// TestPerpetualCheck: a rook and two pawns down, White draws by checking
+// from h6 and g6 for ever (Stockfish 15.1 at depth 22: 0.00, Qg6+ Kh8 Qh6+
+// Kg8). At depth 1 the searcher scores the root's return four plies on as
+// a draw (games.Repeater); with engine.Options.NoRepetitions it needs the
+// third occurrence, eight plies on, and scores White lost by the material.
+func TestPerpetualCheck(t *testing.T) {
+	ev := evaluator("pst")
+	for _, off := range []bool{false, true} {
+		s, _ := engine.New(engine.Options{TableMiB: 16, NoRepetitions: off})
+		p, err := chess.Parse("q4rk1/pp6/7Q/8/8/8/8/4K3 w - - 0 1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Depth: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if move := p.UCI(res.Move); (!off && (res.Score != 0 || move != "h6g6")) || (off && res.Score > -300) {
+			t.Errorf("no repetitions %v: %s %d, want the perpetual h6g6 scored 0 (with repetitions), under -300 (without)", off, move, res.Score)
+		}
+	}
+}
+
+// TestRepetitionsWin: two positions of a game pst drew against Stockfish
+// 2100 (seed 2903), Black to move a rook up, where Stockfish 15.1 at depth
+// 22 finds one winning move (b4c4 +6.36, then e1e2 +5.60 once the checks
+// have gone round) and scores the others 0: the checks pst played, Re1+
+// and then Rxb1, let White's rooks check for ever. Counting a repetition
+// in the tree as a draw, pst finds Stockfish's move at depth 5; without,
+// it played the draws (e2e1 615, e1b1 612).
+func TestRepetitionsWin(t *testing.T) {
+	ev := evaluator("pst")
+	for _, c := range []struct {
+		fen   string
+		moves []string
+		want  string
+	}{
+		{"5k2/2R3R1/p7/5pp1/1r1p3p/8/1p2r3/1B4K1 b - - 7 59", nil, "b4c4"},
+		{"5k2/2R3R1/p7/4rpp1/1r1p3p/8/1p6/1B4K1 b - - 3 57", []string{"Re1+", "Kh2", "Re2+", "Kg1", "Re1+", "Kh2"}, "e1e2"},
+	} {
+		p, err := chess.Parse(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range c.moves {
+			mv, err := p.ParseMove(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Play(mv)
+		}
+		s, _ := engine.New(engine.Options{TableMiB: 16})
+		res, err := s.Search(context.Background(), p, ev, ev.Defaults(), engine.Limits{Depth: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if move := p.UCI(res.Move); move != c.want {
+			t.Errorf("%s after %v: %s %d at depth 5, want %s", c.fen, c.moves, move, res.Score, c.want)
+		}
+	}
+}
