@@ -17,7 +17,7 @@ import (
 // move's point of view. p is returned unchanged. Once the searcher's
 // buffers have grown it allocates nothing but leaf's growth.
 func (s *Searcher) QuietLeaf(p games.Position, ev *games.Evaluator, w []float64, leaf []games.Move) ([]games.Move, int) {
-	s.pos, s.ev, s.w, s.quietChecker = p, ev, w, nil
+	s.pos, s.ev, s.w, s.quietChecker, s.repeater = p, ev, w, nil, nil // a leaf is where the captures end: none repeats
 	s.newEvals()
 	s.stats = Stats{Nodes: 1}
 	s.nodeLimit, s.stop, s.done = math.MaxInt64, false, nil

@@ -42,7 +42,7 @@ type Options struct {
 	NoCheckExtension bool // do not search a ply deeper where the side to move is in check (games.Checker)
 	NoQuietChecks    bool // quiescence without quiet checks and check evasions (games.QuietChecker)
 	NoMoveExtensions bool // do not search a ply deeper after the moves the game names (games.Extender)
-	NoRepetitions    bool // score a repetition as a draw only at the third occurrence, as the rules (games.Repeater)
+	NoRepetitions    bool // score a repetition as a draw only at the third occurrence, as the rules do (games.Repeater)
 	NoFrontier       bool // search the last plies here even when the game can (games.Frontier)
 	FrontierDepth    int  // the most plies above the horizon a games.Frontier takes; 0 means the game's own
 	NoEnder          bool // search the last plies of a game here even when the game can (games.Ender)
