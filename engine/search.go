@@ -60,7 +60,7 @@ type Limits struct {
 type Stats struct {
 	Nodes        int64   // positions visited (each move played), quiescence included, plus the root
 	QNodes       int64   // positions visited by quiescence search
-	Evals        int64   // static evaluations in the last completed iteration: 0 when its tree was exhausted
+	Evals        int64   // static evaluations (and draws by repetition) in the last completed iteration: 0 when its tree was exhausted
 	TTHits       int64   // table probes that found the position
 	TTCuts       int64   // table probes that ended the node
 	Cutoffs      int64   // beta cutoffs
@@ -427,6 +427,18 @@ func (s *Searcher) evaluate() int32 {
 	return v
 }
 
+// repeated tells whether the node at ply repeats the root or a node
+// between them (games.Repeater), to be scored a draw. The draw is a guess,
+// as an evaluation is, and counts as one in Stats.Evals: a tree with one
+// is not exhausted, and Solve does not call its value exact.
+func (s *Searcher) repeated(ply int) bool {
+	if s.repeater == nil || !s.repeater.Repeats(ply) {
+		return false
+	}
+	s.stats.Evals++
+	return true
+}
+
 // evalCacheBits sizes a Searcher's evaluation cache: 1<<16 entries of 16
 // bytes, 1 MiB. Searching four chess middlegames to depth 6 (iterative
 // deepening evaluates many leaves again at each deeper iteration, and
@@ -569,8 +581,8 @@ func pick(moves []games.Move, keys []int32, i int) {
 
 func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	s.pvLen[ply] = ply
-	if s.stop || (s.repeater != nil && s.repeater.Repeats(ply)) {
-		return 0 // a repetition in the tree: a draw
+	if s.stop || s.repeated(ply) {
+		return 0
 	}
 	if s.frontier != nil && depth >= 1 && depth <= s.frontierDepth && ply > 0 && ply < MaxPly {
 		if left := s.nodeLimit - s.stats.Nodes; left > maxFrontierLeaves && (depth == 1 || left > maxFrontierLeaves*maxFrontierLeaves) {
@@ -789,8 +801,8 @@ func (s *Searcher) quiesce(ply, qply int, alpha, beta int32) int32 {
 	if s.stop {
 		return 0 // the move that led here reached the node limit: play no other
 	}
-	if s.repeater != nil && qply > 0 && s.repeater.Repeats(ply) {
-		return 0 // quiet checks and evasions went round: a draw
+	if qply > 0 && s.repeated(ply) {
+		return 0 // quiet checks and evasions went round
 	}
 	var moves []games.Move
 	best := int32(-infinity)
