@@ -272,13 +272,13 @@ func (p *Position) Clone() games.Position {
 	return &c
 }
 
-// repetitions counts the earlier occurrences of the current position since
-// the last irreversible move.
-func (p *Position) repetitions() int {
-	n := 0
-	h := len(p.history)
-	for i := h - 2; i >= 0 && i >= h-p.halfmove; i -= 2 {
-		if p.history[i].hash == p.hash {
+// repetitions counts the earlier occurrences of the current position in
+// the last plies moves since the last irreversible one, stopping at
+// enough.
+func (p *Position) repetitions(plies, enough int) int {
+	n, h := 0, len(p.history)
+	for k := 2; k <= plies && k <= p.halfmove && k <= h && n < enough; k += 2 {
+		if p.history[h-k].hash == p.hash {
 			n++
 		}
 	}
@@ -288,15 +288,7 @@ func (p *Position) repetitions() int {
 // Repeats tells whether the current position stood within the last plies
 // moves (games.Repeater), none of them a capture, a pawn move or a loss of
 // castling rights since: those the hash holds too.
-func (p *Position) Repeats(plies int) bool {
-	h := len(p.history)
-	for k := 4; k <= plies && k <= p.halfmove && k <= h; k += 2 {
-		if p.history[h-k].hash == p.hash {
-			return true
-		}
-	}
-	return false
-}
+func (p *Position) Repeats(plies int) bool { return p.repetitions(plies, 1) == 1 }
 
 // insufficient reports a draw by insufficient material: kings alone, a
 // single minor piece, or bishops all on squares of one colour.
@@ -321,7 +313,7 @@ func (p *Position) insufficient() bool {
 // last of them stands), threefold repetition and insufficient material.
 func (p *Position) Moves(dst []games.Move) ([]games.Move, games.Outcome) {
 	dst = dst[:0]
-	if p.insufficient() || (p.halfmove >= 8 && p.repetitions() >= 2) {
+	if p.insufficient() || (p.halfmove >= 8 && p.repetitions(p.halfmove, 2) == 2) {
 		return dst, games.Draw
 	}
 	dst = p.generate(dst, false)
