@@ -7,20 +7,42 @@ import (
 )
 
 // shippedWeights is the default of the pst evaluator: a compact weights
-// file (games.WriteWeights) made by gametune's own pipeline, 16,000 games at
-// depth 4, each label half the game's result and half the mover's search
-// score, 116 minutes on 2 cores (the first 14 shared with another run). Its
-// 2 rounds were both kept by their gates: +130.3 [+104.0, +158.1] over the
-// empty tables (279 pairs), then +98.3 [+74.8, +122.8] over the first
-// round's (370 pairs); the file holds the second round's fit, learned from
-// 13,442 self-play games (1,769,939 positions). Results do not depend on
-// --workers. This command made it, before the pawn-shelter and
-// safe-checks tables existed; they are zero in the file (its header's
-// source says so), and with them zero pst plays as that run's tables did.
-// Run today, the same command learns them too and writes the next default:
+// file (games.WriteWeights) made by gametune's own pipeline in three steps,
+// about five and a half hours on 2 cores in all.
+//
+// First, 16,000 games at depth 4 from empty tables, each label half the
+// game's result and half the mover's search score, 116 minutes: 2 rounds,
+// both kept by their gates (+130.3 [+104.0, +158.1] over the empty tables,
+// then +98.3 [+74.8, +122.8]), the second fitted on 13,442 games. Those
+// tables (commit 514a7c1) were the default until this file; made before
+// the pawn-shelter and safe-checks tables existed, they had them at zero:
 //
 //	tune learn --game chess --evaluator pst --start empty --budget-games 16000 \
-//	    --depth 4 --rounds 2 --epochs 5 --lambda 0.5 --seed 1 -o games/chess/pst.gtw
+//	    --depth 4 --rounds 2 --epochs 5 --lambda 0.5 --seed 1 -o first.gtw
+//
+// Then those tables (first.gtw; the default then) played 8,750 more games
+// of self-play into one positions file F, in three runs (each appends its
+// self-play games, its openings continuing from the file's count; their
+// fits were not kept):
+// 3,750 at depth 4 (the first run, stopped after its self-play, 88 minutes
+// sharing the cores), 3,000 at depth 3 (46 minutes with its fit and gate),
+// 2,000 at depth 4 (56 minutes). The first two played before the engine
+// scored repetitions as draws, so today's run plays other games:
+//
+//	tune learn --game chess --evaluator pst --start first.gtw --rounds 1 --lambda 0.5 \
+//	    --positions F --depth 4 --budget-games 5000 --seed 7
+//	tune learn ... --positions F --depth 3 --budget-games 4000 --seed 28
+//	tune learn ... --positions F --depth 4 --budget-games 2002 --gate-pairs 1 --seed 29
+//
+// Last, every feature and table refitted on F's 1,142,996 positions (one
+// self-play game more), kept by its gate at depth 4: +34.3 [+11.0, +57.8]
+// over those tables (300 pairs), 17.5 minutes. This file is that fit:
+//
+//	tune learn --game chess --evaluator pst --start first.gtw --rounds 1 --depth 4 \
+//	    --gate-pairs 300 --budget-games 601 --positions F --lambda 0.5 --epochs 5 \
+//	    --seed 41 -o games/chess/pst.gtw
+//
+// Results do not depend on --workers.
 //
 // TestWritePSTZero writes a file of zero tables and the Scratch weights,
 // with which pst plays as textbook does:
