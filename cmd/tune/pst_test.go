@@ -17,10 +17,10 @@ import (
 // TestPSTBeatsTextbook: issue 28's first must-show, the shipped pst
 // evaluator against default:textbook at depth 5, 200 colour-swapped pairs
 // on openings of a seed the pipeline never played (random:8, seed 2800): at
-// least +100 Elo with the interval above 0. Over an hour on 2 cores with
-// the tables shipped now (larger trees), so it runs with the experiments,
-// with a -timeout of two hours (by hand, the first 60 of its pairs:
-// +206.7 [+144.3, +284.0], 18 minutes). The tables shipped before measured
+// least +100 Elo with the interval above 0. The tables shipped now measure
+// +206.2 [+170.9, +245.9] in 44 minutes on 2 cores (larger trees), so it
+// runs with the experiments, with a -timeout of two hours (the first 60 of
+// its pairs alone: +206.7 [+144.3, +284.0]). The tables shipped before measured
 // +177.2 [+144.4, +213.3] since the engine's quiescence tries
 // quiet checks (both sides' searches), +156.6 [+123.7, +192.4] before
 // (71.1%, in 13.5 minutes; pairs scoring 0, 0.5, 1, 1.5, 2: 6, 15, 63,
