@@ -78,8 +78,9 @@ func beats(t *testing.T, game, a, b string, pairs, depth int, seed string, want,
 // (30.4% before their 500-centipawn margin), 24.2% over 60 of seed 2901,
 // 32.5% and 28.3% over 60 of seeds 2902 and 2903; 29.6% over those 570 games.
 // With draws by repetition in the tree, 22.9% and 32.9% over those of seeds
-// 2902 and 2903. The refitted tables shipped now: 43.3% over these 15
-// (220 s), 32.1% and 33.3% over 60 of seeds 2904 and 2905.
+// 2902 and 2903. The refitted tables shipped now: 43.3% and 33.3% over
+// these 15 in two runs (220 s, 150 s), 32.1% and 33.3% over 60 of seeds
+// 2904 and 2905.
 func TestExperimentPSTAgainstStockfish(t *testing.T) {
 	experiment(t)
 	needBinary(t, stockfishPath)
