@@ -116,11 +116,7 @@ func planLine(plan *population.Plan, dir string, workers int) string {
 	cfg := plan.Config()
 	line := fmt.Sprintf("run %s: %s, evaluator %s (%d weights), %s, %d %ss", dir, cfg.Game, plan.Evaluator().Name,
 		len(plan.Evaluator().Features), cfg.Algo, cfg.PlannedGenerations(), cfg.GenerationName())
-	if cfg.Depth > 0 {
-		line += fmt.Sprintf(", depth %d", cfg.Depth)
-	} else if cfg.Nodes > 0 {
-		line += fmt.Sprintf(", %d nodes a move", cfg.Nodes)
-	}
+	line += ", " + plan.LimitText()
 	switch {
 	case cfg.BudgetGames > 0 && cfg.BudgetTime != "":
 		line += fmt.Sprintf(", budget %d games or %s", cfg.BudgetGames, cfg.BudgetTime)
