@@ -12,7 +12,9 @@ import (
 
 // TestWriteMatch: the match table as tune match prints it, from a
 // match's own JSON shape: intervals by their bounds (an infinite one too),
-// nElo, the draw and pairs ratios and the SPRT line with its model.
+// nElo, the pairs by points, level pairs and pairs won against lost, and
+// the SPRT line with its model. An infinite bound is never printed: the
+// line says why there is none.
 func TestWriteMatch(t *testing.T) {
 	sprt := stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
 	r := &tournament.MatchResult{WDL: stats.WDL{Wins: 5, Draws: 2, Losses: 3}, Pentanomial: stats.Pentanomial{0, 1, 1, 3, 0}, SPRT: &sprt}
@@ -22,17 +24,17 @@ func TestWriteMatch(t *testing.T) {
 	var b bytes.Buffer
 	WriteMatch(&b, s)
 	want := `othello: a vs b
-games                10 (5 pairs), interrupted
-W-D-L                5-2-3
-score                60.0%
-Elo (per game)       +70.4 [-123.2, +330.5]
-Elo (per pair)       +70.4 [-52.7, +215.2]
-nElo (per pair)      +122.8 [-92.5, +338.2]
-LOS                  76.0%
-pairs 0/0.5/1/1.5/2  [0 1 1 3 0]
-draw ratio           20.0% of pairs
-pairs ratio          3.00
-SPRT [0, 10]         LLR 0.09 (bounds -2.94, 2.94; normalized Elo): continue
+games            10 (5 pairs), interrupted
+W-D-L            5-2-3
+score            60.0%
+Elo (per game)   +70.4 [-123.2, +330.5]
+Elo (per pair)   +70.4 [-52.7, +215.2]
+nElo (per pair)  +122.8 [-92.5, +338.2]
+LOS              76.0%
+pairs by points  0 scored 0, 1 scored 0.5, 1 scored 1, 3 scored 1.5, 0 scored 2 (of 2)
+level pairs      20.0% (1 point of 2: both games drawn, or one won by each side)
+pairs won/lost   3/1 (3.00 won for each lost)
+SPRT [0, 10]     LLR 0.09 (bounds -2.94, 2.94; normalized Elo): continue
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
@@ -41,10 +43,24 @@ SPRT [0, 10]         LLR 0.09 (bounds -2.94, 2.94; normalized Elo): continue
 	s.PairElo, s.PairEloHigh = 400, stats.Float(math.Inf(1))
 	b.Reset()
 	WriteMatch(&b, s)
-	for _, line := range []string{"Elo (per pair)       +400.0 [-52.7, +Inf]", "pairs ratio          - (no decisive pair)"} {
-		if !strings.Contains(b.String(), line+"\n") {
+	for _, line := range []string{"Elo (per pair) +400.0 (at least -52.7; no upper bound yet)", "pairs won/lost none won or lost yet"} {
+		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), line) {
 			t.Errorf("no line %q in\n%s", line, b.String())
 		}
+	}
+	// A 2-0 result in one pair, as tune match reports it: no infinite bound,
+	// one pair in the singular.
+	r = &tournament.MatchResult{WDL: stats.WDL{Wins: 2}, Pentanomial: stats.Pentanomial{0, 0, 0, 0, 1}}
+	b.Reset()
+	WriteMatch(&b, r.JSON("chess", "a", "b"))
+	for _, line := range []string{"games 2 (1 pair)", "pairs won/lost 1/0", "nElo (per pair) - (too few pairs for an estimate)",
+		"Elo (per game) - (every point won: the 95% interval starts at -113.4)", "level pairs 0.0%"} {
+		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), line) {
+			t.Errorf("no line %q in\n%s", line, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "Inf") || strings.Contains(b.String(), "pairs)") {
+		t.Errorf("an infinite bound or a plural for one pair in\n%s", b.String())
 	}
 }
 

@@ -192,3 +192,12 @@ func opponentsPlan(c population.Config, lead string) string {
 	pairs := max(c.OpponentPairs, 1)
 	return fmt.Sprintf("%s %d pairs against each of %d opponents (%s)", lead, pairs, len(c.Opponents), strings.Join(c.OpponentNames(), ", "))
 }
+
+// Count is n with its noun, singular for one: "1 pair", "4 pairs", "0
+// games". The noun is given in the singular and takes an s.
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
