@@ -60,7 +60,10 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 	}
 	var before []float64 // SPSA's theta at the start of the next block; nil: the start
 	tuner.OnGeneration = func(g population.Generation) {
-		rate := float64(played) / max(time.Since(start).Seconds(), 1e-9)
+		rate := 0.0 // no rate for generations a resume replays, or before a second of play
+		if secs := time.Since(start).Seconds(); played > 0 && secs >= 1 {
+			rate = float64(played) / secs
+		}
 		progress.Line(generationLine(cfg, plan.Evaluator(), before, g, rate))
 		before = g.Mean
 		if err := run.RecordTime(); err != nil && !quiet {
@@ -77,7 +80,8 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 }
 
 // generationLine describes a closed generation g of a run of cfg tuning
-// ev, which plays rate games a second: in its tuner's own terms
+// ev, which plays rate games a second (0: not known, as for a generation a
+// resume replays from the store, or in the run's first second): in its tuner's own terms
 // (reports.Terms; before is the weights the generation began from, nil
 // for the first), its yardstick and why the run stopped there.
 func generationLine(cfg population.Config, ev *games.Evaluator, before []float64, g population.Generation, rate float64) string {
@@ -94,7 +98,10 @@ func generationLine(cfg population.Config, ev *games.Evaluator, before []float64
 	if g.Stop != "" && g.Stop != population.StopGenerations {
 		line += ", stopped: " + g.Stop
 	}
-	return line + fmt.Sprintf(", %.1f games/s", rate)
+	if rate > 0 {
+		line += fmt.Sprintf(", %.1f games/s", rate)
+	}
+	return line
 }
 
 // progressInterval is how often a run's progress is printed as a line

@@ -157,3 +157,18 @@ func TestReportRefreshedSparingly(t *testing.T) {
 		t.Errorf("%d generations, %d drawings of the report: want 20 and 2", len(hist), calls)
 	}
 }
+
+// TestGenerationLineRate: a generation's line gives the run's rate only
+// when it is known: not for a generation a resume replays from the store
+// (no game played yet: once "0.0 games/s"), nor in the run's first second.
+func TestGenerationLineRate(t *testing.T) {
+	cfg := termsConfig(population.Genetic)
+	plan, _ := newRun(t, cfg)
+	g := population.Generation{Index: 0, Genomes: []population.Genome{{ID: 1}}, Best: 1}
+	if line := generationLine(plan.Config(), plan.Evaluator(), nil, g, 0); strings.Contains(line, "games/s") {
+		t.Errorf("a replayed generation's line gives a rate: %q", line)
+	}
+	if line := generationLine(plan.Config(), plan.Evaluator(), nil, g, 2.5); !strings.HasSuffix(line, ", 2.5 games/s") {
+		t.Errorf("a played generation's line lacks its rate: %q", line)
+	}
+}
