@@ -117,7 +117,8 @@ func TestContestProgress(t *testing.T) {
 		p.Game(i, 20, tournament.GameSpec{}, tournament.Record{})
 	}
 	p.Finish()
-	if lines := strings.Split(strings.TrimSpace(b.String()), "\n"); len(lines) != 9 || !strings.HasPrefix(lines[0], "gauntlet: 2/20 games, ") {
+	// Within the stage's first second: the count, no rate.
+	if lines := strings.Split(strings.TrimSpace(b.String()), "\n"); len(lines) != 9 || lines[0] != "gauntlet: 2/20 games" {
 		t.Errorf("tournament: %q", b.String())
 	}
 

@@ -216,17 +216,17 @@ func (r *Run) coefficients() Figure {
 }
 
 func (r *Run) fitness() Figure {
-	unit := "points per game"
-	if r.Config.Fitness == "exp" && !r.Knockout() {
-		unit = "2^wins / games"
+	unit, shown := "points per game", func(f float64) float64 { return f }
+	if !r.Knockout() {
+		unit, shown = r.Config.FitnessUnit(), r.Config.ShownFitness
 	}
 	p := newPlot("Fitness", r.stage(), unit)
 	var best, mean, worst plotter.XYs
 	for _, g := range r.Generations {
 		x := number(g)
-		best = append(best, plotter.XY{X: x, Y: g.BestFitness})
-		mean = append(mean, plotter.XY{X: x, Y: g.MeanFitness})
-		worst = append(worst, plotter.XY{X: x, Y: g.WorstFitness})
+		best = append(best, plotter.XY{X: x, Y: shown(g.BestFitness)})
+		mean = append(mean, plotter.XY{X: x, Y: shown(g.MeanFitness)})
+		worst = append(worst, plotter.XY{X: x, Y: shown(g.WorstFitness)})
 	}
 	line(p, best, palette[1], vg.Points(1.5), false, "best")
 	line(p, mean, palette[0], vg.Points(1.5), false, "mean")

@@ -41,7 +41,11 @@ func Terms(cfg population.Config, ev *games.Evaluator, before []float64, g popul
 		}
 		return s + fmt.Sprintf("fit refused: kept genome %d", l.Champion)
 	}
-	return fmt.Sprintf("best %d fitness %.3f (mean %.3f), diversity %.3f", g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
+	if cfg.Fitness == "exp" {
+		return fmt.Sprintf("best genome %d fitness %.3f %s (mean %.3f), diversity %.3f", g.Best, g.BestFitness, cfg.FitnessUnit(), g.MeanFitness, g.Diversity)
+	}
+	return fmt.Sprintf("best genome %d scored %.3f points a game (mean %.3f), diversity %.3f", g.Best,
+		cfg.ShownFitness(g.BestFitness), cfg.ShownFitness(g.MeanFitness), g.Diversity)
 }
 
 // final describes the last match of knockout round g's bracket from its
@@ -189,12 +193,14 @@ func pick(n, most int) []int {
 }
 
 func (r *Run) geneticTable(idx []int) Table {
-	t := Table{ID: "history", Title: "Genetic tuner: fitness and diversity by generation",
+	c, unit := r.Config, r.Config.FitnessUnit()
+	t := Table{ID: "history", Title: "Genetic tuner: fitness (" + unit + ") and diversity by generation",
 		Head: []string{"generation", "best", "best fitness", "mean fitness", "worst fitness", "diversity"}}
 	for _, i := range idx {
 		g := r.Generations[i]
 		t.Rows = append(t.Rows, []string{fmt.Sprint(GenerationNumber(g.Index)), fmt.Sprint(g.Best),
-			fmt.Sprintf("%.3f", g.BestFitness), fmt.Sprintf("%.3f", g.MeanFitness), fmt.Sprintf("%.3f", g.WorstFitness), fmt.Sprintf("%.3f", g.Diversity)})
+			fmt.Sprintf("%.3f", c.ShownFitness(g.BestFitness)), fmt.Sprintf("%.3f", c.ShownFitness(g.MeanFitness)),
+			fmt.Sprintf("%.3f", c.ShownFitness(g.WorstFitness)), fmt.Sprintf("%.3f", g.Diversity)})
 	}
 	return t
 }

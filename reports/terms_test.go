@@ -213,11 +213,12 @@ func checkHistory(t *testing.T, r *Run, out string) {
 			wantRow(t, rows[i+1], fmt.Sprint(i+1), fmt.Sprint(g.Best), rows[i+1][2], fmt.Sprintf("%.3f", g.BestFitness), fmt.Sprintf("%.3f", g.Distance))
 		}
 	default:
-		rows := table(t, out, "Genetic tuner: fitness and diversity by generation")
+		// The score fitness shown as the points a game behind it (without 0.01).
+		rows := table(t, out, "Genetic tuner: fitness (points a game) and diversity by generation")
 		wantHead(t, rows[0], "generation", "best", "best fitness", "mean fitness", "worst fitness", "diversity")
 		for i, g := range hist {
-			wantRow(t, rows[i+1], fmt.Sprint(i+1), fmt.Sprint(g.Best), fmt.Sprintf("%.3f", g.BestFitness), fmt.Sprintf("%.3f", g.MeanFitness),
-				fmt.Sprintf("%.3f", g.WorstFitness), fmt.Sprintf("%.3f", g.Diversity))
+			wantRow(t, rows[i+1], fmt.Sprint(i+1), fmt.Sprint(g.Best), fmt.Sprintf("%.3f", g.BestFitness-0.01), fmt.Sprintf("%.3f", g.MeanFitness-0.01),
+				fmt.Sprintf("%.3f", g.WorstFitness-0.01), fmt.Sprintf("%.3f", g.Diversity))
 		}
 	}
 }
