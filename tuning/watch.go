@@ -96,7 +96,7 @@ func generationLine(cfg population.Config, ev *games.Evaluator, before []float64
 		}
 	}
 	if g.Stop != "" && g.Stop != population.StopGenerations {
-		line += ", stopped: " + g.Stop
+		line += ", stopped: " + cfg.StopText(g.Stop)
 	}
 	if rate > 0 {
 		line += fmt.Sprintf(", %.1f games/s", rate)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -68,9 +69,13 @@ func TestShortLengthNoted(t *testing.T) {
 	args := []string{"run", "--game", "tictactoe", "--depth", "1", "--population", "4", "--games", "1", "--yardstick-pairs", "1",
 		"--budget-games", "2000"}
 	want := "generations 10 ends the run after about"
-	code, _, errOut := tune(t, "", append(args, "--generations", "10", "--out", filepath.Join(dir, "short"))...)
+	code, out, errOut := tune(t, "", append(args, "--generations", "10", "--out", filepath.Join(dir, "short"))...)
 	if code != 0 || !strings.Contains(errOut, "note: "+want) {
 		t.Fatalf("exit %d; stderr lacks %q:\n%s", code, want, errOut)
+	}
+	// Why the run ended, in words (once "10 generations, 1340 games (generations)").
+	if !regexp.MustCompile(`(?m)^10 generations, \d+ games \(ended: its 10 generations played\)$`).MatchString(out) {
+		t.Errorf("the result does not say in words why the run ended:\n%s", out)
 	}
 	if _, out, _ := tune(t, "", "show", filepath.Join(dir, "short")); !strings.Contains(out, "note: "+want) {
 		t.Errorf("show lacks %q:\n%s", want, out)
