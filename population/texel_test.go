@@ -68,9 +68,7 @@ func TestTexelRun(t *testing.T) {
 // recovers pawn < knight ≈ bishop < rook < queen. The games take a few
 // minutes on two cores: not under -short.
 func TestTexelChessMaterial(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays about 1,500 chess games")
-	}
+	long(t, "plays about 1,500 chess games")
 	g := mustFind(t, "chess")
 	ev, err := games.FindEvaluator(g, "textbook")
 	if err != nil {

@@ -121,8 +121,6 @@ func yardstickGames(t *testing.T, dir string) int {
 // 45% when its default was measured every block). Tic-tac-toe at depth 2,
 // so that 100,000 games take about a minute.
 func TestBudget20000(t *testing.T) {
-	if testing.Short() {
-		t.Skip("five runs of 20,000 games")
-	}
+	long(t, "five runs of 20,000 games")
 	checkBudgetSpent(t, 20000)
 }

@@ -12,9 +12,7 @@ import (
 // openings of a seed the pipeline never played (random:8, seed 2700): at
 // least +200 Elo with the interval above +100.
 func TestPatternsBeatFull(t *testing.T) {
-	if testing.Short() {
-		t.Skip("400 games at depth 6: skipped with -short")
-	}
+	long(t, "400 games at depth 6")
 	beats(t, "othello", "default:patterns", "default:full", 200, 6, "2700", 200, 100)
 }
 
@@ -83,9 +81,7 @@ func matchScore(t *testing.T, bin, game, a, b string, pairs, depth int, seed str
 // depth 2, must end with weights that beat default:report at depth 2 over
 // 100 pairs on another seed's openings, the interval above 0.
 func TestPatternsLearnFromScratch(t *testing.T) {
-	if testing.Short() {
-		t.Skip("6,000 games and their fits: skipped with -short")
-	}
+	long(t, "6,000 games and their fits")
 	bin := buildTune(t)
 	out := filepath.Join(t.TempDir(), "learned.gtw")
 	t0 := time.Now()

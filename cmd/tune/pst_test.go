@@ -40,9 +40,7 @@ func TestPSTBeatsTextbook(t *testing.T) {
 // shipped now +168.4 [+107.8, +240.5]): 60 pairs, seed 2804, about 35
 // seconds (47 with the tables shipped now), so that CI keeps its time.
 func TestPSTBeatsTextbookAtDepth3(t *testing.T) {
-	if testing.Short() {
-		t.Skip("120 chess games at depth 3: skipped with -short")
-	}
+	long(t, "120 chess games at depth 3")
 	pstOverTextbook(t, 60, 3, "2804", 0)
 }
 
@@ -96,9 +94,7 @@ func TestExperimentPSTAgainstStockfish(t *testing.T) {
 // against default:full at depth 6, 200 pairs (random:8, seed 2802): at
 // least +100 Elo with the interval above 0.
 func TestCheckersPatternsBeatFull(t *testing.T) {
-	if testing.Short() {
-		t.Skip("400 checkers games at depth 6: skipped with -short")
-	}
+	long(t, "400 checkers games at depth 6")
 	beats(t, "checkers", "default:patterns", "default:full", 200, 6, "2802", 100, 0)
 }
 
@@ -107,9 +103,7 @@ func TestCheckersPatternsBeatFull(t *testing.T) {
 // openings: the interval must lie above 0.
 func learnAndBeat(t *testing.T, game, evaluator, old string, pairs int, args ...string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("a learning run and a match: skipped with -short")
-	}
+	long(t, "a learning run and a match")
 	bin := buildTune(t)
 	out := filepath.Join(t.TempDir(), "learned.gtw")
 	t0 := time.Now()
