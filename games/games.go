@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // Move is one move of one game, encoded by that game. The zero Move is never a
@@ -523,5 +524,5 @@ func FindEvaluator(g Game, name string) (*Evaluator, error) {
 		}
 		names[i] = e.Name
 	}
-	return nil, fmt.Errorf("%w %q for %s (have %v)", ErrUnknownEvaluator, name, g.Name(), names)
+	return nil, fmt.Errorf("%w %q for %s: give one of %s (tune games lists them)", ErrUnknownEvaluator, name, g.Name(), strings.Join(names, ", "))
 }

@@ -745,3 +745,48 @@ func (c Config) CheckResume(d Config) error {
 	}
 	return nil
 }
+
+// sections are the tuners' own sections of a Config, by algorithm.
+var sections = map[Algo]any{Genetic: GeneticConfig{}, Knockout: KnockoutConfig{}, SPSA: SPSAConfig{}, CMAES: CMAESConfig{}, Texel: TexelConfig{}}
+
+// OwnSettings is c as YAML without the other tuners' sections: the
+// settings every run shares and its own tuner's, in Marshal's order, for
+// a reader (a run's report). The run's config.yaml keeps every key.
+func (c Config) OwnSettings() []byte {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(c.Marshal(), &doc); err != nil || len(doc.Content) == 0 {
+		return c.Marshal()
+	}
+	others := map[string]bool{}
+	for algo, section := range sections {
+		if algo == c.Algo {
+			continue
+		}
+		t := reflect.TypeOf(section)
+		for i := range t.NumField() {
+			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" {
+				others[name] = true
+			}
+		}
+	}
+	own := map[string]bool{}
+	if t := reflect.TypeOf(sections[c.Algo]); t != nil {
+		for i := range t.NumField() {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+			own[name] = true
+		}
+	}
+	m := doc.Content[0]
+	kept := m.Content[:0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if key := m.Content[i].Value; !others[key] || own[key] {
+			kept = append(kept, m.Content[i], m.Content[i+1])
+		}
+	}
+	m.Content = kept
+	out, err := yaml.Marshal(m)
+	if err != nil {
+		return c.Marshal()
+	}
+	return out
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"text/tabwriter"
+	"time"
 
 	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/stats"
@@ -101,9 +102,14 @@ func WriteTournament(w io.Writer, t tournament.TournamentJSON) {
 	fmt.Fprintf(w, "winner: %s\n", t.Winner)
 }
 
+// lineInterval is the longest a match or a tournament goes without a
+// plain progress line (off a terminal), when its games take that long.
+const lineInterval = 5 * time.Second
+
 // MatchProgress shows a running match (tune match): on a terminal a bar
 // of pairs described by the tally, otherwise a line with the tally every
-// tenth of the pairs and after the last.
+// tenth of the pairs, after the last, and after a pair that ends
+// lineInterval or more after the last line.
 type MatchProgress struct {
 	bar          *Progress
 	pairs, every int
@@ -123,7 +129,8 @@ func (m *MatchProgress) Pair(res *tournament.MatchResult) error {
 	done := res.Pentanomial.Pairs()
 	m.bar.Set(done)
 	m.bar.Note(matchLine(res))
-	if !m.bar.terminal && (done%m.every == 0 || done == m.pairs) {
+	if !m.bar.terminal && (done%m.every == 0 || done == m.pairs || time.Since(m.bar.lastLine) >= lineInterval) {
+		m.bar.lastLine = time.Now()
 		m.bar.Line(fmt.Sprintf("[%d/%d pairs] %s", done, m.pairs, matchLine(res)))
 	}
 	return nil
@@ -135,7 +142,8 @@ func (m *MatchProgress) Finish() { m.bar.Finish() }
 // matchLine is the tally of a running match in a line.
 func matchLine(res *tournament.MatchResult) string {
 	e := res.WDL.EloEstimate()
-	line := fmt.Sprintf("games %d, +%d =%d -%d, score %.1f%%, Elo %s", res.WDL.Games(), res.WDL.Wins, res.WDL.Draws, res.WDL.Losses, 100*res.WDL.Score(), e)
+	line := fmt.Sprintf("games %d, +%d =%d -%d, score %.1f%%, Elo %s", res.WDL.Games(), res.WDL.Wins, res.WDL.Draws, res.WDL.Losses,
+		100*res.WDL.Score(), estimateText(e.Elo, e.Low, e.High))
 	if res.SPRT != nil {
 		lo, hi := res.SPRT.Bounds()
 		line += fmt.Sprintf(", LLR %.2f [%.2f, %.2f]", res.LLR, lo, hi)
@@ -165,6 +173,7 @@ func NewTournamentProgress(w io.Writer, quiet bool, label string) *TournamentPro
 func (t *TournamentProgress) Game(done, total int, _ tournament.GameSpec, _ tournament.Record) error {
 	if t.bar == nil && total > 0 {
 		t.bar = NewProgress(t.w, t.quiet, max(1, total/10))
+		t.bar.Interval = lineInterval
 		t.bar.Start(t.label, total)
 	}
 	if t.bar != nil {

@@ -107,7 +107,8 @@ func TestContestProgress(t *testing.T) {
 	}
 	m.Finish()
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "[1/3 pairs] games 2, +1 =1 -0, score 75.0%, Elo ") || !strings.HasPrefix(lines[2], "[3/3 pairs] games 6, +3 =3 -0") {
+	if len(lines) != 3 || lines[0] != "[1/3 pairs] games 2, +1 =1 -0, score 75.0%, Elo +190.8 (at least -67.9; no upper bound yet)" ||
+		!strings.HasPrefix(lines[2], "[3/3 pairs] games 6, +3 =3 -0") {
 		t.Errorf("match: %q", b.String())
 	}
 
@@ -117,8 +118,9 @@ func TestContestProgress(t *testing.T) {
 		p.Game(i, 20, tournament.GameSpec{}, tournament.Record{})
 	}
 	p.Finish()
-	// Within the stage's first second: the count, no rate.
-	if lines := strings.Split(strings.TrimSpace(b.String()), "\n"); len(lines) != 9 || lines[0] != "gauntlet: 2/20 games" {
+	// A line at the first game, then every tenth; within the stage's first
+	// second, the count and no rate.
+	if lines := strings.Split(strings.TrimSpace(b.String()), "\n"); len(lines) != 10 || lines[0] != "gauntlet: 1/20 games" || lines[1] != "gauntlet: 2/20 games" {
 		t.Errorf("tournament: %q", b.String())
 	}
 

@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
@@ -90,11 +91,26 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	p.X.Tick.Marker = integerTicks{}
+	p.Y.Tick.Marker = plainTicks{}
 	p.Legend.Top = true
 	p.Legend.YOffs = vg.Points(-4)
 	p.Legend.XOffs = vg.Points(-4)
 	p.Add(plotter.NewGrid())
 	return p
+}
+
+// plainTicks are gonum's default ticks with their labels written without
+// needless decimals: "750", not "750.00"; "0.25" stays.
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if l := ticks[i].Label; strings.Contains(l, ".") && !strings.ContainsAny(l, "eE") {
+			ticks[i].Label = strings.TrimSuffix(strings.TrimRight(l, "0"), ".")
+		}
+	}
+	return ticks
 }
 
 // integerTicks marks whole generations or rounds, at most about ten.

@@ -104,6 +104,17 @@ func TestOwnTerms(t *testing.T) {
 			if first < 0 || !strings.HasPrefix(s[first:], `<div class="figure" id="plot-elo"><h3>`+EloTitle) {
 				t.Errorf("%s: the report's first figure is not Elo against games spent", algo)
 			}
+			// Above the fold: the first figure before any table, and once only.
+			if table := strings.Index(s, "<table"); first > table || strings.Count(s, `id="plot-elo"`) != 1 {
+				t.Errorf("%s: the first figure comes after a table (at %d, the first table at %d), or twice", algo, first, table)
+			}
+			// The config shows the running tuner's settings, no other's.
+			for other, key := range map[population.Algo]string{population.SPSA: "spsa-c-end:", population.CMAES: "cmaes-sigma:",
+				population.Texel: "texel-rounds:", population.Knockout: "best-of:"} {
+				if other != algo && strings.Contains(s, key) {
+					t.Errorf("%s: the report's config has %s's %q", algo, other, key)
+				}
+			}
 			if done := fmt.Sprintf("%d of %d %ss", len(r.Generations), len(r.Generations), r.Config.GenerationName()); !strings.Contains(s, done) {
 				t.Errorf("%s: the finished report does not say %q", algo, done)
 			}

@@ -153,7 +153,7 @@ func TestEnginesJSONRefusals(t *testing.T) {
 	}{
 		{[]string{"--engines", file, "--a", "gamma"}, `proto=xboard: gametune speaks UCI (chess) and GTP (Othello), not xboard`},
 		{[]string{"--each", "tc=10+0.1"}, "--each sets external engines, and no player is one"},
-		{[]string{"--each", "cmd=x", "--a", "cmd=x,depth=1"}, "--each: external: engine spec: each \"cmd=x\": cmd= belongs to each engine"},
+		{[]string{"--each", "cmd=x", "--a", "cmd=x,depth=1"}, "--each: engine spec: each \"cmd=x\": cmd= belongs to each engine"},
 		{[]string{"--engines", filepath.Join(dir, "none.json")}, "--engines: open"},
 	} {
 		args := append([]string{"match", "--game", "chess", "--b", "default", "--pairs", "1", "--depth", "1"}, c.args...)
