@@ -1,10 +1,12 @@
 package tuning
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
@@ -34,6 +36,7 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 	progress.Line(planLine(plan, run.Dir(), workersOf(runner)))
 	progress.Interval = progressInterval
 	played, known, stage, stageGen, perGeneration := 0, 0, "", -1, 0
+	after := laterStages(plan)
 	var refreshed time.Time // the report's last refresh: none yet
 	tuner.OnGame = func(p population.Progress) {
 		known++
@@ -55,7 +58,7 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 			}
 			progress.Start(label, p.Total)
 		}
-		progress.Note(runLeft(cfg, p, played, known, perGeneration, time.Since(start)))
+		progress.Note(runLeft(cfg, p, played, known, perGeneration, time.Since(start), after))
 		progress.Set(p.Done)
 	}
 	var before []float64 // SPSA's theta at the start of the next block; nil: the start
@@ -141,23 +144,79 @@ func planLine(plan *population.Plan, dir string, workers int) string {
 	return line
 }
 
-// runLeft estimates the time the run has left, from the pace so far
-// (played games in elapsed, this session's) and the games known so far
-// (known, the run's, found in the store or played): with a games budget,
-// the budget's games left (its ladder's included); else the batch's games
-// left and those of the generations after it (perGeneration games each, 0
-// unknown), the yardstick's, the ladder's and the verification's aside.
-// "" before the first game.
-func runLeft(cfg population.Config, p population.Progress, played, known, perGeneration int, elapsed time.Duration) string {
-	if played == 0 || perGeneration == 0 || p.Stage == population.StageLadder || p.Stage == population.StageVerify {
+// later are the games a run plays after its tuning: its ladder's, at most
+// its verification's, and what a verification game costs in games of the
+// run's own search (its deeper search).
+type later struct {
+	ladder, verify int
+	verifyCost     float64
+}
+
+// laterStages are the stages of a run of plan after its tuning. A
+// verification game's cost is measured once, before the first game: the
+// nodes of a search of the game's start to the verification's limits over
+// those to the run's (4 with a node limit alone); 1 for a run tuning an
+// external engine, whose search is its own.
+func laterStages(plan *population.Plan) later {
+	cfg := plan.Config()
+	tuning := cfg.PlannedTuningGames(plan.Evaluator())
+	if b := cfg.TuningBudget(); b > 0 {
+		tuning = min(tuning, b)
+	}
+	l := later{verifyCost: 1}
+	l.ladder, l.verify = cfg.AfterTuning(tuning)
+	if l.verify == 0 || cfg.TuneEngine != "" {
+		return l
+	}
+	own, deep := engine.Limits{Depth: cfg.Depth, Nodes: cfg.Nodes}, cfg.VerifyLimits()
+	ev := plan.Evaluator()
+	nodes := func(lim engine.Limits) int64 {
+		s, err := engine.New(engine.Options{TableMiB: 4})
+		if err != nil {
+			return 0
+		}
+		res, err := s.Search(context.Background(), plan.Game().Start(), ev, ev.Defaults(), lim)
+		if err != nil {
+			return 0
+		}
+		return res.Stats.Nodes
+	}
+	if a, b := nodes(own), nodes(deep); a > 0 && b > a {
+		l.verifyCost = float64(b) / float64(a)
+	}
+	return l
+}
+
+// runLeft says how long the run has left at the pace so far (played games
+// in elapsed, known games of the run found in the store or played) as
+// progress p reports it, counting every stage the run will play: with a
+// games budget the budget's games left (its ladder's included), else the
+// batch's games left, those of the generations after it (perGeneration
+// games each, 0 unknown) and the ladder's; in the ladder, its games left;
+// and at the end, at most the verification's games, each after.verifyCost
+// games at the run's pace. "" before the first game.
+func runLeft(cfg population.Config, p population.Progress, played, known, perGeneration int, elapsed time.Duration, after later) string {
+	if played == 0 || (perGeneration == 0 && p.Stage != population.StageLadder && p.Stage != population.StageVerify) {
 		return ""
 	}
 	rate := float64(played) / max(elapsed.Seconds(), 1e-9)
-	games := max(cfg.BudgetGames-known, 0)
-	if cfg.BudgetGames <= 0 {
+	verify := float64(after.verify) * after.verifyCost
+	var games float64
+	switch {
+	case p.Stage == population.StageVerify:
+		games, verify = float64(max(p.Total-p.Done, 0))*after.verifyCost, 0
+	case p.Stage == population.StageLadder:
+		games = float64(max(p.Total-p.Done, 0))
+	case cfg.BudgetGames > 0:
+		games = float64(max(cfg.BudgetGames-known, 0))
+	default:
 		gens := cfg.ExpectedGenerations(p.Generation, known, elapsed.Seconds())
-		games = max(p.Total-p.Done, 0) + max(gens-p.Generation-1, 0)*perGeneration
+		games = float64(max(p.Total-p.Done, 0)+max(gens-p.Generation-1, 0)*perGeneration) + float64(after.ladder)
 	}
-	left := time.Duration(float64(games) / rate * float64(time.Second))
-	return "run about " + left.Round(time.Second).String() + " left"
+	left := time.Duration((games + verify) / rate * float64(time.Second))
+	text := "run about " + left.Round(time.Second).String() + " left"
+	if verify > 0 {
+		text += fmt.Sprintf(" (at most %s of it the verification)", time.Duration(verify/rate*float64(time.Second)).Round(time.Second))
+	}
+	return text
 }

@@ -114,21 +114,58 @@ func cmaesSigma(g population.Generation) float64 {
 // TestRunLeft: with a games budget the time left is the budget's games
 // left at the pace so far, from the first game (a budget-sized run plans
 // 100,000 generations, which the first estimates once took for its
-// length: "389h left"); without one, the planned generations' games.
+// length: "389h left"); without one, the planned generations' games, the
+// ladder's and at most the verification's, at their cost.
 func TestRunLeft(t *testing.T) {
 	cfg := population.Defaults()
 	cfg.BudgetGames, cfg.Generations = 6000, population.MaxGenerations
 	p := population.Progress{Stage: population.StageGeneration, Generation: 0, Done: 1, Total: 128}
 	// 100 games played in 10 s, 1,000 known (900 found in the store):
 	// 5,000 games left at 10 games a second.
-	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second); got != "run about 8m20s left" {
+	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second, later{}); got != "run about 8m20s left" {
 		t.Errorf("budget: %q, want run about 8m20s left", got)
 	}
 	cfg.BudgetGames, cfg.Generations = 0, 10
 	// Generation 3 of 10: 28 games left in it, then 6 generations of 128.
 	p.Generation, p.Done = 3, 100
-	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second); got != "run about 1m20s left" {
+	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second, later{}); got != "run about 1m20s left" {
 		t.Errorf("no budget: %q, want run about 1m20s left (796 games)", got)
+	}
+	// Every stage counted: then a ladder of 200 games, and a verification of
+	// at most 400 games each costing 3 of the run's: 796 + 200 + 1,200
+	// games at 10 a second.
+	after := later{ladder: 200, verify: 400, verifyCost: 3}
+	for _, tc := range []struct {
+		p    population.Progress
+		want string
+	}{
+		{p, "run about 3m40s left (at most 2m0s of it the verification)"},
+		{population.Progress{Stage: population.StageLadder, Done: 50, Total: 200}, "run about 2m15s left (at most 2m0s of it the verification)"},
+		{population.Progress{Stage: population.StageVerify, Done: 100, Total: 400}, "run about 1m30s left"},
+	} {
+		if got := runLeft(cfg, tc.p, 100, 1000, 128, 10*time.Second, after); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.p.Stage, got, tc.want)
+		}
+	}
+}
+
+// TestLaterStages: a run's ladder and verification are known before its
+// first game: the ladder's games as the run will play them, the
+// verification's cap, and a verification game's cost measured as the
+// nodes of a search to depth + 2 over those to the run's depth (more than
+// one game of the run's); with verify off, none.
+func TestLaterStages(t *testing.T) {
+	cfg := smallConfig(3)
+	cfg.Verify, cfg.VerifyPairs, cfg.LadderPairs = population.VerifyAuto, 10, 2
+	plan, _ := newRun(t, cfg)
+	l := laterStages(plan)
+	if l.verify != 20 || l.ladder == 0 || l.verifyCost <= 1 {
+		t.Errorf("later stages %+v: want 20 verification games, a ladder, and a verification game costing more than 1", l)
+	}
+	cfg.Verify = population.VerifyOff
+	plan, _ = newRun(t, cfg)
+	if l := laterStages(plan); l.verify != 0 || l.ladder == 0 {
+		t.Errorf("verify off: later stages %+v, want a ladder and no verification", l)
 	}
 }
 
