@@ -34,3 +34,19 @@ func TestOwnSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestWidenedIntervalNamed: a best whose interval is family-wise over
+// several candidates says so beside it, since its own interval (on the
+// ladder's row) is narrower; a plain interval says nothing more.
+func TestWidenedIntervalNamed(t *testing.T) {
+	c := Choice{Label: "g22", Genome: 545, Reference: "defaults", Source: "ladder", Candidate: "g22",
+		Elo: 473, Low: 325, High: 620, Confident: true, Family: 12}
+	want := "g22 (genome 545), +473 Elo [+325, +620] (95% family-wise over 12 candidates, wider than its own interval) over the defaults, by the ladder"
+	if got := c.Summary(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	c.Family = 1
+	if got := c.Summary(); strings.Contains(got, "family-wise") {
+		t.Errorf("a plain interval named family-wise: %q", got)
+	}
+}
