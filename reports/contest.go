@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -104,32 +105,66 @@ func WriteTournament(w io.Writer, t tournament.TournamentJSON) {
 
 // lineInterval is the longest a match or a tournament goes without a
 // plain progress line (off a terminal), when its games take that long.
-const lineInterval = 5 * time.Second
+var lineInterval = 5 * time.Second
 
 // MatchProgress shows a running match (tune match): on a terminal a bar
 // of pairs described by the tally, otherwise a line with the tally every
 // tenth of the pairs, after the last, and after a pair that ends
-// lineInterval or more after the last line.
+// lineInterval or more after the last line; between pairs that take longer
+// (engines at a real clock), a line every lineInterval saying the match is
+// still playing.
 type MatchProgress struct {
 	bar          *Progress
 	pairs, every int
+
+	mu       sync.Mutex // the lines and done, between Pair and the ticker
+	done     int
+	start    time.Time
+	interval time.Duration // lineInterval, as the match began
+	stop     chan struct{}
 }
 
 // NewMatchProgress starts the display of a match of pairs pairs on w
 // (nothing when quiet).
 func NewMatchProgress(w io.Writer, quiet bool, pairs int) *MatchProgress {
-	m := &MatchProgress{bar: NewProgress(w, quiet, 0), pairs: pairs, every: max(1, pairs/10)}
+	m := &MatchProgress{bar: NewProgress(w, quiet, 0), pairs: pairs, every: max(1, pairs/10), start: time.Now(),
+		interval: lineInterval, stop: make(chan struct{})}
 	m.bar.Start("match", pairs)
+	if !quiet && !m.bar.terminal {
+		go m.tick()
+	}
 	return m
+}
+
+// tick writes a line when lineInterval passed without one, until Finish.
+func (m *MatchProgress) tick() {
+	t := time.NewTicker(m.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.stop:
+			return
+		case <-t.C:
+			m.mu.Lock()
+			if time.Since(m.bar.lastLine) >= m.interval {
+				m.bar.lastLine = time.Now()
+				m.bar.Line(fmt.Sprintf("[%d/%d pairs] playing, %s so far", m.done, m.pairs, time.Since(m.start).Round(time.Second)))
+			}
+			m.mu.Unlock()
+		}
+	}
 }
 
 // Pair shows the match after a finished pair. It has the shape of
 // tournament.RunMatch's progress and returns nil.
 func (m *MatchProgress) Pair(res *tournament.MatchResult) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	done := res.Pentanomial.Pairs()
+	m.done = done
 	m.bar.Set(done)
 	m.bar.Note(matchLine(res))
-	if !m.bar.terminal && (done%m.every == 0 || done == m.pairs || time.Since(m.bar.lastLine) >= lineInterval) {
+	if !m.bar.terminal && (done%m.every == 0 || done == m.pairs || time.Since(m.bar.lastLine) >= m.interval) {
 		m.bar.lastLine = time.Now()
 		m.bar.Line(fmt.Sprintf("[%d/%d pairs] %s", done, m.pairs, matchLine(res)))
 	}
@@ -137,7 +172,16 @@ func (m *MatchProgress) Pair(res *tournament.MatchResult) error {
 }
 
 // Finish ends the display.
-func (m *MatchProgress) Finish() { m.bar.Finish() }
+func (m *MatchProgress) Finish() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	select {
+	case <-m.stop:
+	default:
+		close(m.stop)
+	}
+	m.bar.Finish()
+}
 
 // matchLine is the tally of a running match in a line.
 func matchLine(res *tournament.MatchResult) string {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"math"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/stats"
@@ -131,4 +133,41 @@ func TestContestProgress(t *testing.T) {
 	if b.Len() != 0 {
 		t.Errorf("knockout: %q", b.String())
 	}
+}
+
+// TestMatchProgressWhilePlaying: a match whose pairs take longer than the
+// line interval (engines at a clock) says it is still playing, instead of
+// staying silent for minutes (once 5 min 36 s against Stockfish).
+func TestMatchProgressWhilePlaying(t *testing.T) {
+	defer func(d time.Duration) { lineInterval = d }(lineInterval)
+	lineInterval = 20 * time.Millisecond
+	var b syncWriter
+	m := NewMatchProgress(&b, false, 4)
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(b.String(), "[0/4 pairs] playing, ") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no line while the first pair plays: %q", b.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	m.Finish()
+	m.Finish() // twice is harmless
+}
+
+// syncWriter is a buffer safe for the ticker's goroutine and the test's.
+type syncWriter struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }
