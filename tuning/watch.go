@@ -194,9 +194,10 @@ func laterStages(plan *population.Plan) later {
 // batch's games left, those of the generations after it (perGeneration
 // games each, 0 unknown) and the ladder's; in the ladder, its games left;
 // and at the end, at most the verification's games, each after.verifyCost
-// games at the run's pace. "" before the first game.
+// games at the run's pace. "" before the first game and in the run's first
+// second, when its pace is not known yet.
 func runLeft(cfg population.Config, p population.Progress, played, known, perGeneration int, elapsed time.Duration, after later) string {
-	if played == 0 || (perGeneration == 0 && p.Stage != population.StageLadder && p.Stage != population.StageVerify) {
+	if played == 0 || elapsed < time.Second || (perGeneration == 0 && p.Stage != population.StageLadder && p.Stage != population.StageVerify) {
 		return ""
 	}
 	rate := float64(played) / max(elapsed.Seconds(), 1e-9)

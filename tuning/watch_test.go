@@ -147,6 +147,9 @@ func TestRunLeft(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.p.Stage, got, tc.want)
 		}
 	}
+	if got := runLeft(cfg, p, 3, 3, 128, 500*time.Millisecond, after); got != "" {
+		t.Errorf("in the run's first second: %q, want nothing (the pace of a game or two)", got)
+	}
 }
 
 // TestLaterStages: a run's ladder and verification are known before its
