@@ -66,7 +66,7 @@ func TestTwoPointsByHand(t *testing.T) {
 	a0 := inv[0][0]*(y[0]-gls) + inv[0][1]*(y[1]-gls)
 	a1 := inv[1][0]*(y[0]-gls) + inv[1][1]*(y[1]-gls)
 	wantMean := gls + ks*a0 + ks*a1
-	quad := ks*ks*(inv[0][0]+inv[0][1]+inv[1][0]+inv[1][1])
+	quad := ks * ks * (inv[0][0] + inv[0][1] + inv[1][0] + inv[1][1])
 	wantVar := s*s*(1+jitter) - quad
 	mean, v := m.Predict([]float64{0.25})
 	near(t, "posterior mean at 0.25", mean, wantMean, 1e-12)
