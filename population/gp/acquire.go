@@ -23,7 +23,7 @@ func ExpectedImprovement(mean, sd, best float64) float64 {
 
 // Sample draws the function at the points of a joint posterior (Joint's
 // mean and factor): mean + L z with z standard normal from rng.
-func Sample(mean []float64, factor *mat.TriDense, rng *rand.Rand) []float64 {
+func Sample(mean []float64, factor mat.Matrix, rng *rand.Rand) []float64 {
 	z := make([]float64, len(mean))
 	for i := range z {
 		z[i] = rng.NormFloat64()

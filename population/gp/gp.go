@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -236,11 +237,29 @@ func (m *Model) PredictMean(x []float64) float64 {
 	return mean
 }
 
-// Joint returns the posterior mean at each of xs and the Cholesky factor
-// of their joint posterior covariance, for drawing samples of the
+// Difference returns the posterior mean and standard deviation of f(a) -
+// f(b): the means' difference, and the variances less twice the
+// covariance. It costs O(n²).
+func (m *Model) Difference(a, b []float64) (mean, sd float64) {
+	ka, kb := m.cross(a), m.cross(b)
+	var va, vb mat.VecDense
+	if va.SolveVec(m.lower, mat.NewVecDense(len(ka), ka)) != nil || vb.SolveVec(m.lower, mat.NewVecDense(len(kb), kb)) != nil {
+		return 0, 0 // not reached: L is non-singular
+	}
+	s2 := m.hyper.SignalSD * m.hyper.SignalSD
+	for i, x := range m.alpha {
+		mean += (ka[i] - kb[i]) * x
+	}
+	cov := s2*matern(distance(a, b, m.hyper.LengthScales)) - mat.Dot(&va, &vb)
+	variance := 2*s2*(1+jitter) - mat.Dot(&va, &va) - mat.Dot(&vb, &vb) - 2*cov
+	return mean, math.Sqrt(math.Max(variance, 0))
+}
+
+// Joint returns the posterior mean at each of xs and the lower Cholesky
+// factor L of their joint posterior covariance (L Lᵀ), for drawing samples of the
 // function at every point at once (Sample). It costs O(n²k + nk² + k³)
 // for k points.
-func (m *Model) Joint(xs [][]float64) (mean []float64, factor *mat.TriDense, err error) {
+func (m *Model) Joint(xs [][]float64) (mean []float64, factor mat.Triangular, err error) {
 	k := len(xs)
 	n := len(m.x)
 	cross := mat.NewDense(n, k, nil)
@@ -258,21 +277,22 @@ func (m *Model) Joint(xs [][]float64) (mean []float64, factor *mat.TriDense, err
 		return nil, nil, err
 	}
 	s2 := m.hyper.SignalSD * m.hyper.SignalSD
-	cov := mat.NewSymDense(k, nil)
+	prior := mat.NewSymDense(k, nil)
 	for a := 0; a < k; a++ {
-		for b := a; b < k; b++ {
-			prior := s2 * matern(distance(xs[a], xs[b], m.hyper.LengthScales))
-			if a == b {
-				prior = s2 * (1 + 1e-6) // a little more jitter: nearby points are nearly collinear
-			}
-			cov.SetSym(a, b, prior-mat.Dot(v.ColView(a), v.ColView(b)))
+		prior.SetSym(a, a, s2*(1+1e-6)) // a little more jitter: nearby points are nearly collinear
+		for b := a + 1; b < k; b++ {
+			prior.SetSym(a, b, s2*matern(distance(xs[a], xs[b], m.hyper.LengthScales)))
 		}
 	}
-	var chol mat.Cholesky
-	if !chol.Factorize(cov) {
+	var cov mat.SymDense
+	cov.SymRankK(prior, -1, v.T()) // prior - VᵀV
+	// LAPACK's Potrf alone: mat.Cholesky would also estimate the
+	// condition number, which costs as much again.
+	raw := cov.RawSymmetric()
+	if _, ok := lapack64.Potrf(raw); !ok {
 		return nil, nil, fmt.Errorf("gp: the joint posterior covariance of %d points is not positive definite (points too close together)", k)
 	}
-	factor = &mat.TriDense{}
-	chol.LTo(factor)
+	upper := mat.NewTriDense(k, mat.Upper, raw.Data)
+	factor = upper.TTri()
 	return mean, factor, nil
 }

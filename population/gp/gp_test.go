@@ -75,6 +75,17 @@ func TestTwoPointsByHand(t *testing.T) {
 	r0, r1 := y[0]-gls, y[1]-gls
 	fit := r0*(inv[0][0]*r0+inv[0][1]*r1) + r1*(inv[1][0]*r0+inv[1][1]*r1)
 	near(t, "log likelihood", m.LogLikelihood(), -0.5*fit-0.5*math.Log(det)-math.Log(2*math.Pi), 1e-12)
+	// The difference of two points: means subtracted, and by hand from the
+	// 2x2 inverse, var a + var b - 2 cov(a, b).
+	dm, dsd := m.Difference([]float64{0.25}, []float64{0})
+	m0, v0 := m.Predict([]float64{0})
+	k0 := [2]float64{s * s, k12} // the kernel from 0 to both points (the jitter is K's alone)
+	quad0 := k0[0]*(inv[0][0]*k0[0]+inv[0][1]*k0[1]) + k0[1]*(inv[1][0]*k0[0]+inv[1][1]*k0[1])
+	near(t, "variance at 0", v0, s*s*(1+jitter)-quad0, 1e-9)
+	cross := ks*(inv[0][0]*k0[0]+inv[0][1]*k0[1]) + ks*(inv[1][0]*k0[0]+inv[1][1]*k0[1])
+	cov := s*s*(1+math.Sqrt(5)*0.5+5*0.25/3)*math.Exp(-math.Sqrt(5)*0.5) - cross
+	near(t, "difference's mean", dm, wantMean-m0, 1e-9)
+	near(t, "difference's sd", dsd, math.Sqrt(wantVar+v0-2*cov), 1e-9)
 	// Joint agrees with Predict on the variance of one point.
 	jm, f, err := m.Joint([][]float64{{0.25}})
 	if err != nil {
