@@ -23,12 +23,13 @@ type BayesConfig struct {
 	BayesAcquisition string `yaml:"bayes-acquisition"`
 }
 
-// Bounds of Bayesian optimisation: each round's fit costs O(n³) in its n
-// observations (about a second at 500), and its model of Elo over the box
-// needs a few observations per parameter and pair of parameters, so it
-// is for a handful of parameters, about 20 at most.
+// Bounds of Bayesian optimisation: a fit of the model's hyperparameters
+// costs O(n³) per evaluation of the likelihood in its n observations
+// (about a second at 300, on one core: see refits), and its model of Elo
+// over the box needs a few observations per parameter and pair of
+// parameters, so it is for a handful of parameters, about 20 at most.
 const (
-	MaxBayesRounds = 500
+	MaxBayesRounds = 300
 	MaxBayesParams = 20
 )
 

@@ -85,7 +85,9 @@ func BayesModelOf(cfg Config, ev *games.Evaluator, hist []Generation) (*BayesMod
 	b := &BayesModel{Params: params, Round: hist[len(hist)-1].Index, box: bayesBox{params: params, start: sp.snapAll(start), space: sp}, seed: cfg.Seed}
 	var x [][]float64
 	var noise []float64
+	anchors := 0
 	if len(cfg.Opponents) == 0 {
+		anchors = 1
 		b.Points, b.Elo, b.SD = append(b.Points, b.box.start), append(b.Elo, 0), append(b.SD, 0)
 	}
 	for _, g := range hist {
@@ -103,7 +105,10 @@ func BayesModelOf(cfg Config, ev *games.Evaluator, hist []Generation) (*BayesMod
 		x = append(x, b.box.unit(w))
 		noise = append(noise, b.SD[i]*b.SD[i])
 	}
-	if b.model, err = fitBayes(cfg.Seed, b.Round, x, b.Elo, noise); err != nil {
+	if len(b.Points) != anchors+b.Round+1 {
+		return nil, fmt.Errorf("population: bayes rounds 1 to %d hold %d candidates, not one each", b.Round+1, len(b.Points)-anchors)
+	}
+	if b.model, err = modelAt(cfg.Seed, b.Round, anchors, x, b.Elo, noise); err != nil {
 		return nil, err
 	}
 	return b, nil

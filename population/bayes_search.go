@@ -32,7 +32,9 @@ type bayesSearch struct {
 	design      [][]float64 // the points of the first rounds
 	x           [][]float64 // the observed points (the anchor first, if any)
 	y, noise    []float64
+	anchors     int       // observations before the first round's: 1 with an anchor, else 0
 	model       *gp.Model // fitted to every observation; nil before the first fit
+	hyper       gp.Hyper  // the hyperparameters of the last round that fitted them
 	optimum     []float64 // the argmax of the model's posterior mean
 }
 
@@ -44,7 +46,7 @@ type bayesSearch struct {
 func newBayesSearch(seed uint64, dim, initial int, acquisition string, anchor []float64) *bayesSearch {
 	s := &bayesSearch{seed: seed, dim: dim, acquisition: acquisition, design: latinHypercube(rngFor(seed, StageBayes+"-design", 0, 0), initial, dim)}
 	if anchor != nil {
-		s.x, s.y, s.noise = [][]float64{anchor}, []float64{0}, []float64{0}
+		s.x, s.y, s.noise, s.anchors = [][]float64{anchor}, []float64{0}, []float64{0}, 1
 	}
 	return s
 }
@@ -134,26 +136,65 @@ func (s *bayesSearch) thompson(rng *rand.Rand) ([]float64, bool) {
 	return pts[best], true
 }
 
-// observe adds round g's observation, y at x with its variance, fits the
-// model to every observation (gp.Fit from the round's own seed) and finds
-// the optimum: the argmax of the posterior mean over the box, from the
-// observed points and random ones.
+// observe adds round g's observation, y at x with its variance, makes
+// the model of every observation (modelAt) and finds the optimum: the
+// argmax of the posterior mean over the box, from the observed points and
+// random ones.
 func (s *bayesSearch) observe(g int, x []float64, y, variance float64) error {
 	s.x, s.y, s.noise = append(s.x, x), append(s.y, y), append(s.noise, variance)
-	m, err := fitBayes(s.seed, g, s.x, s.y, s.noise)
+	var m *gp.Model
+	var err error
+	if refits(g) {
+		m, err = fitBayes(s.seed, g, s.x, s.y, s.noise)
+		if err == nil {
+			s.hyper = m.Hyper()
+		}
+	} else {
+		m, err = gp.New(s.x, s.y, s.noise, s.hyper)
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("population: bayes round %d: %w", g+1, err)
 	}
 	s.model = m
 	s.optimum, _ = gp.Maximize(m.PredictMean, s.dim, s.x, rngFor(s.seed, StageBayes+"-optimum", g, 0), gp.MaximizeOptions{})
 	return nil
 }
 
+// refits reports whether round g fits the model's hyperparameters: each
+// of the first 50 rounds, then every fifth, since a fit costs O(n³) per
+// evaluation of the likelihood and the hyperparameters settle as the
+// observations grow; the rounds between keep the last fit's and condition
+// the model on every observation.
+func refits(g int) bool { return g < 50 || (g+1)%5 == 0 }
+
+// lastRefit is the last round at or before g that fitted the
+// hyperparameters.
+func lastRefit(g int) int {
+	for !refits(g) {
+		g--
+	}
+	return g
+}
+
 // fitBayes fits the model of round g to the observations so far, from
-// the round's own seed: the one fit of a round, whether the run makes it
-// or a reader (BayesModelOf).
+// the round's own seed.
 func fitBayes(seed uint64, g int, x [][]float64, y, noise []float64) (*gp.Model, error) {
-	m, err := gp.Fit(x, y, noise, rngFor(seed, StageBayes+"-fit", g, 0), gp.FitOptions{})
+	return gp.Fit(x, y, noise, rngFor(seed, StageBayes+"-fit", g, 0), gp.FitOptions{})
+}
+
+// modelAt is the model of round g as the run made it (observe), from the
+// observations through round g, the first anchors of them before the
+// first round's: the hyperparameters of the last round that fitted them
+// (lastRefit), fitted to the observations then, and the posterior of
+// every observation. The one rule of a round's model, whether the run
+// makes it or a reader (BayesModelOf).
+func modelAt(seed uint64, g, anchors int, x [][]float64, y, noise []float64) (*gp.Model, error) {
+	r := lastRefit(g)
+	k := anchors + r + 1
+	m, err := fitBayes(seed, r, x[:k], y[:k], noise[:k])
+	if err == nil && r != g {
+		m, err = gp.New(x, y, noise, m.Hyper())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("population: bayes round %d: %w", g+1, err)
 	}

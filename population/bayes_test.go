@@ -152,6 +152,47 @@ func TestBayesFindsMaximum(t *testing.T) {
 	}
 }
 
+// TestBayesModelAt: past round 50 the hyperparameters are fitted every
+// fifth round only (refits); the model modelAt makes from the
+// observations alone is the run's at every round, exactly, those that
+// fit and those that keep the last fit's hyperparameters.
+func TestBayesModelAt(t *testing.T) {
+	two := func(x []float64) float64 { return 100 - 800*((x[0]-0.6)*(x[0]-0.6)+(x[1]-0.4)*(x[1]-0.4)) }
+	anchor := []float64{0.1, 0.9}
+	s := newBayesSearch(5, 2, 4, AcquireThompson, anchor)
+	rng := rand.New(rand.NewPCG(5, 99))
+	probe := []float64{0.3, 0.7}
+	kept := 0
+	for g := range 57 {
+		x := s.propose(g)
+		y, sd := bayesObservation(simulatePairs(rng, two(x)-two(anchor), 4))
+		if err := s.observe(g, x, y, sd*sd); err != nil {
+			t.Fatal(err)
+		}
+		if g < 47 {
+			continue
+		}
+		m, err := modelAt(5, g, 1, s.x, s.y, s.noise)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, va := s.model.Predict(probe)
+		b, vb := m.Predict(probe)
+		if a != b || va != vb {
+			t.Fatalf("round %d (refits: %v): the run's model gives %g (var %g), modelAt's %g (var %g)", g, refits(g), a, va, b, vb)
+		}
+		if !refits(g) {
+			kept++
+			if !reflect.DeepEqual(m.Hyper(), s.hyper) {
+				t.Fatalf("round %d: hyperparameters %+v, want the last fit's %+v", g, m.Hyper(), s.hyper)
+			}
+		}
+	}
+	if kept != 6 {
+		t.Errorf("%d rounds kept the last fit's hyperparameters, want 6 (rounds 51 to 57, counted from 1, but 55)", kept)
+	}
+}
+
 // TestBayesRun: a short Bayes run on tic-tac-toe records its rounds: each
 // its candidate (genome 2g+1), whose games against the reference are
 // stored under its stage and whose observation is theirs, and its
@@ -276,7 +317,7 @@ func TestBayesConfig(t *testing.T) {
 		set  func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.BayesRounds = 0 }, "bayes-rounds 0: 1 to 500"},
+		{func(c *Config) { c.BayesRounds = 0 }, "bayes-rounds 0: 1 to 300"},
 		{func(c *Config) { c.BayesPairs = 0 }, "bayes-pairs 0: 1 to"},
 		{func(c *Config) { c.BayesInitial = -1 }, "bayes-initial -1"},
 		{func(c *Config) { c.BayesAcquisition = "ucb" }, `bayes-acquisition "ucb": ei (expected improvement) or thompson`},
