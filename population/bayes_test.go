@@ -364,3 +364,30 @@ func TestBayesAcquisitionsMeasured(t *testing.T) {
 		t.Logf("%s: mean distance %.3f, mean loss %.1f Elo", rule, dist, loss)
 	}
 }
+
+// TestBayesEngineParams: with --tune-engine, the box is the --params
+// lines' (their start, min and max; int options whole numbers), the
+// reference their starts: the same lines SPSA reads.
+func TestBayesEngineParams(t *testing.T) {
+	lines := []string{"knight, int, 540, 150, 600, 22, 0.002", "mobility-knight, float, 2.5, 0, 10, 1, 0.002"}
+	ev, _, err := EngineEvaluator(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg Config
+	cfg.EngineParamList = lines
+	ps, err := bayesParams(cfg, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 2 || ps[0].Start != 540 || ps[0].Min != 150 || ps[0].Max != 600 || !ps[0].Int || ps[1].Int || ps[1].Max != 10 {
+		t.Fatalf("parameters %+v", ps)
+	}
+	b := bayesBox{params: ps, start: []float64{540, 2.5}, space: space{ev.Features}}
+	if w := b.weights([]float64{0.5, 0.123}); w[0] != 375 || w[1] != 1.23 {
+		t.Errorf("the box's middle and 0.123 of the second: %v, want [375 1.23]", w)
+	}
+	if x := b.unit(b.start); x[0] != 390.0/450 || x[1] != 0.25 {
+		t.Errorf("the reference's point %v, want [390/450 0.25]", x)
+	}
+}
