@@ -3,6 +3,7 @@ package population
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament/stats"
@@ -172,8 +173,8 @@ func newBayes(t *Tuner) (Method, error) {
 	}
 	box := bayesBox{params: params, start: t.space.snapAll(start), space: t.space}
 	ref := Genome{ID: DefaultsID, Weights: box.start}
-	if t.start != nil {
-		ref.ID = StartID
+	if t.start != nil || !slices.Equal(box.start, t.space.snapAll(t.ev.Defaults())) {
+		ref.ID = StartID // start weights, or parameter lines starting elsewhere
 	}
 	var anchor []float64
 	if len(t.opponents) == 0 {
