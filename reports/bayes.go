@@ -239,8 +239,9 @@ func (g pairGrid) Y(r int) float64    { return g.ys[r] }
 
 // bayesPair draws the heat map of the partial dependence of the two
 // parameters that matter most (population.BayesModel.Importance: the
-// spread of their curves), with the observations and the champion, and
-// its colour bar.
+// spread of their curves), with the observations (dots) and the
+// champion (a cross), and its colour bar; no legend, which would cover the
+// map (the title says which is which).
 func bayesPair(m *population.BayesModel) Figure {
 	imp := m.Importance()
 	order := make([]int, len(imp))
@@ -276,13 +277,11 @@ func bayesPair(m *population.BayesModel) Figure {
 	if s, err := plotter.NewScatter(obs); err == nil {
 		s.Color, s.Shape, s.Radius = palette[9], draw.CircleGlyph{}, vg.Points(2)
 		p.Add(s)
-		p.Legend.Add("observed", s)
 	}
 	if m.Optimum != nil {
 		if s, err := plotter.NewScatter(plotter.XYs{{X: m.Optimum[a.Feature], Y: m.Optimum[b.Feature]}}); err == nil {
 			s.Color, s.Shape, s.Radius = palette[2], draw.CrossGlyph{}, vg.Points(6)
 			p.Add(s)
-			p.Legend.Add("champion", s)
 		}
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = a.Min, a.Max, b.Min, b.Max
@@ -290,7 +289,7 @@ func bayesPair(m *population.BayesModel) Figure {
 	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
 	bar.Y.Label.Text = "mean Elo"
 	bar.X.Tick.Marker = plot.ConstantTicks([]plot.Tick{})
-	return Figure{Name: "bayes-pair", Title: fmt.Sprintf("Bayes: the model's mean Elo over %s and %s (the two parameters that matter most), averaged over the others, with the observations and the champion", a.Name, b.Name),
+	return Figure{Name: "bayes-pair", Title: fmt.Sprintf("Bayes: the model's mean Elo over %s and %s (the two parameters that matter most), averaged over the others; dots: the observations, a cross: the champion", a.Name, b.Name),
 		Width: vg.Points(560), Height: vg.Points(440), draw: func(dc draw.Canvas) {
 			w := vg.Points(80)
 			p.Draw(draw.Crop(dc, 0, -w, 0, 0))
