@@ -3,6 +3,7 @@ package tuning
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -154,9 +155,11 @@ type later struct {
 
 // laterStages are the stages of a run of plan after its tuning. A
 // verification game's cost is measured once, before the first game: the
-// nodes of a search of the game's start to the verification's limits over
-// those to the run's (4 with a node limit alone); 1 for a run tuning an
-// external engine, whose search is its own.
+// nodes of searches to the verification's limits over those to the run's,
+// on calibrationPositions (a search of the start alone once said 3.6 for
+// Othello at depth 6 and 8, where the verification played at a tenth of
+// the run's pace); 1 for a run tuning an external engine, whose search is
+// its own.
 func laterStages(plan *population.Plan) later {
 	cfg := plan.Config()
 	tuning := cfg.PlannedTuningGames(plan.Evaluator())
@@ -170,21 +173,48 @@ func laterStages(plan *population.Plan) later {
 	}
 	own, deep := engine.Limits{Depth: cfg.Depth, Nodes: cfg.Nodes}, cfg.VerifyLimits()
 	ev := plan.Evaluator()
-	nodes := func(lim engine.Limits) int64 {
-		s, err := engine.New(engine.Options{TableMiB: 4})
-		if err != nil {
-			return 0
-		}
-		res, err := s.Search(context.Background(), plan.Game().Start(), ev, ev.Defaults(), lim)
-		if err != nil {
-			return 0
-		}
-		return res.Stats.Nodes
+	s, err := engine.New(engine.Options{TableMiB: 4})
+	if err != nil {
+		return l
 	}
-	if a, b := nodes(own), nodes(deep); a > 0 && b > a {
+	var a, b int64
+	for _, p := range calibrationPositions(plan.Game(), cfg.Seed) {
+		for _, x := range []struct {
+			lim   engine.Limits
+			nodes *int64
+		}{{own, &a}, {deep, &b}} {
+			s.NewGame()
+			if res, err := s.Search(context.Background(), p, ev, ev.Defaults(), x.lim); err == nil {
+				*x.nodes += res.Stats.Nodes
+			}
+		}
+	}
+	if a > 0 && b > a {
 		l.verifyCost = float64(b) / float64(a)
 	}
 	return l
+}
+
+// calibrationPositions are the positions laterStages measures on: the
+// game's start and every 8th position of one game of random moves drawn
+// from seed, up to ply 40 or the game's end.
+func calibrationPositions(g games.Game, seed uint64) []games.Position {
+	rng := rand.New(rand.NewPCG(seed, 0x7e11))
+	p := g.Start()
+	var out []games.Position
+	var buf []games.Move
+	for ply := 0; ply <= 40; ply++ {
+		moves, outcome := p.Moves(buf[:0])
+		if outcome != games.Ongoing || len(moves) == 0 {
+			break
+		}
+		if ply%8 == 0 {
+			out = append(out, p.Clone())
+		}
+		buf = moves
+		p.Play(moves[rng.IntN(len(moves))])
+	}
+	return out
 }
 
 // runLeft says how long the run has left at the pace so far (played games
@@ -193,9 +223,10 @@ func laterStages(plan *population.Plan) later {
 // games budget the budget's games left (its ladder's included), else the
 // batch's games left, those of the generations after it (perGeneration
 // games each, 0 unknown) and the ladder's; in the ladder, its games left;
-// and at the end, at most the verification's games, each after.verifyCost
-// games at the run's pace. "" before the first game and in the run's first
-// second, when its pace is not known yet.
+// then, said apart since its SPRT may stop it sooner, at most the
+// verification's games, each after.verifyCost games at the run's pace. ""
+// before the first game and in the run's first second, when its pace is
+// not known yet.
 func runLeft(cfg population.Config, p population.Progress, played, known, perGeneration int, elapsed time.Duration, after later) string {
 	if played == 0 || elapsed < time.Second || (perGeneration == 0 && p.Stage != population.StageLadder && p.Stage != population.StageVerify) {
 		return ""
@@ -214,10 +245,12 @@ func runLeft(cfg population.Config, p population.Progress, played, known, perGen
 		gens := cfg.ExpectedGenerations(p.Generation, known, elapsed.Seconds())
 		games = float64(max(p.Total-p.Done, 0)+max(gens-p.Generation-1, 0)*perGeneration) + float64(after.ladder)
 	}
-	left := time.Duration((games + verify) / rate * float64(time.Second))
-	text := "run about " + left.Round(time.Second).String() + " left"
+	seconds := func(games float64) string {
+		return time.Duration(games / rate * float64(time.Second)).Round(time.Second).String()
+	}
+	text := "run about " + seconds(games) + " left"
 	if verify > 0 {
-		text += fmt.Sprintf(" (at most %s of it the verification)", time.Duration(verify/rate*float64(time.Second)).Round(time.Second))
+		text += ", then up to " + seconds(verify) + " for the verification"
 	}
 	return text
 }

@@ -132,15 +132,15 @@ func TestRunLeft(t *testing.T) {
 		t.Errorf("no budget: %q, want run about 1m20s left (796 games)", got)
 	}
 	// Every stage counted: then a ladder of 200 games, and a verification of
-	// at most 400 games each costing 3 of the run's: 796 + 200 + 1,200
-	// games at 10 a second.
+	// at most 400 games each costing 3 of the run's: 796 + 200 games, then
+	// up to 1,200, at 10 a second.
 	after := later{ladder: 200, verify: 400, verifyCost: 3}
 	for _, tc := range []struct {
 		p    population.Progress
 		want string
 	}{
-		{p, "run about 3m40s left (at most 2m0s of it the verification)"},
-		{population.Progress{Stage: population.StageLadder, Done: 50, Total: 200}, "run about 2m15s left (at most 2m0s of it the verification)"},
+		{p, "run about 1m40s left, then up to 2m0s for the verification"},
+		{population.Progress{Stage: population.StageLadder, Done: 50, Total: 200}, "run about 15s left, then up to 2m0s for the verification"},
 		{population.Progress{Stage: population.StageVerify, Done: 100, Total: 400}, "run about 1m30s left"},
 	} {
 		if got := runLeft(cfg, tc.p, 100, 1000, 128, 10*time.Second, after); got != tc.want {
