@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
+
+	"github.com/gametune/gametune/files"
 )
 
 // WeightsFile is the JSON form of one evaluator's weights, the file that
@@ -117,7 +118,9 @@ const MaxTablesFile = 64 << 20
 
 // ReadWeights reads and checks a weights file from disk (ParseWeights). A
 // JSON file larger than MaxWeightsFile, or a compact one larger than
-// MaxTablesFile, is an error wrapping ErrTooLarge, read no further.
+// MaxTablesFile, is an error wrapping ErrTooLarge, read no further; a
+// path that is not a regular file (a named pipe, a device, a directory) is
+// refused at once (files.Open).
 func ReadWeights(path string, g Game) (*Evaluator, []float64, error) {
 	data, err := readWeightsFile(path)
 	if err != nil {
@@ -130,10 +133,10 @@ func ReadWeights(path string, g Game) (*Evaluator, []float64, error) {
 	return ev, w, nil
 }
 
-// readWeightsFile reads a weights file through the limit of its kind,
-// told by its first two bytes.
+// readWeightsFile reads a weights file (a regular file: files.Open)
+// through the limit of its kind, told by its first two bytes.
 func readWeightsFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := files.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -143,14 +146,7 @@ func readWeightsFile(path string) ([]byte, error) {
 	if magic, _ := r.Peek(len(gzipMagic)); IsTablesWeights(magic) {
 		limit = MaxTablesFile
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, &tooLargeError{path: path, limit: limit}
-	}
-	return data, nil
+	return files.ReadAllLimited(r, path, limit)
 }
 
 // WeightsGame returns the game a weights file of either kind names,
