@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // ErrExists is wrapped by the errors of WriteAtomic and CheckWritable when
@@ -157,4 +158,25 @@ func Keep(path string, data []byte) (string, error) {
 		}
 	}
 	return "", firstErr
+}
+
+// CheckAppendable checks, before the work, that data can be appended to
+// path: an existing path must be a regular file that opens for writing; a
+// new one needs a folder that takes it (CheckWritable).
+func CheckAppendable(path string) error {
+	st, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return CheckWritable(path, false)
+	}
+	if err != nil {
+		return err
+	}
+	if err := regular(path, st); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return fmt.Errorf("cannot append to %s: %w", path, err)
+	}
+	return f.Close()
 }

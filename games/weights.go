@@ -152,24 +152,39 @@ func readWeightsFile(path string) ([]byte, error) {
 // WeightsGame returns the game a weights file of either kind names,
 // without checking the rest of it (ReadWeights does, given that game).
 func WeightsGame(path string) (string, error) {
+	game, _, err := weightsHeader(path)
+	return game, err
+}
+
+// WeightsSource returns the source a weights file of either kind records
+// (its "source": what made it; nil when it has none), without checking the
+// rest of it (ReadWeights does).
+func WeightsSource(path string) (map[string]any, error) {
+	_, source, err := weightsHeader(path)
+	return source, err
+}
+
+// weightsHeader reads the game and the source of a weights file.
+func weightsHeader(path string) (string, map[string]any, error) {
 	data, err := readWeightsFile(path)
 	if err != nil {
-		return "", fmt.Errorf("weights: %w", err)
-	}
-	var f struct {
-		Game string `json:"game"`
+		return "", nil, fmt.Errorf("weights: %w", err)
 	}
 	if IsTablesWeights(data) {
 		h, err := readTablesHeader(data)
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", path, err)
+			return "", nil, fmt.Errorf("%s: %w", path, err)
 		}
-		return h.Game, nil
+		return h.Game, h.Source, nil
+	}
+	var f struct {
+		Game   string         `json:"game"`
+		Source map[string]any `json:"source"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil || f.Game == "" {
-		return "", fmt.Errorf("%s: weights: not a weights file naming its game ({\"game\": ...}): %v", path, err)
+		return "", nil, fmt.Errorf("%s: weights: not a weights file naming its game ({\"game\": ...}): %v", path, err)
 	}
-	return f.Game, nil
+	return f.Game, f.Source, nil
 }
 
 // WriteWeights writes w for evaluator ev of game g: for an evaluator
