@@ -33,6 +33,9 @@ var ErrTooLarge = errors.New("file too large")
 // again once open. Reads of the regular file it returns block as usual.
 func Open(path string) (*os.File, error) {
 	st, err := os.Stat(path)
+	if pe, ok := err.(*fs.PathError); ok {
+		pe.Op = "open" // the error os.Open would give
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -13,10 +13,11 @@ import (
 
 // TestTablesWeightsBound: a compact file whose values could saturate every
 // score is refused with the bound in the message: int16 tables at the
-// largest scale a float32 allows (values near 3.4e38), or at a scale just
-// over MaxTableValue/32767; float32 values of 3e38, or just over the
-// bound. The bound itself reads, and the writer refuses what the reader
-// would.
+// largest scale a float32 allows (values near 3.4e38), refused by their
+// header, or at a scale over MaxTableValue/32767 with values of 32767;
+// float32 values of 3e38, or just over the bound. The bound itself reads,
+// a table of zeros at scale 1 (as the writer makes them) too, and the
+// writer refuses what the reader would.
 func TestTablesWeightsBound(t *testing.T) {
 	g, ev, w := patterns(t, 5, 0.2)
 	valid := writeTables(t, g, ev, w, games.EncodingFloat32)
@@ -45,9 +46,10 @@ func TestTablesWeightsBound(t *testing.T) {
 		file []byte
 		want string // "" when the file reads
 	}{
-		{"int16 at float32's largest scale", int16File(math.MaxFloat32/32768, 32767), "scale 1.0384593098099636e+34 (an int16 table needs a scale above 0, at most 0.03125"},
-		{"int16 just over the largest scale", int16File(math.Nextafter(largest, 1), 32767), "(an int16 table needs a scale above 0, at most 0.03125"},
-		{"int16 at the largest scale", int16File(largest, 32767), ""},
+		{"int16 at float32's largest scale", int16File(math.MaxFloat32/32768, 32767), "scale 1.0384593098099636e+34 (an int16 table needs a scale above 0, at most 1024)"},
+		{"int16 over the scale of the bound", int16File(largest*1.001, 32767), "table " + first + ": value 0 is 1025.02"},
+		{"int16 at the scale of the bound", int16File(largest, 32767), ""},
+		{"int16 zeros at scale 1", int16File(1, 0), "zeros"},
 		{"int16 -32768 at the largest scale", int16File(largest, -32768), "table " + first + ": value 0 is -1024.03"},
 		{"float32 3e38", float32File(3e38), "table " + first + ": value 5 is 3e+38; a table value lies within ±1024, so that no evaluation saturates"},
 		{"float32 just over", float32File(math.Nextafter32(games.MaxTableValue, 2048)), "value 5 is 1024.0001"},
@@ -55,6 +57,9 @@ func TestTablesWeightsBound(t *testing.T) {
 	} {
 		got, _, err := games.ParseWeights(tc.file, g)
 		switch {
+		case tc.want == "zeros" && (err != nil || got.Data[5] != 0):
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want == "zeros":
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v", tc.name, err)
 		case tc.want == "" && got.Data[5] == 0:

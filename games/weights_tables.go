@@ -38,7 +38,7 @@ import (
 // A reader checks the header against the evaluator before it reads any
 // data: the game, the evaluator, every feature, every table present once
 // with exactly the evaluator's shape and no other, an int16 table's scale
-// at most MaxTableValue/32767; then that DATA holds every value (not
+// at most MaxTableValue; then that DATA holds every value (not
 // truncated), finite and within ±MaxTableValue, and nothing after them.
 // The data read is thus bounded by the evaluator's own tables, and the
 // header line by MaxTablesHeader, whatever the file claims.
@@ -85,9 +85,11 @@ var gzipMagic = []byte{0x1f, 0x8b}
 // does (gzip's magic bytes) rather than as a JSON one.
 func IsTablesWeights(data []byte) bool { return bytes.HasPrefix(data, gzipMagic) }
 
-// maxScale keeps every int16 * scale of a table the writer made within
-// MaxTableValue: its scale is its peak over 32767.
-const maxScale = MaxTableValue / 32767.0
+// maxScale is the largest scale of an int16 table: with a larger one,
+// every value but 0 would lie beyond MaxTableValue (a table of zeros has
+// scale 1; the writer's scale is the table's peak over 32767). The values
+// read are checked against MaxTableValue all the same.
+const maxScale = float64(MaxTableValue)
 
 // QuantizeTable returns values as int16 with their scale: value ≈ q *
 // scale within scale/2, the largest magnitude becoming ±32767. A table of

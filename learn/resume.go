@@ -29,10 +29,10 @@ import (
 // float32, exact) whose source holds the run's progress (a runState):
 // written before round 0 and after each round. The self-play games go to
 // the store (Config.Store, or the State file's own, State+".games", until
-// RemoveState) as they finish, each second at most and when the round ends
-// or is interrupted: an interruption (SIGINT) keeps every game finished
-// before the first unfinished one, a kill (SIGKILL) loses those and the
-// games of its last second. Started again, a run reads its state, finds
+// RemoveState) as they finish, every quarter second at most and when the
+// round ends or is interrupted: an interruption (SIGINT) keeps every game
+// finished before the first unfinished one, a kill (SIGKILL) loses those
+// and the games of its last quarter second. Started again, a run reads its state, finds
 // the games it played in the store, draws again the openings of those
 // games (checking that the store's games open from them: a store that does
 // not continue the run is refused) and plays the rest: every game depends
@@ -45,8 +45,9 @@ const stateVersion = 1
 // stateKey is the key of the run's progress in its state file's source.
 const stateKey = "learn_state"
 
-// flushEvery is how often a round appends its finished games to the store.
-const flushEvery = time.Second
+// flushEvery is how often a round appends its finished games to the store:
+// a block's header (some 27 bytes) and a sync each time.
+const flushEvery = 250 * time.Millisecond
 
 // runState is a run's progress, kept in its state file.
 type runState struct {
@@ -58,6 +59,10 @@ type runState struct {
 	StoreGames int
 	Rounds     []Round
 	Played     int
+	// data and weights are the current weights, read from the file
+	// itself (not in the encoded state).
+	data    []float32
+	weights []float64
 }
 
 // learner is a run of Learn: its Config, its plan and where its games go.
@@ -110,49 +115,72 @@ func start(ctx context.Context, cfg Config, p plan) (*learner, *Result, error) {
 			return nil, nil, fmt.Errorf("%w: positions file: %v", ErrConfig, err)
 		}
 	}
-	set := &Set{Game: cfg.Game}
-	if l.store != "" {
+	var st *runState
+	if cfg.State != "" {
+		if err := files.CheckWritable(cfg.State, true); err != nil {
+			return nil, nil, fmt.Errorf("%w: the run's state: %v", ErrConfig, err)
+		}
+		l.settings = fingerprint(cfg)
 		var err error
-		if set, err = openStore(ctx, l.store, cfg.Game); err != nil {
+		if st, err = l.readState(); err != nil {
 			return nil, nil, err
 		}
+	}
+	set, err := l.readStore(ctx, st != nil)
+	if err != nil {
+		return nil, nil, err
 	}
 	set.Margin, set.Lambda = cfg.Margin, cfg.Lambda
 	res := &Result{Evaluator: cfg.Evaluator, Data: cfg.Evaluator.Data, Weights: cfg.Weights, Set: set}
 	l.first, l.storeGames = len(set.Games), len(set.Games)
-	if cfg.State == "" {
-		return l, res, nil
-	}
-	if err := files.CheckWritable(cfg.State, true); err != nil {
-		return nil, nil, fmt.Errorf("%w: the run's state: %v", ErrConfig, err)
-	}
-	l.settings = fingerprint(cfg)
-	st, found, err := l.readState(res)
 	switch {
-	case err != nil:
-		return nil, nil, err
-	case !found:
+	case cfg.State == "":
+		return l, res, nil
+	case st == nil:
 		return l, res, l.save(res)
 	}
+	if res.Evaluator, err = cfg.Evaluator.WithData(st.data); err != nil {
+		return nil, nil, err
+	}
+	res.Data, res.Weights = res.Evaluator.Data, st.weights
 	l.storeGames, l.first = st.StoreGames, st.StoreGames
 	res.Rounds, res.Played = st.Rounds, st.Played
 	return l, res, l.resume(ctx, res)
 }
 
-// readState reads the State file into res (the current weights) when
-// there is one; found is false when there is none.
-func (l *learner) readState(res *Result) (st runState, found bool, err error) {
+// readStore reads the run's store (an empty Set when it has none). When the
+// run goes on from its state (resuming), a last block cut short by a kill
+// in the middle of an append is cut from the file: its games are played
+// again.
+func (l *learner) readStore(ctx context.Context, resuming bool) (*Set, error) {
+	if l.store == "" {
+		return &Set{Game: l.cfg.Game}, nil
+	}
+	set, err := openStore(ctx, l.store, l.cfg.Game)
+	var cut *truncatedError
+	if resuming && errors.As(err, &cut) {
+		if terr := os.Truncate(l.store, cut.start); terr != nil {
+			return nil, fmt.Errorf("%w (and cutting it there: %v)", err, terr)
+		}
+		return openStore(ctx, l.store, l.cfg.Game)
+	}
+	return set, err
+}
+
+// readState reads the State file, nil when there is none.
+func (l *learner) readState() (*runState, error) {
 	path := l.cfg.State
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return st, false, nil
+		return nil, nil
 	}
-	refuse := func(why string, err error) (runState, bool, error) {
-		return st, false, fmt.Errorf("%w: %s %s (%v): remove it to start afresh", ErrConfig, path, why, err)
+	refuse := func(why string, err error) (*runState, error) {
+		return nil, fmt.Errorf("%w: %s %s (%v): remove it to start afresh", ErrConfig, path, why, err)
 	}
 	source, err := games.WeightsSource(path)
 	if err != nil {
 		return refuse("is not the state of a learn run", err)
 	}
+	var st runState
 	text, _ := source[stateKey].(string)
 	raw, err := base64.StdEncoding.DecodeString(text)
 	if err == nil {
@@ -162,17 +190,14 @@ func (l *learner) readState(res *Result) (st runState, found bool, err error) {
 		return refuse("is not the state of a learn run of this version", err)
 	}
 	if st.Settings != l.settings {
-		return st, false, fmt.Errorf("%w: %s holds the state of an interrupted learn with other settings (game, evaluator, start, budget, rounds, depth, seed, gate, fit or positions file): run that command again to finish it, or remove %s to start afresh", ErrConfig, path, path)
+		return nil, fmt.Errorf("%w: %s holds the state of an interrupted learn with other settings (game, evaluator, start, budget, rounds, depth, seed, gate, fit or positions file): run that command again to finish it, or remove %s to start afresh", ErrConfig, path, path)
 	}
 	ev, w, err := games.ReadWeights(path, l.cfg.Game)
-	if err == nil {
-		res.Evaluator, err = l.cfg.Evaluator.WithData(ev.Data)
-	}
 	if err != nil {
 		return refuse("does not read as the run's weights", err)
 	}
-	res.Data, res.Weights = res.Evaluator.Data, w
-	return st, true, nil
+	st.data, st.weights = ev.Data, w
+	return &st, nil
 }
 
 // save writes the run's state: res's current weights and rounds.

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -39,26 +40,33 @@ func sameResult(t *testing.T, what string, got, want *Result) {
 // in its gate, then started again with the same Config, ends with the
 // result of an uninterrupted run: the same tables, rounds and games (the
 // store holds the games finished before the interruption, and no game is
-// played twice). A kill that lost the games of its last second is the
-// same. A finished run started again only reads its result back.
+// played twice). A kill that lost the games of its last quarter second is
+// the same, and so is one in the middle of an append (the block it cut
+// short is cut from the file). A finished run started again only reads its
+// result back.
 func TestLearnResumes(t *testing.T) {
 	dir := t.TempDir()
 	whole, err := Learn(context.Background(), resumable(t, dir, "whole", 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		name  string
 		stop  func(p Progress) bool
-		lose  int // games removed from the store's end after the stop, as a kill loses them
-		atPos int // games the store must hold when stopped, at least
+		lose  int  // games removed from the store's end after the stop, as a kill loses them
+		atPos int  // games the store must hold when stopped, at least
+		torn  bool // a block cut short after the stop, as a kill in an append leaves it
 	}{
-		{"round 1's self-play", func(p Progress) bool { return p.Round == 1 && p.Stage == "self-play" && p.Done >= 6 }, 0, 16},
-		{"round 0's fit", func(p Progress) bool { return p.Round == 0 && p.Stage == "fit" }, 0, 10},
-		{"round 1's gate", func(p Progress) bool { return p.Round == 1 && p.Stage == "gate" }, 0, whole.Rounds[1].Games},
-		{"killed in round 1", func(p Progress) bool { return p.Round == 1 && p.Stage == "self-play" && p.Done >= 12 }, 3, 19},
+		{"round 1's self-play", func(p Progress) bool { return p.Round == 1 && p.Stage == "self-play" && p.Done >= 6 }, 0, 16, false},
+		{"round 0's fit", func(p Progress) bool { return p.Round == 0 && p.Stage == "fit" }, 0, 10, false},
+		{"round 1's gate", func(p Progress) bool { return p.Round == 1 && p.Stage == "gate" }, 0, whole.Rounds[1].Games, false},
+		{"killed in round 1", func(p Progress) bool { return p.Round == 1 && p.Stage == "self-play" && p.Done >= 12 }, 3, 19, false},
+		{"killed in an append", func(p Progress) bool { return p.Round == 1 && p.Stage == "self-play" && p.Done >= 8 }, 0, 18, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() && i > 0 {
+				t.Skip("one case under -short")
+			}
 			cfg := resumable(t, t.TempDir(), "cut", 2)
 			ctx, cancel := context.WithCancel(context.Background())
 			cfg.Progress = func(p Progress) {
@@ -78,6 +86,14 @@ func TestLearnResumes(t *testing.T) {
 				if err := AppendStore(cfg.Store, cfg.Game, cut.Games[:len(cut.Games)-tc.lose]); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if tc.torn {
+				f, err := os.OpenFile(cfg.Store, os.O_WRONLY|os.O_APPEND, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.WriteString("gametune-games 2 othello 3\n\x3c")
+				f.Close()
 			}
 			cfg.Progress = nil
 			again, err := Learn(context.Background(), cfg)
@@ -142,6 +158,22 @@ func TestLearnStateRefused(t *testing.T) {
 		if _, err := Learn(context.Background(), cfg); !errors.Is(err, ErrBadStore) || !strings.Contains(err.Error(), want) {
 			t.Errorf("a store %s: %v, want %q", what, err, want)
 		}
+	}
+	// A store cut short is cut back only for a run that goes on from its
+	// state: without one, it is an error, and the file is left as it is.
+	plain := patternsConfig(t, 1, filepath.Join(t.TempDir(), "plain.pos"))
+	if err := AppendStore(plain.Store, plain.Game, stored.Games[:3]); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.OpenFile(plain.Store, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString("gametune-games 2 othello 3\n\x3c")
+	f.Close()
+	before, _ := os.ReadFile(plain.Store)
+	if _, err := Learn(context.Background(), plain); !errors.Is(err, ErrBadStore) || !strings.Contains(err.Error(), "truncated: block 2") {
+		t.Errorf("a store cut short, no state: %v", err)
+	}
+	if after, _ := os.ReadFile(plain.Store); !bytes.Equal(after, before) {
+		t.Error("a store cut short was changed by a run without state")
 	}
 	// Without Store, the games are kept beside the state until RemoveState.
 	alone := resumable(t, t.TempDir(), "c", 1)

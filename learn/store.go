@@ -307,10 +307,25 @@ func (s *storeReader) fail(block int, start int64, what string, err error) error
 		return fmt.Errorf("block %d (byte %d): %s: %w", block, start, what, err)
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: truncated: block %d (byte %d) ends in its %s at byte %d", ErrBadStore, block, start, what, s.off)
+		return &truncatedError{block: block, start: start, end: s.off, what: what}
 	}
 	return fmt.Errorf("%w: block %d (byte %d): %s: %w", ErrBadStore, block, start, what, err)
 }
+
+// truncatedError is the error of a store whose last block ends before its
+// games do, as an append cut short by a crash leaves it; start is the byte
+// at which that block begins.
+type truncatedError struct {
+	block      int
+	start, end int64
+	what       string
+}
+
+func (e *truncatedError) Error() string {
+	return fmt.Sprintf("%v: truncated: block %d (byte %d) ends in its %s at byte %d", ErrBadStore, e.block, e.start, e.what, e.end)
+}
+
+func (e *truncatedError) Unwrap() error { return ErrBadStore }
 
 // parseHeader reads a block's header line and returns its count and its
 // version.

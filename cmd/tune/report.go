@@ -60,10 +60,6 @@ func runTablesReport(o reportOptions, out output) error {
 	case o.weights == "" || o.game == "":
 		return usageError{errors.New("report: the page of a weights file's tables needs both --weights FILE and --game GAME")}
 	}
-	path := cmp.Or(o.out, o.weights+".html")
-	if err := files.CheckWritable(path, o.force); err != nil {
-		return usageError{outputError(err)}
-	}
 	g, err := findGame(o.game)
 	if err != nil {
 		return err
@@ -74,6 +70,10 @@ func runTablesReport(o reportOptions, out output) error {
 	}
 	if len(ev.Tables) == 0 || ev.Pictures == nil {
 		return usageError{fmt.Errorf("report: %s holds weights of %s/%s, an evaluator without tables: nothing to draw (evaluators with tables, such as othello's patterns, have pictures)", o.weights, g.Name(), ev.Name)}
+	}
+	path := cmp.Or(o.out, o.weights+".html")
+	if err := files.CheckWritable(path, o.force); err != nil {
+		return usageError{outputError(err)}
 	}
 	title := fmt.Sprintf("Tables of %s (%s/%s)", filepath.Base(o.weights), g.Name(), ev.Name)
 	if err := outputError(reports.WriteTablesPage(path, title, g, ev, w, o.force)); err != nil {
