@@ -1,6 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/results"
 )
 
@@ -18,7 +26,8 @@ import (
 // writer that never comes. Each command runs as a process of its own; it
 // must end by itself with a usage error naming the pipe (each used to stay
 // blocked in open() until SIGKILL). A directory or a device where a file
-// is wanted is refused the same way.
+// is wanted is refused the same way, and so is a pipe given as the games
+// file to write (--games-out), which open() would wait on for a reader.
 func TestFilesReadRefuseSpecialFiles(t *testing.T) {
 	bin := buildTune(t)
 	dir := t.TempDir()
@@ -65,6 +74,7 @@ func TestFilesReadRefuseSpecialFiles(t *testing.T) {
 		{"report DIR", []string{"report", run}},
 		{"resume", []string{"resume", run}},
 		{"runs", []string{"runs", filepath.Dir(run)}},
+		{"match --games-out", []string{"match", "--game", "nim", "--games-out", fifo, "--depth", "1", "--pairs", "1"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -93,4 +103,102 @@ func TestFilesReadRefuseSpecialFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHostileFilesEndFast (issue 57): files built to cost hours or all
+// memory are refused at once, each by a process of its own: a Polyglot book
+// of 64 MiB, 4 million copies of one entry (it loaded for hours, one read
+// per copy in each of 4,096 walks); a positions file of 2 million games of
+// no moves (565 MB of memory); weights files whose tables would saturate
+// every score (int16 at the largest scale a float32 allows, float32 values
+// of 3e38), which loaded and lost every game.
+func TestHostileFilesEndFast(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 64 MiB book")
+	}
+	bin := buildTune(t)
+	dir := t.TempDir()
+	book := filepath.Join(dir, "repeated.bin")
+	entry := make([]byte, 16)
+	copy(entry, []byte{0x46, 0x3b, 0x96, 0x18, 0x16, 0x91, 0xfc, 0x9c, 0x03, 0x1c, 0x00, 0x01}) // the start's key, e2e4, weight 1
+	if err := os.WriteFile(book, bytes.Repeat(entry, 4<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty.pos")
+	if err := os.WriteFile(empty, append([]byte("gametune-games 1 othello 2000000\n"), bytes.Repeat([]byte{0, 2}, 2_000_000)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ints, floats := saturatingWeights(t, dir)
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"book of 4M copies", []string{"match", "--game", "chess", "--openings", book, "--depth", "1", "--pairs", "1"},
+			"more than 256 entries for one position"},
+		{"2M games of no moves", []string{"learn", "--game", "othello", "--budget-games", "40", "--depth", "1", "--positions", empty, "-o", filepath.Join(dir, "x.gtw")},
+			"a game of no moves (every game holds one move or more)"},
+		{"int16 at float32's largest scale", []string{"match", "--game", "othello", "--a", ints, "--depth", "1", "--pairs", "1"},
+			"(an int16 table needs a scale above 0, at most 1024)"},
+		{"float32 3e38", []string{"match", "--game", "othello", "--a", floats, "--depth", "1", "--pairs", "1"},
+			"is 3e+38; a table value lies within ±1024, so that no evaluation saturates"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t0 := time.Now()
+			p := start(t, bin, c.args...)
+			code := p.exitCode(t, time.Minute)
+			if code != exitUsage || !strings.Contains(p.stderr.String(), c.want) {
+				t.Errorf("exit %d, %q; want 2 and %q", code, p.stderr, c.want)
+			}
+			t.Logf("refused in %v", time.Since(t0).Round(time.Millisecond))
+		})
+	}
+}
+
+// saturatingWeights writes two Othello patterns weights files whose tables
+// would saturate every score: int16 tables at the largest scale a float32
+// allows, and float32 tables with a value of 3e38.
+func saturatingWeights(t *testing.T, dir string) (ints, floats string) {
+	t.Helper()
+	g, _ := all.Find("othello")
+	ev, err := games.FindEvaluator(g, "patterns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := games.WriteWeightsWith(&b, g, ev, ev.Defaults(), nil, games.WeightsOptions{Encoding: games.EncodingFloat32}); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := io.ReadAll(zr)
+	line, data, _ := bytes.Cut(plain, []byte("\n"))
+	var h games.TablesHeader
+	if err := json.Unmarshal(line, &h); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, h games.TablesHeader, data []byte) string {
+		line, _ := json.Marshal(h)
+		var out bytes.Buffer
+		zw := gzip.NewWriter(&out)
+		zw.Write(append(line, '\n'))
+		zw.Write(data)
+		zw.Close()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	binary.LittleEndian.PutUint32(data[4*7:], math.Float32bits(3e38))
+	floats = write("float32.gtw", h, data)
+	h16 := h
+	h16.Tables = append([]games.TableEncoding(nil), h.Tables...)
+	for i := range h16.Tables {
+		h16.Tables[i].Encoding, h16.Tables[i].Scale = games.EncodingInt16, math.MaxFloat32/32768
+	}
+	ints = write("int16.gtw", h16, bytes.Repeat([]byte{0xff, 0x7f}, len(data)/4))
+	return ints, floats
 }
