@@ -31,13 +31,15 @@ import (
 // the store (Config.Store, or the State file's own, State+".games", until
 // RemoveState) as they finish, every quarter second at most and when the
 // round ends or is interrupted: an interruption (SIGINT) keeps every game
-// finished before the first unfinished one, a kill (SIGKILL) loses those
-// and the games of its last quarter second. Started again, a run reads its state, finds
-// the games it played in the store, draws again the openings of those
-// games (checking that the store's games open from them: a store that does
-// not continue the run is refused) and plays the rest: every game depends
-// on the seed and its index alone (SelfPlay), so the games, the fits and
-// the gates are the uninterrupted run's.
+// finished before the first unfinished one; a kill (SIGKILL) loses, besides
+// the games in flight, those finished in its last quarter second, and a
+// kill in the middle of an append leaves a last block cut short, which the
+// run started again cuts from the file. Started again, a run reads its
+// state, finds the games it played in the store, draws again the openings
+// of those games (checking that the store's games open from them: a store
+// that does not continue the run is refused) and plays the rest: every
+// game depends on the seed and its index alone (SelfPlay), so the games,
+// the fits and the gates are the uninterrupted run's.
 
 // stateVersion is the version of runState this program writes and reads.
 const stateVersion = 1

@@ -96,7 +96,8 @@ func ReadOpenings(path string, g games.Game) ([]string, error) {
 	return ReadBook(context.Background(), Book{Path: path, Start: 1}, g, 0, false)
 }
 
-// ReadBook reads the openings of a book, streaming it: a line file holds
+// ReadBook reads the openings of a book (a regular file: a named pipe or a
+// device is refused at once, files.Open), streaming it: a line file holds
 // one position a line in the game's notation (EPD or FEN for chess, its
 // operations read past) or "moves: m1 m2 ..." for moves from the start,
 // blank lines and lines starting with # skipped; a record file (PGN, PDN,
@@ -142,6 +143,9 @@ func ReadBook(ctx context.Context, b Book, g games.Game, seed uint64, asMoves bo
 	}
 	out := make([]string, len(kept))
 	for i, e := range kept {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if e.parsed {
 			out[i] = e.text
 			continue

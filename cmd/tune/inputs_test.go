@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/learn"
 	"github.com/gametune/gametune/results"
 )
 
@@ -201,4 +203,79 @@ func saturatingWeights(t *testing.T, dir string) (ints, floats string) {
 	}
 	ints = write("int16.gtw", h16, bytes.Repeat([]byte{0xff, 0x7f}, len(data)/4))
 	return ints, floats
+}
+
+// TestOutputsCheckedFirst (issue 57): a file a command writes at its end is
+// checked before the work: in a folder that does not exist, export -o,
+// report -o and match --games-out are refused (exit 2, the folder named)
+// before anything is read, drawn or played.
+func TestOutputsCheckedFirst(t *testing.T) {
+	weights := filepath.Join(t.TempDir(), "patterns.gtw")
+	if code, _, errOut := tune(t, "", "export", "--weights", "default:patterns", "--game", "othello", "-o", weights); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"export -o", []string{"export", "--weights", "default:patterns", "--game", "othello", "-o", "/nonexistent/x.gtw"}},
+		{"report -o", []string{"report", "--weights", weights, "--game", "othello", "-o", "/nonexistent/x.html"}},
+		{"match --games-out", []string{"match", "--game", "othello", "--depth", "4", "--pairs", "100000", "--games-out", "/nonexistent/g.pgn"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := tune(t, "", c.args...)
+			if code != exitUsage || !strings.Contains(errOut, "the folder /nonexistent does not exist (create it first)") || out != "" {
+				t.Errorf("exit %d, %q, %q; want 2 and the folder named", code, out, errOut)
+			}
+		})
+	}
+}
+
+// TestLongReadsHearSIGTERM (issue 57): a long read looks at its context
+// as it goes: SIGTERM in the middle of reading a positions file of 4
+// million games (seconds of reading), or a book of 3 million lines sampled
+// at random, ends the command within a second with status 130.
+func TestLongReadsHearSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes files of 12 and 40 MiB")
+	}
+	bin := buildTune(t)
+	dir := t.TempDir()
+	g, _ := all.Find("othello")
+	first, _ := g.Start().Moves(nil)
+	var one bytes.Buffer
+	if err := learn.WriteGames(&one, g, []learn.Game{{Moves: first[:1], Result: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := bytes.Cut(one.Bytes(), []byte("\n"))
+	store := filepath.Join(dir, "many.pos")
+	n := learn.MaxStoreGames
+	if err := os.WriteFile(store, append(fmt.Appendf(nil, "gametune-games 1 othello %d\n", n), bytes.Repeat(body, n)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	book := filepath.Join(dir, "many.txt")
+	if err := os.WriteFile(book, bytes.Repeat([]byte("moves: f5 d6 c3 d3 c4\n"), 3<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"learn --positions", []string{"learn", "--game", "othello", "--budget-games", "40", "--depth", "1", "--positions", store, "-o", filepath.Join(dir, "x.gtw")}},
+		{"match --openings", []string{"match", "--game", "othello", "--openings", "file=" + book + " order=random", "--depth", "1", "--pairs", "1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := start(t, bin, c.args...)
+			time.Sleep(300 * time.Millisecond)
+			sent := time.Now()
+			p.cmd.Process.Signal(syscall.SIGTERM)
+			code := p.exitCode(t, 10*time.Second)
+			if took := time.Since(sent); code != exitInterrupted || took > time.Second {
+				t.Errorf("exit %d %v after SIGTERM, want 130 within a second\nstderr: %s", code, took, p.stderr)
+			}
+			if strings.Contains(p.stderr.String(), "round 0") {
+				t.Errorf("the read was over before SIGTERM (the reads take seconds):\n%s", p.stderr)
+			}
+		})
+	}
 }

@@ -36,12 +36,12 @@ func runReport(ctx context.Context, o reportOptions, gopts globalOptions, out ou
 		fmt.Fprintln(out.Stdout, filepath.Join(o.dir, reports.ComparePage))
 		return nil
 	}
-	path := filepath.Join(o.dir, "report.html")
-	if err := files.CheckWritable(path, true); err != nil {
-		return usageError{err}
-	}
 	r, err := reports.Load(o.dir)
 	if err != nil {
+		return usageError{err}
+	}
+	path := filepath.Join(o.dir, "report.html")
+	if err := files.CheckWritable(path, true); err != nil {
 		return usageError{err}
 	}
 	if err := reports.WriteHTML(r, path); err != nil {
