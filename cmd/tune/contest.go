@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/tournament"
@@ -139,6 +140,9 @@ func (o contestOptions) check() (games.Game, engine.Limits, error) {
 	}
 	if o.maxPlies < 0 || o.maxPlies > population.MaxPlyCap {
 		return nil, engine.Limits{}, usageError{fmt.Errorf("--max-plies %d: want 1 to %d, or 0 for 400", o.maxPlies, population.MaxPlyCap)}
+	}
+	if err := files.CheckAppendable(o.gamesOut); o.gamesOut != "" && err != nil {
+		return nil, engine.Limits{}, usageError{fmt.Errorf("--games-out: %w", err)}
 	}
 	if o.adjudicate.Check() != nil {
 		return nil, engine.Limits{}, usageError{errors.New("the adjudication settings (--draw-after, --draw-plies, --draw-margin, --resign-plies, --resign-margin) must not be negative")}

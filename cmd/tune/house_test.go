@@ -130,6 +130,7 @@ func TestNoLongFunctions(t *testing.T) {
 // packages TestDocsArchitectureCited holds to this one). A new package must
 // be placed here and there.
 var layers = map[string]int{
+	"files":                     -1,
 	"games":                     0,
 	"tournament/stats":          0,
 	"protocol/lines":            0,
