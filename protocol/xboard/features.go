@@ -140,6 +140,12 @@ func (fs *Features) Set(f Feature) bool {
 		if err != nil {
 			return false
 		}
+		for i, known := range fs.Options {
+			if known.Name == o.Name { // said again: an engine asked protover twice
+				fs.Options[i] = o
+				return true
+			}
+		}
 		fs.Options = append(fs.Options, o)
 	case "done":
 		if f.Value != "0" && f.Value != "1" {
@@ -212,6 +218,9 @@ func ParseOption(text string) (Option, error) {
 	bad := func(want string) (Option, error) {
 		return Option{}, fmt.Errorf("xboard: option %q: %s", cut(text, 60), want)
 	}
+	if o.Name == "" {
+		return bad("the option has no name")
+	}
 	switch o.Type {
 	case "check":
 		if o.Default != "0" && o.Default != "1" {
@@ -237,6 +246,9 @@ func ParseOption(text string) (Option, error) {
 		for _, c := range strings.Split(o.Default, " /// ") {
 			if d, marked := strings.CutPrefix(c, "*"); marked {
 				o.Default, c = d, d
+			}
+			if c == "" {
+				return bad("a combo's choices are words separated by \" /// \"")
 			}
 			o.Choices = append(o.Choices, c)
 		}

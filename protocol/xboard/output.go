@@ -165,7 +165,7 @@ func thinking(f []string) (Thinking, bool) {
 		depth = depth[:n-1]
 	}
 	nums, err := numbers(depth, f[1], f[2], f[3])
-	if err != nil || !digits(depth) || nums[0] > 1000 || nums[2] < 0 || nums[3] < 0 {
+	if err != nil || !digits(depth) || nums[0] > 1000 || nums[2] < 0 || nums[2] > MaxSeconds*100 || nums[3] < 0 {
 		return Thinking{}, false
 	}
 	return Thinking{Depth: int(nums[0]), Score: int(nums[1]), Time: time.Duration(nums[2]) * 10 * time.Millisecond,

@@ -23,7 +23,7 @@ func (s *server) features() []string {
 		out = append(out, `feature variants="normal"`)
 	}
 	for _, o := range s.options() {
-		out = append(out, Feature{Name: "option", Value: o.String()}.String())
+		out = append(out, "feature "+Feature{Name: "option", Value: o.String()}.String())
 	}
 	return append(out, "feature done=1")
 }

@@ -26,12 +26,21 @@ type xboardEngine struct {
 	games    int                      // games begun in the process
 }
 
+// protover1Wait is how long an engine has to answer "protover 2" with a
+// feature command before it is taken for a version 1 engine: cutechess's
+// 8 s (xboard's 2 s is too short for gnuchess, which loads its book for
+// about 2 s before it says anything), or the handshake's time when
+// shorter (stall=); after feature done=0 it has the handshake's time.
+// The tests shorten it.
+var protover1Wait = 8 * time.Second
+
 // Timing of the handshake and of the start of a game.
 const (
-	// protover1Wait is how long an engine has to answer "protover 2"
-	// with a feature command before it is taken for a version 1 engine,
-	// as xboard waits; after feature done=0 it has the handshake's time.
-	protover1Wait = 2 * time.Second
+	// nudgeAfter is how long an engine may stay silent after protover 2
+	// before it is sent xboard and protover 2 again, restartAfter before
+	// it is started again (greetXboard).
+	nudgeAfter   = time.Second
+	restartAfter = 3 * time.Second
 	// quietWait is how long the output of an engine without ping must be
 	// quiet at the start of a game, so that what it wrote at the end of
 	// the last one is not read as this one's.
@@ -45,8 +54,12 @@ const (
 // greetXboard starts CECP: xboard and protover 2, then the features the
 // engine announces, each answered accepted or rejected, up to done=1 (or,
 // from an engine that says nothing for protover1Wait, none: version 1).
-// An engine that does not play normal chess, lacks an option of the spec
-// or cannot take its limit is an ErrSpec error.
+// An engine that has said nothing at all is sent xboard and protover 2
+// again every nudgeAfter, and started again after restartAfter: gnuchess
+// loses what it reads in its first moments about half the time, and until
+// it reads xboard its output is never flushed. An engine
+// that does not play normal chess, lacks an option of the spec or cannot
+// take its limit is an ErrSpec error.
 func (x *mover) greetXboard(ctx context.Context) error {
 	x.xb = &xboardEngine{features: xboard.DefaultFeatures()}
 	if err := x.proc.send("xboard", "protover 2"); err != nil {
@@ -54,15 +67,34 @@ func (x *mover) greetXboard(ctx context.Context) error {
 	}
 	started := time.Now()
 	deadline := started.Add(min(protover1Wait, x.handshake()))
+	nudge, heard, attempt := started.Add(nudgeAfter), false, started
 	for x.xb.features.Done != 1 {
-		l, err := x.proc.readLine(ctx, deadline, time.Until(deadline), "waiting for feature done=1")
-		var f *tournament.Fault
-		if errors.As(err, &f) && f.Reason == tournament.ByStall && x.xb.features.Done != 0 {
-			break // version 1, or features without done=1: xboard's rule
+		wait := deadline
+		if !heard && nudge.Before(wait) {
+			wait = nudge
 		}
-		if err != nil {
+		l, err := x.proc.readLine(ctx, wait, time.Until(deadline), "waiting for feature done=1")
+		var f *tournament.Fault
+		stalled := errors.As(err, &f) && f.Reason == tournament.ByStall
+		switch {
+		case stalled && !heard && wait.Equal(nudge):
+			if time.Since(attempt) >= restartAfter {
+				if err := x.restart(); err != nil {
+					return err
+				}
+				attempt = time.Now()
+			}
+			nudge = time.Now().Add(nudgeAfter)
+			if err := x.proc.send("xboard", "protover 2"); err != nil {
+				return err
+			}
+			continue
+		case stalled && x.xb.features.Done != 0:
+			return x.checkXboard() // version 1, or features without done=1: xboard's rule
+		case err != nil:
 			return err
 		}
+		heard = true
 		o, _ := xboard.ParseOutput(l)
 		if o.Kind == xboard.FeatureLine {
 			if err := x.answerFeatures(o.Features); err != nil {
@@ -74,6 +106,18 @@ func (x *mover) greetXboard(ctx context.Context) error {
 		}
 	}
 	return x.checkXboard()
+}
+
+// restart ends the engine's process and starts it again.
+func (x *mover) restart() error {
+	x.proc.kill()
+	<-x.proc.done
+	p, err := startProcess(&x.spec, x.log)
+	if err != nil {
+		return err
+	}
+	x.proc = p
+	return nil
 }
 
 // answerFeatures answers each feature: accepted or rejected.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
@@ -56,6 +57,8 @@ func playXboard(t *testing.T, bin, keys string, pairs int, openings []string) ([
 // format, reuse=0 (a process a game); and the commands sent say so.
 func TestXboardDialects(t *testing.T) {
 	bin := buildTestEngine(t)
+	defer func(d time.Duration) { protover1Wait = d }(protover1Wait)
+	protover1Wait = 500 * time.Millisecond // the test engine's done=0 waits 2.5 s, within the handshake's 10 s
 	markProcesses(t)
 	cases := []struct {
 		words     string

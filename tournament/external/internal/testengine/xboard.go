@@ -154,7 +154,7 @@ func (x *xboardEngine) features() {
 	}
 	if x.d.doneZero {
 		fmt.Println("feature done=0")
-		time.Sleep(2500 * time.Millisecond) // longer than a version 1 engine is given
+		time.Sleep(2500 * time.Millisecond) // longer than the tests give a version 1 engine
 	}
 	fmt.Printf("feature myname=\"testengine xboard\" ping=%d setboard=%d san=%d usermove=%d reuse=%d sigint=0 sigterm=0 colors=0\n",
 		flag(!x.d.noPing), flag(!x.d.noSetboard), flag(x.d.san), flag(x.d.usermove), flag(!x.d.noReuse))
