@@ -22,6 +22,7 @@ type xboardEngine struct {
 	forced   bool                     // in force mode: it plays neither side
 	playing  bool                     // out of force mode since its last move: it plays the side on move after the next move told
 	claim    string                   // a draw claimed before its move, which that move must bear out
+	told     map[string]bool          // the moves told for the move asked, as written
 	pings    int                      // the last ping's number
 	games    int                      // games begun in the process
 }

@@ -54,7 +54,8 @@ func playXboard(t *testing.T, bin, keys string, pairs int, openings []string) ([
 // whole games without a fault: version 1 (no features: edit, no ping,
 // plain moves), features after done=0, no ping, no setboard (edit, with
 // black on move after a2a3), SAN both ways, usermove, the old move
-// format, reuse=0 (a process a game); and the commands sent say so.
+// format, reuse=0 (a process a game), an old engine that takes commands
+// for moves; and the commands sent say so.
 func TestXboardDialects(t *testing.T) {
 	bin := buildTestEngine(t)
 	defer func(d time.Duration) { protover1Wait = d }(protover1Wait)
@@ -71,6 +72,7 @@ func TestXboardDialects(t *testing.T) {
 		{"noping,nosetboard", []string{"a2a3\nedit\n#", "accepted ping"}, []string{"ping 1", "\nsetboard "}, 1},
 		{"san,usermove", []string{"usermove e5", "usermove Nf6"}, []string{"usermove e7e5"}, 1},
 		{"oldmoves", []string{"go"}, nil, 1},
+		{"v1,grumpy", []string{"post\neasy\n"}, nil, 1}, // "Illegal move: post" is about no move told
 		{"noreuse", []string{"accepted reuse"}, nil, 2},
 	}
 	for _, c := range cases {

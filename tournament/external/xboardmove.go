@@ -33,6 +33,7 @@ func lost(reason tournament.Reason, detail string) error {
 // in force mode and go starts the search.
 func (x *mover) moveXboard(ctx context.Context, t tournament.Turn, budget time.Duration) (tournament.Reply, error) {
 	var lines []string
+	x.xb.told = map[string]bool{}
 	if x.xb.playing && len(t.Moves)-x.synced == 1 {
 		lines = append(x.clockXboard(t), x.tellXboard(t.Moves[x.synced]))
 	} else {
@@ -55,6 +56,7 @@ func (x *mover) moveXboard(ctx context.Context, t tournament.Turn, budget time.D
 // engine's copy.
 func (x *mover) tellXboard(m games.Move) string {
 	line := x.moveCommand(x.replay, m)
+	x.xb.told[strings.TrimPrefix(line, "usermove ")] = true
 	x.replay.Play(m)
 	x.synced++
 	return line
@@ -83,8 +85,9 @@ func (x *mover) clockXboard(t tournament.Turn) []string {
 // claim of its own loss, loses by resignation; a claim of its own win (or
 // *) loses as a false claim, the game being on; a draw claim holds only if
 // its move ends the game drawn by the rules; offer draw is passed over
-// (no one accepts); "Illegal move" about a move the referee knows is legal
-// is a crash.
+// (no one accepts); "Illegal move" about a move told for this turn, which
+// the referee knows is legal, is a crash (about anything else, such as a
+// command an old engine took for a move, it is passed over).
 func (x *mover) readXboardMove(ctx context.Context, p games.Position, budget time.Duration) (tournament.Reply, error) {
 	deadline := time.Now().Add(budget)
 	var r tournament.Reply
@@ -123,7 +126,9 @@ func (x *mover) readXboardMove(ctx context.Context, p games.Position, budget tim
 				return r, err
 			}
 		case xboard.IllegalMoveLine:
-			return r, crash(fmt.Sprintf("said %q of the game's legal moves", l))
+			if x.xb.told[o.Move] {
+				return r, crash(fmt.Sprintf("said %q of a legal move", l))
+			}
 		}
 	}
 }

@@ -4,7 +4,7 @@
 // game, ignores quit, floods its stderr or stdout, starts children that
 // try to outlive it, or logs the commands it receives. With -xboard it
 // speaks xboard (CECP) in the dialect its words give (v1, noping,
-// nosetboard, san, usermove, oldmoves, donezero, noreuse), and may also
+// nosetboard, san, usermove, oldmoves, donezero, noreuse, grumpy), and may also
 // resign, claim a result, refuse a legal move or offer draws.
 package main
 

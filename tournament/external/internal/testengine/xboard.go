@@ -20,6 +20,7 @@ type dialect struct {
 	oldMoves   bool // writes "N. ... MOVE"
 	doneZero   bool // done=0 first, the features after
 	noReuse    bool
+	grumpy     bool // takes post and easy for moves: "Illegal move: post"
 }
 
 func parseDialect(words string) dialect {
@@ -42,6 +43,8 @@ func parseDialect(words string) dialect {
 			d.doneZero = true
 		case "noreuse":
 			d.noReuse = true
+		case "grumpy":
+			d.grumpy = true
 		}
 	}
 	return d
@@ -119,11 +122,15 @@ func (x *xboardEngine) command(line string) bool {
 		x.pos = p.(*chess.Position)
 	case "edit":
 		x.editing = &editBoard{pieces: map[string]byte{}}
-	case "post":
-		x.post = true
+	case "post", "easy":
+		if x.d.grumpy {
+			fmt.Println("Illegal move: " + f[0])
+			return true
+		}
+		x.post = x.post || f[0] == "post"
 	case "usermove":
 		x.told(f[1])
-	case "xboard", "accepted", "rejected", "level", "st", "sd", "nps", "time", "otim", "easy", "hard", "nopost", "result", "memory", "cores", "option":
+	case "xboard", "accepted", "rejected", "level", "st", "sd", "nps", "time", "otim", "hard", "nopost", "result", "memory", "cores", "option":
 	default:
 		if x.d.usermove {
 			fmt.Println("Error (unknown command): " + line)
