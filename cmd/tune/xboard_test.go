@@ -270,3 +270,35 @@ func TestXboardTournament(t *testing.T) {
 	}
 	t.Logf("%d players:\n%s", n, out)
 }
+
+// TestXboardEnginesJSON (issue 58): an xboard engine of cutechess's
+// engines.json plays, its options and init strings set: gametune's engine
+// speaking xboard, with memory from an init string and Move Overhead from
+// its options, limited by --each.
+func TestXboardEnginesJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a match of an engine process: skipped with -short")
+	}
+	bin := buildTune(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "engines.json")
+	json := fmt.Sprintf(`[{"name": "gx", "command": "%s engine chess --protocol xboard", "protocol": "xboard",
+		"initStrings": ["memory 8"], "options": [{"name": "Move Overhead", "type": "spin", "value": 20}]}]`, bin)
+	if err := os.WriteFile(file, []byte(json), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pgn := filepath.Join(dir, "games.pgn")
+	code, _, errOut := tune(t, "", "match", "--game", "chess", "--engines", file, "--a", "gx", "--each", "depth=2",
+		"--b", "default", "--depth", "2", "--pairs", "1", "--games-out", pgn, "--engine-log", filepath.Join(dir, "engines.log"), "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if tally := tallyGames(t, pgn, "gx", 2); len(tally.lostBy) > 0 {
+		t.Errorf("gx: %s", tally)
+	}
+	code, _, errOut = tune(t, "", "match", "--game", "chess", "--engines", file, "--a", "gx", "--each", "depth=2,option.Threads=2",
+		"--b", "default", "--pairs", "1", "--quiet")
+	if code != exitUsage || !strings.Contains(errOut, `gx lists no option "Threads" (it lists: Clear Hash, Move Overhead, memory)`) {
+		t.Errorf("an option gx does not list: exit %d, %s", code, errOut)
+	}
+}
