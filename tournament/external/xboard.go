@@ -58,9 +58,9 @@ const (
 // An engine that has said nothing at all is sent xboard and protover 2
 // again every nudgeAfter, and started again after restartAfter: gnuchess
 // loses what it reads in its first moments about half the time, and until
-// it reads xboard its output is never flushed. An engine
-// that does not play normal chess, lacks an option of the spec or cannot
-// take its limit is an ErrSpec error.
+// it reads xboard its output is never flushed. An engine that does not
+// play normal chess, lacks an option of the spec or cannot take its limit
+// is an ErrSpec error.
 func (x *mover) greetXboard(ctx context.Context) error {
 	x.xb = &xboardEngine{features: xboard.DefaultFeatures()}
 	if err := x.proc.send("xboard", "protover 2"); err != nil {
