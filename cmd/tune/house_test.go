@@ -145,6 +145,7 @@ var layers = map[string]int{
 	"games/gametest":            1,
 	"engine":                    1,
 	"protocol/uci":              1,
+	"protocol/xboard":           1,
 	"protocol/gtp":              1,
 	"protocol/nboard":           1,
 	"protocol/terminal":         1,
