@@ -27,7 +27,7 @@ import (
 //     counting the discs the last move turns.
 
 // shallowEmpties is the most empty squares searched without the table.
-const shallowEmpties = 6
+var shallowEmpties = 5
 
 // inf is above every score.
 const inf = 65
@@ -41,6 +41,7 @@ var ErrSolveStopped = errors.New("othello: the solve reached its node limit")
 // use.
 type Solver struct {
 	table   endTable
+	near    endTable // for nodes with fewer than nearEmpties empty squares
 	nodes   int64
 	limit   int64 // stop at this many nodes; 0: none
 	poll    int64 // the node count at which to look at done and limit next
@@ -48,7 +49,13 @@ type Solver struct {
 	stopped bool
 	// progress, when set, is kept at nodes (roughly: at each poll).
 	progress *atomic.Int64
+	ev       *endEval
 }
+
+// nearEmpties and nearMiB: nodes with fewer than nearEmpties empty
+// squares keep their bounds in a table of nearMiB MiB of their own, which
+// stays in the processor's cache; the others in the large table.
+var nearEmpties, nearMiB = 11, 4
 
 // DefaultSolveTableMiB is the table size NewSolver takes for 0.
 const DefaultSolveTableMiB = 64
@@ -62,7 +69,7 @@ func NewSolver(tableMiB int) (*Solver, error) {
 	if tableMiB == 0 {
 		tableMiB = DefaultSolveTableMiB
 	}
-	return &Solver{table: newEndTable(tableMiB)}, nil
+	return &Solver{table: newEndTable(tableMiB), near: newEndTable(nearMiB), ev: newEndEval()}, nil
 }
 
 // Solution is an exact solve's result.
@@ -126,7 +133,7 @@ func (s *Solver) root(p, o Bitboard) (int, games.Move) {
 	}
 	n := empties(p, o)
 	var list moveList
-	s.order(&list, p, o, moves, s.tableMove(p, o), n)
+	s.order(&list, p, o, moves, s.tableMove(p, o), n, -inf)
 	best, bestSq := -inf, -1
 	alpha, beta := -inf, inf
 	for i := range list.n {
@@ -180,7 +187,7 @@ func (s *Solver) pvs(p, o Bitboard, alpha, beta, n int) int {
 		return -s.pvs(o, p, -beta, -alpha, n)
 	}
 	var list moveList
-	s.order(&list, p, o, moves, s.tableMove(p, o), n)
+	s.order(&list, p, o, moves, s.tableMove(p, o), n, alpha)
 	best, bestSq := -inf, -1
 	a := alpha
 	for i := range list.n {
@@ -261,7 +268,11 @@ func (s *Solver) nws(p, o Bitboard, alpha, n int) int {
 		}
 	}
 	first := -1
-	if e := s.table.probe(p, o); e != nil {
+	t := &s.table
+	if n < nearEmpties {
+		t = &s.near
+	}
+	if e := t.probe(p, o); e != nil {
 		switch {
 		case int(e.lower) > alpha:
 			return int(e.lower)
@@ -278,8 +289,13 @@ func (s *Solver) nws(p, o Bitboard, alpha, n int) int {
 		s.nodes++
 		return -s.nws(o, p, -alpha-1, n)
 	}
+	if n >= etcEmpties {
+		if sc, ok := s.etc(p, o, moves, alpha, n); ok {
+			return sc
+		}
+	}
 	var list moveList
-	s.order(&list, p, o, moves, first, n)
+	s.order(&list, p, o, moves, first, n, alpha)
 	best, bestSq := -inf, -1
 	for i := range list.n {
 		m := &list.moves[i]
@@ -295,8 +311,31 @@ func (s *Solver) nws(p, o Bitboard, alpha, n int) int {
 			}
 		}
 	}
-	s.table.store(p, o, n, alpha, alpha+1, best, bestSq)
+	t.store(p, o, n, alpha, alpha+1, best, bestSq)
 	return best
+}
+
+// etcEmpties is the least number of empty squares at which a null-window
+// node looks its moves' positions up in the table before searching them.
+var etcEmpties = 12
+
+// etc looks the positions after each move up in the table (enhanced
+// transposition cutoff): when one of them is bounded low enough that the
+// move scores above alpha, the node is cut without a search.
+func (s *Solver) etc(p, o, moves Bitboard, alpha, n int) (int, bool) {
+	t := &s.table
+	if n-1 < nearEmpties {
+		t = &s.near
+	}
+	for m := moves; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		f := flips(p, o, sq)
+		if e := t.probe(o&^f, p|f|1<<sq); e != nil && -int(e.upper) > alpha {
+			s.nodes++
+			return -int(e.upper), true
+		}
+	}
+	return 0, false
 }
 
 // small is nws for 1 to 4 empty squares.
@@ -342,6 +381,15 @@ const (
 	orderParity    = 1 << 4
 )
 
+// orderEval[d] weighs the score of a depth-d search of the move (tenths
+// of a disc): a unit of mobility is worth 4 discs at depth 0, 2 at depth
+// 1, 1 deeper.
+var orderEval = [3]int32{orderMobility / 40, orderMobility / 20, orderMobility / 10}
+
+// sortWindow is how far below alpha (in discs) the searches that order
+// moves keep their scores exact.
+const sortWindow = 8
+
 // squareValue is the square-class part of the ordering key.
 var squareValue = func() (v [64]int32) {
 	for sq, w := range squareWeights {
@@ -352,7 +400,7 @@ var squareValue = func() (v [64]int32) {
 
 // order lists the moves of p, o and sorts them: first (the table's move,
 // -1 for none) first, then by the ordering key.
-func (s *Solver) order(list *moveList, p, o, moves Bitboard, first, n int) {
+func (s *Solver) order(list *moveList, p, o, moves Bitboard, first, n, alpha int) {
 	empty := ^(p | o)
 	odd := oddQuadrants(empty)
 	list.n = 0
@@ -366,6 +414,14 @@ func (s *Solver) order(list *moveList, p, o, moves Bitboard, first, n int) {
 			key = orderFirst
 		case no == 0:
 			key = orderWipeout
+		case n >= evalOrderEmpties:
+			replies := legalMoves(no, np)
+			key = -int32(popcount(replies)+popcount(replies&cornerMask)) * orderMobility
+			key += int32(cornerStability(np)) * orderCorner
+			key -= int32(popcount(neighbours(np)&empty&^(1<<sq))) * orderPotential
+			d := sortDepth(n)
+			v := s.midSearch(no, np, d, -1<<20, -10*(alpha-sortWindow)+1)
+			key -= int32(v) * orderEval[min(d, 2)]
 		default:
 			replies := legalMoves(no, np)
 			key = -int32(popcount(replies)+popcount(replies&cornerMask)) * orderMobility

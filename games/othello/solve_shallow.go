@@ -159,6 +159,11 @@ func threeSquares(empty Bitboard) (x, y, z int) {
 // solve4 is the null-window score with p to move and the four empty
 // squares of empty, those alone in their quadrant first.
 func (s *Solver) solve4(p, o Bitboard, alpha int, empty Bitboard) int {
+	if alpha >= stabilityThreshold[4] {
+		if bound := 64 - 2*popcount(stableDiscs(o, p)); bound <= alpha {
+			return bound
+		}
+	}
 	var sq [4]int
 	sq[0], sq[1], sq[2], sq[3] = fourSquares(empty)
 	best := -inf
@@ -215,6 +220,11 @@ func fourSquares(empty Bitboard) (a, b, c, d int) {
 // (5 to shallowEmpties): each move's position is searched by shallow or,
 // at four empty squares, solve4.
 func (s *Solver) shallow(p, o Bitboard, alpha, n int) int {
+	if alpha >= stabilityThreshold[n] {
+		if bound := 64 - 2*popcount(stableDiscs(o, p)); bound <= alpha {
+			return bound
+		}
+	}
 	empty := ^(p | o)
 	odd := oddQuadrants(empty)
 	best := -inf

@@ -19,11 +19,12 @@ type endEntry struct {
 	lower, upper int8
 	move         int8
 	empties      uint8
+	_            [12]byte // a bucket fills a cache line
 }
 
 // newEndTable makes a table of about mib MiB (at least a bucket).
 func newEndTable(mib int) endTable {
-	n := uint(mib) << 20 / 24
+	n := uint(mib) << 20 / 32
 	size := uint(2)
 	for size*2 <= n {
 		size *= 2
