@@ -450,3 +450,31 @@ func cornerStability(p Bitboard) int {
 	near := (c<<1|c>>1)&(rank1|rank8) | (c<<8 | c>>8)
 	return popcount(c) + popcount(near&p)
 }
+
+// SolveEmpties is the most empty squares of a position that SolvesMargin
+// takes: the FFO test positions, up to 34, take seconds to minutes; far
+// beyond, a solve would take hours or more.
+const SolveEmpties = 36
+
+// SolvesMargin tells whether the position is near enough the end for
+// SolveMargin ('tune solve' then gives its exact disc difference).
+func (p *Position) SolvesMargin() bool { return p.Empties() <= SolveEmpties }
+
+// SolveMargin solves the position with a new Solver (DefaultSolveTableMiB)
+// and returns its final disc difference for the side to move (Solution's
+// Score) and a best move; searched is kept at the nodes searched. done is
+// false when the solve stopped at nodes (0: no limit) first.
+func (p *Position) SolveMargin(ctx context.Context, nodes int64, searched *atomic.Int64) (margin int, move games.Move, done bool, err error) {
+	s, err := NewSolver(0)
+	if err != nil {
+		return 0, games.NoMove, false, err
+	}
+	sol, err := s.Solve(ctx, p, SolveOptions{Nodes: nodes, Progress: searched})
+	switch {
+	case errors.Is(err, ErrSolveStopped):
+		return 0, games.NoMove, false, nil
+	case err != nil:
+		return 0, games.NoMove, false, err
+	}
+	return sol.Score, sol.Move, true, nil
+}
