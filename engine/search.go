@@ -46,6 +46,29 @@ type Options struct {
 	NoFrontier       bool // search the last plies here even when the game can (games.Frontier)
 	FrontierDepth    int  // the most plies above the horizon a games.Frontier takes; 0 means the game's own
 	NoEnder          bool // search the last plies of a game here even when the game can (games.Ender)
+
+	// Selective turns the selective search on: table entries end a node
+	// at their depth or deeper, and the techniques below prune and reduce
+	// where the game allows them, with the numbers of Params. The search
+	// then no longer returns the minimax value to its depth; it reaches
+	// deeper in the same time. Off (the zero value), the search is the
+	// exact full-width one and the switches below do nothing.
+	Selective bool
+	// Params are the numbers of the selective search; the zero value means
+	// the game's defaults (DefaultSearchParams).
+	Params SearchParams
+	// Switches for single techniques of the selective search, for tests
+	// and measurements.
+	NoNullMove        bool // null-move pruning (games.NullMover)
+	NoLateReductions  bool // late-move reductions
+	NoLatePruning     bool // late-move pruning
+	NoFutility        bool // futility pruning of quiet moves
+	NoReverseFutility bool // reverse futility pruning (static null move)
+	NoRazoring        bool // razoring
+	NoExchangePruning bool // skip losing captures in quiescence (games.Exchanger)
+	NoProbCut         bool // Multi-ProbCut (games.ProbCutter)
+	NoReduceUnordered bool // internal iterative reductions
+	ExactTableCuts    bool // table entries end a node only at exactly the depth asked, as in the exact search
 }
 
 // Limits bound one search. Tuning uses Depth or Nodes so that results are
@@ -166,6 +189,11 @@ func New(opts Options) (*Searcher, error) {
 	}
 	if opts.AspirationSize < 0 {
 		return nil, fmt.Errorf("engine: aspiration window %d must be positive", opts.AspirationSize)
+	}
+	if opts.Params != (SearchParams{}) {
+		if err := opts.Params.Check(); err != nil {
+			return nil, err
+		}
 	}
 	t, err := NewTable(opts.TableMiB)
 	if err != nil {
