@@ -42,3 +42,58 @@ func (t *Thinker) limits(l games.ThinkLimits) (engine.Limits, games.ThinkLimits,
 	}
 	return lim, l, l.Infinite
 }
+
+// SelectiveParam is the name of the Param that switches the selective
+// search on (1) and off (0).
+const SelectiveParam = "selective"
+
+// Params lists the settings a GUI may change besides the weights, with
+// their values: SelectiveParam, the selective search's parameters (with
+// the game's ranges, engine.SearchParamListFor) and the clock use's
+// constants (TimeParamList).
+func (t *Thinker) Params() []games.Param {
+	on := 0
+	if t.opts.Selective {
+		on = 1
+	}
+	out := []games.Param{{Name: SelectiveParam, Doc: "the selective search (1) or the exact full-width one (0)", Value: on, Max: 1, Check: true}}
+	for _, p := range engine.SearchParamListFor(t.g.Start()) {
+		v, _ := t.opts.Params.Get(p.Name)
+		out = append(out, games.Param{Name: p.Name, Doc: p.Doc, Value: int(v), Min: int(p.Min), Max: int(p.Max)})
+	}
+	for _, p := range timeParams {
+		out = append(out, games.Param{Name: p.Name, Doc: p.Doc, Value: *p.field(&t.timer.Params), Min: p.Min, Max: p.Max})
+	}
+	return out
+}
+
+// SetParam sets the setting named name (one of Params) to v, or says why
+// not: no such setting, or v out of its range. A change of the search
+// makes a new searcher, with an empty table.
+func (t *Thinker) SetParam(name string, v int) error {
+	if _, ok := t.timer.Params.Get(name); ok {
+		return t.timer.Params.Set(name, v)
+	}
+	opts := t.opts
+	if name == SelectiveParam {
+		if v != 0 && v != 1 {
+			return fmt.Errorf("%s %d: want 0 (exact) or 1 (selective)", name, v)
+		}
+		t.opts.Selective = v == 1
+	} else if err := t.opts.Params.Set(name, float64(v)); err != nil {
+		return fmt.Errorf("%w (or %s, or a clock-use constant: %s)", err, SelectiveParam, timeParamNames())
+	}
+	if err := t.SetTableMiB(t.tableMiB); err != nil {
+		t.opts = opts
+		return err
+	}
+	return nil
+}
+
+// Search says which search the Thinker plays: "selective" or "exact".
+func (t *Thinker) Search() string {
+	if t.opts.Selective {
+		return "selective"
+	}
+	return "exact"
+}

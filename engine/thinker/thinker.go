@@ -36,6 +36,12 @@ type Options struct {
 	// MaxTableMiB is the largest table a GUI is offered (UCI's Hash
 	// option) and accepted; 0: engine.LargestTableMiB(Memory).
 	MaxTableMiB int
+
+	// Selective plays the selective search (engine.Options.Selective)
+	// rather than the exact one, with Params (the zero value: the game's
+	// defaults). A GUI may change both (SetParam).
+	Selective bool
+	Params    engine.SearchParams
 }
 
 // Thinker is the built-in player of a protocol server: a game, an evaluator
@@ -73,6 +79,9 @@ func New(g games.Game, ev *games.Evaluator, w []float64, o Options) (*Thinker, e
 	if err := o.Limits.Check(); err != nil {
 		return nil, err
 	}
+	if o.Params == (engine.SearchParams{}) {
+		o.Params = engine.DefaultSearchParams(g.Start())
+	}
 	t := &Thinker{g: g, ev: ev, w: w, defaults: o.Limits, opts: o, timer: NewTimer()}
 	if err := t.SetTableMiB(o.TableMiB); err != nil {
 		return nil, err
@@ -108,7 +117,7 @@ func (t *Thinker) SetTableMiB(mib int) error {
 	if mib > t.opts.MaxTableMiB {
 		return fmt.Errorf("hash %d: want 1 to %d MiB", mib, t.opts.MaxTableMiB)
 	}
-	s, err := engine.New(engine.Options{TableMiB: mib})
+	s, err := engine.New(engine.Options{TableMiB: mib, Selective: t.opts.Selective, Params: t.opts.Params})
 	if err != nil {
 		return err
 	}
