@@ -122,10 +122,11 @@ func (s *Settings) set(key, value string) error {
 	case "st", "movetime", "timemargin":
 		return s.setTime(key, value)
 	case "search":
-		if value != "selective" && value != "exact" {
-			return fmt.Errorf("search=%s: want selective or exact", value)
+		selective, err := thinker.ParseSearch(value)
+		if err != nil {
+			return err
 		}
-		s.Selective = value == "selective"
+		s.Selective = selective
 	default:
 		name := strings.TrimPrefix(key, "param.")
 		v, err := strconv.ParseFloat(value, 64)

@@ -57,7 +57,7 @@ func TestBuiltinSettings(t *testing.T) {
 		"default,st=0":                                "st=0: want seconds",
 		"default,movetime=-5":                         "movetime=-5",
 		"default,timemargin=10":                       "timemargin= without a clock",
-		"default,search=fast":                         "search=fast: want selective or exact",
+		"default,search=fast":                         `search "fast": want selective or exact`,
 		"default,param.lmr-base=80":                   "add search=selective",
 		"default,search=selective,param.x=1":          `no search parameter "x"`,
 		"default,search=selective,param.lmr-base=2.5": "lmr-base = 2.5",

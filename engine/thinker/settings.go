@@ -97,3 +97,13 @@ func (t *Thinker) Search() string {
 	}
 	return "exact"
 }
+
+// ParseSearch reads the name of a search, "selective" or "exact", and
+// returns whether it is the selective one (Options.Selective).
+func ParseSearch(name string) (selective bool, err error) {
+	switch name {
+	case "selective", "exact":
+		return name == "selective", nil
+	}
+	return false, fmt.Errorf("search %q: want selective or exact", name)
+}
