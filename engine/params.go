@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gametune/gametune/games"
@@ -90,8 +91,6 @@ type SearchParam struct {
 	Min     float64 `json:"min"`
 	Max     float64 `json:"max"`
 	Step    float64 `json:"step"`
-
-	field func(*SearchParams) *int
 }
 
 // Feature returns the parameter as an evaluation feature, for tuners that
@@ -102,52 +101,84 @@ func (p SearchParam) Feature() games.Feature {
 
 // searchParams is the list in its fixed order.
 var searchParams = []SearchParam{
-	{Name: "null-min-depth", Doc: "null-move pruning from this depth (plies)", Default: 3, Min: 1, Max: 12, Step: 1,
-		field: func(p *SearchParams) *int { return &p.NullMinDepth }},
-	{Name: "null-reduction", Doc: "plies the null move's search is reduced by, at least", Default: 3, Min: 1, Max: 6, Step: 1,
-		field: func(p *SearchParams) *int { return &p.NullReduction }},
-	{Name: "null-divisor", Doc: "one more ply of null-move reduction for every this many plies of depth", Default: 4, Min: 1, Max: 16, Step: 1,
-		field: func(p *SearchParams) *int { return &p.NullDivisor }},
-	{Name: "null-verify-from", Doc: "null-move cutoffs at this depth or deeper are verified by a search without null move (plies)", Default: 12, Min: 1, Max: 64, Step: 1,
-		field: func(p *SearchParams) *int { return &p.NullVerifyFrom }},
-	{Name: "lmr-min-depth", Doc: "late-move reductions from this depth (plies)", Default: 3, Min: 2, Max: 12, Step: 1,
-		field: func(p *SearchParams) *int { return &p.ReductionMinDepth }},
-	{Name: "lmr-min-move", Doc: "moves searched in full before late-move reductions start", Default: 3, Min: 1, Max: 20, Step: 1,
-		field: func(p *SearchParams) *int { return &p.ReductionMinMove }},
-	{Name: "lmr-base", Doc: "late-move reduction: constant part, in hundredths of a ply", Default: 75, Min: 0, Max: 300, Step: 5,
-		field: func(p *SearchParams) *int { return &p.ReductionBase }},
-	{Name: "lmr-divisor", Doc: "late-move reduction: ln(depth)*ln(move) divided by this, in hundredths", Default: 225, Min: 100, Max: 600, Step: 5,
-		field: func(p *SearchParams) *int { return &p.ReductionDivisor }},
-	{Name: "lmp-max-depth", Doc: "late-move pruning up to this depth (plies; 0 is off)", Default: 3, Min: 0, Max: 8, Step: 1,
-		field: func(p *SearchParams) *int { return &p.PruneMaxDepth }},
-	{Name: "lmp-base", Doc: "late-move pruning: quiet moves searched at any depth before the rest are skipped", Default: 3, Min: 1, Max: 30, Step: 1,
-		field: func(p *SearchParams) *int { return &p.PruneBase }},
-	{Name: "lmp-scale", Doc: "late-move pruning: more quiet moves searched, depth*depth times this in hundredths", Default: 100, Min: 0, Max: 400, Step: 5,
-		field: func(p *SearchParams) *int { return &p.PruneScale }},
-	{Name: "futility-max-depth", Doc: "futility pruning of quiet moves up to this depth (plies; 0 is off)", Default: 3, Min: 0, Max: 8, Step: 1,
-		field: func(p *SearchParams) *int { return &p.FutilityMaxDepth }},
-	{Name: "futility-base", Doc: "futility margin: constant part (evaluation units)", Default: 50, Min: 0, Max: 1000, Step: 5,
-		field: func(p *SearchParams) *int { return &p.FutilityBase }},
-	{Name: "futility-margin", Doc: "futility margin: per ply of depth (evaluation units)", Default: 100, Min: 0, Max: 1000, Step: 5,
-		field: func(p *SearchParams) *int { return &p.FutilityMargin }},
-	{Name: "rfp-max-depth", Doc: "reverse futility pruning up to this depth (plies; 0 is off)", Default: 6, Min: 0, Max: 12, Step: 1,
-		field: func(p *SearchParams) *int { return &p.ReverseMaxDepth }},
-	{Name: "rfp-margin", Doc: "reverse futility margin per ply of depth (evaluation units)", Default: 80, Min: 0, Max: 1000, Step: 5,
-		field: func(p *SearchParams) *int { return &p.ReverseMargin }},
-	{Name: "razor-max-depth", Doc: "razoring up to this depth (plies; 0 is off)", Default: 2, Min: 0, Max: 6, Step: 1,
-		field: func(p *SearchParams) *int { return &p.RazorMaxDepth }},
-	{Name: "razor-base", Doc: "razoring margin: constant part (evaluation units)", Default: 300, Min: 0, Max: 2000, Step: 10,
-		field: func(p *SearchParams) *int { return &p.RazorBase }},
-	{Name: "razor-margin", Doc: "razoring margin: per ply of depth (evaluation units)", Default: 200, Min: 0, Max: 2000, Step: 10,
-		field: func(p *SearchParams) *int { return &p.RazorMargin }},
-	{Name: "see-margin", Doc: "quiescence skips captures whose static exchange loses more than this (evaluation units)", Default: 0, Min: 0, Max: 1000, Step: 10,
-		field: func(p *SearchParams) *int { return &p.ExchangeMargin }},
-	{Name: "probcut-min-depth", Doc: "Multi-ProbCut from this depth (plies)", Default: 3, Min: 2, Max: 20, Step: 1,
-		field: func(p *SearchParams) *int { return &p.ProbCutMinDepth }},
-	{Name: "probcut-threshold", Doc: "Multi-ProbCut cuts when the shallow search clears the window by this many hundredths of its error's deviation", Default: 150, Min: 0, Max: 500, Step: 5,
-		field: func(p *SearchParams) *int { return &p.ProbCutThreshold }},
-	{Name: "iir-min-depth", Doc: "a node without a table move is searched a ply shallower from this depth (plies; 0 is off)", Default: 0, Min: 0, Max: 20, Step: 1,
-		field: func(p *SearchParams) *int { return &p.ReduceUnorderedFrom }},
+	{Name: "null-min-depth", Doc: "null-move pruning from this depth (plies)", Default: 3, Min: 1, Max: 12, Step: 1},
+	{Name: "null-reduction", Doc: "plies the null move's search is reduced by, at least", Default: 3, Min: 1, Max: 6, Step: 1},
+	{Name: "null-divisor", Doc: "one more ply of null-move reduction for every this many plies of depth", Default: 4, Min: 1, Max: 16, Step: 1},
+	{Name: "null-verify-from", Doc: "null-move cutoffs at this depth or deeper are verified by a search without null move (plies)", Default: 12, Min: 1, Max: 64, Step: 1},
+	{Name: "lmr-min-depth", Doc: "late-move reductions from this depth (plies)", Default: 3, Min: 2, Max: 12, Step: 1},
+	{Name: "lmr-min-move", Doc: "moves searched in full before late-move reductions start", Default: 3, Min: 1, Max: 20, Step: 1},
+	{Name: "lmr-base", Doc: "late-move reduction: constant part, in hundredths of a ply", Default: 75, Min: 0, Max: 300, Step: 5},
+	{Name: "lmr-divisor", Doc: "late-move reduction: ln(depth)*ln(move) divided by this, in hundredths", Default: 225, Min: 100, Max: 600, Step: 5},
+	{Name: "lmp-max-depth", Doc: "late-move pruning up to this depth (plies; 0 is off)", Default: 3, Min: 0, Max: 8, Step: 1},
+	{Name: "lmp-base", Doc: "late-move pruning: quiet moves searched at any depth before the rest are skipped", Default: 3, Min: 1, Max: 30, Step: 1},
+	{Name: "lmp-scale", Doc: "late-move pruning: more quiet moves searched, depth*depth times this in hundredths", Default: 100, Min: 0, Max: 400, Step: 5},
+	{Name: "futility-max-depth", Doc: "futility pruning of quiet moves up to this depth (plies; 0 is off)", Default: 3, Min: 0, Max: 8, Step: 1},
+	{Name: "futility-base", Doc: "futility margin: constant part (evaluation units)", Default: 50, Min: 0, Max: 1000, Step: 5},
+	{Name: "futility-margin", Doc: "futility margin: per ply of depth (evaluation units)", Default: 100, Min: 0, Max: 1000, Step: 5},
+	{Name: "rfp-max-depth", Doc: "reverse futility pruning up to this depth (plies; 0 is off)", Default: 6, Min: 0, Max: 12, Step: 1},
+	{Name: "rfp-margin", Doc: "reverse futility margin per ply of depth (evaluation units)", Default: 80, Min: 0, Max: 1000, Step: 5},
+	{Name: "razor-max-depth", Doc: "razoring up to this depth (plies; 0 is off)", Default: 2, Min: 0, Max: 6, Step: 1},
+	{Name: "razor-base", Doc: "razoring margin: constant part (evaluation units)", Default: 300, Min: 0, Max: 2000, Step: 10},
+	{Name: "razor-margin", Doc: "razoring margin: per ply of depth (evaluation units)", Default: 200, Min: 0, Max: 2000, Step: 10},
+	{Name: "see-margin", Doc: "quiescence skips captures whose static exchange loses more than this (evaluation units)", Default: 0, Min: 0, Max: 1000, Step: 10},
+	{Name: "probcut-min-depth", Doc: "Multi-ProbCut from this depth (plies)", Default: 3, Min: 2, Max: 20, Step: 1},
+	{Name: "probcut-threshold", Doc: "Multi-ProbCut cuts when the shallow search clears the window by this many hundredths of its error's deviation", Default: 150, Min: 0, Max: 500, Step: 5},
+	{Name: "iir-min-depth", Doc: "a node without a table move is searched a ply shallower from this depth (plies; 0 is off)", Default: 0, Min: 0, Max: 20, Step: 1},
+}
+
+// ref returns the field of the i-th parameter of searchParams. (A switch
+// rather than a function per parameter: a pointer to a local SearchParams
+// then stays on the stack.)
+func (sp *SearchParams) ref(i int) *int {
+	switch i {
+	case 0:
+		return &sp.NullMinDepth
+	case 1:
+		return &sp.NullReduction
+	case 2:
+		return &sp.NullDivisor
+	case 3:
+		return &sp.NullVerifyFrom
+	case 4:
+		return &sp.ReductionMinDepth
+	case 5:
+		return &sp.ReductionMinMove
+	case 6:
+		return &sp.ReductionBase
+	case 7:
+		return &sp.ReductionDivisor
+	case 8:
+		return &sp.PruneMaxDepth
+	case 9:
+		return &sp.PruneBase
+	case 10:
+		return &sp.PruneScale
+	case 11:
+		return &sp.FutilityMaxDepth
+	case 12:
+		return &sp.FutilityBase
+	case 13:
+		return &sp.FutilityMargin
+	case 14:
+		return &sp.ReverseMaxDepth
+	case 15:
+		return &sp.ReverseMargin
+	case 16:
+		return &sp.RazorMaxDepth
+	case 17:
+		return &sp.RazorBase
+	case 18:
+		return &sp.RazorMargin
+	case 19:
+		return &sp.ExchangeMargin
+	case 20:
+		return &sp.ProbCutMinDepth
+	case 21:
+		return &sp.ProbCutThreshold
+	case 22:
+		return &sp.ReduceUnorderedFrom
+	}
+	panic("engine: no search parameter " + strconv.Itoa(i))
 }
 
 // SearchParamList lists the search parameters in their fixed order, with
@@ -162,7 +193,7 @@ func SearchParamListFor(p games.Position) []SearchParam {
 	list := SearchParamList()
 	d := DefaultSearchParams(p)
 	for i := range list {
-		list[i].Default = float64(*list[i].field(&d))
+		list[i].Default = float64(*d.ref(i))
 	}
 	return list
 }
@@ -174,8 +205,8 @@ var ErrSearchParam = errors.New("engine: bad search parameter")
 // engineDefaults are the defaults of searchParams.
 func engineDefaults() SearchParams {
 	var p SearchParams
-	for _, d := range searchParams {
-		*d.field(&p) = int(d.Default)
+	for i, d := range searchParams {
+		*p.ref(i) = int(d.Default)
 	}
 	return p
 }
@@ -187,21 +218,22 @@ func DefaultSearchParams(p games.Position) SearchParams {
 	d := engineDefaults()
 	if g, ok := p.(games.SearchDefaulter); ok {
 		for name, v := range g.SearchDefaults() {
-			if sp, ok := findSearchParam(name); ok && float64(v) >= sp.Min && float64(v) <= sp.Max {
-				*sp.field(&d) = v
+			if i := findSearchParam(name); i >= 0 && float64(v) >= searchParams[i].Min && float64(v) <= searchParams[i].Max {
+				*d.ref(i) = v
 			}
 		}
 	}
 	return d
 }
 
-func findSearchParam(name string) (SearchParam, bool) {
-	for _, sp := range searchParams {
+// findSearchParam returns the index of the named parameter, or -1.
+func findSearchParam(name string) int {
+	for i, sp := range searchParams {
 		if sp.Name == name {
-			return sp, true
+			return i
 		}
 	}
-	return SearchParam{}, false
+	return -1
 }
 
 func searchParamNames() string {
@@ -214,32 +246,32 @@ func searchParamNames() string {
 
 // Get returns the value of the named parameter.
 func (sp SearchParams) Get(name string) (float64, error) {
-	d, ok := findSearchParam(name)
-	if !ok {
+	i := findSearchParam(name)
+	if i < 0 {
 		return 0, fmt.Errorf("%w: no search parameter %q (have %s)", ErrSearchParam, name, searchParamNames())
 	}
-	return float64(*d.field(&sp)), nil
+	return float64(*sp.ref(i)), nil
 }
 
 // Set sets the named parameter to v, which must be a whole number within
 // the parameter's range; sp is unchanged on error.
 func (sp *SearchParams) Set(name string, v float64) error {
-	d, ok := findSearchParam(name)
-	if !ok {
+	i := findSearchParam(name)
+	if i < 0 {
 		return fmt.Errorf("%w: no search parameter %q (have %s)", ErrSearchParam, name, searchParamNames())
 	}
-	if math.IsNaN(v) || v != math.Trunc(v) || v < d.Min || v > d.Max {
+	if d := searchParams[i]; math.IsNaN(v) || v != math.Trunc(v) || v < d.Min || v > d.Max {
 		return fmt.Errorf("%w: %s = %v: want a whole number from %g to %g", ErrSearchParam, name, v, d.Min, d.Max)
 	}
-	*d.field(sp) = int(v)
+	*sp.ref(i) = int(v)
 	return nil
 }
 
 // Values returns every parameter by name.
 func (sp SearchParams) Values() map[string]float64 {
 	m := make(map[string]float64, len(searchParams))
-	for _, d := range searchParams {
-		m[d.Name] = float64(*d.field(&sp))
+	for i, d := range searchParams {
+		m[d.Name] = float64(*sp.ref(i))
 	}
 	return m
 }
@@ -262,8 +294,8 @@ func SearchParamsFrom(base SearchParams, m map[string]float64) (SearchParams, er
 
 // Check reports the first parameter outside its range.
 func (sp SearchParams) Check() error {
-	for _, d := range searchParams {
-		if v := float64(*d.field(&sp)); v < d.Min || v > d.Max {
+	for i, d := range searchParams {
+		if v := float64(*sp.ref(i)); v < d.Min || v > d.Max {
 			return fmt.Errorf("%w: %s = %g: want a whole number from %g to %g", ErrSearchParam, d.Name, v, d.Min, d.Max)
 		}
 	}

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -54,5 +55,44 @@ func TestSearchParamsRefuseBadValues(t *testing.T) {
 	bad.RazorMaxDepth = 99
 	if _, err := engine.New(engine.Options{Selective: true, Params: bad}); err == nil || !strings.Contains(err.Error(), "razor-max-depth = 99") {
 		t.Errorf("New with razor-max-depth 99: got %v", err)
+	}
+}
+
+// TestSearchParamsEachField: every field of SearchParams is one listed
+// parameter: setting a parameter from its minimum to its maximum changes
+// that field alone, and the list has one parameter a field.
+func TestSearchParamsEachField(t *testing.T) {
+	list := engine.SearchParamList()
+	if n := reflect.TypeOf(engine.SearchParams{}).NumField(); n != len(list) {
+		t.Fatalf("SearchParams has %d fields, the list %d parameters", n, len(list))
+	}
+	changed := map[int]string{}
+	for _, p := range list {
+		lo, err := engine.SearchParamsFrom(engine.DefaultSearchParams(nil), map[string]float64{p.Name: p.Min})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hi, err := engine.SearchParamsFrom(lo, map[string]float64{p.Name: p.Max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := reflect.ValueOf(lo), reflect.ValueOf(hi)
+		var fields []int
+		for i := 0; i < a.NumField(); i++ {
+			if a.Field(i).Int() != b.Field(i).Int() {
+				fields = append(fields, i)
+			}
+		}
+		if len(fields) != 1 {
+			t.Errorf("%s changes fields %v, want one", p.Name, fields)
+			continue
+		}
+		if other, ok := changed[fields[0]]; ok {
+			t.Errorf("%s and %s set the same field", p.Name, other)
+		}
+		changed[fields[0]] = p.Name
+		if v, err := hi.Get(p.Name); err != nil || v != p.Max || hi.Values()[p.Name] != p.Max {
+			t.Errorf("%s reads back %v (%v), want %g", p.Name, v, err, p.Max)
+		}
 	}
 }
