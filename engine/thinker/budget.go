@@ -207,7 +207,8 @@ func (pc *Pace) After(elapsed time.Duration, move games.Move, score int, nodes i
 
 // Target is the time the search aims at after the iterations seen: the
 // soft limit, plus ChangeBonus for each recent change of the best move
-// and DropBonus in proportion to the fall of the score below the previous
+// (a change counts whole at its iteration and half as much at each
+// iteration after) and DropBonus in proportion to the fall of the score below the previous
 // move's (up to DropUnits), at most the hard limit.
 func (pc *Pace) Target() time.Duration {
 	t := perMille(pc.budget.Soft, 1000+pc.p.ChangeBonus*pc.changes/1000)
@@ -220,9 +221,12 @@ func (pc *Pace) Target() time.Duration {
 }
 
 // Next predicts the time of the next iteration: the last one's times the
-// growth of the node counts per iteration (over the last two iterations'
-// ratio, which evens out the odd-even swing of some games), or Growth
-// when fewer iterations tell.
+// growth of the node counts per iteration (the square root of the last
+// iteration's nodes over those two iterations before, which evens out the
+// odd-even swing of some games; the last over the one before after two
+// iterations), or Growth after one; the growth is held between 1 and 50,
+// a bound on the counts of tiny first iterations, not a constant of the
+// clock use.
 func (pc *Pace) Next() time.Duration {
 	growth := float64(pc.p.Growth) / 1000
 	n := pc.nodes
