@@ -50,7 +50,7 @@ func bestMoveTimed(t *testing.T, p *engineProcess, timeout time.Duration) (strin
 // TestEngineUCIBadInput: every kind of bad input gets one error line, and
 // the engine keeps its last legal state and goes on.
 func TestEngineUCIBadInput(t *testing.T) {
-	p := startTuneEngine(t, false, "chess", "--hash", "4")
+	p := startTuneEngine(t, false, "chess", "--evaluator", "textbook", "--hash", "4")
 	p.send("uci")
 	_, hello := p.expect("uciok", 10*time.Second)
 	if !strings.HasPrefix(hello[0], "id name gametune chess") || !strings.Contains(strings.Join(hello, "\n"), "option name pawn type spin default 100 min 50 max 200") {
