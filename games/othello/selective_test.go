@@ -96,3 +96,43 @@ func TestFitProbCut(t *testing.T) {
 	}
 	t.Logf("%d positions; the fits:\n%s", len(positions), b.String())
 }
+
+// TestProbCut: Othello's relations are asked by depth and stage: none
+// below 3 plies, none where the exact endgame is near, Edax's shallow
+// depths up to ProbCutMaxDepth, and beyond it the deepest relation of the
+// same parity with a shallow search as much deeper.
+func TestProbCut(t *testing.T) {
+	for _, c := range []struct{ depth, shallow int }{{3, 1}, {4, 2}, {5, 3}, {6, 2}, {8, 4}, {12, 6}} {
+		if got := othello.ProbCutShallow(c.depth); got != c.shallow {
+			t.Errorf("ProbCutShallow(%d) = %d, want %d", c.depth, got, c.shallow)
+		}
+	}
+	mid := othello.Start()
+	if _, ok := mid.ProbCut(2); ok {
+		t.Error("a relation for depth 2")
+	}
+	f12, ok := mid.ProbCut(12)
+	if !ok || f12.Shallow != 6 || f12.Sigma <= 0 || f12.Slope <= 0 {
+		t.Errorf("depth 12 at the start: %+v, %v", f12, ok)
+	}
+	f14, ok := mid.ProbCut(14)
+	if !ok || f14.Shallow != 8 || f14.Sigma != f12.Sigma {
+		t.Errorf("depth 14 at the start: %+v, %v; want depth 12's with a shallow search of 8", f14, ok)
+	}
+	f13, ok := mid.ProbCut(13)
+	if f11, _ := mid.ProbCut(11); !ok || f13.Shallow != f11.Shallow+2 || f13.Sigma != f11.Sigma {
+		t.Errorf("depth 13 at the start: %+v, %v; want depth 11's (%+v) with a shallow search 2 plies deeper", f13, ok, f11)
+	}
+	end, err := othello.Parse("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOOOOOOOOO--O------OX X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := end.ProbCut(4); ok {
+		t.Errorf("a relation with %d empty squares", end.Empties())
+	}
+	for e := 0; e <= 60; e++ {
+		if st := othello.ProbCutStage(e); st < 0 || st >= othello.ProbCutStages {
+			t.Errorf("ProbCutStage(%d) = %d", e, st)
+		}
+	}
+}
