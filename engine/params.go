@@ -12,7 +12,8 @@ import (
 )
 
 // SearchParams are the numbers of the selective search (Options.Selective):
-// its reductions, margins and thresholds, each with a name, a range and a
+// its reductions, margins and thresholds (a technique's depth parameter at
+// 0 turns the technique off), each with a name, a range and a
 // default listed by SearchParamList, so that tuners, UCI options and
 // weights files can set them as they set evaluation weights. Margins are
 // in the evaluation's units (centipawns in chess, hundredths of a man in
@@ -25,7 +26,7 @@ import (
 // values outside their ranges (Check).
 type SearchParams struct {
 	// Null-move pruning (games.NullMover).
-	NullMinDepth   int // null move tried at depths from this one
+	NullMinDepth   int // null move tried at depths from this one; 0 is off
 	NullReduction  int // plies the null move's search is reduced by, at least
 	NullDivisor    int // and one more ply for every NullDivisor of depth
 	NullVerifyFrom int // a null-move cutoff at this depth or deeper is verified by a reduced search without null move
@@ -33,7 +34,7 @@ type SearchParams struct {
 	// Late-move reductions: a quiet move late in the order is searched
 	// ReductionBase/100 + ln(depth)*ln(move)*100/ReductionDivisor plies
 	// less (rounded down), and again at full depth if it beats alpha.
-	ReductionMinDepth int
+	ReductionMinDepth int // 0 is off
 	ReductionMinMove  int // moves searched (1-based index) before the first reduced one
 	ReductionBase     int // hundredths of a ply
 	ReductionDivisor  int // hundredths
@@ -72,7 +73,7 @@ type SearchParams struct {
 	// shallow search predicts the deep one; a node is cut when the
 	// prediction clears the window by ProbCutThreshold/100 standard
 	// deviations of the prediction's error.
-	ProbCutMinDepth  int
+	ProbCutMinDepth  int // 0 is off
 	ProbCutThreshold int
 
 	// Internal iterative reductions: a node without a table move, at depth
@@ -101,11 +102,11 @@ func (p SearchParam) Feature() games.Feature {
 
 // searchParams is the list in its fixed order.
 var searchParams = []SearchParam{
-	{Name: "null-min-depth", Doc: "null-move pruning from this depth (plies)", Default: 3, Min: 1, Max: 12, Step: 1},
+	{Name: "null-min-depth", Doc: "null-move pruning from this depth (plies; 0 is off)", Default: 3, Min: 0, Max: 12, Step: 1},
 	{Name: "null-reduction", Doc: "plies the null move's search is reduced by, at least", Default: 3, Min: 1, Max: 6, Step: 1},
 	{Name: "null-divisor", Doc: "one more ply of null-move reduction for every this many plies of depth", Default: 4, Min: 1, Max: 16, Step: 1},
 	{Name: "null-verify-from", Doc: "null-move cutoffs at this depth or deeper are verified by a search without null move (plies)", Default: 12, Min: 1, Max: 64, Step: 1},
-	{Name: "lmr-min-depth", Doc: "late-move reductions from this depth (plies)", Default: 3, Min: 2, Max: 12, Step: 1},
+	{Name: "lmr-min-depth", Doc: "late-move reductions from this depth (plies; 0 is off)", Default: 3, Min: 0, Max: 12, Step: 1},
 	{Name: "lmr-min-move", Doc: "moves searched in full before late-move reductions start", Default: 3, Min: 1, Max: 20, Step: 1},
 	{Name: "lmr-base", Doc: "late-move reduction: constant part, in hundredths of a ply", Default: 75, Min: 0, Max: 300, Step: 5},
 	{Name: "lmr-divisor", Doc: "late-move reduction: ln(depth)*ln(move) divided by this, in hundredths", Default: 225, Min: 100, Max: 600, Step: 5},
@@ -121,7 +122,7 @@ var searchParams = []SearchParam{
 	{Name: "razor-base", Doc: "razoring margin: constant part (evaluation units)", Default: 300, Min: 0, Max: 2000, Step: 10},
 	{Name: "razor-margin", Doc: "razoring margin: per ply of depth (evaluation units)", Default: 200, Min: 0, Max: 2000, Step: 10},
 	{Name: "see-margin", Doc: "quiescence skips captures whose static exchange loses more than this (evaluation units)", Default: 0, Min: 0, Max: 1000, Step: 10},
-	{Name: "probcut-min-depth", Doc: "Multi-ProbCut from this depth (plies)", Default: 3, Min: 2, Max: 20, Step: 1},
+	{Name: "probcut-min-depth", Doc: "Multi-ProbCut from this depth (plies; 0 is off)", Default: 3, Min: 0, Max: 20, Step: 1},
 	{Name: "probcut-threshold", Doc: "Multi-ProbCut cuts when the shallow search clears the window by this many hundredths of its error's deviation", Default: 150, Min: 0, Max: 500, Step: 5},
 	{Name: "iir-min-depth", Doc: "a node without a table move is searched a ply shallower from this depth (plies; 0 is off)", Default: 0, Min: 0, Max: 20, Step: 1},
 }

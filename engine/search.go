@@ -127,7 +127,8 @@ const historySize = 1 << 12
 // result of exactly the depth asked: the value of a search to depth d is
 // then the minimax value to depth d, whatever the table held before, and
 // the table still orders every move it has seen. Call NewGame between
-// games so that a game depends on its inputs alone.
+// games so that a game depends on its inputs alone. With
+// Options.Selective it searches selectively instead (selective.go).
 type Searcher struct {
 	opts  Options
 	table *Table

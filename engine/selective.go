@@ -74,7 +74,7 @@ func (sel *selection) buildReductions() {
 // at depth, is searched less.
 func (s *Searcher) lateReduction(depth, move int, pv bool) int {
 	p := &s.sel.par
-	if s.opts.NoLateReductions || depth < p.ReductionMinDepth || move <= p.ReductionMinMove {
+	if s.opts.NoLateReductions || p.ReductionMinDepth == 0 || depth < p.ReductionMinDepth || move <= p.ReductionMinMove {
 		return 0
 	}
 	r := int(s.sel.reduction[min(depth, 63)][min(move, 63)])
@@ -137,7 +137,7 @@ func (s *Searcher) pruneNode(depth, ply int, alpha, beta, eval int32) (score int
 			return v, true, true
 		}
 	}
-	if s.sel.nullMover != nil && !s.sel.nullOff && !s.sel.afterNull[ply] && depth >= p.NullMinDepth && eval >= beta && s.sel.nullMover.NullSafe() {
+	if s.sel.nullMover != nil && !s.sel.nullOff && !s.sel.afterNull[ply] && p.NullMinDepth > 0 && depth >= p.NullMinDepth && eval >= beta && s.sel.nullMover.NullSafe() {
 		r := p.NullReduction + depth/p.NullDivisor
 		s.playNull()
 		s.sel.afterNull[ply+1] = true
@@ -163,7 +163,7 @@ func (s *Searcher) pruneNode(depth, ply int, alpha, beta, eval int32) (score int
 			searchedHere = true
 		}
 	}
-	if s.sel.prober != nil && depth >= p.ProbCutMinDepth {
+	if s.sel.prober != nil && p.ProbCutMinDepth > 0 && depth >= p.ProbCutMinDepth {
 		if fit, ok := s.sel.prober.ProbCut(depth); ok && fit.Shallow >= 1 && fit.Shallow < depth && fit.Slope > 0 {
 			searchedHere = true
 			margin := float64(p.ProbCutThreshold) / 100 * float64(fit.Sigma)

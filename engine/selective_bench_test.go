@@ -23,12 +23,12 @@ type selectiveCase struct {
 }
 
 // selectiveCases are the games the selective search is measured on, each
-// with its strongest shipped evaluator and the deepest search that keeps
-// the exact benchmark under a minute or so on one core.
+// with its strongest shipped evaluator and a depth at which the exact
+// search of all its positions takes some seconds on one core.
 var selectiveCases = []selectiveCase{
-	{"chess", "pst", "../games/chess/testdata/middlegames.txt", 7},
-	{"othello", "patterns", "../games/othello/testdata/midgame.txt", 10},
-	{"checkers", "patterns", "../games/checkers/testdata/midgame.txt", 12},
+	{"chess", "pst", "../games/chess/testdata/middlegames.txt", 6},
+	{"othello", "patterns", "../games/othello/testdata/midgame.txt", 11},
+	{"checkers", "patterns", "../games/checkers/testdata/midgame.txt", 14},
 }
 
 // load reads the case's positions and evaluator.

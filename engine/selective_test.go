@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gametune/gametune/engine"
@@ -26,27 +27,33 @@ func chessPST(t testing.TB) (games.Game, *games.Evaluator) {
 
 // TestSelectiveFindsMates: the selective search finds the mates the exact
 // one finds, with the same first move and the score of a mate in as many
-// plies, at the same depth.
+// plies, at the same depth: the mates of chess's testdata/mates.txt (which
+// chess's TestMates holds the exact search to) and three of Win at Chess,
+// which both searches are held to here.
 func TestSelectiveFindsMates(t *testing.T) {
 	g, ev := chessPST(t)
 	for _, c := range []struct {
 		fen, move string
 		plies     int
+		exact     bool // the exact search is held to it here
 	}{
-		{"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8#", 1},
-		{"r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "Qxf7#", 1},
-		{"kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "Ra6", 3},
-		{"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "Nf6+", 3},
-		{"r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", "Bc5+", 5},
-		{"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "Qg6", 3},  // WAC 1
-		{"r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", "Qxh7+", 3}, // WAC 4
-		{"5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "Qc4+", 3},          // WAC 5
+		{"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8#", 1, false},
+		{"r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "Qxf7#", 1, false},
+		{"kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "Ra6", 3, false},
+		{"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "Nf6+", 3, false},
+		{"r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", "Bc5+", 5, false},
+		{"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "Qg6", 3, true},  // WAC 1
+		{"r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", "Qxh7+", 3, true}, // WAC 4
+		{"5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "Qc4+", 3, true},          // WAC 5
 	} {
 		p, err := g.ParsePosition(c.fen)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, opts := range []engine.Options{{}, {Selective: true}} {
+			if !opts.Selective && !c.exact {
+				continue
+			}
 			s, err := engine.New(opts)
 			if err != nil {
 				t.Fatal(err)
@@ -114,8 +121,8 @@ func (n *nullWatch) PlayNull() {
 
 // TestNullMoveOnlyWhereSafe: on middlegames, endings of kings and pawns and
 // positions in check, the selective search plays null moves (it prunes
-// with them) but never in check nor where the game says a null move is
-// unsafe; the exact search plays none.
+// with them) at depth 6 but never in check nor where the game says a null
+// move is unsafe; the exact search plays none (at depth 4).
 func TestNullMoveOnlyWhereSafe(t *testing.T) {
 	_, pst := chessPST(t)
 	ev := pst.Clone()
@@ -140,7 +147,11 @@ func TestNullMoveOnlyWhereSafe(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Search(context.Background(), w, ev, ev.Defaults(), engine.Limits{Depth: 6}); err != nil {
+			depth := 4
+			if opts.Selective {
+				depth = 6
+			}
+			if _, err := s.Search(context.Background(), w, ev, ev.Defaults(), engine.Limits{Depth: depth}); err != nil {
 				t.Fatal(err)
 			}
 			if w.bad > 0 {
@@ -202,4 +213,46 @@ func TestSolveStaysExact(t *testing.T) {
 	if sols[0] != sols[1] || sols[0].Value != engine.Win {
 		t.Errorf("exact %+v, selective %+v; want the same win", sols[0], sols[1])
 	}
+}
+
+// TestFitProbCut: the relations fitted from Othello positions at depths 3
+// and 4 (shallow searches of 1 and 2 plies) are lines of positive slope
+// with a positive deviation, none is fitted beyond the depth searched,
+// and a depth below 3 is refused.
+func TestFitProbCut(t *testing.T) {
+	g, err := all.Find("othello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := g.Evaluators()[0]
+	rng := rand.New(rand.NewPCG(52, 3))
+	var ps []games.Position
+	for len(ps) < 40 {
+		if p := randomPosition(t, g, rng, 10+rng.IntN(30)); !gameOver(p) {
+			ps = append(ps, p)
+		}
+	}
+	shallow := func(d int) int { return d - 2 }
+	stage := func(games.Position) int { return 0 }
+	fits, err := engine.FitProbCut(context.Background(), ps, stage, 1, ev, ev.Defaults(), 4, shallow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d := 3; d <= 4; d++ {
+		f := fits[0][d]
+		if f.Shallow != d-2 || f.Slope <= 0 || f.Sigma <= 0 {
+			t.Errorf("depth %d: %+v, want shallow %d, a positive slope and deviation", d, f, d-2)
+		}
+	}
+	if len(fits[0]) != 5 {
+		t.Errorf("%d depths fitted, want 0 to 4", len(fits[0]))
+	}
+	if _, err := engine.FitProbCut(context.Background(), ps, stage, 1, ev, ev.Defaults(), 2, shallow); err == nil {
+		t.Error("a fit to depth 2 was not refused")
+	}
+}
+
+func gameOver(p games.Position) bool {
+	_, o := p.Moves(nil)
+	return o != games.Ongoing
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -130,7 +131,8 @@ var selectiveVariants = map[string]engine.Options{
 // base at each of equal nodes (GAMETUNE_NODES), equal depth
 // (GAMETUNE_DEPTH) and equal time a move (GAMETUNE_MOVETIME_MS), each
 // limit 0 to skip it, and prints the variant's Elo per pair with its 95%
-// interval.
+// interval. GAMETUNE_VARIANT_PARAMS, "name=value,...", sets search
+// parameters of the variant over the game's defaults.
 func TestSelectiveStrength(t *testing.T) {
 	if os.Getenv("GAMETUNE_EXPERIMENTS") != "1" {
 		t.Skip("matches of minutes to hours: set GAMETUNE_EXPERIMENTS=1 to run them")
@@ -190,6 +192,21 @@ func strengthMatch(t *testing.T, c strengthCase, pairs int, lim engine.Limits, m
 	openings, err := tournament.LoadMatchOpenings(ctx, g, "random:8", seed, false, pairs)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if set := os.Getenv("GAMETUNE_VARIANT_PARAMS"); set != "" {
+		m := map[string]float64{}
+		for _, kv := range strings.Split(set, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("GAMETUNE_VARIANT_PARAMS: %q: %v", kv, err)
+			}
+			m[k] = f
+		}
+		if ao.Params, err = engine.SearchParamsFrom(engine.DefaultSearchParams(g.Start()), m); err != nil {
+			t.Fatal(err)
+		}
+		an += "(" + set + ")"
 	}
 	ae, be := &searchEngine{name: an, opts: ao, moveTime: moveTime}, &searchEngine{name: bn, opts: bo, moveTime: moveTime}
 	a := tournament.Player{Name: an, Evaluator: ev, Weights: ev.Defaults(), Limits: lim, Engine: ae}
