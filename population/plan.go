@@ -110,6 +110,11 @@ func Resolve(ctx context.Context, cfg Config, src Sources) (*Plan, error) {
 			return nil, inFile(cfg.SPSAParams, err)
 		}
 	}
+	if cfg.Algo == Bayes {
+		if _, err := bayesParams(cfg, ev); err != nil {
+			return nil, err
+		}
+	}
 	if p.texel, err = texelData(cfg, g, src); err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ func smallTexel() Config {
 	c := smallSPSA()
 	c.Algo, c.TexelRounds, c.TexelGames, c.TexelOpeningPlies, c.TexelGatePairs = Texel, 3, 6, 5, 0
 	c.CMAESGenerations, c.CMAESPopulation, c.CMAESPairs, c.CMAESSigma = 3, 4, 1, 0.3
+	c.BayesRounds, c.BayesPairs = 4, 2
 	return c
 }
 

@@ -192,6 +192,11 @@ func Plan(c population.Config) string {
 		return fmt.Sprintf("each candidate plays %d pairs (%d games) against the mean", c.CMAESPairs, 2*c.CMAESPairs) + opponentsPlan(c, ", and")
 	case population.Texel:
 		return fmt.Sprintf("%d self-play games a round, then a fit", c.TexelGames)
+	case population.Bayes:
+		if len(c.Opponents) > 0 {
+			return "one candidate a round, chosen by " + c.BayesAcquisition + ", playing" + opponentsPlan(c, "")
+		}
+		return fmt.Sprintf("one candidate a round, chosen by %s, playing %d pairs (%d games) against the reference", c.BayesAcquisition, c.BayesPairs, 2*c.BayesPairs)
 	}
 	return string(c.Algo)
 }

@@ -24,6 +24,7 @@ func termsConfig(algo population.Algo) population.Config {
 	cfg.SPSAIterations, cfg.SPSABlock, cfg.SPSAREnd = 24, 4, 0.02
 	cfg.CMAESGenerations, cfg.CMAESPairs = 3, 1
 	cfg.TexelRounds, cfg.TexelGames = 3, 30
+	cfg.BayesRounds, cfg.BayesPairs = 4, 2
 	return cfg
 }
 
@@ -33,7 +34,7 @@ func termsConfig(algo population.Algo) population.Config {
 // and only the genetic tuner's speaks of diversity; its score fitness is
 // shown as the points a game behind it.
 func TestGenerationLinesOwnTerms(t *testing.T) {
-	for _, algo := range []population.Algo{population.Genetic, population.Knockout, population.SPSA, population.CMAES, population.Texel} {
+	for _, algo := range []population.Algo{population.Genetic, population.Knockout, population.SPSA, population.CMAES, population.Texel, population.Bayes} {
 		t.Run(string(algo), func(t *testing.T) {
 			plan, run := newRun(t, termsConfig(algo))
 			var stderr bytes.Buffer
@@ -93,6 +94,18 @@ func wantTerms(t *testing.T, cfg population.Config, g population.Generation) str
 		return fmt.Sprintf("%straining loss %.5f, held-out loss %.5f (the start's %.5f), %s%s", name, -g.MeanFitness, held, -g.WorstFitness, gate, verdict)
 	case population.Knockout:
 		return fmt.Sprintf("%swinner genome %d (won the final ", name, g.Best)
+	case population.Bayes:
+		// The candidate is genome 2g+1, its Elo and sd the round's mean and
+		// worst fitness; the model's mean and sd at the champion its best
+		// fitness and its diversity (population.BayesRoundOf).
+		var c population.Genome
+		for _, x := range g.Genomes {
+			if x.ID == 2*g.Index+1 {
+				c = x
+			}
+		}
+		return fmt.Sprintf("%scandidate %+.0f ± %.0f Elo (%d-%d-%d), optimum %+.0f ± %.0f Elo by the model at champion genome %d, moved %.3f",
+			name, g.MeanFitness, g.WorstFitness, c.Wins, c.Draws, c.Losses, g.BestFitness, g.Diversity, g.Best, g.Distance)
 	}
 	// The score fitness is shown as the points a game behind it, without the
 	// 0.01 the roulette wheel needs.

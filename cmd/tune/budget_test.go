@@ -43,7 +43,7 @@ func TestBudgetSpent(t *testing.T) {
 // each plays it within 5%, the yardstick some of it and at most a tenth.
 func checkBudgetSpent(t *testing.T, budget int) {
 	dir := t.TempDir()
-	for _, algo := range []string{"spsa", "genetic", "cmaes", "texel", "knockout"} {
+	for _, algo := range []string{"spsa", "genetic", "cmaes", "texel", "knockout", "bayes"} {
 		run := filepath.Join(dir, algo)
 		code, out, errOut := tune(t, "", "--quiet", "run", "--game", "tictactoe", "--start", "random", "--depth", "2",
 			"--algo", algo, "--budget-games", itoa(budget), "--out", run)

@@ -136,6 +136,7 @@ var layers = map[string]int{
 	"protocol/lines":            0,
 	"protocol/protocoltest":     0,
 	"secretfile":                0,
+	"population/gp":             0,
 	"games/checkers":            1,
 	"games/chess":               1,
 	"games/kono":                1,
