@@ -142,8 +142,8 @@ func bayesObservation(p stats.Pentanomial) (elo, sd float64) {
 // plays one candidate (genome 2g+1): the design's point in the first
 // rounds, then the acquisition's maximum over the box (bayesSearch),
 // snapped to the steps. The candidate plays bayes-pairs colour-swapped
-// pairs against the reference (the start, or the defaults; genome
-// StartID or DefaultsID), or with opponents opponent-pairs against each
+// pairs against the reference (the start, or the defaults when there is
+// none or it is random; genome StartID or DefaultsID), or with opponents opponent-pairs against each
 // (opponentPairs) instead, as SPSA does; its pairs make one observation,
 // its Elo with its variance (bayesObservation), and without opponents the
 // reference's own point is an observation too, of 0 exactly. The round's
@@ -163,25 +163,48 @@ type bayes struct {
 }
 
 func newBayes(t *Tuner) (Method, error) {
-	params, err := bayesParams(t.cfg, t.ev)
+	box, ref, err := bayesSetup(t.cfg, t.ev, t.start)
 	if err != nil {
 		return nil, err
 	}
-	start := t.startOrDefaults()
-	for _, p := range params {
-		start[p.Feature] = p.Start
-	}
-	box := bayesBox{params: params, start: t.space.snapAll(start), space: t.space}
-	ref := Genome{ID: DefaultsID, Weights: box.start}
-	if t.start != nil || !slices.Equal(box.start, t.space.snapAll(t.ev.Defaults())) {
-		ref.ID = StartID // start weights, or parameter lines starting elsewhere
-	}
 	var anchor []float64
 	if len(t.opponents) == 0 {
-		anchor = box.unit(box.start)
+		anchor = box.unit(ref.Weights)
 	}
-	s := newBayesSearch(t.cfg.Seed, len(params), t.cfg.bayesInitial(len(params)), t.cfg.BayesAcquisition, anchor)
+	s := newBayesSearch(t.cfg.Seed, len(box.params), t.cfg.bayesInitial(len(box.params)), t.cfg.BayesAcquisition, anchor)
 	return &bayes{t: t, cfg: t.cfg.BayesConfig, box: box, ref: ref, search: s, last: Genome{ID: 2, Weights: box.start}}, nil
+}
+
+// bayesSetup is the box of a Bayes run of cfg tuning ev from start
+// weights start (nil: none) and the reference its candidates play: the
+// parameters (bayesParams) at their starts, the other features at the
+// start's (or the defaults), snapped; the reference the start (StartID)
+// when there is one that is the reference (not a random one) or when the
+// parameters start away from the defaults, else the defaults
+// (DefaultsID). The one rule of both, for the run and for BayesModelOf.
+func bayesSetup(cfg Config, ev *games.Evaluator, start []float64) (bayesBox, Genome, error) {
+	params, err := bayesParams(cfg, ev)
+	if err != nil {
+		return bayesBox{}, Genome{}, err
+	}
+	sp := space{ev.Features}
+	w := ev.Defaults()
+	if start != nil {
+		w = append([]float64(nil), start...)
+	}
+	for _, p := range params {
+		w[p.Feature] = p.Start
+	}
+	box := bayesBox{params: params, start: sp.snapAll(w), space: sp}
+	defaults := sp.snapAll(ev.Defaults())
+	ref := Genome{ID: DefaultsID, Weights: defaults}
+	switch {
+	case start != nil && !cfg.StartIsReference():
+		// A random start is not the reference: the defaults are.
+	case start != nil || !slices.Equal(box.start, defaults):
+		ref = Genome{ID: StartID, Weights: box.start} // start weights, or parameter lines starting elsewhere
+	}
+	return box, ref, nil
 }
 
 func (m *bayes) Generation(ctx context.Context, g int) (Generation, Genome, error) {

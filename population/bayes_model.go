@@ -70,25 +70,21 @@ func BayesModelOf(cfg Config, ev *games.Evaluator, hist []Generation) (*BayesMod
 	if len(hist) == 0 {
 		return nil, fmt.Errorf("population: a bayes model needs a round")
 	}
-	params, err := bayesParams(cfg, ev)
+	start, err := startWeights(ev, cfg)
 	if err != nil {
 		return nil, err
 	}
-	start, err := cfg.StartOrDefaults(ev)
+	box, ref, err := bayesSetup(cfg, ev, start)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range params {
-		start[p.Feature] = p.Start
-	}
-	sp := space{ev.Features}
-	b := &BayesModel{Params: params, Round: hist[len(hist)-1].Index, box: bayesBox{params: params, start: sp.snapAll(start), space: sp}, seed: cfg.Seed}
+	b := &BayesModel{Params: box.params, Round: hist[len(hist)-1].Index, box: box, seed: cfg.Seed}
 	var x [][]float64
 	var noise []float64
 	anchors := 0
 	if len(cfg.Opponents) == 0 {
 		anchors = 1
-		b.Points, b.Elo, b.SD = append(b.Points, b.box.start), append(b.Elo, 0), append(b.SD, 0)
+		b.Points, b.Elo, b.SD = append(b.Points, ref.Weights), append(b.Elo, 0), append(b.SD, 0)
 	}
 	for _, g := range hist {
 		r := BayesRoundOf(g)
