@@ -23,7 +23,6 @@ type selection struct {
 	afterNull [MaxPly + 2]bool // the node at this ply was reached by a null move
 	reduction [64][64]int8     // late-move reductions by depth and move number
 	builtFor  SearchParams     // the parameters reduction was computed for
-	noNull    bool             // NoNullMove
 }
 
 // setSelection prepares the selective search of p, or turns it off.
