@@ -26,6 +26,7 @@ const (
 // DefaultTimeParams.
 type TimeParams struct {
 	Horizon     int // moves the clock is shared over in sudden death
+	BareHorizon int // the same when the increment does not pay the move overhead
 	HardRatio   int // the hard limit over the soft limit, in thousandths
 	HardShare   int // the most of the usable clock one move may take, in thousandths
 	ChangeBonus int // the soft limit's extension per recent change of the best move, in thousandths
@@ -46,8 +47,10 @@ type TimeParam struct {
 
 // timeParams is the one list of the clock use's constants.
 var timeParams = []TimeParam{
-	{Name: "time-horizon", Default: 20, Min: 5, Max: 100, Step: 1, field: func(p *TimeParams) *int { return &p.Horizon },
+	{Name: "time-horizon", Default: 16, Min: 5, Max: 100, Step: 1, field: func(p *TimeParams) *int { return &p.Horizon },
 		Doc: "moves the clock (plus their increments) is shared over in sudden death, or fewer when the next time control is nearer: the soft limit is that share"},
+	{Name: "time-bare-horizon", Default: 40, Min: 5, Max: 200, Step: 1, field: func(p *TimeParams) *int { return &p.BareHorizon },
+		Doc: "time-horizon when the increment is below the move overhead (no increment): each move then costs the clock, so it must last longer"},
 	{Name: "time-hard-ratio", Default: 3000, Min: 1000, Max: 10000, Step: 100, field: func(p *TimeParams) *int { return &p.HardRatio },
 		Doc: "the hard limit, at which a search is stopped, as thousandths of the soft limit"},
 	{Name: "time-hard-share", Default: 400, Min: 50, Max: 900, Step: 10, field: func(p *TimeParams) *int { return &p.HardShare },
@@ -121,20 +124,26 @@ type Budget struct {
 // Budget is the time for one move with left on the clock, inc added after
 // each move and movesToGo moves to the next time control (0: sudden
 // death), overhead kept back for the GUI and the process. Over the next
-// m = min(Horizon, movesToGo) moves the clock and the m-1 increments to
-// come, less m overheads, are shared evenly: that share is the soft
-// limit. The hard limit is HardRatio times the soft limit, but never more
+// m = min(Horizon, movesToGo) moves (BareHorizon in place of Horizon when
+// inc is below the overhead: every move then costs the clock, which must
+// last longer) the clock and the m-1 increments to come, less m
+// overheads, are shared evenly: that share is the soft limit. The hard limit is HardRatio times the soft limit, but never more
 // than HardShare of the clock less one overhead; the soft limit is never
 // above the hard. Both are at least a millisecond. At 10 s + 100 ms, 10 ms
-// overhead and the defaults, the soft limit is (10 s + 19 x 100 ms - 20 x
-// 10 ms) / 20 = 585 ms and the hard 1,755 ms; as the clock runs down, the
-// clock left settles near the increment plus Horizon overheads.
+// overhead and the defaults, the soft limit is (10 s + 15 x 100 ms - 16 x
+// 10 ms) / 16 = 708.75 ms and the hard 2,126.25 ms. As the clock runs
+// down, it settles near the increment plus Horizon times the overhead
+// less the real cost of a move outside the search (r): inc + Horizon x
+// (overhead - r), about 120 ms at 1 s + 10 ms for r near 3 ms.
 func (p TimeParams) Budget(left, inc time.Duration, movesToGo int, overhead time.Duration) Budget {
 	usable := left - overhead
 	if usable <= 0 {
 		return Budget{time.Millisecond, time.Millisecond}
 	}
 	m := max(p.Horizon, 1)
+	if inc < overhead {
+		m = max(p.BareHorizon, 1)
+	}
 	if movesToGo > 0 && movesToGo < m {
 		m = movesToGo
 	}

@@ -14,7 +14,7 @@ import (
 const ms = time.Millisecond
 
 // TestBudget: the soft and hard limits' known answers, computed by hand
-// from the doc's rule with the defaults (horizon 20, hard 3x the soft and
+// from the doc's rule with the defaults (horizon 16, hard 3x the soft and
 // at most 40% of the usable clock) and with other constants.
 func TestBudget(t *testing.T) {
 	other := thinker.DefaultTimeParams()
@@ -28,14 +28,14 @@ func TestBudget(t *testing.T) {
 		soft      time.Duration
 		hard      time.Duration
 	}{
-		// (10000 + 19*100 - 20*10) / 20 = 585; hard 3 x 585, under 0.4 x 9990.
-		{"10+0.1", thinker.DefaultTimeParams(), 10000 * ms, 100 * ms, 0, 10 * ms, 585 * ms, 1755 * ms},
-		// (1000 + 19*10 - 20*10) / 20 = 49.5; hard 148.5, under 0.4 x 990.
-		{"1+0.01", thinker.DefaultTimeParams(), 1000 * ms, 10 * ms, 0, 10 * ms, 49500 * time.Microsecond, 148500 * time.Microsecond},
-		// late in a game: (300 + 1900 - 200) / 20 = 100; hard 0.4 x 290 = 116.
-		{"low clock", thinker.DefaultTimeParams(), 300 * ms, 100 * ms, 0, 10 * ms, 100 * ms, 116 * ms},
-		// 40 moves to go but the horizon is nearer: 60 s / 20.
-		{"40/60", thinker.DefaultTimeParams(), 60 * time.Second, 0, 40, 0, 3 * time.Second, 9 * time.Second},
+		// (10000 + 15*100 - 16*10) / 16 = 708.75; hard 3 x that, under 0.4 x 9990.
+		{"10+0.1", thinker.DefaultTimeParams(), 10000 * ms, 100 * ms, 0, 10 * ms, 708750 * time.Microsecond, 2126250 * time.Microsecond},
+		// (1000 + 15*10 - 16*10) / 16 = 61.875; hard 185.625, under 0.4 x 990.
+		{"1+0.01", thinker.DefaultTimeParams(), 1000 * ms, 10 * ms, 0, 10 * ms, 61875 * time.Microsecond, 185625 * time.Microsecond},
+		// late in a game: (300 + 1500 - 160) / 16 = 102.5; hard 0.4 x 290 = 116.
+		{"low clock", thinker.DefaultTimeParams(), 300 * ms, 100 * ms, 0, 10 * ms, 102500 * time.Microsecond, 116 * ms},
+		// 40 moves to go but the horizon is nearer: 60 s / 16.
+		{"40/60", thinker.DefaultTimeParams(), 60 * time.Second, 0, 40, 0, 3750 * ms, 11250 * ms},
 		// 5 to go: (3000 - 50) / 5 = 590; hard 0.4 x 2990 = 1196.
 		{"5 to go", thinker.DefaultTimeParams(), 3000 * ms, 0, 5, 10 * ms, 590 * ms, 1196 * ms},
 		// the last move of a control: 1490, cut to the hard 0.4 x 1490.
@@ -43,11 +43,14 @@ func TestBudget(t *testing.T) {
 		{"nothing left", thinker.DefaultTimeParams(), 0, 100 * ms, 0, 10 * ms, ms, ms},
 		{"ran over", thinker.DefaultTimeParams(), -50 * ms, 100 * ms, 0, 10 * ms, ms, ms},
 		{"overhead eats it", thinker.DefaultTimeParams(), 10 * ms, 0, 0, 10 * ms, ms, ms},
-		{"a negative increment counts as none", thinker.DefaultTimeParams(), 2000 * ms, -100 * ms, 0, 0, 100 * ms, 300 * ms},
+		// no increment: shared over the bare horizon, 40 moves.
+		{"60+0", thinker.DefaultTimeParams(), 60 * time.Second, 0, 0, 10 * ms, 1490 * ms, 4470 * ms},
+		{"an increment below the overhead", thinker.DefaultTimeParams(), 60 * time.Second, 5 * ms, 0, 10 * ms, 1494875 * time.Microsecond, 4484625 * time.Microsecond},
+		{"a negative increment counts as none", thinker.DefaultTimeParams(), 2000 * ms, -100 * ms, 0, 0, 50 * ms, 150 * ms},
 		// horizon 10, hard 2x, at most half: 10 s / 10 = 1 s, hard 2 s.
 		{"other constants", other, 10 * time.Second, 0, 0, 0, time.Second, 2 * time.Second},
-		// an 11-day clock does not overflow: 2^40 ms / 20 and 3x that.
-		{"huge clock", thinker.DefaultTimeParams(), (1 << 40) * ms, 0, 0, 0, (1 << 40) * ms / 20, (1 << 40) * ms / 20 / 1000 * 3000},
+		// an 11-day clock does not overflow: 2^40 ms / 16 and 3x that.
+		{"huge clock", thinker.DefaultTimeParams(), (1 << 40) * ms, 0, 0, 0, (1 << 40) * ms / 16, (1 << 40) * ms / 16 / 1000 * 3000},
 	} {
 		got := c.p.Budget(c.left, c.inc, c.togo, c.overhead)
 		if got.Soft != c.soft || got.Hard != c.hard {
@@ -135,7 +138,7 @@ func TestTimerPlan(t *testing.T) {
 		t.Errorf("movetime 500: hard %v, pace %v; want 490 ms less the overhead, no pace", hard, pace)
 	}
 	clock := games.ThinkLimits{Clock: true, Left: 10 * time.Second, Increment: 100 * ms}
-	if hard, pace := tm.Plan(clock); hard != 1755*ms || pace == nil || pace.Target() != 585*ms {
+	if hard, pace := tm.Plan(clock); hard != 2126250*time.Microsecond || pace == nil || pace.Target() != 708750*time.Microsecond {
 		t.Errorf("10+0.1: hard %v, pace %v", hard, pace)
 	}
 	clock.MoveTime = 400 * ms
@@ -170,12 +173,12 @@ func TestTimeParams(t *testing.T) {
 	}
 }
 
-// TestClockSimulated: whole games on a simulated clock, the iterations'
-// times drawn (seeded) from a growth of 2 to 8 per iteration with moves
-// that change: no move ever takes more than its hard limit, which is never
-// more than the clock holds, and the clock is mostly spent by move 60 but
-// never runs out, at 10+0.1 and at 1+0.01, with a real overhead of half
-// the one kept back.
+// TestClockSimulated: whole games of 150 moves on a simulated clock, the
+// iterations' times drawn (seeded) from a growth of 2 to 8 per iteration
+// with moves that change: no move ever takes more than its hard limit,
+// which is never more than the clock holds, and the clock never runs out,
+// at 10+0.1, 1+0.01 and 60+0, with a real overhead of half the one kept
+// back; with an increment, 85% of the clock is spent by move 60.
 func TestClockSimulated(t *testing.T) {
 	for _, tc := range []struct {
 		base, inc time.Duration
@@ -183,7 +186,7 @@ func TestClockSimulated(t *testing.T) {
 		rng := rand.New(rand.NewPCG(7, uint64(tc.base)))
 		tm := thinker.NewTimer()
 		left := tc.base
-		for move := 1; move <= 120; move++ {
+		for move := 1; move <= 150; move++ {
 			hard, pace := tm.Plan(games.ThinkLimits{Clock: true, Left: left, Increment: tc.inc})
 			if hard > left-tm.Overhead && hard > ms {
 				t.Fatalf("%v+%v move %d: hard limit %v with %v left", tc.base, tc.inc, move, hard, left)
@@ -196,7 +199,7 @@ func TestClockSimulated(t *testing.T) {
 			if left <= 0 {
 				t.Fatalf("%v+%v move %d: the clock ran out", tc.base, tc.inc, move)
 			}
-			if move == 60 && left > tc.base*15/100 {
+			if move == 60 && tc.inc > 0 && left > tc.base*15/100 {
 				t.Errorf("%v+%v: %v left after 60 moves, over 15%% of the start", tc.base, tc.inc, left)
 			}
 		}

@@ -24,7 +24,7 @@ func TestThinkerParams(t *testing.T) {
 		return m
 	}
 	v := values()
-	if v[thinker.SelectiveParam] != 0 || v["lmr-base"] != 75 || v["time-horizon"] != 20 || th.Search() != "exact" {
+	if v[thinker.SelectiveParam] != 0 || v["lmr-base"] != 75 || v["time-horizon"] != 16 || th.Search() != "exact" {
 		t.Errorf("defaults: %v, search %s", v, th.Search())
 	}
 	for name, value := range map[string]int{thinker.SelectiveParam: 1, "lmr-base": 80, "time-horizon": 30} {

@@ -21,7 +21,7 @@ func TestServeParams(t *testing.T) {
 			t.Errorf("response %d: %+v, want %q", i+1, got[i], want)
 		}
 	}
-	for _, want := range []string{"[string] lmr-base 75 (0 to 300)", "[string] time-horizon 20 (5 to 100)"} {
+	for _, want := range []string{"[string] lmr-base 75 (0 to 300)", "[string] time-horizon 16 (5 to 100)"} {
 		if !strings.Contains(got[0].Text, want) {
 			t.Errorf("the list lacks %q:\n%s", want, got[0].Text)
 		}

@@ -17,7 +17,7 @@ func TestServeParams(t *testing.T) {
 	for _, want := range []string{
 		"option name selective type check default false",
 		"option name lmr-base type spin default 75 min 0 max 300",
-		"option name time-horizon type spin default 20 min 5 max 100",
+		"option name time-horizon type spin default 16 min 5 max 100",
 		"info string error: uci: option lmr-base value \"301\": want an integer from 0 to 300",
 		"info string error: uci: option selective value \"maybe\": want true or false",
 		"info string error: uci: option time-horizon value \"4\": want an integer from 5 to 100",
