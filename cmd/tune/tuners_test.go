@@ -114,6 +114,15 @@ func TestSPSAParamsBadInput(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "too small for one SPSA iteration") {
 		t.Errorf("budget of 1 game: exit %d, %q", code, errOut)
 	}
+	// Bayes says plainly that it models at most 20 parameters, before a
+	// run directory is made.
+	code, _, errOut = tune(t, "", "run", "--game", "chess", "--algo", "bayes", "--out", filepath.Join(dir, "bayes"))
+	if code != 2 || !strings.Contains(errOut, "at most 20 parameters, and evaluator textbook has 23") {
+		t.Errorf("bayes of 23 parameters: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bayes")); err == nil {
+		t.Error("bayes of 23 parameters: a run directory was made")
+	}
 }
 
 // TestSPSARunCLI: a short SPSA run from a parameter file ends with a best.
