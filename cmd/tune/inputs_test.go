@@ -238,10 +238,14 @@ func TestOutputsCheckedFirst(t *testing.T) {
 // TestLongReadsHearSIGTERM (issue 57): a long read looks at its context
 // as it goes: SIGTERM in the middle of reading a positions file of 4
 // million games (seconds of reading), or a book of 3 million lines sampled
-// at random, ends the command within a second with status 130.
+// at random, sent once the command has the file open, ends the command
+// within a second with status 130.
 func TestLongReadsHearSIGTERM(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes files of 12 and 40 MiB")
+		t.Skip("writes files of 12 and 66 MiB")
+	}
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc to see a process's open files")
 	}
 	bin := buildTune(t)
 	dir := t.TempDir()
@@ -262,15 +266,15 @@ func TestLongReadsHearSIGTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name string
-		args []string
+		name, file string
+		args       []string
 	}{
-		{"learn --positions", []string{"learn", "--game", "othello", "--budget-games", "40", "--depth", "1", "--positions", store, "-o", filepath.Join(dir, "x.gtw")}},
-		{"match --openings", []string{"match", "--game", "othello", "--openings", "file=" + book + " order=random", "--depth", "1", "--pairs", "1"}},
+		{"learn --positions", store, []string{"learn", "--game", "othello", "--budget-games", "40", "--depth", "1", "--positions", store, "-o", filepath.Join(dir, "x.gtw")}},
+		{"match --openings", book, []string{"match", "--game", "othello", "--openings", "file=" + book + " order=random", "--depth", "1", "--pairs", "1"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := start(t, bin, c.args...)
-			time.Sleep(300 * time.Millisecond)
+			waitOpen(t, p, c.file)
 			sent := time.Now()
 			p.cmd.Process.Signal(syscall.SIGTERM)
 			code := p.exitCode(t, 10*time.Second)
@@ -282,4 +286,21 @@ func TestLongReadsHearSIGTERM(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitOpen waits until the process has the file at path open (as
+// /proc/PID/fd shows), and 50 ms more: it is reading it.
+func waitOpen(t *testing.T, p *started, path string) {
+	t.Helper()
+	fds := fmt.Sprintf("/proc/%d/fd", p.cmd.Process.Pid)
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		entries, _ := os.ReadDir(fds)
+		for _, e := range entries {
+			if target, _ := os.Readlink(filepath.Join(fds, e.Name())); target == path {
+				time.Sleep(50 * time.Millisecond)
+				return
+			}
+		}
+	}
+	t.Fatalf("%s not opened within a minute\nstderr: %s", path, p.stderr)
 }
