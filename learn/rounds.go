@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -75,14 +76,14 @@ type Config struct {
 	// Log, if not nil, is called after each round.
 	Log func(Round)
 	// Progress, if not nil, is called within each round: at every tenth
-	// of its self-play games and at the last, and as its fit and its gate
-	// begin.
+	// of its self-play games and at the last, as its fit begins and after
+	// each of its epochs, and as its gate begins.
 	Progress func(Progress)
 }
 
 // Progress is where a round of Learn is: Stage "self-play" with Done of
-// Total games played, "fit" with Total positions, or "gate" with at most
-// Total games to play.
+// Total games played, "fit" with Total positions, "fit epoch" with Done of
+// Total epochs done, or "gate" with at most Total games to play.
 type Progress struct {
 	Round       int
 	Stage       string
@@ -227,6 +228,10 @@ func fitAndGate(ctx context.Context, cfg Config, plan plan, r int, set *Set, cur
 	opts := cfg.Fit
 	if opts.Seed == 0 {
 		opts.Seed = derive(cfg.Seed, 1, uint64(r))
+	}
+	if opts.Progress == nil {
+		epochs := cmp.Or(opts.Epochs, 10) // FitOptions.Epochs: 0 means 10
+		opts.Progress = func(e FitEpoch) { progress("fit epoch", e.Epoch, epochs) }
 	}
 	fit, err := Fit(ctx, cur.Evaluator, cur.Weights, set, opts)
 	if err != nil {

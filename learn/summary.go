@@ -54,6 +54,8 @@ func (p Progress) LogLine() string {
 		return fmt.Sprintf("learn: round %d: self-play %d/%d games (%s)", p.Round, p.Done, p.Total, elapsed)
 	case "fit":
 		return fmt.Sprintf("learn: round %d: fitting %d positions (%s)", p.Round, p.Total, elapsed)
+	case "fit epoch":
+		return fmt.Sprintf("learn: round %d: fit epoch %d/%d done (%s)", p.Round, p.Done, p.Total, elapsed)
 	}
 	return fmt.Sprintf("learn: round %d: %s of at most %d games (%s)", p.Round, p.Stage, p.Total, elapsed)
 }

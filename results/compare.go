@@ -67,7 +67,7 @@ func (r CompareRecord) check() error {
 	}
 	for i, a := range r.Algos {
 		if a == "" || a == CompareLadder || strings.ContainsAny(a, `/\:`) || strings.HasPrefix(a, ".") {
-			return fmt.Errorf("algo %q (want a tuner's name: genetic, knockout, spsa, cmaes, texel)", a)
+			return fmt.Errorf("algo %q (want a tuner's name: genetic, knockout, spsa, cmaes, texel, bayes)", a)
 		}
 		if slices.Contains(r.Algos[:i], a) {
 			return fmt.Errorf("algo %q twice (each tuner once)", a)

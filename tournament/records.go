@@ -120,13 +120,11 @@ func TimeControlTag(players []Player) string {
 	tags := map[string]bool{}
 	for _, p := range players {
 		tag := "-"
-		if p.Engine != nil {
-			switch t := p.Engine.Timing(); {
-			case t.TC != nil:
-				tag = t.TC.String()
-			case t.MoveTime > 0:
-				tag = "1/" + strconv.FormatFloat(t.MoveTime.Seconds(), 'f', -1, 64)
-			}
+		switch t := p.timing(); {
+		case t.TC != nil:
+			tag = t.TC.String()
+		case t.MoveTime > 0:
+			tag = "1/" + strconv.FormatFloat(t.MoveTime.Seconds(), 'f', -1, 64)
 		}
 		tags[tag] = true
 	}

