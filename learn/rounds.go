@@ -160,7 +160,9 @@ type Result struct {
 // (r+1) parts of the parts of the rounds left (of 4 rounds: 10%, 20%, 30%,
 // 40%), so that the later rounds, with better weights, play more; games a
 // gate did not use go to the later rounds' self-play. The result depends on
-// Config alone (and the store's games), whatever the number of workers.
+// Config alone (and the store's games), whatever the number of workers and
+// however often the run was interrupted and started again (Config.State).
+// Interrupted, Learn returns the result so far with ctx's error.
 func Learn(ctx context.Context, cfg Config) (*Result, error) {
 	plan, err := newPlan(&cfg)
 	if err != nil {

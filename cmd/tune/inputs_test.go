@@ -23,8 +23,8 @@ import (
 )
 
 // TestFilesReadRefuseSpecialFiles (issue 57): every file a command reads
-// (weights, books, positions, configs, engines files, run folders' files)
-// is refused at once when it is a named pipe: no command waits for a
+// (weights, books, positions, configs, params, engines files, run folders'
+// files) is refused at once when it is a named pipe: no command waits for a
 // writer that never comes. Each command runs as a process of its own; it
 // must end by itself with a usage error naming the pipe (each used to stay
 // blocked in open() until SIGKILL). A directory or a device where a file
@@ -67,6 +67,9 @@ func TestFilesReadRefuseSpecialFiles(t *testing.T) {
 		{"run --config", []string{"run", "--config", fifo, "--out", out("r1")}},
 		{"run --start", []string{"run", "--game", "nim", "--start", fifo, "--out", out("r2")}},
 		{"run --openings", []string{"run", "--game", "nim", "--openings", fifo, "--out", out("r3")}},
+		{"run --spsa-params", []string{"run", "--game", "chess", "--algo", "spsa", "--spsa-params", fifo, "--out", out("r4")}},
+		{"run --params", []string{"run", "--game", "chess", "--algo", "spsa", "--tune-engine", "cmd=" + bin + ",proto=uci,arg=engine,arg=chess,nodes=100", "--params", fifo, "--out", out("r5")}},
+		{"run --positions", []string{"run", "--game", "chess", "--algo", "texel", "--positions", fifo, "--out", out("r6")}},
 		{"compare --start", []string{"compare", "--game", "nim", "--start", fifo, "--budget-games", "100", "--out", out("c1")}},
 		{"resume --config", []string{"resume", run, "--config", fifo}},
 		{"show", []string{"show", run}},
@@ -234,10 +237,11 @@ func TestOutputsCheckedFirst(t *testing.T) {
 // TestLongReadsHearSIGTERM (issue 57): a long read looks at its context
 // as it goes: SIGTERM in the middle of reading a positions file of 4
 // million games (seconds of reading), or a book of 3 million lines sampled
-// at random, ends the command within a second with status 130.
+// at random, sent once the command has the file open, ends the command at
+// once (within a second on an idle machine) with status 130.
 func TestLongReadsHearSIGTERM(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes files of 12 and 40 MiB")
+		t.Skip("writes files of 12 and 66 MiB")
 	}
 	bin := buildTune(t)
 	dir := t.TempDir()

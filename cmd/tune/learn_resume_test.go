@@ -96,8 +96,10 @@ func TestLearnInterruptedGoesOn(t *testing.T) {
 				t.Fatalf("SIGINT: exit %d, %s\n%s", code, p.stdout, p.stderr)
 			case sig == syscall.SIGINT && len(kept) < 240:
 				t.Errorf("SIGINT after 40 of round 1's games: the positions file keeps %d games, want round 0's 200 and at least 40 more", len(kept))
-			case len(kept) <= 200 || len(kept) == len(wholeGames) || !reflect.DeepEqual(kept, wholeGames[:len(kept)]):
-				t.Errorf("%v: the positions file keeps %d games, want more than round 0's 200, fewer than all, the uninterrupted run's first", sig, len(kept))
+			case len(kept) <= 200 || !reflect.DeepEqual(kept, wholeGames[:len(kept)]):
+				t.Errorf("%v: the positions file keeps %d games, want more than round 0's 200, the uninterrupted run's first", sig, len(kept))
+			case len(kept) == len(wholeGames):
+				t.Logf("%v came after round 1's self-play: its games were all kept", sig)
 			}
 			if _, err := os.Stat(out); err == nil {
 				t.Errorf("%v: the interrupted run wrote -o", sig)
