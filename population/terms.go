@@ -187,7 +187,18 @@ func (c Config) ladderGames(tuning int) int {
 	if c.LadderPairs < 0 || gens < 2 {
 		return 0
 	}
-	players := min(gens, MaxLadderChampions) + 1
+	return c.LadderGames(gens, tuning)
+}
+
+// LadderGames are the games of a ladder of a run of c whose tuning spent
+// tuning games and named champions distinct champions (MaxLadderChampions
+// of them at most play): a round robin of them and the defaults, of
+// ladder-pairs pairs (0: AutoLadderPairs) a pairing.
+func (c Config) LadderGames(champions, tuning int) int {
+	if c.LadderPairs < 0 || champions < 1 {
+		return 0
+	}
+	players := min(champions, MaxLadderChampions) + 1
 	pairs := c.LadderPairs
 	if pairs == 0 {
 		pairs = AutoLadderPairs(players, tuning)

@@ -139,21 +139,30 @@ func TestRunLeft(t *testing.T) {
 		t.Errorf("budget: %q, want run about 8m20s left", got)
 	}
 	cfg.BudgetGames, cfg.Generations = 0, 10
-	// Generation 3 of 10: 28 games left in it, then 6 generations of 128.
+	// Generation 3 of 10, 1,796 games planned (the yardstick's included),
+	// 1,000 known: 796 left.
 	p.Generation, p.Done = 3, 100
-	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second, later{}); got != "run about 1m20s left" {
+	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second, later{tuning: 1796}); got != "run about 1m20s left" {
 		t.Errorf("no budget: %q, want run about 1m20s left (796 games)", got)
 	}
+	// A time budget: 28 games left in generation 3, then the generations
+	// the pace gives (3 in 10 s of a 40 s budget: 12 in all, 8 after this
+	// one), of 128 games.
+	cfg.BudgetTime, cfg.Generations = "40s", population.MaxGenerations
+	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second, later{}); got != "run about 1m45s left" {
+		t.Errorf("time budget: %q, want run about 1m45s left (28 + 8*128 = 1,052 games)", got)
+	}
+	cfg.BudgetTime, cfg.Generations = "", 10
 	// Every stage counted: then a ladder of 200 games, and a verification of
-	// at most 400 games each costing 3 of the run's: 796 + 200 + 1,200
-	// games at 10 a second.
-	after := later{ladder: 200, verify: 400, verifyCost: 3}
+	// at most 400 games each costing 3 of the run's: 796 + 200 games, then
+	// up to 1,200, at 10 a second.
+	after := later{tuning: 1796, ladder: 200, verify: 400, verifyCost: 3}
 	for _, tc := range []struct {
 		p    population.Progress
 		want string
 	}{
-		{p, "run about 3m40s left (at most 2m0s of it the verification)"},
-		{population.Progress{Stage: population.StageLadder, Done: 50, Total: 200}, "run about 2m15s left (at most 2m0s of it the verification)"},
+		{p, "run about 1m40s left, then up to 2m0s for the verification"},
+		{population.Progress{Stage: population.StageLadder, Done: 50, Total: 200}, "run about 15s left, then up to 2m0s for the verification"},
 		{population.Progress{Stage: population.StageVerify, Done: 100, Total: 400}, "run about 1m30s left"},
 	} {
 		if got := runLeft(cfg, tc.p, 100, 1000, 128, 10*time.Second, after); got != tc.want {
@@ -227,5 +236,52 @@ func TestGenerationLineRate(t *testing.T) {
 	}
 	if line := generationLine(plan.Config(), plan.Evaluator(), nil, g, 2.5); !strings.HasSuffix(line, ", 2.5 games/s") {
 		t.Errorf("a played generation's line lacks its rate: %q", line)
+	}
+}
+
+// TestGamesLeftFromTheFirstGeneration: from the end of the first
+// generation on, the games a run says it has left (the time-left line's
+// count, before the pace turns it into time) are within 20% of the games
+// it then plays: its generations', its yardstick's and its ladder's. The
+// run is a small othello-report preset (genetic, Othello's report
+// evaluator, at depth 1, 24 generations of 8 genomes, a ladder of its
+// champions). Counted in games, not seconds, so that a busy machine cannot
+// break it; the verification is off (its SPRT decides its length, and
+// the line gives it apart as an upper bound).
+func TestGamesLeftFromTheFirstGeneration(t *testing.T) {
+	cfg := population.Defaults()
+	if err := population.ApplyPreset(&cfg, "othello-report"); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Depth, cfg.Population, cfg.Generations, cfg.Games = 1, 8, 24, 2
+	cfg.Verify, cfg.YardstickEvery, cfg.YardstickPairs, cfg.LadderPairs = population.VerifyOff, 1, 2, 1
+	type seen struct {
+		p     population.Progress
+		known int
+		games float64
+	}
+	var log []seen
+	seenLeft = func(p population.Progress, known int, games float64) { log = append(log, seen{p, known, games}) }
+	defer func() { seenLeft = nil }()
+	plan, run := newRun(t, cfg)
+	if err := Tune(context.Background(), plan, run, local(t), Output{io.Discard, io.Discard, false}); err != nil {
+		t.Fatal(err)
+	}
+	if len(log) == 0 {
+		t.Fatal("no count of the games left")
+	}
+	total, checked := log[len(log)-1].known, 0
+	for _, s := range log {
+		actual := total - s.known
+		if (s.p.Stage != population.StageLadder && s.p.Generation < 1) || actual < 20 {
+			continue
+		}
+		checked++
+		if math.Abs(s.games-float64(actual)) > 0.2*float64(actual) {
+			t.Errorf("%s %d, %d/%d games: %.0f games left counted, %d played", s.p.Stage, s.p.Generation+1, s.p.Done, s.p.Total, s.games, actual)
+		}
+	}
+	if checked < 500 {
+		t.Errorf("only %d counts checked of %d", checked, len(log))
 	}
 }

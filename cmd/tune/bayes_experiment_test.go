@@ -37,8 +37,8 @@ var bayesKnown = map[string]struct{ value, min, max float64 }{
 // the root mean square of each parameter's error as a fraction of its
 // range, and its result against the known values a match of 200 pairs on
 // openings the runs did not draw. Bayes (its default, Thompson) must be
-// at least as close as each SPSA run. Measured: the README's "Bayes
-// against SPSA".
+// at least as close as each SPSA run. Measured: docs/experiments.md,
+// "Bayes against SPSA".
 func TestExperimentBayesAgainstSPSA(t *testing.T) {
 	experiment(t)
 	bin := buildTune(t)

@@ -389,3 +389,28 @@ func TestRecordsSaveLoadOpenings(t *testing.T) {
 		t.Fatalf("a finished game as an opening: exit %d %q", code, errOut)
 	}
 }
+
+// TestSolveOthelloMargin (issue 56): near the end, 'tune solve othello'
+// gives the exact final disc difference and a best move, by the game's own
+// solver: FFO #40 is +38 by a2 (the suite's published answer); a node
+// limit stops it with an unknown value.
+func TestSolveOthelloMargin(t *testing.T) {
+	ffo40 := "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
+	code, out, errOut := tune(t, "", "solve", "othello", "--position", ffo40, "--json", "--quiet")
+	var r struct {
+		Value string `json:"value"`
+		Move  string `json:"move"`
+		Score *int   `json:"score"`
+		Depth int    `json:"depth"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v, %s %s", code, err, out, errOut)
+	}
+	if r.Value != "win" || r.Move != "a2" || r.Score == nil || *r.Score != 38 || r.Depth != 20 {
+		t.Fatalf("FFO #40: %s, want a win by 38 with a2 at 20 empties", out)
+	}
+	code, out, _ = tune(t, "", "solve", "othello", "--position", ffo40, "--nodes", "1000", "--quiet")
+	if code != 0 || !strings.HasPrefix(out, "unknown: stopped (node limit)") {
+		t.Fatalf("--nodes 1000: exit %d, %q", code, out)
+	}
+}

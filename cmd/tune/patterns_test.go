@@ -18,11 +18,11 @@ func TestPatternsBeatFull(t *testing.T) {
 
 // TestExperimentPatternsAgainstRhino: issue 27's second must-show. The
 // shipped patterns evaluator at depth 6 against GRhino's gtp-rhino at level
-// 4, 24 colour-swapped pairs: at least 75% (full scored 37.5%; patterns
-// 84.4%). GRhino thinks 20-30 s of CPU a game at level 4, so the 48 games
-// take 8-9 minutes on 2 cores, two fifths of CI's time: it runs with the
-// experiments, and CI plays the first 8 of its pairs
-// (TestPatternsAgainstRhino).
+// 4, 24 colour-swapped pairs: at least 75%. GRhino thinks 20-30 s of CPU a
+// game at level 4, so the 48 games take 8-9 minutes on 2 cores, two fifths
+// of CI's time: it runs with the experiments, and CI plays the first 8 of
+// its pairs (TestPatternsAgainstRhino).
+// Measurements: docs/experiments.md#othello-patterns.
 func TestExperimentPatternsAgainstRhino(t *testing.T) {
 	experiment(t)
 	needBinary(t, rhinoPath)
@@ -31,9 +31,9 @@ func TestExperimentPatternsAgainstRhino(t *testing.T) {
 
 // TestPatternsAgainstRhino plays the first 8 pairs of the must-show's 24
 // (same seed, same openings) in about 3 minutes: at least 62.5%, above
-// full's 37.5% over the 24 (patterns scored 75.0% on these 8, 12-0-4;
-// GRhino plays without randomness, so the figure moves only when the
-// engine or the tables do).
+// full's score over the 24. GRhino plays without randomness, so the figure
+// moves only when the engine or the tables do.
+// Measurements: docs/experiments.md#othello-patterns.
 func TestPatternsAgainstRhino(t *testing.T) {
 	if testing.Short() {
 		t.Skip("16 games against gtp-rhino at level 4: skipped with -short")

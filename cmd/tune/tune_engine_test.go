@@ -70,7 +70,7 @@ func TestTuneExternalEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := external.Parse("cmd=" + bin + ",arg=engine,arg=chess,arg=--evaluator,arg=textbook,proto=uci,name=tune-engine,option.Hash=16,depth=1")
+	spec, err := external.Parse("cmd=" + bin + ",arg=engine,arg=chess,arg=--evaluator,arg=textbook,arg=--search,arg=exact,proto=uci,name=tune-engine,option.Hash=16,depth=1")
 	if err != nil {
 		t.Fatal(err)
 	}

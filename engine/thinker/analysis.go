@@ -137,12 +137,16 @@ func (a Analysis) WriteText(w io.Writer) {
 
 // Solved is a solved position as data (the JSON of 'tune solve'): its
 // Value (engine.Value's words), a best move, the plies to the end for a
-// win or a loss, the depth that settled it and the cost.
+// win or a loss, the depth that settled it and the cost. Where the game
+// solved it to its final margin (Othello's disc difference, empty squares
+// to the winner), Score is that margin for the side to move and Depth the
+// empty squares.
 type Solved struct {
 	Game     string  `json:"game"`
 	Position string  `json:"position"`
 	Value    string  `json:"value"`
 	Move     string  `json:"move"`
+	Score    *int    `json:"score,omitempty"`
 	Plies    int     `json:"plies,omitempty"`
 	Depth    int     `json:"depth"`
 	Nodes    int64   `json:"nodes"`
@@ -169,6 +173,10 @@ func (s Solved) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "unknown: the tree is not exhausted at depth %d (best move so far %s)\n", s.Depth, s.Move)
 	case engine.Win, engine.Loss:
+		if s.Score != nil {
+			fmt.Fprintf(w, "%s for the side to move, final margin %+d, best move %s (%d nodes, %.3f s)\n", s.Value, *s.Score, s.Move, s.Nodes, s.Seconds)
+			return
+		}
 		fmt.Fprintf(w, "%s for the side to move in %d plies, best move %s (%d nodes, %.3f s)\n", s.Value, s.Plies, s.Move, s.Nodes, s.Seconds)
 	default:
 		fmt.Fprintf(w, "draw with best play, e.g. %s (%d nodes, %.3f s)\n", s.Move, s.Nodes, s.Seconds)

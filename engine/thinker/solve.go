@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gametune/gametune/engine"
@@ -42,13 +43,18 @@ type SolveProgress struct {
 	// Left estimates the time the current depth still needs, from how the
 	// cost grew over the depths before it; 0 when unknown.
 	Left time.Duration
+	// Exact is set when the game's own solver searches to the end (no
+	// depths): Depth means nothing then.
+	Exact bool
 }
 
 // String is the progress in a line: "depth 12 (horizon at 8 empties), 3.2 M
 // nodes, 1.5 M nodes/s, 2 s elapsed, depth 12 needs about 10 s more".
 func (p SolveProgress) String() string {
 	line := fmt.Sprintf("depth %d", p.Depth)
-	if p.Empties >= 0 {
+	if p.Exact {
+		line = fmt.Sprintf("exact, %d empties", p.Empties)
+	} else if p.Empties >= 0 {
 		line += fmt.Sprintf(" (horizon at %d empties)", max(p.Empties-p.Depth, 0))
 	}
 	rate := float64(p.Nodes) / max(p.Elapsed.Seconds(), 1e-9)
@@ -61,11 +67,27 @@ func (p SolveProgress) String() string {
 
 var errTimeLimit = errors.New("thinker: the solve's time limit")
 
+// A marginSolver is a position whose game solves its last empty squares
+// to the final margin itself (Othello's exact endgame solver: the disc
+// difference with best play, not only the win, draw or loss), much faster
+// than the engine's search to the end: Solve hands it the position when
+// it says it is near enough the end.
+type marginSolver interface {
+	SolvesMargin() bool
+	// SolveMargin returns the margin for the side to move and a best
+	// move, keeping searched at the nodes searched so far; done is false
+	// when it stopped at the node limit (0: none) before knowing them.
+	// When ctx is done it returns ctx's error.
+	SolveMargin(ctx context.Context, nodes int64, searched *atomic.Int64) (margin int, move games.Move, done bool, err error)
+}
+
 // Solve finds the exact value of p of g with a new searcher
-// (engine.Searcher.SolveEach) within the bounds of o, timed. When a bound
-// stops it, the value is unknown and Stopped says which; when ctx is done,
-// it returns what the depths searched in full found (Stopped
-// StoppedInterrupt) with ctx's error.
+// (engine.Searcher.SolveEach) within the bounds of o, timed, or, when p
+// solves its margin itself (Othello near the end), with p's solver, which
+// gives the final margin (Score) too. When a bound stops it, the value is
+// unknown and Stopped says which; when ctx is done, it returns what the
+// depths searched in full found (Stopped StoppedInterrupt) with ctx's
+// error.
 func Solve(ctx context.Context, g games.Game, p games.Position, o SolveOptions) (Solved, error) {
 	if o.MaxDepth == 0 {
 		o.MaxDepth = engine.MaxDepth
@@ -73,18 +95,21 @@ func Solve(ctx context.Context, g games.Game, p games.Position, o SolveOptions) 
 	if o.Time < 0 {
 		return Solved{}, fmt.Errorf("time %s: want a positive duration, or 0 for no limit", o.Time)
 	}
-	s, err := engine.New(engine.Options{})
-	if err != nil {
-		return Solved{}, err
-	}
 	solveCtx := ctx
 	if o.Time > 0 {
 		var cancel context.CancelFunc
 		solveCtx, cancel = context.WithTimeoutCause(ctx, o.Time, errTimeLimit)
 		defer cancel()
 	}
+	if m, ok := p.(marginSolver); ok && m.SolvesMargin() {
+		return solveMargin(ctx, solveCtx, g, p, m, o)
+	}
+	s, err := engine.New(engine.Options{})
+	if err != nil {
+		return Solved{}, err
+	}
 	start := time.Now()
-	w := newSolveWatch(s, p, start)
+	w := newSolveWatch(s.Progress, p, start)
 	stopWatch := w.run(o.Progress, o.Every)
 	sol, err := s.SolveEach(solveCtx, p, g.Evaluators()[0], o.MaxDepth, o.Nodes, w.settled)
 	stopWatch()
@@ -108,13 +133,55 @@ func Solve(ctx context.Context, g games.Game, p games.Position, o SolveOptions) 
 	return out, nil
 }
 
+// solveMargin is Solve by p's own solver.
+func solveMargin(ctx, solveCtx context.Context, g games.Game, p games.Position, m marginSolver, o SolveOptions) (Solved, error) {
+	var searched atomic.Int64
+	start := time.Now()
+	w := newSolveWatch(searched.Load, p, start)
+	w.exact = true
+	stopWatch := w.run(o.Progress, o.Every)
+	margin, move, done, err := m.SolveMargin(solveCtx, o.Nodes, &searched)
+	stopWatch()
+	out := Solved{Game: g.Name(), Position: p.String(), Value: engine.Unknown.String(), Depth: max(w.empties, 0),
+		Nodes: searched.Load(), Seconds: time.Since(start).Seconds()}
+	switch {
+	case err == nil && !done:
+		out.Stopped = StoppedNodes
+		return out, nil
+	case err == nil:
+	case ctx.Err() != nil:
+		out.Stopped = StoppedInterrupt
+		return out, err
+	case errors.Is(context.Cause(solveCtx), errTimeLimit):
+		out.Stopped = StoppedTime
+		return out, nil
+	default:
+		return Solved{}, err
+	}
+	out.Score, out.Move = &margin, p.FormatMove(move)
+	if move == games.NoMove {
+		out.Move = ""
+	}
+	switch {
+	case margin > 0:
+		out.value = engine.Win
+	case margin < 0:
+		out.value = engine.Loss
+	default:
+		out.value = engine.DrawValue
+	}
+	out.Value = out.value.String()
+	return out, nil
+}
+
 // solveWatch follows a solve for its progress: the depths settled (from
 // the search's goroutine) and the nodes of the depth under way (read from
 // any goroutine).
 type solveWatch struct {
-	s       *engine.Searcher
-	start   time.Time
-	empties int
+	progress func() int64 // the nodes of the depth under way
+	start    time.Time
+	empties  int
+	exact    bool // a game's own solver: no depths
 
 	mu        sync.Mutex
 	depth     int           // the last depth searched in full
@@ -125,8 +192,8 @@ type solveWatch struct {
 	shown     int64         // the most nodes shown (the count never goes back)
 }
 
-func newSolveWatch(s *engine.Searcher, p games.Position, start time.Time) *solveWatch {
-	w := &solveWatch{s: s, start: start, empties: -1}
+func newSolveWatch(progress func() int64, p games.Position, start time.Time) *solveWatch {
+	w := &solveWatch{progress: progress, start: start, empties: -1}
 	if e, ok := p.(interface{ Empties() int }); ok {
 		w.empties = e.Empties()
 	}
@@ -150,9 +217,9 @@ func (w *solveWatch) now() SolveProgress {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	elapsed := time.Since(w.start)
-	cur := w.s.Progress()
+	cur := w.progress()
 	w.shown = max(w.shown, w.nodes+cur)
-	p := SolveProgress{Depth: w.depth + 1, Nodes: w.shown, Elapsed: elapsed, Empties: w.empties}
+	p := SolveProgress{Depth: w.depth + 1, Nodes: w.shown, Elapsed: elapsed, Empties: w.empties, Exact: w.exact}
 	if w.growth > 0 && cur > 0 {
 		want := float64(w.last) * w.growth // the current depth's nodes, guessed
 		rate := float64(cur) / max((elapsed-w.lastStart).Seconds(), 1e-9)

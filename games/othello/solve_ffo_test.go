@@ -1,0 +1,166 @@
+package othello
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The solver's knobs from the environment, for experiments.
+func init() {
+	for _, k := range []struct {
+		name string
+		vars []any
+	}{
+		{"SE", []any{&shallowEmpties}}, {"EVO", []any{&evalOrderEmpties}},
+		{"OEV", []any{&orderEval[0], &orderEval[1], &orderEval[2]}},
+		{"SD", []any{&sortDepths[0], &sortDepths[1]}}, {"NEAR", []any{&nearEmpties, &nearMiB}},
+		{"ETC", []any{&etcEmpties}},
+	} {
+		if v := os.Getenv(k.name); v != "" {
+			fmt.Sscan(v, k.vars...)
+		}
+	}
+}
+
+// ffoPosition is one position of the FFO endgame test suite.
+type ffoPosition struct {
+	number int
+	pos    *Position
+	score  int
+	best   []string
+}
+
+// ffoSuite reads testdata/ffo.txt.
+func ffoSuite(tb testing.TB) []ffoPosition {
+	tb.Helper()
+	f, err := os.Open("testdata/ffo.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []ffoPosition
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) != 5 {
+			tb.Fatalf("ffo.txt: %q: want 5 fields", line)
+		}
+		number, err1 := strconv.Atoi(fields[0])
+		p, err2 := Parse(fields[1] + " " + fields[2])
+		score, err3 := strconv.Atoi(fields[3])
+		if err1 != nil || err2 != nil || err3 != nil {
+			tb.Fatalf("ffo.txt: %q: %v %v %v", line, err1, err2, err3)
+		}
+		out = append(out, ffoPosition{number, p, score, strings.Split(fields[4], ",")})
+	}
+	return out
+}
+
+// ffoQuick are the FFO positions solved under plain 'go test': the ones
+// that take about a second or less.
+var ffoQuick = map[int]bool{40: true, 44: true, 47: true}
+
+// solveFFO solves f with s (its tables cleared first) and checks the score
+// and the move against the suite's.
+func solveFFO(tb testing.TB, s *Solver, f ffoPosition) Solution {
+	tb.Helper()
+	s.table.clear()
+	s.near.clear()
+	sol, err := s.Solve(context.Background(), f.pos, SolveOptions{})
+	if err != nil {
+		tb.Fatalf("FFO #%d: %v", f.number, err)
+	}
+	move := f.pos.FormatMove(sol.Move)
+	if sol.Score != f.score || !slices.Contains(f.best, move) {
+		tb.Fatalf("FFO #%d: %+d by %s, want %+d by %v", f.number, sol.Score, move, f.score, f.best)
+	}
+	return sol
+}
+
+// TestSolveFFO solves FFO test positions to their published scores and
+// best moves: the quick ones (ffoQuick) under plain go test, all twenty
+// (#40-#59, several minutes) with GAMETUNE_EXPERIMENTS=1, which prints each
+// position's time and nodes.
+func TestSolveFFO(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves endgames of 20 empty squares and more")
+	}
+	all := os.Getenv("GAMETUNE_EXPERIMENTS") == "1"
+	s, err := NewSolver(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total time.Duration
+	var nodes int64
+	for _, f := range ffoSuite(t) {
+		if !all && !ffoQuick[f.number] {
+			continue
+		}
+		start := time.Now()
+		sol := solveFFO(t, s, f)
+		took := time.Since(start)
+		total, nodes = total+took, nodes+sol.Nodes
+		if all {
+			t.Logf("#%d %2d empties %+3d %s %8.2f s %14d nodes %6.1f M nodes/s", f.number, f.pos.Empties(), sol.Score,
+				f.pos.FormatMove(sol.Move), took.Seconds(), sol.Nodes, float64(sol.Nodes)/took.Seconds()/1e6)
+		}
+	}
+	if all {
+		t.Logf("total %.1f s, %d nodes", total.Seconds(), nodes)
+	}
+}
+
+// BenchmarkSolveFFO solves each FFO position (#40-#59) and reports its
+// nodes: go test -bench SolveFFO/40 for one, -benchtime 1x for all once.
+func BenchmarkSolveFFO(b *testing.B) {
+	s, err := NewSolver(0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range ffoSuite(b) {
+		b.Run(strconv.Itoa(f.number), func(b *testing.B) {
+			var nodes int64
+			for b.Loop() {
+				nodes += solveFFO(b, s, f).Nodes
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+// TestSolveFFOProof runs the two null-window searches that prove each
+// selected position's value (FFO=40-44), for experiments.
+func TestSolveFFOProof(t *testing.T) {
+	if os.Getenv("FFO") == "" {
+		t.Skip("set FFO=40-44 to prove those positions' values")
+	}
+	s, _ := NewSolver(0)
+	for _, f := range ffoSuite(t) {
+		var lo, hi int
+		fmt.Sscanf(os.Getenv("FFO"), "%d-%d", &lo, &hi)
+		if f.number < lo || f.number > hi {
+			continue
+		}
+		s.table.clear()
+		s.near.clear()
+		s.nodes = 0
+		p, o := f.pos.mine(), f.pos.theirs()
+		n := empties(p, o)
+		a := s.nws(p, o, f.score-1, n)
+		n1 := s.nodes
+		b := s.nws(p, o, f.score+1, n)
+		t.Logf("#%d proof: %d %d nodes %.1f + %.1f Mn", f.number, a, b, float64(n1)/1e6, float64(s.nodes-n1)/1e6)
+	}
+}

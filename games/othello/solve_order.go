@@ -1,0 +1,82 @@
+package othello
+
+import "math/bits"
+
+// Far from the end the solver orders moves by the evaluation too: each
+// move's position is scored by a shallow alpha-beta search with the
+// shipped patterns evaluation, and the score joins the mobility key.
+
+// evalOrderEmpties is the least number of empty squares at which a node
+// sorts its moves by the evaluation.
+var evalOrderEmpties = 12
+
+// sortDepth is the depth of the searches that score a node's moves with n
+// empty squares.
+func sortDepth(n int) int {
+	return min(max((n-sortDepths[0])/sortDepths[1], 0), 6)
+}
+
+// sortDepths: the sort searches are (n-sortDepths[0])/sortDepths[1] plies
+// deep, from 0 to 6.
+var sortDepths = [2]int{15, 2}
+
+// endEval evaluates for the solver's ordering: the patterns evaluator with
+// its shipped weights, through a scratch position.
+type endEval struct {
+	pos Position
+	w   []float64
+}
+
+func newEndEval() *endEval {
+	return &endEval{w: patternsEvaluator.Defaults()}
+}
+
+// eval scores p to move against o, in tenths of a disc.
+func (e *endEval) eval(p, o Bitboard) int {
+	e.pos.discs[0], e.pos.discs[1], e.pos.turn, e.pos.legal = p, o, 0, legalMoves(p, o)
+	return patternsEvaluator.Evaluate(&e.pos, e.w)
+}
+
+// midSearch is the alpha-beta score of p, o to depth with the evaluation
+// at the leaves, in tenths of a disc; a finished game scores its disc
+// difference.
+func (s *Solver) midSearch(p, o Bitboard, depth, alpha, beta int) int {
+	if depth == 0 {
+		return s.ev.eval(p, o)
+	}
+	moves := legalMoves(p, o)
+	if moves == 0 {
+		if legalMoves(o, p) == 0 {
+			return 10 * finalScore(p, o)
+		}
+		return -s.midSearch(o, p, depth, -beta, -alpha)
+	}
+	best := -1 << 20
+	if depth >= 3 {
+		var list moveList
+		s.order(&list, p, o, moves, -1, 0, 0)
+		for i := range list.n {
+			m := &list.moves[i]
+			s.nodes++
+			sc := -s.midSearch(o&^m.flips, p|m.flips|1<<m.sq, depth-1, -beta, -max(alpha, best))
+			if sc > best {
+				if best = sc; sc >= beta {
+					break
+				}
+			}
+		}
+		return best
+	}
+	for ; moves != 0; moves &= moves - 1 {
+		sq := bits.TrailingZeros64(moves)
+		f := flips(p, o, sq)
+		s.nodes++
+		sc := -s.midSearch(o&^f, p|f|1<<sq, depth-1, -beta, -max(alpha, best))
+		if sc > best {
+			if best = sc; sc >= beta {
+				break
+			}
+		}
+	}
+	return best
+}

@@ -1,0 +1,90 @@
+package othello
+
+import "math/bits"
+
+// endTable is the exact solver's transposition table: bounds on the final
+// score of positions searched to the end, keyed by the discs themselves
+// (no hash collision can pass a wrong bound). Entries come in buckets of
+// two: the first keeps the entry with the most empty squares (the most
+// work to redo), the second the latest.
+type endTable struct {
+	entries []endEntry
+	shift   uint
+}
+
+// endEntry bounds a position's score: lower <= score <= upper. move is the
+// best move found, -1 when none.
+type endEntry struct {
+	p, o         Bitboard
+	lower, upper int8
+	move         int8
+	empties      uint8
+	_            [12]byte // a bucket fills a cache line
+}
+
+// newEndTable makes a table of about mib MiB (at least a bucket).
+func newEndTable(mib int) endTable {
+	n := uint(mib) << 20 / 32
+	size := uint(2)
+	for size*2 <= n {
+		size *= 2
+	}
+	return endTable{entries: make([]endEntry, size), shift: uint(64 - bits.TrailingZeros(size))}
+}
+
+// bucket returns the index of the first entry of p, o's bucket.
+func (t *endTable) bucket(p, o Bitboard) int {
+	h := (p ^ bits.RotateLeft64(o, 23)) * 0x9e3779b97f4a7c15
+	h ^= o * 0xc2b2ae3d27d4eb4f
+	return int(h>>t.shift) &^ 1
+}
+
+// probe returns the entry of p, o, or nil.
+func (t *endTable) probe(p, o Bitboard) *endEntry {
+	i := t.bucket(p, o)
+	b := t.entries[i : i+2 : i+2]
+	if b[0].p == p && b[0].o == o && b[0].empties != 0 {
+		return &b[0]
+	}
+	if b[1].p == p && b[1].o == o && b[1].empties != 0 {
+		return &b[1]
+	}
+	return nil
+}
+
+// store records that a search of p, o (empties empty squares) in the
+// window (alpha, beta) scored score with best move move.
+func (t *endTable) store(p, o Bitboard, empties, alpha, beta, score, move int) {
+	i := t.bucket(p, o)
+	b := t.entries[i : i+2 : i+2]
+	var e *endEntry
+	switch {
+	case b[0].p == p && b[0].o == o && b[0].empties != 0:
+		e = &b[0]
+	case b[1].p == p && b[1].o == o && b[1].empties != 0:
+		e = &b[1]
+	case int(b[0].empties) <= empties:
+		b[1] = b[0]
+		e = &b[0]
+		*e = endEntry{p: p, o: o, lower: -64, upper: 64, empties: uint8(empties), move: -1}
+	default:
+		e = &b[1]
+		*e = endEntry{p: p, o: o, lower: -64, upper: 64, empties: uint8(empties), move: -1}
+	}
+	switch {
+	case score >= beta:
+		e.lower = int8(max(int(e.lower), score))
+	case score <= alpha:
+		e.upper = int8(min(int(e.upper), score))
+	default:
+		e.lower, e.upper = int8(score), int8(score)
+	}
+	if move >= 0 && score > alpha {
+		e.move = int8(move)
+	} else if move >= 0 && e.move < 0 {
+		e.move = int8(move)
+	}
+}
+
+// clear empties the table.
+func (t *endTable) clear() { clear(t.entries) }
