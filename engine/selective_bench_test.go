@@ -152,3 +152,25 @@ func TestSelectiveTreeSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectivePrunes: on each game's middlegames at a shallow depth the
+// selective search visits fewer than half the nodes of the exact one.
+func TestSelectivePrunes(t *testing.T) {
+	for _, c := range selectiveCases {
+		ps, ev := c.load(t)
+		ps = ps[:4]
+		w := ev.Defaults()
+		depth := c.depth - 2
+		var nodes [2]int64
+		for i, opts := range []engine.Options{{TableMiB: 4}, {TableMiB: 4, Selective: true}} {
+			s, err := engine.New(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes[i], _ = searchCase(t, s, ps, ev, w, depth)
+		}
+		if 2*nodes[1] >= nodes[0] {
+			t.Errorf("%s at depth %d: selective %d nodes, exact %d: want fewer than half", c.game, depth, nodes[1], nodes[0])
+		}
+	}
+}
