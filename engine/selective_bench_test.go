@@ -99,6 +99,7 @@ func BenchmarkSelective(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				searchCase(b, s, ps, ev, w, c.depth-2) // grows the buffers
 				var nodes int64
 				var ebf float64
 				for b.Loop() {
