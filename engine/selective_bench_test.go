@@ -99,6 +99,7 @@ func BenchmarkSelective(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				searchCase(b, s, ps, ev, w, c.depth-2) // grows the buffers
 				var nodes int64
 				var ebf float64
 				for b.Loop() {
@@ -149,6 +150,28 @@ func TestSelectiveTreeSizes(t *testing.T) {
 			nodes, ebf := searchCase(t, s, ps, ev, w, c.depth)
 			t.Logf("%-8s %-10s depth %2d: %10d nodes/position, EBF %.2f, %6.0f ms/position",
 				c.game, mode.name, c.depth, nodes/int64(len(ps)), ebf, float64(time.Since(start).Milliseconds())/float64(len(ps)))
+		}
+	}
+}
+
+// TestSelectivePrunes: on each game's middlegames at a shallow depth the
+// selective search visits fewer than half the nodes of the exact one.
+func TestSelectivePrunes(t *testing.T) {
+	for _, c := range selectiveCases {
+		ps, ev := c.load(t)
+		ps = ps[:4]
+		w := ev.Defaults()
+		depth := c.depth - 2
+		var nodes [2]int64
+		for i, opts := range []engine.Options{{TableMiB: 4}, {TableMiB: 4, Selective: true}} {
+			s, err := engine.New(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes[i], _ = searchCase(t, s, ps, ev, w, depth)
+		}
+		if 2*nodes[1] >= nodes[0] {
+			t.Errorf("%s at depth %d: selective %d nodes, exact %d: want fewer than half", c.game, depth, nodes[1], nodes[0])
 		}
 	}
 }
