@@ -144,7 +144,7 @@ func (b *batch) receive(m jetstream.Msg) error {
 			b.refusals[res.Key] = fmt.Sprintf("%s: %s", res.Worker, res.Error)
 			return nil
 		}
-		if _, _, err := DecodeJob(js.job); err == nil {
+		if _, _, err := decodeJob(b.ctx, js.job, b.r.tables); err == nil {
 			// A job that checks here: the failure is the worker's (or a
 			// lie), not the job's; the game is played again.
 			b.r.logf("worker %q failed game %d (job %s), a job that checks here: %s; it is played again", res.Worker, js.first, res.Key, res.Error)

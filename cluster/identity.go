@@ -29,14 +29,14 @@ const maxWorkerKeys = 10_000
 // workers' consumer, its acknowledgements, results, and replies.
 func WorkerPermissions() *server.Permissions {
 	return &server.Permissions{
-		Publish: &server.SubjectPermission{Allow: []string{
+		Publish: &server.SubjectPermission{Allow: append([]string{
 			"$JS.API.STREAM.INFO." + JobsStream,
 			"$JS.API.STREAM.INFO." + ResultsStream,
 			"$JS.API.CONSUMER.INFO." + JobsStream + "." + WorkersConsumer,
 			"$JS.API.CONSUMER.MSG.NEXT." + JobsStream + "." + WorkersConsumer,
 			"$JS.ACK." + JobsStream + "." + WorkersConsumer + ".>",
 			resultsPrefix + "*",
-		}},
+		}, artifactsReader()...)},
 		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -37,6 +38,7 @@ type Runner struct {
 	ephem    bool
 	closed   chan struct{}
 	owned    func() // closes what Dial opened for the runner; nil for none
+	tables   *tableArtifacts
 
 	audit        auditor
 	auditWorkers int
@@ -99,7 +101,7 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 	}
 	r := &Runner{conn: conn, run: o.Run, tableMiB: o.TableMiB, log: o.Log, ephem: o.Ephemeral,
 		results: make(chan jetstream.Msg, 1024), closed: make(chan struct{}), maxDel: make(chan uint64, 64), workers: map[string]int{},
-		audit: newAuditor(o.Audit, o.AuditSeed), auditWorkers: max(o.AuditWorkers, 1), quarantined: map[string]string{}}
+		audit: newAuditor(o.Audit, o.AuditSeed), auditWorkers: max(o.AuditWorkers, 1), quarantined: map[string]string{}, tables: newTableArtifacts(conn)}
 	r.searchers = make(chan tournament.Searchers, r.auditWorkers)
 	cons, err := r.resultsConsumer(ctx)
 	if err != nil {
@@ -322,8 +324,9 @@ func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func
 	byKey := map[string][]int{}
 	subject := jobsPrefix + r.run
 	var futures []jetstream.PubAckFuture
+	tables := func(g games.Game, ev *games.Evaluator) (string, error) { return r.tables.name(ctx, g, ev) }
 	for i, s := range specs {
-		job, err := NewJob(s, r.tableMiB)
+		job, err := newJob(s, r.tableMiB, tables)
 		if err != nil {
 			return err
 		}

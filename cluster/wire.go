@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,8 +19,14 @@ import (
 )
 
 // WireVersion is the version of the job and result messages. A worker
-// refuses a job of another version (another worker may know it).
-const WireVersion = 1
+// refuses a job of another version (another worker may know it). A job
+// that names artifacts (WirePlayer.Tables) is of ArtifactsWireVersion, so
+// that a worker older than artifacts refuses it, and hands it back, rather
+// than failing it as a job that does not parse.
+const (
+	WireVersion          = 1
+	ArtifactsWireVersion = 2
+)
 
 // Bounds a worker enforces on a job, as on any user input, besides the
 // search's own (engine.Limits.Check).
@@ -60,6 +67,10 @@ type WirePlayer struct {
 	Weights   []float64 `json:"weights"`
 	Depth     int       `json:"depth,omitempty"`
 	Nodes     int64     `json:"nodes,omitempty"`
+	// Tables, when set, names the artifact (ArtifactName) holding the
+	// evaluator's tables, a compact weights file; without it the player
+	// plays the tables the game ships.
+	Tables string `json:"tables,omitempty"`
 }
 
 // NewJob returns the job of spec, its key set. The key is a function of the
@@ -67,6 +78,16 @@ type WirePlayer struct {
 // since a game's result depends on its spec alone, one result serves every
 // job of that key.
 func NewJob(spec tournament.GameSpec, tableMiB int) (Job, error) {
+	return newJob(spec, tableMiB, nil)
+}
+
+// tablesNamer names the artifact of an evaluator's tables, putting it on
+// the broker if need be (a Runner's tableArtifacts).
+type tablesNamer func(g games.Game, ev *games.Evaluator) (string, error)
+
+// newJob is NewJob with the tables of players that are not the game's own
+// named by tables (nil: such players are refused).
+func newJob(spec tournament.GameSpec, tableMiB int, tables tablesNamer) (Job, error) {
 	if spec.Game == nil {
 		return Job{}, errors.New("cluster: a game spec without a game")
 	}
@@ -75,11 +96,14 @@ func NewJob(spec tournament.GameSpec, tableMiB int) (Job, error) {
 		Seed: spec.Seed, MaxPlies: spec.MaxPlies, Adjudication: spec.Adjudication, TableMiB: tableMiB,
 	}
 	var err error
-	if j.First, err = wirePlayer(spec.Game, spec.First); err != nil {
+	if j.First, err = wirePlayer(spec.Game, spec.First, tables); err != nil {
 		return Job{}, err
 	}
-	if j.Second, err = wirePlayer(spec.Game, spec.Second); err != nil {
+	if j.Second, err = wirePlayer(spec.Game, spec.Second, tables); err != nil {
 		return Job{}, err
+	}
+	if j.First.Tables != "" || j.Second.Tables != "" {
+		j.V = ArtifactsWireVersion
 	}
 	data, err := json.Marshal(j)
 	if err != nil {
@@ -92,28 +116,32 @@ func NewJob(spec tournament.GameSpec, tableMiB int) (Job, error) {
 }
 
 // wirePlayer is the wire form of p, a player of g. The evaluator travels
-// by name, so a worker plays the tables of g's own evaluator of that name:
-// a player whose tables are others (loaded from a weights file, or fitted)
-// is refused, since a worker would play it with the wrong ones.
-func wirePlayer(g games.Game, p tournament.Player) (WirePlayer, error) {
+// by name, so a worker plays the tables of g's own evaluator of that name,
+// unless the player names others: a player whose tables are others (loaded
+// from a weights file, or fitted) has them named by tables, or is refused
+// when tables is nil, since a worker would play it with the wrong ones.
+func wirePlayer(g games.Game, p tournament.Player, tables tablesNamer) (WirePlayer, error) {
 	if p.Evaluator == nil {
 		return WirePlayer{}, fmt.Errorf("cluster: player %q has no evaluator", p.Name)
 	}
 	if p.Timing != (tournament.Timing{}) || p.Search != (tournament.Search{}) {
 		return WirePlayer{}, fmt.Errorf("cluster: player %q plays on a clock or with the selective search, which the wire does not carry: play it on the local pool", p.Name)
 	}
+	w := WirePlayer{Name: p.Name, Evaluator: p.Evaluator.Name, Weights: p.Weights, Depth: p.Limits.Depth, Nodes: p.Limits.Nodes}
 	if len(p.Evaluator.Tables) > 0 || len(p.Evaluator.Data) > 0 {
 		own, err := games.FindEvaluator(g, p.Evaluator.Name)
+		if err == nil && !games.SameData(own.Data, p.Evaluator.Data) && tables != nil {
+			w.Tables, err = tables(g, p.Evaluator)
+			return w, err
+		}
 		if err != nil || !games.SameData(own.Data, p.Evaluator.Data) {
 			return WirePlayer{}, fmt.Errorf("cluster: player %q: its %s tables are not the ones %s ships, which a worker would play instead: tables loaded from %s play on the local pool only",
 				p.Name, p.Evaluator.Name, g.Name(), p.Name)
 		}
 	}
-	return WirePlayer{Name: p.Name, Evaluator: p.Evaluator.Name, Weights: p.Weights, Depth: p.Limits.Depth, Nodes: p.Limits.Nodes}, nil
+	return w, nil
 }
 
-// sameData reports whether two tables' values are the same: the same
-// slice, or equal value by value (bit for bit).
 // Encode returns the job's message.
 func (j Job) Encode() ([]byte, error) {
 	data, err := json.Marshal(j)
@@ -134,7 +162,21 @@ var ErrRefused = errors.New("cluster: job refused")
 // opening. It never panics. A job this worker cannot play but another might
 // gives an error wrapping ErrRefused; any other error means the job is bad.
 // The job is returned as far as it was read (its key, when there is one).
+// A job naming artifacts is refused: a worker fetches them (Worker).
 func DecodeJob(data []byte) (Job, tournament.GameSpec, error) {
+	return decodeJob(context.Background(), data, nil)
+}
+
+// tableSource gives the evaluator named evaluator of g bound to the tables
+// of the artifact named name (a worker's workerTables, a runner's
+// tableArtifacts); its errors about getting the artifact wrap ErrRefused.
+type tableSource interface {
+	tables(ctx context.Context, g games.Game, evaluator, name string) (*games.Evaluator, error)
+}
+
+// decodeJob is DecodeJob with the tables of its players from src (nil:
+// a job naming tables is refused).
+func decodeJob(ctx context.Context, data []byte, src tableSource) (Job, tournament.GameSpec, error) {
 	var j Job
 	if len(data) > MaxMessage {
 		return j, tournament.GameSpec{}, fmt.Errorf("cluster: job of %d bytes (at most %d)", len(data), MaxMessage)
@@ -142,8 +184,8 @@ func DecodeJob(data []byte) (Job, tournament.GameSpec, error) {
 	if err := strictUnmarshal(data, &j); err != nil {
 		return j, tournament.GameSpec{}, fmt.Errorf("cluster: job does not parse: %w", err)
 	}
-	if j.V != WireVersion {
-		return j, tournament.GameSpec{}, fmt.Errorf("%w: wire version %d (this worker speaks %d)", ErrRefused, j.V, WireVersion)
+	if j.V != WireVersion && j.V != ArtifactsWireVersion {
+		return j, tournament.GameSpec{}, fmt.Errorf("%w: wire version %d (this worker speaks %d and %d)", ErrRefused, j.V, WireVersion, ArtifactsWireVersion)
 	}
 	if len(j.Key) == 0 || len(j.Key) > 64 {
 		return j, tournament.GameSpec{}, fmt.Errorf("cluster: job key %q: want 1 to 64 characters", j.Key)
@@ -176,16 +218,16 @@ func DecodeJob(data []byte) (Job, tournament.GameSpec, error) {
 	if j.TableMiB < 1 || j.TableMiB > maxTableMiB {
 		return j, spec, fmt.Errorf("cluster: job %s: table_mib %d: want 1 to %d", j.Key, j.TableMiB, maxTableMiB)
 	}
-	if spec.First, err = readPlayer(g, j.First); err != nil {
+	if spec.First, err = readPlayer(ctx, g, j.First, src); err != nil {
 		return j, spec, fmt.Errorf("cluster: job %s: first player: %w", j.Key, err)
 	}
-	if spec.Second, err = readPlayer(g, j.Second); err != nil {
+	if spec.Second, err = readPlayer(ctx, g, j.Second, src); err != nil {
 		return j, spec, fmt.Errorf("cluster: job %s: second player: %w", j.Key, err)
 	}
 	return j, spec, nil
 }
 
-func readPlayer(g games.Game, w WirePlayer) (tournament.Player, error) {
+func readPlayer(ctx context.Context, g games.Game, w WirePlayer, src tableSource) (tournament.Player, error) {
 	if len(w.Name) > maxName {
 		return tournament.Player{}, fmt.Errorf("name of %d bytes (at most %d)", len(w.Name), maxName)
 	}
@@ -197,6 +239,20 @@ func readPlayer(g games.Game, w WirePlayer) (tournament.Player, error) {
 	}
 	if ev == nil {
 		return tournament.Player{}, fmt.Errorf("%w: %s has no evaluator %q", ErrRefused, g.Name(), w.Evaluator)
+	}
+	if w.Tables != "" {
+		switch {
+		case !validArtifactName(w.Tables):
+			return tournament.Player{}, fmt.Errorf("tables %.80q: not an artifact's name (a SHA-256 in hex)", w.Tables)
+		case ev.Bind == nil:
+			return tournament.Player{}, fmt.Errorf("tables for %s, an evaluator without tables", ev.Name)
+		case src == nil:
+			return tournament.Player{}, fmt.Errorf("%w: its tables are artifact %s, which this reader does not fetch", ErrRefused, w.Tables)
+		}
+		var err error
+		if ev, err = src.tables(ctx, g, w.Evaluator, w.Tables); err != nil {
+			return tournament.Player{}, err
+		}
 	}
 	if len(w.Weights) != len(ev.Features) {
 		return tournament.Player{}, fmt.Errorf("%d weights for the %d features of %s", len(w.Weights), len(ev.Features), ev.Name)

@@ -26,17 +26,22 @@ type Worker struct {
 	logMu   sync.Mutex
 	owned   bool // the connection is the worker's: Close closes it
 	limits  JobLimits
+	tables  *workerTables
 }
 
 // WorkerOptions configure a worker. Workers is the number of games played
 // at once (0 means 1); Name identifies the worker in results (0: "worker");
 // Log receives one line per job that failed (nil: none); Limits are the
-// largest jobs it plays (zero fields: the defaults).
+// largest jobs it plays (zero fields: the defaults). Artifacts (tables)
+// are kept in ArtifactDir ("": DefaultArtifactDir), at most ArtifactBytes
+// of them (0: DefaultArtifactCache).
 type WorkerOptions struct {
-	Workers int
-	Name    string
-	Log     io.Writer
-	Limits  JobLimits
+	Workers       int
+	Name          string
+	Log           io.Writer
+	Limits        JobLimits
+	ArtifactDir   string
+	ArtifactBytes int64
 }
 
 // NewWorker returns a worker on conn.
@@ -48,7 +53,11 @@ func NewWorker(ctx context.Context, conn *Conn, o WorkerOptions) (*Worker, error
 	if err != nil {
 		return nil, conn.apiError("the workers' consumer", err)
 	}
-	w := &Worker{conn: conn, cons: cons, name: o.Name, n: max(o.Workers, 1), log: o.Log, limits: o.Limits}
+	cache, err := NewArtifactCache(conn, o.ArtifactDir, o.ArtifactBytes)
+	if err != nil {
+		return nil, err
+	}
+	w := &Worker{conn: conn, cons: cons, name: o.Name, n: max(o.Workers, 1), log: o.Log, limits: o.Limits, tables: &workerTables{cache: cache}}
 	if w.name == "" {
 		w.name = "worker"
 	}
@@ -141,7 +150,7 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Search
 		_ = msg.Term()
 		return
 	}
-	job, spec, err := DecodeJob(msg.Data())
+	job, spec, err := decodeJob(ctx, msg.Data(), w.tables)
 	if err == nil {
 		err = w.limits.allow(job)
 	}
