@@ -200,7 +200,7 @@ func TestTablesTravelAsArtifacts(t *testing.T) {
 		}
 		t.Logf("worker %d (%s): %d games, %d fetches", i, w.Name(), by[w.Name()], fetched)
 	}
-	job, err := newJob(specs[0], 2, func(g games.Game, ev *games.Evaluator) (string, error) { return r.tables.name(ctx, g, ev) })
+	job, err := newJob(specs[0], 2, func(g games.Game, ev *games.Evaluator) (string, error) { return r.tables.name(ctx, g, ev) }, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,4 +255,48 @@ func TestJobWithoutItsArtifactIsRefused(t *testing.T) {
 		t.Errorf("played %d", w.Played())
 	}
 	t.Logf("reason: %s", fe.Reason)
+}
+
+// TestScoresTravel: a runner whose jobs ask for the movers' scores hands
+// over records with the local pool's scores and depths (their times are
+// the machine's), every game audited with its scores compared.
+func TestScoresTravel(t *testing.T) {
+	b := startBroker(t)
+	specs := matchSpecs(t, 2)
+	withScores := func(run tournament.Runner) []tournament.Record {
+		t.Helper()
+		var out []tournament.Record
+		err := run.Run(context.Background(), specs, func(i int, r tournament.Record) error {
+			r.Duration = 0
+			for j := range r.Evals {
+				r.Evals[j].Time = 0
+			}
+			out = append(out, r)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	pool, err := tournament.NewPool(1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	want := withScores(pool)
+	runWorker(t, b.URL(), WorkerOptions{Name: "w", ArtifactDir: t.TempDir()})
+	ctx := context.Background()
+	r, err := NewRunner(ctx, connect(t, b.URL(), ConnectOptions{}), RunnerOptions{Run: "scores", Ephemeral: true, Scores: true, Audit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got := withScores(r)
+	if len(want[0].Evals) == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("records with scores differ from the pool's:\n%+v\nwant\n%+v", got[0].Evals, want[0].Evals)
+	}
+	if q := r.Quarantined(); len(q) != 0 || r.GamesByWorker()["w"] != len(specs) {
+		t.Errorf("quarantined %v, by worker %v", q, r.GamesByWorker())
+	}
 }

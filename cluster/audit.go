@@ -37,11 +37,12 @@ var ErrForged = errors.New("cluster: a result that is not its job's game")
 // pass the ply cap, the opening must be the spec's, and the outcome must
 // follow from the moves (ByRule), the ply cap (ByPlyCap) or the job's
 // adjudication (a draw after at least DrawAfter+DrawPlies plies, a win
-// after at least ResignPlies plies, when the job adjudicates). Scores do
-// not travel with a result, so an adjudication is checked as possible, not
-// as made: the audit (a full replay) checks that. The record's opening and
-// moves are the game's own text, never the worker's; its nodes and
-// duration are the result's. Its cost is one move generation and one
+// after at least ResignPlies plies, when the job adjudicates). Scores
+// travel only when the job asks (Job.Scores), so an adjudication is checked
+// as possible, not as made: the audit (a full replay, comparing the scores
+// too when they came) checks that. The record's opening and moves are the
+// game's own text, never the worker's; its nodes, duration and scores
+// (one per move, in range) are the result's. Its cost is one move generation and one
 // ParseMove per ply.
 func CheckResult(spec tournament.GameSpec, res Result) (tournament.Record, error) {
 	forged := func(format string, args ...any) (tournament.Record, error) {
@@ -88,6 +89,9 @@ func CheckResult(spec tournament.GameSpec, res Result) (tournament.Record, error
 	}
 	_, outcome = p.Moves(legal[:0])
 	rec.Outcome, rec.Reason = games.Outcome(res.Outcome), tournament.Reason(res.Reason)
+	if rec.Evals, err = recordEvals(res); err != nil {
+		return forged("%v", err)
+	}
 	if why := checkEnd(spec.Adjudication, rec, outcome, maxPlies); why != "" {
 		return forged("%s after %d plies: %s", rec.Reason, rec.Plies, why)
 	}
@@ -164,6 +168,12 @@ func sameGame(got, want tournament.Record) string {
 		return fmt.Sprintf("%d nodes searched, the job's players search %d", got.Nodes, want.Nodes)
 	case got.Opening != want.Opening:
 		return "another opening"
+	}
+	for i := range min(len(got.Evals), len(want.Evals)) {
+		g, w := got.Evals[i], want.Evals[i]
+		if g.Score != w.Score || g.Scored != w.Scored || g.Depth != w.Depth {
+			return fmt.Sprintf("ply %d's score is %d at depth %d, the job's players say %d at depth %d", i+1, g.Score, g.Depth, w.Score, w.Depth)
+		}
 	}
 	return ""
 }

@@ -39,6 +39,7 @@ type Runner struct {
 	closed   chan struct{}
 	owned    func() // closes what Dial opened for the runner; nil for none
 	tables   *tableArtifacts
+	scores   bool // jobs ask for the movers' scores
 
 	audit        auditor
 	auditWorkers int
@@ -80,6 +81,10 @@ type RunnerOptions struct {
 	// AuditWorkers is the number of games played here at once to audit
 	// results or replace refused ones (0 means 1).
 	AuditWorkers int
+	// Scores has the records carry the movers' scores (Record.Evals,
+	// without their times), as the local pool's do: learn's self-play
+	// labels positions with them. Its jobs are of ArtifactsWireVersion.
+	Scores bool
 }
 
 // NewRunner returns a runner of the run named in o. Jobs of the run left
@@ -101,7 +106,7 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 	}
 	r := &Runner{conn: conn, run: o.Run, tableMiB: o.TableMiB, log: o.Log, ephem: o.Ephemeral,
 		results: make(chan jetstream.Msg, 1024), closed: make(chan struct{}), maxDel: make(chan uint64, 64), workers: map[string]int{},
-		audit: newAuditor(o.Audit, o.AuditSeed), auditWorkers: max(o.AuditWorkers, 1), quarantined: map[string]string{}, tables: newTableArtifacts(conn)}
+		audit: newAuditor(o.Audit, o.AuditSeed), auditWorkers: max(o.AuditWorkers, 1), quarantined: map[string]string{}, tables: newTableArtifacts(conn), scores: o.Scores}
 	r.searchers = make(chan tournament.Searchers, r.auditWorkers)
 	cons, err := r.resultsConsumer(ctx)
 	if err != nil {
@@ -326,7 +331,7 @@ func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func
 	var futures []jetstream.PubAckFuture
 	tables := func(g games.Game, ev *games.Evaluator) (string, error) { return r.tables.name(ctx, g, ev) }
 	for i, s := range specs {
-		job, err := newJob(s, r.tableMiB, tables)
+		job, err := newJob(s, r.tableMiB, tables, r.scores)
 		if err != nil {
 			return err
 		}

@@ -37,6 +37,7 @@ const (
 	maxName     = 200           // bytes of a player's name
 	maxOpening  = 4096          // bytes of an opening position
 	maxMoves    = maxPlies + 16 // moves of a result
+	maxScore    = 1 << 30       // a mover's score (a won endgame's is beyond games.MaxEval)
 )
 
 // Job is the wire form of one game (a tournament.GameSpec), as JSON. The
@@ -58,6 +59,9 @@ type Job struct {
 	// milliseconds (0: DefaultJobDeadline); past it the worker gives the
 	// job up. Not part of the key: it does not change the game.
 	DeadlineMS int64 `json:"deadline_ms,omitempty"`
+	// Scores asks for the movers' scores in the result (Result.Evals), for
+	// learning from them; a job that asks is of ArtifactsWireVersion.
+	Scores bool `json:"scores,omitempty"`
 }
 
 // WirePlayer is a player of a job.
@@ -78,7 +82,7 @@ type WirePlayer struct {
 // since a game's result depends on its spec alone, one result serves every
 // job of that key.
 func NewJob(spec tournament.GameSpec, tableMiB int) (Job, error) {
-	return newJob(spec, tableMiB, nil)
+	return newJob(spec, tableMiB, nil, false)
 }
 
 // tablesNamer names the artifact of an evaluator's tables, putting it on
@@ -86,14 +90,15 @@ func NewJob(spec tournament.GameSpec, tableMiB int) (Job, error) {
 type tablesNamer func(g games.Game, ev *games.Evaluator) (string, error)
 
 // newJob is NewJob with the tables of players that are not the game's own
-// named by tables (nil: such players are refused).
-func newJob(spec tournament.GameSpec, tableMiB int, tables tablesNamer) (Job, error) {
+// named by tables (nil: such players are refused), asking for the movers'
+// scores when scores is set.
+func newJob(spec tournament.GameSpec, tableMiB int, tables tablesNamer, scores bool) (Job, error) {
 	if spec.Game == nil {
 		return Job{}, errors.New("cluster: a game spec without a game")
 	}
 	j := Job{
 		V: WireVersion, Game: spec.Game.Name(), Opening: spec.Opening,
-		Seed: spec.Seed, MaxPlies: spec.MaxPlies, Adjudication: spec.Adjudication, TableMiB: tableMiB,
+		Seed: spec.Seed, MaxPlies: spec.MaxPlies, Adjudication: spec.Adjudication, TableMiB: tableMiB, Scores: scores,
 	}
 	var err error
 	if j.First, err = wirePlayer(spec.Game, spec.First, tables); err != nil {
@@ -102,7 +107,7 @@ func newJob(spec tournament.GameSpec, tableMiB int, tables tablesNamer) (Job, er
 	if j.Second, err = wirePlayer(spec.Game, spec.Second, tables); err != nil {
 		return Job{}, err
 	}
-	if j.First.Tables != "" || j.Second.Tables != "" {
+	if j.First.Tables != "" || j.Second.Tables != "" || j.Scores {
 		j.V = ArtifactsWireVersion
 	}
 	data, err := json.Marshal(j)
@@ -287,12 +292,52 @@ type Result struct {
 	Plies    int      `json:"plies"`
 	Nodes    int64    `json:"nodes"`
 	Duration int64    `json:"duration_ns"`
+	// Evals are the movers' words on their moves, one per move, when the
+	// job asked for them (Job.Scores).
+	Evals []WireEval `json:"evals,omitempty"`
+}
+
+// WireEval is a mover's word on its move (tournament.MoveEval without its
+// time, which is the machine's): its score when Scored, its depth.
+type WireEval struct {
+	Score  int  `json:"s"`
+	Scored bool `json:"ok,omitempty"`
+	Depth  int  `json:"d,omitempty"`
 }
 
 // NewResult returns the result message of a finished game.
 func NewResult(key, worker string, r tournament.Record) Result {
 	return Result{V: WireVersion, Key: key, Worker: worker, Outcome: int(r.Outcome), Reason: string(r.Reason),
 		Opening: r.Opening, Moves: r.Moves, Plies: r.Plies, Nodes: r.Nodes, Duration: int64(r.Duration)}
+}
+
+// withEvals returns res carrying the movers' words of r.
+func withEvals(res Result, r tournament.Record) Result {
+	res.Evals = make([]WireEval, len(r.Evals))
+	for i, e := range r.Evals {
+		res.Evals[i] = WireEval{Score: e.Score, Scored: e.Scored, Depth: e.Depth}
+	}
+	return res
+}
+
+// recordEvals returns the words of a result's evals as a record's, nil
+// when it carries none; an error when they are not one per move or out of
+// range.
+func recordEvals(res Result) ([]tournament.MoveEval, error) {
+	if len(res.Evals) == 0 {
+		return nil, nil
+	}
+	if len(res.Evals) != len(res.Moves) {
+		return nil, fmt.Errorf("%d evals for %d moves", len(res.Evals), len(res.Moves))
+	}
+	out := make([]tournament.MoveEval, len(res.Evals))
+	for i, e := range res.Evals {
+		if e.Score < -maxScore || e.Score > maxScore || e.Depth < 0 || e.Depth > maxPlies {
+			return nil, fmt.Errorf("ply %d's eval: score %d at depth %d", i+1, e.Score, e.Depth)
+		}
+		out[i] = tournament.MoveEval{Score: e.Score, Scored: e.Scored, Depth: e.Depth}
+	}
+	return out, nil
 }
 
 // DecodeResult reads a result message, checking its fields.

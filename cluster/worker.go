@@ -197,7 +197,11 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Search
 		_ = msg.TermWithReason("game failed")
 		return
 	}
-	if err := w.publish(subject, NewResult(job.Key, w.name, rec)); err != nil {
+	res := NewResult(job.Key, w.name, rec)
+	if job.Scores {
+		res = withEvals(res, rec)
+	}
+	if err := w.publish(subject, res); err != nil {
 		_ = msg.Nak()
 		return
 	}
