@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 
 	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
@@ -161,4 +162,14 @@ func WriteResult(cfg Config, res *Result, path string, overwrite bool, source ma
 		return fmt.Errorf("learn: %w", err)
 	}
 	return RemoveState(cfg)
+}
+
+// RunName names a run's games on a broker (the cluster's run name): a
+// digest of what its result depends on (fingerprint) and of its State
+// file, so that the same command run again finds the results its workers
+// published meanwhile, and runs of other settings or files never meet.
+func RunName(cfg Config) string {
+	state, _ := filepath.Abs(cfg.State)
+	sum := sha256.Sum256([]byte(fingerprint(cfg) + "\n" + state))
+	return "learn-" + hex.EncodeToString(sum[:8])
 }

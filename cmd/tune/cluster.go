@@ -19,7 +19,8 @@ import (
 // by workers through a NATS broker.
 type clusterOptions struct {
 	cluster.Options
-	audit shareValue // the share of games audited; unset: the default
+	audit  shareValue // the share of games audited; unset: the default
+	scores bool       // records carry the movers' scores (cluster.RunnerOptions.Scores)
 }
 
 // shareValue is a flag holding a share, "2%" or a fraction (cluster.ParseShare).
@@ -48,8 +49,6 @@ func (o *clusterOptions) bind(f *pflag.FlagSet) {
 	f.MarkHidden("ack-wait")
 	f.MarkHidden("max-deliver")
 }
-
-func (o clusterOptions) enabled() bool { return o.Enabled() }
 
 // gameRunner plays batches of games: the local pool, or the cluster.
 type gameRunner struct {
@@ -87,7 +86,7 @@ func (g *gameRunner) useEngines(logPath string, stderr io.Writer) error {
 // localOnly refuses the broker for a plan whose games external engines
 // play: a cluster's workers play built-in players only.
 func localOnly(plan *population.Plan, co clusterOptions) error {
-	if names := plan.ExternalEngines(); len(names) > 0 && co.enabled() {
+	if names := plan.ExternalEngines(); len(names) > 0 && co.Enabled() {
 		return usageError{fmt.Errorf("%s: external engines play on the local pool only, not on the cluster's workers: run without --nats and --broker-listen (built-in opponents, such as default:full,depth=2, may be played by workers)", strings.Join(names, ", "))}
 	}
 	return nil
@@ -108,7 +107,7 @@ func (g *gameRunner) Report(w io.Writer) {
 // broker, as the jobs of the run named run, and workers here too (0:
 // none). A broker started here keeps its data in brokerStore.
 func openRunner(ctx context.Context, co clusterOptions, workers int, run string, ephemeral bool, brokerStore string, stderr io.Writer) (*gameRunner, error) {
-	if !co.enabled() {
+	if !co.Enabled() {
 		if co.TokenFile != "" {
 			return nil, usageError{errors.New("--token-file needs --nats or --broker-listen")}
 		}
@@ -125,7 +124,7 @@ func openRunner(ctx context.Context, co clusterOptions, workers int, run string,
 	if workers < 0 || workers > maxWorkers {
 		return nil, usageError{fmt.Errorf("--workers %d: want 0 (none here) to %d", workers, maxWorkers)}
 	}
-	r, err := co.Open(ctx, cluster.RunnerOptions{Run: run, TableMiB: poolTableMiB, Workers: workers, Ephemeral: ephemeral, Log: stderr, Audit: co.auditShare()}, brokerStore, stderr)
+	r, err := co.Open(ctx, cluster.RunnerOptions{Run: run, TableMiB: poolTableMiB, Workers: workers, Ephemeral: ephemeral, Log: stderr, Audit: co.auditShare(), Scores: co.scores}, brokerStore, stderr)
 	if err != nil {
 		return nil, clusterError(err)
 	}
@@ -147,7 +146,7 @@ var ephemeralName = cluster.MatchName
 // (cluster.OptionsFile), for resume.
 func saveClusterOptions(dir string, co clusterOptions) error {
 	data, err := co.Encode()
-	if err != nil || !co.enabled() {
+	if err != nil || !co.Enabled() {
 		return err
 	}
 	return results.WriteFileAtomic(filepath.Join(dir, cluster.OptionsFile), data, true)

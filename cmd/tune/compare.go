@@ -61,7 +61,7 @@ func compareAlgos(o compareOptions) ([]population.Algo, error) {
 	if err != nil {
 		return nil, usageError{fmt.Errorf("compare: --algos: %w", err)}
 	}
-	if !o.cluster.enabled() {
+	if !o.cluster.Enabled() {
 		if _, err := checkWorkers(o.workers); err != nil {
 			return nil, err
 		}

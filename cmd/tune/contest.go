@@ -137,7 +137,7 @@ func (o contestOptions) check() (games.Game, engine.Limits, error) {
 	if err != nil {
 		return nil, engine.Limits{}, err
 	}
-	if !o.cluster.enabled() {
+	if !o.cluster.Enabled() {
 		if _, err := checkWorkers(o.workers); err != nil {
 			return nil, engine.Limits{}, err
 		}

@@ -8,7 +8,6 @@ import (
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/learn"
-	"github.com/gametune/gametune/tournament"
 	"github.com/spf13/cobra"
 )
 
@@ -19,6 +18,7 @@ type learnOptions struct {
 	l2, lambda, rate                                  float64
 	force, json                                       bool
 	tables                                            []string
+	cluster                                           clusterOptions
 }
 
 func runLearn(ctx context.Context, o learnOptions, gopts globalOptions, out output) error {
@@ -26,16 +26,18 @@ func runLearn(ctx context.Context, o learnOptions, gopts globalOptions, out outp
 	if err != nil {
 		return err
 	}
-	pool, err := tournament.NewPool(o.workers, poolTableMiB)
-	if cfg.Runner = pool; err != nil {
-		return usageError{err}
+	o.cluster.scores = true // self-play labels positions with the movers' scores
+	run, err := openRunner(ctx, o.cluster, o.workers, learn.RunName(cfg), false, o.out+".broker", out.Stderr)
+	if cfg.Runner = run; err != nil {
+		return err
 	}
-	defer pool.Close()
+	defer run.Close()
 	if !gopts.quiet {
 		cfg.Log = func(r learn.Round) { fmt.Fprintln(out.Stderr, r.LogLine()) }
 		cfg.Progress = func(p learn.Progress) { fmt.Fprintln(out.Stderr, p.LogLine()) }
 	}
 	res, runErr := learn.Learn(ctx, cfg)
+	run.Report(out.Stderr)
 	if errors.Is(runErr, learn.ErrConfig) || errors.Is(runErr, learn.ErrBadStore) {
 		return usageError{runErr}
 	}
@@ -71,9 +73,6 @@ func (o learnOptions) config() (learn.Config, error) {
 		return learn.Config{}, usageError{fmt.Errorf("learn: %s exists already (use --force to replace it)", o.out)}
 	} else if err != nil {
 		return learn.Config{}, usageError{fmt.Errorf("learn: -o: %w", err)}
-	}
-	if _, err := checkWorkers(o.workers); err != nil {
-		return learn.Config{}, err
 	}
 	lim := engine.Limits{Depth: o.depth}
 	if err := lim.Check(); err != nil || o.depth < 1 {
@@ -113,6 +112,7 @@ beats the current weights in colour-swapped pairs: a pentanomial SPRT (H0 0, H1
 5 normalized Elo) accepts, or at the gate's last pair the Elo interval lies
 above 0. The budget counts every game: a quarter for the gates, the rest
 self-play, later rounds playing more. Results do not depend on --workers.
+With --nats the games go to workers, each round's tables with them: the same result.
 -o is written atomically and never replaced without --force. Interrupted, learn
 keeps its weights so far in FILE.resume and its games in --positions (or
 FILE.resume.games): run again, it goes on to the result of an unbroken run.`,
@@ -135,6 +135,7 @@ FILE.resume.games): run again, it goes on to the result of an unbroken run.`,
 	f.Float64Var(&o.lambda, "lambda", 0, "share of each label taken from the mover's search score, 0-1 (sigmoid of K times the score; the rest from the game's result)")
 	f.StringSliceVar(&o.tables, "tables", nil, "fit only these tables (comma-separated names, as 'tune games' lists them); the others and the scalars keep the starting weights'")
 	f.BoolVar(&o.force, "force", false, "overwrite the output file")
+	o.cluster.bind(f)
 	bindJSON(c, &o.json)
 	return c
 }

@@ -64,14 +64,14 @@ func runResume(ctx context.Context, o resumeOptions, gopts globalOptions, out ou
 // options given, else those recorded with the run; checked.
 func resumeCluster(o resumeOptions) (clusterOptions, error) {
 	co := o.cluster
-	if !co.enabled() && co.TokenFile == "" {
+	if !co.Enabled() && co.TokenFile == "" {
 		recorded, err := loadClusterOptions(o.dir)
 		if err != nil {
 			return co, err
 		}
 		co.NATS, co.BrokerListen, co.TokenFile, co.TLSCA = recorded.NATS, recorded.BrokerListen, recorded.TokenFile, recorded.TLSCA
 	}
-	if !co.enabled() {
+	if !co.Enabled() {
 		_, err := checkWorkers(o.workers)
 		return co, err
 	}

@@ -79,7 +79,7 @@ func runRun(ctx context.Context, o runOptions, gopts globalOptions, out output) 
 	if o.out == "" {
 		return usageError{fmt.Errorf("run: --out DIR is required (a new directory for the run's results)")}
 	}
-	if !o.cluster.enabled() {
+	if !o.cluster.Enabled() {
 		if _, err := checkWorkers(o.workers); err != nil {
 			return err
 		}

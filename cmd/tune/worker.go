@@ -10,9 +10,7 @@ import (
 
 type workerOptions struct {
 	cluster cluster.Options
-	workers int
-	name    string
-	limits  cluster.JobLimits
+	wo      cluster.WorkerOptions
 	newKey  string
 }
 
@@ -29,11 +27,12 @@ func runWorker(ctx context.Context, o workerOptions, gopts globalOptions, out ou
 	if o.cluster.NATS == "" {
 		return usageError{fmt.Errorf("worker: --nats URL is required (a broker: 'tune broker' starts one)")}
 	}
-	n, err := checkWorkers(o.workers)
+	n, err := checkWorkers(o.wo.Workers)
 	if err != nil {
 		return err
 	}
-	w, err := o.cluster.OpenWorker(ctx, cluster.WorkerOptions{Workers: n, Name: o.name, Log: out.Stderr, Limits: o.limits})
+	o.wo.Workers, o.wo.Log = n, out.Stderr
+	w, err := o.cluster.OpenWorker(ctx, o.wo)
 	if err != nil {
 		return clusterError(err)
 	}
@@ -68,11 +67,12 @@ run after 5 refusals), and gives up a game past its job's deadline.
 	f.StringVar(&o.cluster.WorkerKeyFile, "key-file", "", "this worker's key (see --new-key), instead of --token-file")
 	f.StringVar(&o.newKey, "new-key", "", "write a new worker key to this file, print its public key and exit")
 	f.StringVar(&o.cluster.TLSCA, "tls-ca", "", "PEM certificates that sign the broker's (a broker with TLS)")
-	f.IntVar(&o.limits.Depth, "max-depth", cluster.DefaultMaxDepth, "refuse games searched deeper than this (plies)")
-	f.IntVar(&o.limits.TableMiB, "max-hash", cluster.DefaultMaxTableMiB, "refuse games whose table is larger than this (MiB per game at once)")
-	f.IntVar(&o.limits.Plies, "max-plies", cluster.DefaultMaxPlies, "refuse games whose ply cap is larger than this")
-	f.IntVar(&o.workers, "workers", 0, workersHelp)
-	f.StringVar(&o.name, "name", "", "this worker's name in results (default: host and process id)")
+	f.IntVar(&o.wo.Limits.Depth, "max-depth", cluster.DefaultMaxDepth, "refuse games searched deeper than this (plies)")
+	f.IntVar(&o.wo.Limits.TableMiB, "max-hash", cluster.DefaultMaxTableMiB, "refuse games whose table is larger than this (MiB per game at once)")
+	f.IntVar(&o.wo.Limits.Plies, "max-plies", cluster.DefaultMaxPlies, "refuse games whose ply cap is larger than this")
+	f.IntVar(&o.wo.Workers, "workers", 0, workersHelp)
+	f.StringVar(&o.wo.ArtifactDir, "cache", "", fmt.Sprintf("folder of the tables fetched from the broker, kept at most %d GiB (default: gametune/artifacts in the user's cache folder)", cluster.DefaultArtifactCache>>30))
+	f.StringVar(&o.wo.Name, "name", "", "this worker's name in results (default: host and process id)")
 	f.DurationVar(&o.cluster.AckWait, "ack-wait", 0, "see 'tune run'")
 	f.IntVar(&o.cluster.MaxDeliver, "max-deliver", 0, "see 'tune run'")
 	f.MarkHidden("ack-wait")
