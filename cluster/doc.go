@@ -21,6 +21,12 @@
 // hands results over in spec order, once per game, whatever the order and
 // the number of times they arrive.
 //
+// Files a job needs besides its message travel as artifacts, named by
+// their SHA-256 in JetStream's object store (PutArtifact): a player's
+// tables other than the game's own go so (TablesArtifact), and a worker
+// fetches each once into its ArtifactCache. A runner may ask for the
+// movers' scores (RunnerOptions.Scores), which learn's self-play needs.
+//
 // Broker starts an embedded NATS server with JetStream on disk, for users
 // who run none of their own. Access always needs the token, or a worker's
 // own key (NewWorkerKey), which allows a worker's work only; TLS on demand.
