@@ -200,7 +200,7 @@ func TestTablesTravelAsArtifacts(t *testing.T) {
 		}
 		t.Logf("worker %d (%s): %d games, %d fetches", i, w.Name(), by[w.Name()], fetched)
 	}
-	job, err := newJob(specs[0], 2, func(g games.Game, ev *games.Evaluator) (string, error) { return r.tables.name(ctx, g, ev) }, false)
+	job, err := newJob(specs[0], 2, jobOptions{tables: func(g games.Game, ev *games.Evaluator) (string, error) { return r.tables.name(ctx, g, ev) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,11 +88,15 @@ func CheckResult(spec tournament.GameSpec, res Result) (tournament.Record, error
 		p.Play(m)
 	}
 	_, outcome = p.Moves(legal[:0])
-	rec.Outcome, rec.Reason = games.Outcome(res.Outcome), tournament.Reason(res.Reason)
+	rec.Outcome, rec.Reason, rec.Detail = games.Outcome(res.Outcome), tournament.Reason(res.Reason), res.Detail
 	if rec.Evals, err = recordEvals(res); err != nil {
 		return forged("%v", err)
 	}
-	if why := checkEnd(spec.Adjudication, rec, outcome, maxPlies); why != "" {
+	why := checkEnd(spec.Adjudication, rec, outcome, maxPlies)
+	if isFault(rec.Reason) {
+		why = checkFault(spec, rec)
+	}
+	if why != "" {
 		return forged("%s after %d plies: %s", rec.Reason, rec.Plies, why)
 	}
 	return rec, nil
@@ -123,6 +127,30 @@ func checkEnd(a tournament.Adjudication, rec tournament.Record, final games.Outc
 		}
 	default:
 		return "not a way a played game ends"
+	}
+	return ""
+}
+
+func isFault(r tournament.Reason) bool {
+	return r == tournament.ByTime || r == tournament.ByCrash || r == tournament.ByStall || r == tournament.ByIllegal
+}
+
+// checkFault says why a game cannot have been lost by a fault or on time
+// as rec says ("" when it can): the loser must be a player that can fault,
+// an external engine or a player on a clock. Which side faulted, and why,
+// is the worker's word.
+func checkFault(spec tournament.GameSpec, rec tournament.Record) string {
+	var loser tournament.Player
+	switch rec.Outcome {
+	case games.FirstWins:
+		loser = spec.Second
+	case games.SecondWins:
+		loser = spec.First
+	default:
+		return "a fault loses the game, not a draw"
+	}
+	if loser.Engine == nil && loser.Timing.TC == nil && loser.Timing.MoveTime == 0 {
+		return fmt.Sprintf("%s is the built-in searcher without a clock, which cannot lose so", loser.Name)
 	}
 	return ""
 }

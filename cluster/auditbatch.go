@@ -160,10 +160,11 @@ func (b *batch) receive(m jetstream.Msg) error {
 		b.needGame(res.Key)
 		return nil
 	}
+	b.r.noteSpeed(res.Worker, res.Speed)
 	if !b.deferAck {
 		_ = m.Ack()
 	}
-	if b.r.audit.sampled(res.Key) {
+	if b.r.audit.sampled(res.Key) && !onClock(js.spec) { // a clock game cannot be played again to its moves
 		js.pending = &heldResult{rec: rec, worker: res.Worker, msg: m}
 		b.queue(res.Key)
 		return nil
@@ -288,9 +289,9 @@ func (b *batch) queue(key string) {
 // playHere plays the queued games until the batch ends.
 func (b *batch) playHere() {
 	defer b.players.Done()
-	s, err := b.r.getSearchers()
+	seat, err := b.r.getSeat()
 	if err == nil {
-		defer b.r.putSearchers(s)
+		defer b.r.putSeat(seat)
 	}
 	for {
 		var t localTask
@@ -304,7 +305,7 @@ func (b *batch) playHere() {
 		g.skipped = b.settled[t.key]
 		b.settledMu.Unlock()
 		if !g.skipped && err == nil {
-			g.rec, g.err = tournament.Play(b.ctx, s, t.spec)
+			g.rec, g.err = seat.Play(b.ctx, t.spec)
 			b.r.playedHere.Add(1)
 		}
 		select {

@@ -43,11 +43,12 @@ type Runner struct {
 
 	audit        auditor
 	auditWorkers int
-	searchers    chan tournament.Searchers // the players of the games played here, for reuse
+	seats        chan *tournament.Seat // the players of the games played here, for reuse
 	playedHere   atomic.Int64
 
 	mu          sync.Mutex
 	workers     map[string]int    // games handed over, by worker name
+	speeds      map[string]int64  // nodes per second at their benchmark, by worker name
 	quarantined map[string]string // workers whose results are refused, and why
 }
 
@@ -107,7 +108,7 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 	r := &Runner{conn: conn, run: o.Run, tableMiB: o.TableMiB, log: o.Log, ephem: o.Ephemeral,
 		results: make(chan jetstream.Msg, 1024), closed: make(chan struct{}), maxDel: make(chan uint64, 64), workers: map[string]int{},
 		audit: newAuditor(o.Audit, o.AuditSeed), auditWorkers: max(o.AuditWorkers, 1), quarantined: map[string]string{}, tables: newTableArtifacts(conn), scores: o.Scores}
-	r.searchers = make(chan tournament.Searchers, r.auditWorkers)
+	r.seats = make(chan *tournament.Seat, r.auditWorkers)
 	cons, err := r.resultsConsumer(ctx)
 	if err != nil {
 		return nil, err
@@ -241,6 +242,9 @@ func (r *Runner) Close() error {
 		<-r.locDone
 	}
 	close(r.closed)
+	for len(r.seats) > 0 {
+		(<-r.seats).Close()
+	}
 	if r.consume != nil {
 		r.consume.Stop()
 	}
@@ -284,6 +288,16 @@ func (r *Runner) WriteGamesByWorker(w io.Writer) {
 		parts = append(parts, "none")
 	}
 	fmt.Fprintf(w, "games by worker: %s\n", strings.Join(parts, " "))
+	r.mu.Lock()
+	speeds := maps.Clone(r.speeds)
+	r.mu.Unlock()
+	if len(speeds) > 0 {
+		parts = parts[:0]
+		for _, name := range slices.Sorted(maps.Keys(speeds)) {
+			parts = append(parts, fmt.Sprintf("%s %.2fM", name, float64(speeds[name])/1e6))
+		}
+		fmt.Fprintf(w, "worker speeds (nodes/s, Othello at depth 6): %s\n", strings.Join(parts, " "))
+	}
 	q := r.Quarantined()
 	for _, name := range slices.Sorted(maps.Keys(q)) {
 		fmt.Fprintf(w, "worker %q quarantined: %s\n", name, q[name])
@@ -329,9 +343,10 @@ func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func
 	byKey := map[string][]int{}
 	subject := jobsPrefix + r.run
 	var futures []jetstream.PubAckFuture
-	tables := func(g games.Game, ev *games.Evaluator) (string, error) { return r.tables.name(ctx, g, ev) }
+	o := jobOptions{tables: func(g games.Game, ev *games.Evaluator) (string, error) { return r.tables.name(ctx, g, ev) },
+		engine: r.tables.wireEngine, scores: r.scores}
 	for i, s := range specs {
-		job, err := newJob(s, r.tableMiB, tables, r.scores)
+		job, err := newJob(s, r.tableMiB, o)
 		if err != nil {
 			return err
 		}
@@ -399,23 +414,44 @@ func (r *Runner) setQuarantined(worker, why string) bool {
 	return !was
 }
 
+// noteSpeed keeps the speed a worker reported (0: none).
+func (r *Runner) noteSpeed(worker string, nps int64) {
+	if nps <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.speeds == nil {
+		r.speeds = map[string]int64{}
+	}
+	r.speeds[worker] = nps
+}
+
 // PlayedHere is the number of games this runner played itself: audits,
 // and games whose results it refused.
 func (r *Runner) PlayedHere() int64 { return r.playedHere.Load() }
 
-func (r *Runner) getSearchers() (tournament.Searchers, error) {
+// getSeat returns a seat to play games here: one played on before, or a
+// new one.
+func (r *Runner) getSeat() (*tournament.Seat, error) {
 	select {
-	case s := <-r.searchers:
+	case s := <-r.seats:
 		return s, nil
 	default:
-		return tournament.NewSearchers(r.tableMiB)
+		s, err := tournament.NewSearchers(r.tableMiB)
+		if err != nil {
+			return nil, err
+		}
+		return tournament.NewSeat(s, r.tableMiB, nil), nil
 	}
 }
 
-func (r *Runner) putSearchers(s tournament.Searchers) {
+// putSeat keeps a seat for the next games played here, or closes it.
+func (r *Runner) putSeat(s *tournament.Seat) {
 	select {
-	case r.searchers <- s:
+	case r.seats <- s:
 	default:
+		s.Close()
 	}
 }
 

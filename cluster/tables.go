@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament"
 )
 
 // Tables as artifacts. A player whose evaluator has tables other than the
@@ -34,6 +35,7 @@ func TablesArtifact(g games.Game, ev *games.Evaluator) ([]byte, error) {
 // is written and put once for the runner's life.
 type tableArtifacts struct {
 	conn *Conn
+	engineHashes
 
 	mu    sync.Mutex
 	names map[tablesKey]string
@@ -85,6 +87,11 @@ func (t *tableArtifacts) tables(_ context.Context, g games.Game, evaluator, name
 	return nil, fmt.Errorf("%w: tables %s are not this runner's", ErrRefused, name)
 }
 
+// engine is the runner's own engine of a job (runnerEngine).
+func (t *tableArtifacts) engine(g games.Game, we *WireEngine) (tournament.Engine, error) {
+	return runnerEngine(g, we)
+}
+
 // maxBoundTables is the number of table sets a worker keeps bound in
 // memory: a learn run plays two at once (a gate), and Othello's patterns
 // take some 4 MB each.
@@ -93,10 +100,16 @@ const maxBoundTables = 4
 // workerTables is a worker's tableSource: artifacts from its cache, the
 // last few evaluators bound to them kept in memory.
 type workerTables struct {
-	cache *ArtifactCache
+	cache   *ArtifactCache
+	allowed map[string]allowedEngine // the engines this worker plays, by name
 
 	mu    sync.Mutex
 	bound []boundTables // most recently used last
+}
+
+// engine is the engine a job names as this worker plays it (playEngine).
+func (w *workerTables) engine(g games.Game, we *WireEngine) (tournament.Engine, error) {
+	return playEngine(w.allowed, g, we)
 }
 
 type boundTables struct {

@@ -38,6 +38,7 @@ const (
 	maxOpening  = 4096          // bytes of an opening position
 	maxMoves    = maxPlies + 16 // moves of a result
 	maxScore    = 1 << 30       // a mover's score (a won endgame's is beyond games.MaxEval)
+	maxDetail   = 4096          // bytes of a fault's detail
 )
 
 // Job is the wire form of one game (a tournament.GameSpec), as JSON. The
@@ -75,6 +76,9 @@ type WirePlayer struct {
 	// evaluator's tables, a compact weights file; without it the player
 	// plays the tables the game ships.
 	Tables string `json:"tables,omitempty"`
+	// Engine, when set, is an external engine that plays instead of the
+	// built-in searcher (the fields above but Name unused).
+	Engine *WireEngine `json:"engine,omitempty"`
 }
 
 // NewJob returns the job of spec, its key set. The key is a function of the
@@ -82,32 +86,40 @@ type WirePlayer struct {
 // since a game's result depends on its spec alone, one result serves every
 // job of that key.
 func NewJob(spec tournament.GameSpec, tableMiB int) (Job, error) {
-	return newJob(spec, tableMiB, nil, false)
+	return newJob(spec, tableMiB, jobOptions{})
 }
 
 // tablesNamer names the artifact of an evaluator's tables, putting it on
 // the broker if need be (a Runner's tableArtifacts).
 type tablesNamer func(g games.Game, ev *games.Evaluator) (string, error)
 
-// newJob is NewJob with the tables of players that are not the game's own
-// named by tables (nil: such players are refused), asking for the movers'
-// scores when scores is set.
-func newJob(spec tournament.GameSpec, tableMiB int, tables tablesNamer, scores bool) (Job, error) {
+// jobOptions say what a job may carry beyond NewJob's: players whose
+// tables are not the game's own, named by tables, external engines, named
+// by engine (nil: such players are refused), and the movers' scores in
+// its result (scores).
+type jobOptions struct {
+	tables tablesNamer
+	engine engineNamer
+	scores bool
+}
+
+// newJob is NewJob with o.
+func newJob(spec tournament.GameSpec, tableMiB int, o jobOptions) (Job, error) {
 	if spec.Game == nil {
 		return Job{}, errors.New("cluster: a game spec without a game")
 	}
 	j := Job{
 		V: WireVersion, Game: spec.Game.Name(), Opening: spec.Opening,
-		Seed: spec.Seed, MaxPlies: spec.MaxPlies, Adjudication: spec.Adjudication, TableMiB: tableMiB, Scores: scores,
+		Seed: spec.Seed, MaxPlies: spec.MaxPlies, Adjudication: spec.Adjudication, TableMiB: tableMiB, Scores: o.scores,
 	}
 	var err error
-	if j.First, err = wirePlayer(spec.Game, spec.First, tables); err != nil {
+	if j.First, err = wirePlayer(spec.Game, spec.First, o); err != nil {
 		return Job{}, err
 	}
-	if j.Second, err = wirePlayer(spec.Game, spec.Second, tables); err != nil {
+	if j.Second, err = wirePlayer(spec.Game, spec.Second, o); err != nil {
 		return Job{}, err
 	}
-	if j.First.Tables != "" || j.Second.Tables != "" || j.Scores {
+	if j.First.Tables != "" || j.Second.Tables != "" || j.First.Engine != nil || j.Second.Engine != nil || j.Scores {
 		j.V = ArtifactsWireVersion
 	}
 	data, err := json.Marshal(j)
@@ -125,7 +137,10 @@ func newJob(spec tournament.GameSpec, tableMiB int, tables tablesNamer, scores b
 // unless the player names others: a player whose tables are others (loaded
 // from a weights file, or fitted) has them named by tables, or is refused
 // when tables is nil, since a worker would play it with the wrong ones.
-func wirePlayer(g games.Game, p tournament.Player, tables tablesNamer) (WirePlayer, error) {
+func wirePlayer(g games.Game, p tournament.Player, o jobOptions) (WirePlayer, error) {
+	if p.Engine != nil {
+		return wireEngine(p, o.engine)
+	}
 	if p.Evaluator == nil {
 		return WirePlayer{}, fmt.Errorf("cluster: player %q has no evaluator", p.Name)
 	}
@@ -135,8 +150,8 @@ func wirePlayer(g games.Game, p tournament.Player, tables tablesNamer) (WirePlay
 	w := WirePlayer{Name: p.Name, Evaluator: p.Evaluator.Name, Weights: p.Weights, Depth: p.Limits.Depth, Nodes: p.Limits.Nodes}
 	if len(p.Evaluator.Tables) > 0 || len(p.Evaluator.Data) > 0 {
 		own, err := games.FindEvaluator(g, p.Evaluator.Name)
-		if err == nil && !games.SameData(own.Data, p.Evaluator.Data) && tables != nil {
-			w.Tables, err = tables(g, p.Evaluator)
+		if err == nil && !games.SameData(own.Data, p.Evaluator.Data) && o.tables != nil {
+			w.Tables, err = o.tables(g, p.Evaluator)
 			return w, err
 		}
 		if err != nil || !games.SameData(own.Data, p.Evaluator.Data) {
@@ -172,16 +187,19 @@ func DecodeJob(data []byte) (Job, tournament.GameSpec, error) {
 	return decodeJob(context.Background(), data, nil)
 }
 
-// tableSource gives the evaluator named evaluator of g bound to the tables
-// of the artifact named name (a worker's workerTables, a runner's
-// tableArtifacts); its errors about getting the artifact wrap ErrRefused.
-type tableSource interface {
+// jobSource gives what a job names beyond its message (a worker's
+// workerTables, a runner's tableArtifacts): tables gives the evaluator
+// named evaluator of g bound to the tables of the artifact named name;
+// engine the external engine a job's player names, as this process runs
+// it. Errors of what another process may have wrap ErrRefused.
+type jobSource interface {
 	tables(ctx context.Context, g games.Game, evaluator, name string) (*games.Evaluator, error)
+	engine(g games.Game, e *WireEngine) (tournament.Engine, error)
 }
 
 // decodeJob is DecodeJob with the tables of its players from src (nil:
 // a job naming tables is refused).
-func decodeJob(ctx context.Context, data []byte, src tableSource) (Job, tournament.GameSpec, error) {
+func decodeJob(ctx context.Context, data []byte, src jobSource) (Job, tournament.GameSpec, error) {
 	var j Job
 	if len(data) > MaxMessage {
 		return j, tournament.GameSpec{}, fmt.Errorf("cluster: job of %d bytes (at most %d)", len(data), MaxMessage)
@@ -232,9 +250,19 @@ func decodeJob(ctx context.Context, data []byte, src tableSource) (Job, tourname
 	return j, spec, nil
 }
 
-func readPlayer(ctx context.Context, g games.Game, w WirePlayer, src tableSource) (tournament.Player, error) {
+func readPlayer(ctx context.Context, g games.Game, w WirePlayer, src jobSource) (tournament.Player, error) {
 	if len(w.Name) > maxName {
 		return tournament.Player{}, fmt.Errorf("name of %d bytes (at most %d)", len(w.Name), maxName)
+	}
+	if w.Engine != nil {
+		if src == nil {
+			return tournament.Player{}, fmt.Errorf("%w: an external engine, which this reader does not play", ErrRefused)
+		}
+		e, err := src.engine(g, w.Engine)
+		if err != nil {
+			return tournament.Player{}, err
+		}
+		return tournament.Player{Name: w.Name, Engine: e}, nil
 	}
 	var ev *games.Evaluator
 	for _, e := range g.Evaluators() {
@@ -295,6 +323,12 @@ type Result struct {
 	// Evals are the movers' words on their moves, one per move, when the
 	// job asked for them (Job.Scores).
 	Evals []WireEval `json:"evals,omitempty"`
+	// Detail says why a player lost by a fault or on time (jobs of
+	// ArtifactsWireVersion).
+	Detail string `json:"detail,omitempty"`
+	// Speed is the worker's nodes per second at its benchmark (jobs of
+	// ArtifactsWireVersion): a run sees a slow machine.
+	Speed int64 `json:"nps,omitempty"`
 }
 
 // WireEval is a mover's word on its move (tournament.MoveEval without its
@@ -356,14 +390,15 @@ func DecodeResult(data []byte) (Result, error) {
 		return r, nil
 	}
 	switch tournament.Reason(r.Reason) {
-	case tournament.ByRule, tournament.ByAdjudication, tournament.ByResignation, tournament.ByPlyCap:
+	case tournament.ByRule, tournament.ByAdjudication, tournament.ByResignation, tournament.ByPlyCap,
+		tournament.ByTime, tournament.ByCrash, tournament.ByStall, tournament.ByIllegal:
 	default:
 		return r, fmt.Errorf("cluster: result %s: reason %q", r.Key, r.Reason)
 	}
 	if o := games.Outcome(r.Outcome); o != games.FirstWins && o != games.SecondWins && o != games.Draw {
 		return r, fmt.Errorf("cluster: result %s: outcome %d", r.Key, r.Outcome)
 	}
-	if r.Plies != len(r.Moves) || len(r.Moves) > maxMoves || r.Nodes < 0 || r.Duration < 0 {
+	if r.Plies != len(r.Moves) || len(r.Moves) > maxMoves || r.Nodes < 0 || r.Duration < 0 || r.Speed < 0 || len(r.Detail) > maxDetail {
 		return r, fmt.Errorf("cluster: result %s: %d plies, %d moves, %d nodes", r.Key, r.Plies, len(r.Moves), r.Nodes)
 	}
 	return r, nil
@@ -372,7 +407,7 @@ func DecodeResult(data []byte) (Result, error) {
 // Record returns the game record the result carries.
 func (r Result) Record() tournament.Record {
 	return tournament.Record{Outcome: games.Outcome(r.Outcome), Reason: tournament.Reason(r.Reason), Opening: r.Opening,
-		Moves: r.Moves, Plies: r.Plies, Nodes: r.Nodes, Duration: time.Duration(r.Duration)}
+		Moves: r.Moves, Plies: r.Plies, Nodes: r.Nodes, Duration: time.Duration(r.Duration), Detail: r.Detail}
 }
 
 // strictUnmarshal decodes one JSON value with no unknown field and nothing

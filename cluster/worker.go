@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/tournament/external"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -27,6 +28,10 @@ type Worker struct {
 	owned   bool // the connection is the worker's: Close closes it
 	limits  JobLimits
 	tables  *workerTables
+	clock   chan struct{} // the slots of clock games: one per core
+	speed   int64         // nodes per second at the benchmark
+	// engineLog receives the external engines' stderr (nil: dropped).
+	engineLog io.Writer
 }
 
 // WorkerOptions configure a worker. Workers is the number of games played
@@ -42,6 +47,13 @@ type WorkerOptions struct {
 	Limits        JobLimits
 	ArtifactDir   string
 	ArtifactBytes int64
+	// Engines are the external engines this worker may play, by name, as
+	// an engines file lists them (external.ReadEngines), with this
+	// machine's paths; a job's engine must have the name and the binary's
+	// SHA-256 of one of them. Nil: none. EngineLog receives their stderr
+	// (nil: dropped).
+	Engines   external.Engines
+	EngineLog io.Writer
 }
 
 // NewWorker returns a worker on conn.
@@ -57,7 +69,12 @@ func NewWorker(ctx context.Context, conn *Conn, o WorkerOptions) (*Worker, error
 	if err != nil {
 		return nil, err
 	}
-	w := &Worker{conn: conn, cons: cons, name: o.Name, n: max(o.Workers, 1), log: o.Log, limits: o.Limits, tables: &workerTables{cache: cache}}
+	allowed, err := allowEngines(o.Engines)
+	if err != nil {
+		return nil, err
+	}
+	w := &Worker{conn: conn, cons: cons, name: o.Name, n: max(o.Workers, 1), log: o.Log, limits: o.Limits,
+		tables: &workerTables{cache: cache, allowed: allowed}, clock: newClockSlots(), engineLog: o.EngineLog}
 	if w.name == "" {
 		w.name = "worker"
 	}
@@ -86,6 +103,9 @@ func (w *Worker) Played() int64 { return w.played.Load() }
 // in flight and hands their jobs back (a negative acknowledgement), so that
 // another worker takes them at once, and returns nil.
 func (w *Worker) Run(ctx context.Context) error {
+	if w.speed == 0 {
+		w.speed = benchmark(ctx)
+	}
 	var wg sync.WaitGroup
 	errs := make([]error, w.n)
 	for i := 0; i < w.n; i++ {
@@ -100,7 +120,12 @@ func (w *Worker) Run(ctx context.Context) error {
 }
 
 func (w *Worker) loop(ctx context.Context) error {
-	searchers := map[int]tournament.Searchers{} // by table size
+	seats := map[int]*tournament.Seat{} // by table size
+	defer func() {
+		for _, seat := range seats {
+			seat.Close()
+		}
+	}()
 	for ctx.Err() == nil {
 		batch, err := w.cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
 		if err != nil {
@@ -112,7 +137,7 @@ func (w *Worker) loop(ctx context.Context) error {
 			continue
 		}
 		for msg := range batch.Messages() {
-			w.handle(ctx, searchers, msg)
+			w.handle(ctx, seats, msg)
 		}
 		if err := batch.Error(); err != nil && ctx.Err() == nil && !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, context.DeadlineExceeded) {
 			w.logf("fetching a job: %v", err)
@@ -143,7 +168,7 @@ func resultsSubject(jobSubject string) (string, bool) {
 // handle plays one job. It never panics on a bad job: a job that does not
 // parse or does not check is answered with an error result and terminated;
 // one this worker cannot play but another may is handed back.
-func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Searchers, msg jetstream.Msg) {
+func (w *Worker) handle(ctx context.Context, seats map[int]*tournament.Seat, msg jetstream.Msg) {
 	subject, ok := resultsSubject(msg.Subject())
 	if !ok {
 		w.logf("job on subject %q: not a run's subject; dropped", msg.Subject())
@@ -167,17 +192,26 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Search
 		}
 		return
 	}
-	s, ok := searchers[job.TableMiB]
+	seat, ok := seats[job.TableMiB]
 	if !ok {
-		if s, err = tournament.NewSearchers(job.TableMiB); err != nil {
+		s, err := tournament.NewSearchers(job.TableMiB)
+		if err != nil {
 			w.logf("job %s: %v", job.Key, err)
 			_ = msg.NakWithDelay(time.Second)
 			return
 		}
-		clear(searchers) // one table at a time: they can be large
-		searchers[job.TableMiB] = s
+		for size, old := range seats { // one table at a time: they can be large
+			old.Close()
+			delete(seats, size)
+		}
+		seat = tournament.NewSeat(s, job.TableMiB, w.engineLog)
+		seats[job.TableMiB] = seat
 	}
-	rec, err := w.play(ctx, s, spec, msg, deadline(job))
+	if onClock(spec) {
+		w.clock <- struct{}{} // clock games at most one per core
+		defer func() { <-w.clock }()
+	}
+	rec, err := w.play(ctx, seat, spec, msg, deadline(job))
 	if err != nil {
 		if ctx.Err() != nil {
 			_ = msg.Nak() // interrupted: another worker takes it now
@@ -201,6 +235,9 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Search
 	if job.Scores {
 		res = withEvals(res, rec)
 	}
+	if job.V == ArtifactsWireVersion {
+		res.Speed, res.Detail = w.speed, rec.Detail
+	}
 	if err := w.publish(subject, res); err != nil {
 		_ = msg.Nak()
 		return
@@ -214,7 +251,7 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Search
 // every third of the ack wait so that it is not handed to another worker
 // meanwhile; past the deadline it stops telling, so that a game that does
 // not stop goes to another worker after the ack wait.
-func (w *Worker) play(ctx context.Context, s tournament.Searchers, spec tournament.GameSpec, msg jetstream.Msg, limit time.Duration) (tournament.Record, error) {
+func (w *Worker) play(ctx context.Context, seat *tournament.Seat, spec tournament.GameSpec, msg jetstream.Msg, limit time.Duration) (tournament.Record, error) {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	stop := make(chan struct{})
@@ -235,7 +272,7 @@ func (w *Worker) play(ctx context.Context, s tournament.Searchers, spec tourname
 		}
 	}()
 	defer func() { close(stop); <-done }()
-	return tournament.Play(ctx, s, spec)
+	return seat.Play(ctx, spec)
 }
 
 // publish publishes a result and waits for the stream to have it.

@@ -1,6 +1,9 @@
 package tournament
 
-import "io"
+import (
+	"context"
+	"io"
+)
 
 // worker is what a pool worker holds between games: the built-in movers
 // of its two searchers (one per side of a game, see Searchers), and the
@@ -54,3 +57,28 @@ func (w *worker) close() {
 		delete(w.idle, key)
 	}
 }
+
+// Seat is one game slot of a worker outside a Pool (the cluster's): the
+// built-in searchers of its games and the processes of the external
+// engines it played, kept between games as a Pool's worker keeps them.
+// Play one game at a time on a seat; Close ends its engines' processes.
+type Seat struct{ w *worker }
+
+// NewSeat returns a seat whose built-in players search with s (tables of
+// tableMiB), its engines' diagnostics to log (nil: dropped).
+func NewSeat(s Searchers, tableMiB int, log io.Writer) *Seat {
+	w := newWorker(s, tableMiB)
+	w.log = log
+	return &Seat{w: w}
+}
+
+// Play plays spec (PlayMovers), its engines' movers taken from the seat
+// and handed back after the game.
+func (s *Seat) Play(ctx context.Context, spec GameSpec) (Record, error) {
+	movers, back := s.w.movers(spec)
+	defer back()
+	return PlayMovers(ctx, spec, movers)
+}
+
+// Close ends the processes of the seat's engines.
+func (s *Seat) Close() { s.w.close() }

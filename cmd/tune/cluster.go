@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/gametune/gametune/cluster"
-	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 	"github.com/gametune/gametune/tournament"
 	"github.com/spf13/pflag"
@@ -68,10 +66,10 @@ func (g *gameRunner) Workers() int {
 
 // useEngines readies the runner for external engine players: their
 // stderr goes to the log at logPath (a new temporary file when empty),
-// closed with the runner. The cluster does not play them.
+// closed with the runner. On the cluster the workers' operators allow them.
 func (g *gameRunner) useEngines(logPath string, stderr io.Writer) error {
 	if g.pool == nil {
-		return usageError{errors.New("external engines play on the local pool only: drop --nats and --broker-listen")}
+		return nil
 	}
 	f, err := engineLog(logPath, stderr)
 	if err != nil {
@@ -80,15 +78,6 @@ func (g *gameRunner) useEngines(logPath string, stderr io.Writer) error {
 	g.pool.SetEngineLog(f)
 	closeRunner := g.close
 	g.close = func() { closeRunner(); f.Close() }
-	return nil
-}
-
-// localOnly refuses the broker for a plan whose games external engines
-// play: a cluster's workers play built-in players only.
-func localOnly(plan *population.Plan, co clusterOptions) error {
-	if names := plan.ExternalEngines(); len(names) > 0 && co.Enabled() {
-		return usageError{fmt.Errorf("%s: external engines play on the local pool only, not on the cluster's workers: run without --nats and --broker-listen (built-in opponents, such as default:full,depth=2, may be played by workers)", strings.Join(names, ", "))}
-	}
 	return nil
 }
 

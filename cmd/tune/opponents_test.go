@@ -51,8 +51,9 @@ func TestRunOpponentsFlag(t *testing.T) {
 }
 
 // TestOpponentsRefused: a tuner without a place for opponents, and an
-// external opponent with a broker, are refused before a run directory
-// is made, saying what is accepted.
+// external opponent of another game, are refused before a run directory
+// is made, saying what is accepted. (External opponents play through a
+// broker on the workers that allow them: cluster's TestEnginesOnWorkers.)
 func TestOpponentsRefused(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -60,7 +61,6 @@ func TestOpponentsRefused(t *testing.T) {
 		want string
 	}{
 		{[]string{"--algo", "knockout", "--opponents", "default"}, "algo knockout takes no opponents; genetic, spsa, cmaes and bayes do"},
-		{[]string{"--opponents", "cmd=/bin/sh,proto=gtp", "--nats", "nats://127.0.0.1:1"}, "opponent 1 (sh): external engines play on the local pool only"},
 		{[]string{"--opponents", "cmd=/bin/sh,proto=uci,depth=1"}, "proto=uci plays chess, not othello"},
 	} {
 		out := filepath.Join(dir, strconv.Itoa(len(tc.want)))

@@ -45,9 +45,6 @@ func runResume(ctx context.Context, o resumeOptions, gopts globalOptions, out ou
 	if err != nil {
 		return err
 	}
-	if err := localOnly(plan, co); err != nil {
-		return err
-	}
 	if len(diff) > 0 {
 		fmt.Fprintf(out.Stderr, "resume: going on with the changed config (%s)\n", strings.Join(diff, "; "))
 		if err := run.SetConfig(plan.Config().Marshal()); err != nil {

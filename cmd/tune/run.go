@@ -111,9 +111,6 @@ func resolvePlan(ctx context.Context, cfg population.Config) (*population.Plan, 
 // createAndRun creates the run directory dir for plan and runs it to its
 // end, its games played by workers here and, with co, through a broker.
 func createAndRun(ctx context.Context, to tuning.Output, plan *population.Plan, dir string, workers int, co clusterOptions) error {
-	if err := localOnly(plan, co); err != nil {
-		return err
-	}
 	run, err := tuning.Create(ctx, dir, plan)
 	switch {
 	case errors.Is(err, external.ErrSpec):
@@ -159,9 +156,9 @@ tuner counts pairs (--pairs is the same flag).
 --opponents SPEC makes other players part of the tuning and of the yardstick:
 an external engine (cmd=/usr/games/gtp-rhino,proto=gtp,arg=-l,arg=1) or a
 built-in player (default:full,depth=2). Repeat the flag for several, or
-separate them with ';' in one value (a spec holds commas). External opponents
-play on the local pool only, not through --nats; a GTP opponent needs openings
-as moves (random:N draws them so).
+separate them with ';' in one value (a spec holds commas). Through --nats an
+external engine plays on the workers that allow it ('tune worker --engines');
+a GTP opponent needs openings as moves (random:N draws them so).
 
 Presets:
 `+population.PresetHelp(), cobra.NoArgs, func(ctx context.Context, out output) error { return runRun(ctx, o, *g, out) })

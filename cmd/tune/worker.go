@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gametune/gametune/cluster"
+	"github.com/gametune/gametune/tournament/external"
 	"github.com/spf13/cobra"
 )
 
@@ -12,6 +13,7 @@ type workerOptions struct {
 	cluster cluster.Options
 	wo      cluster.WorkerOptions
 	newKey  string
+	engines string // the engines file of the external engines this worker may run
 }
 
 func runWorker(ctx context.Context, o workerOptions, gopts globalOptions, out output) error {
@@ -28,6 +30,11 @@ func runWorker(ctx context.Context, o workerOptions, gopts globalOptions, out ou
 		return usageError{fmt.Errorf("worker: --nats URL is required (a broker: 'tune broker' starts one)")}
 	}
 	n, err := checkWorkers(o.wo.Workers)
+	if err == nil && o.engines != "" {
+		if o.wo.Engines, err = external.ReadEngines(o.engines); err != nil {
+			err = usageError{fmt.Errorf("worker: --engines: %w", err)}
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -59,7 +66,11 @@ in flight go back to the queue for other workers. It refuses games beyond its
 --max-depth, --max-hash and --max-plies (they go to another worker, and fail their
 run after 5 refusals), and gives up a game past its job's deadline.
 --new-key K writes a worker key to K and prints its public key for the broker's
---worker-keys file: with --key-file K the worker may only play games.`,
+--worker-keys file: with --key-file K the worker may only play games.
+It runs no external engine but those --engines FILE lists (an engines file as
+'tune match' reads, with this machine's paths; the job's limit is used): a job's
+engine must have the name and the binary (SHA-256) of one of them, or the worker
+refuses it. Clock games play at most one per core.`,
 		cobra.NoArgs, func(ctx context.Context, out output) error { return runWorker(ctx, o, *g, out) })
 	f := c.Flags()
 	f.StringVar(&o.cluster.NATS, "nats", "", "the broker's URL, nats://HOST:PORT")
@@ -72,6 +83,7 @@ run after 5 refusals), and gives up a game past its job's deadline.
 	f.IntVar(&o.wo.Limits.Plies, "max-plies", cluster.DefaultMaxPlies, "refuse games whose ply cap is larger than this")
 	f.IntVar(&o.wo.Workers, "workers", 0, workersHelp)
 	f.StringVar(&o.wo.ArtifactDir, "cache", "", fmt.Sprintf("folder of the tables fetched from the broker, kept at most %d GiB (default: gametune/artifacts in the user's cache folder)", cluster.DefaultArtifactCache>>30))
+	f.StringVar(&o.engines, "engines", "", "engines file of the external engines this worker may run (default: none)")
 	f.StringVar(&o.wo.Name, "name", "", "this worker's name in results (default: host and process id)")
 	f.DurationVar(&o.cluster.AckWait, "ack-wait", 0, "see 'tune run'")
 	f.IntVar(&o.cluster.MaxDeliver, "max-deliver", 0, "see 'tune run'")
