@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gametune/gametune/engine"
@@ -221,7 +222,11 @@ func decodeJob(ctx context.Context, data []byte, src jobSource) (Job, tournament
 	if len(j.Opening) > maxOpening {
 		return j, spec, fmt.Errorf("cluster: job %s: opening of %d bytes (at most %d)", j.Key, len(j.Opening), maxOpening)
 	}
-	if j.Opening != "" {
+	if strings.HasPrefix(j.Opening, "moves:") { // an opening external engines take (openingPosition)
+		if _, err := openingPosition(spec); err != nil {
+			return j, spec, fmt.Errorf("cluster: job %s: %w", j.Key, err)
+		}
+	} else if j.Opening != "" {
 		if _, err := g.ParsePosition(j.Opening); err != nil {
 			return j, spec, fmt.Errorf("cluster: job %s: opening: %w", j.Key, err)
 		}
