@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"runtime"
@@ -178,4 +179,30 @@ func TestCheckResultFaults(t *testing.T) {
 			t.Errorf("case %d: %v (detail %q)", i, err, rec.Detail)
 		}
 	}
+}
+
+// refusingSource is a worker's jobSource with no artifact and no engine.
+type refusingSource struct{}
+
+func (refusingSource) tables(context.Context, games.Game, string, string) (*games.Evaluator, error) {
+	return nil, fmt.Errorf("%w: no artifacts here", ErrRefused)
+}
+
+func (refusingSource) engine(g games.Game, we *WireEngine) (tournament.Engine, error) {
+	return playEngine(nil, g, we)
+}
+
+// FuzzDecodeJobOfVersion2: no job naming tables or an engine makes a
+// worker's decoder panic; what it cannot get it refuses.
+func FuzzDecodeJobOfVersion2(f *testing.F) {
+	name := ArtifactName([]byte("tables"))
+	f.Add([]byte(`{"v":2,"key":"k","game":"othello","table_mib":2,"first":{"name":"a","evaluator":"patterns","tables":"` + name + `"},"second":{"name":"b","evaluator":"patterns","tables":"` + name + `"}}`))
+	f.Add([]byte(`{"v":2,"key":"k","game":"chess","table_mib":2,"opening":"moves: e2e4","first":{"name":"sf","engine":{"spec":"cmd=/usr/games/stockfish,proto=uci,name=sf,depth=3","sha256":"` + name + `"}},"second":{"name":"sf","engine":{"spec":"x","sha256":""}}}`))
+	f.Add([]byte(`{"v":2,"key":"k","game":"chess","table_mib":2,"scores":true,"first":{"name":"a","evaluator":"textbook","tables":"../x"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, spec, err := decodeJob(context.Background(), data, refusingSource{})
+		if err == nil && (spec.First.Engine != nil || spec.Second.Engine != nil) {
+			t.Fatal("played an engine no operator allowed")
+		}
+	})
 }
