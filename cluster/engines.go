@@ -97,15 +97,16 @@ type engineHashes struct {
 	byPath map[string]string
 }
 
-// wireEngine is the runner's engineNamer.
-func (h *engineHashes) wireEngine(p tournament.Player) (WireEngine, error) {
+// wireEngine returns the wire form of p, an external engine, and the path
+// of its binary.
+func (h *engineHashes) wireEngine(p tournament.Player) (WireEngine, string, error) {
 	spec, ok := p.Engine.(external.Spec)
 	if !ok {
-		return WireEngine{}, fmt.Errorf("cluster: player %q: an engine of type %T, which the wire does not carry", p.Name, p.Engine)
+		return WireEngine{}, "", fmt.Errorf("cluster: player %q: an engine of type %T, which the wire does not carry", p.Name, p.Engine)
 	}
 	path, err := enginePath(spec)
 	if err != nil {
-		return WireEngine{}, err
+		return WireEngine{}, "", err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -115,11 +116,35 @@ func (h *engineHashes) wireEngine(p tournament.Player) (WireEngine, error) {
 	sum, ok := h.byPath[path]
 	if !ok {
 		if sum, err = fileHash(path); err != nil {
-			return WireEngine{}, fmt.Errorf("cluster: engine %s: %w", spec.Name, err)
+			return WireEngine{}, "", fmt.Errorf("cluster: engine %s: %w", spec.Name, err)
 		}
 		h.byPath[path] = sum
 	}
-	return WireEngine{Spec: spec.String(), SHA256: sum}, nil
+	return WireEngine{Spec: spec.String(), SHA256: sum}, path, nil
+}
+
+// uploadedEngine is the engine a job names, run from the binary the
+// coordinator uploaded (the artifact named by its SHA-256), with the job's
+// own arguments: for a worker that accepts engines it was not given.
+func (w *workerTables) uploadedEngine(g games.Game, we *WireEngine) (tournament.Engine, error) {
+	spec, err := external.Parse(we.Spec)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := w.cache.Get(ctx, we.SHA256); err != nil {
+		return nil, fmt.Errorf("%w: engine %q: not among this worker's --engines, and its binary is not on the broker (run the coordinator with --upload-engines): %w", ErrRefused, spec.Name, err)
+	}
+	path := filepath.Join(w.cache.dir, we.SHA256)
+	if err := os.Chmod(path, 0o700); err != nil {
+		return nil, fmt.Errorf("%w: engine %q: %w", ErrRefused, spec.Name, err)
+	}
+	spec.Command, spec.Dir = path, ""
+	if err := spec.CheckCommand(g.Name()); err != nil {
+		return nil, err
+	}
+	return spec, nil
 }
 
 // runnerEngine is the engine of a job as the coordinator runs it: its own
@@ -184,7 +209,7 @@ func playEngine(allowed map[string]allowedEngine, g games.Game, we *WireEngine) 
 	own, ok := allowed[spec.Name]
 	switch {
 	case !ok:
-		return nil, fmt.Errorf("%w: engine %q is not one this worker's operator allowed (tune worker --engines FILE)", ErrRefused, spec.Name)
+		return nil, fmt.Errorf("%w: engine %q is not one this worker's operator allowed (tune worker --engines FILE, or --accept-engines)", ErrRefused, spec.Name)
 	case own.sha256 != we.SHA256:
 		return nil, fmt.Errorf("%w: engine %q: this worker's binary has SHA-256 %s, the job's %s", ErrRefused, spec.Name, own.sha256, we.SHA256)
 	case own.spec.Protocol != spec.Protocol:

@@ -206,3 +206,36 @@ func FuzzDecodeJobOfVersion2(f *testing.F) {
 		}
 	})
 }
+
+// TestUploadedEngines: a coordinator that uploads its engines' binaries
+// has them played by a worker that accepts them (and was given none),
+// which runs the binary it fetched once, checked against its hash; a
+// worker that does not accept them refuses the jobs.
+func TestUploadedEngines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays Stockfish on a worker")
+	}
+	specs := engineSpecs(t, 1, "depth=3")
+	b := startBroker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var refusals syncBuffer
+	runWorker(t, b.URL(), WorkerOptions{Name: "careful", Log: &refusals, ArtifactDir: t.TempDir()})
+	w := runWorker(t, b.URL(), WorkerOptions{Name: "accepting", ArtifactDir: t.TempDir(), AcceptEngines: true})
+	c := connect(t, b.URL(), ConnectOptions{AckWait: time.Second, MaxDeliver: 100})
+	r, err := NewRunner(ctx, c, RunnerOptions{Run: "uploaded", Ephemeral: true, Audit: 1, UploadEngines: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got := collect(t, r, specs)
+	if len(got) != 2 || r.GamesByWorker()["accepting"] != 2 || len(r.Quarantined()) != 0 {
+		t.Errorf("%d games, by worker %v, quarantined %v", len(got), r.GamesByWorker(), r.Quarantined())
+	}
+	if n := w.tables.cache.Fetched(); n != 1 {
+		t.Errorf("the binary was fetched %d times, want once", n)
+	}
+	if strings.Contains(refusals.String(), "accepting") || !strings.Contains(refusals.String(), "or --accept-engines") && refusals.String() != "" {
+		t.Errorf("refusals: %s", refusals.String())
+	}
+}

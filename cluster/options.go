@@ -22,6 +22,9 @@ type Options struct {
 	TokenFile    string `json:"token_file,omitempty"`    // the file holding the broker's token
 	BrokerListen string `json:"broker_listen,omitempty"` // start a broker here, listening on HOST:PORT
 	TLSCA        string `json:"tls_ca,omitempty"`        // the certificates (PEM) that sign the broker's, for TLS
+	// UploadEngines puts the binaries of a run's external engines on the
+	// broker, for workers that accept them (WorkerOptions.AcceptEngines).
+	UploadEngines bool `json:"upload_engines,omitempty"`
 
 	// WorkerKeyFile is a worker's key (NewWorkerKey), given instead of
 	// TokenFile by a worker with an identity of its own; not recorded.
@@ -137,6 +140,7 @@ func (o Options) Open(ctx context.Context, ro RunnerOptions, brokerStore string,
 	if err != nil {
 		return nil, &SettingsError{err}
 	}
+	ro.UploadEngines = ro.UploadEngines || o.UploadEngines
 	var broker *Broker
 	if o.BrokerListen != "" {
 		if broker, err = StartBroker(BrokerOptions{Listen: o.BrokerListen, Store: brokerStore, Token: token}); err != nil {

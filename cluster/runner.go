@@ -86,6 +86,10 @@ type RunnerOptions struct {
 	// without their times), as the local pool's do: learn's self-play
 	// labels positions with them. Its jobs are of ArtifactsWireVersion.
 	Scores bool
+	// UploadEngines puts the binary of each external engine a job names on
+	// the broker, as an artifact named by its SHA-256, for workers that
+	// accept engines they were not given (WorkerOptions.AcceptEngines).
+	UploadEngines bool
 }
 
 // NewRunner returns a runner of the run named in o. Jobs of the run left
@@ -107,7 +111,7 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 	}
 	r := &Runner{conn: conn, run: o.Run, tableMiB: o.TableMiB, log: o.Log, ephem: o.Ephemeral,
 		results: make(chan jetstream.Msg, 1024), closed: make(chan struct{}), maxDel: make(chan uint64, 64), workers: map[string]int{},
-		audit: newAuditor(o.Audit, o.AuditSeed), auditWorkers: max(o.AuditWorkers, 1), quarantined: map[string]string{}, tables: newTableArtifacts(conn), scores: o.Scores}
+		audit: newAuditor(o.Audit, o.AuditSeed), auditWorkers: max(o.AuditWorkers, 1), quarantined: map[string]string{}, tables: newTableArtifacts(conn, o.UploadEngines), scores: o.Scores}
 	r.seats = make(chan *tournament.Seat, r.auditWorkers)
 	cons, err := r.resultsConsumer(ctx)
 	if err != nil {

@@ -3,9 +3,11 @@ package cluster
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
 )
@@ -36,10 +38,12 @@ func TablesArtifact(g games.Game, ev *games.Evaluator) ([]byte, error) {
 type tableArtifacts struct {
 	conn *Conn
 	engineHashes
+	uploadEngines bool // engines' binaries go to the broker too
 
-	mu    sync.Mutex
-	names map[tablesKey]string
-	evals map[string]*games.Evaluator // by artifact name: for the runner's own decoding
+	mu       sync.Mutex
+	names    map[tablesKey]string
+	evals    map[string]*games.Evaluator // by artifact name: for the runner's own decoding
+	uploaded map[string]bool             // engines' binaries put, by artifact name
 }
 
 type tablesKey struct {
@@ -48,8 +52,8 @@ type tablesKey struct {
 	n               int
 }
 
-func newTableArtifacts(conn *Conn) *tableArtifacts {
-	return &tableArtifacts{conn: conn, names: map[tablesKey]string{}, evals: map[string]*games.Evaluator{}}
+func newTableArtifacts(conn *Conn, uploadEngines bool) *tableArtifacts {
+	return &tableArtifacts{conn: conn, uploadEngines: uploadEngines, names: map[tablesKey]string{}, evals: map[string]*games.Evaluator{}}
 }
 
 // name returns the artifact name of ev's tables, putting them on the
@@ -87,6 +91,35 @@ func (t *tableArtifacts) tables(_ context.Context, g games.Game, evaluator, name
 	return nil, fmt.Errorf("%w: tables %s are not this runner's", ErrRefused, name)
 }
 
+// wireEngine is the runner's engineNamer: the engine's spec and its
+// binary's hash, the binary put on the broker too when it uploads them.
+func (t *tableArtifacts) wireEngine(p tournament.Player) (WireEngine, error) {
+	we, path, err := t.engineHashes.wireEngine(p)
+	if err != nil || !t.uploadEngines {
+		return we, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.evals[we.SHA256]; ok || t.uploaded[we.SHA256] {
+		return we, nil
+	}
+	content, err := files.ReadLimited(path, MaxArtifact)
+	if err != nil {
+		return we, fmt.Errorf("cluster: uploading engine %s: %w", p.Name, err)
+	}
+	if ArtifactName(content) != we.SHA256 {
+		return we, fmt.Errorf("cluster: engine %s: its binary %s changed while the run reads it", p.Name, path)
+	}
+	if _, err := t.conn.PutArtifact(context.Background(), content); err != nil {
+		return we, err
+	}
+	if t.uploaded == nil {
+		t.uploaded = map[string]bool{}
+	}
+	t.uploaded[we.SHA256] = true
+	return we, nil
+}
+
 // engine is the runner's own engine of a job (runnerEngine).
 func (t *tableArtifacts) engine(g games.Game, we *WireEngine) (tournament.Engine, error) {
 	return runnerEngine(g, we)
@@ -102,6 +135,7 @@ const maxBoundTables = 4
 type workerTables struct {
 	cache   *ArtifactCache
 	allowed map[string]allowedEngine // the engines this worker plays, by name
+	accept  bool                     // engines' binaries fetched from the broker are run too
 
 	mu    sync.Mutex
 	bound []boundTables // most recently used last
@@ -109,7 +143,11 @@ type workerTables struct {
 
 // engine is the engine a job names as this worker plays it (playEngine).
 func (w *workerTables) engine(g games.Game, we *WireEngine) (tournament.Engine, error) {
-	return playEngine(w.allowed, g, we)
+	e, err := playEngine(w.allowed, g, we)
+	if err == nil || !w.accept || !errors.Is(err, ErrRefused) {
+		return e, err
+	}
+	return w.uploadedEngine(g, we)
 }
 
 type boundTables struct {

@@ -54,6 +54,11 @@ type WorkerOptions struct {
 	// (nil: dropped).
 	Engines   external.Engines
 	EngineLog io.Writer
+	// AcceptEngines lets the worker run the binary of an engine that
+	// Engines does not allow, fetched from the broker where a coordinator
+	// uploaded it (RunnerOptions.UploadEngines), checked against its
+	// SHA-256: code from whoever holds the broker's token. Off by default.
+	AcceptEngines bool
 }
 
 // NewWorker returns a worker on conn.
@@ -74,7 +79,7 @@ func NewWorker(ctx context.Context, conn *Conn, o WorkerOptions) (*Worker, error
 		return nil, err
 	}
 	w := &Worker{conn: conn, cons: cons, name: o.Name, n: max(o.Workers, 1), log: o.Log, limits: o.Limits,
-		tables: &workerTables{cache: cache, allowed: allowed}, clock: newClockSlots(), engineLog: o.EngineLog}
+		tables: &workerTables{cache: cache, allowed: allowed, accept: o.AcceptEngines}, clock: newClockSlots(), engineLog: o.EngineLog}
 	if w.name == "" {
 		w.name = "worker"
 	}

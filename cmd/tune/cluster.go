@@ -40,6 +40,7 @@ func (o *clusterOptions) bind(f *pflag.FlagSet) {
 	f.StringVar(&o.TokenFile, "token-file", "", "file holding the broker's token (with --nats or --broker-listen)")
 	f.StringVar(&o.TLSCA, "tls-ca", "", "PEM certificates that sign the broker's (a broker with TLS)")
 	f.StringVar(&o.BrokerListen, "broker-listen", "", "start a broker in this process, listening on HOST:PORT (implies --nats to it)")
+	f.BoolVar(&o.UploadEngines, "upload-engines", false, "put the external engines' binaries on the broker, for workers started with --accept-engines")
 	f.DurationVar(&o.AckWait, "ack-wait", 0, "time a job may go without a sign of life before it is handed to another worker (when the workers' consumer is created; 0: 30s)")
 	f.IntVar(&o.MaxDeliver, "max-deliver", 0, "times a job is handed out before it is reported failed (when the workers' consumer is created; 0: 5)")
 	o.audit = shareValue{"2%", cluster.DefaultAudit}

@@ -68,9 +68,9 @@ run after 5 refusals), and gives up a game past its job's deadline.
 --new-key K writes a worker key to K and prints its public key for the broker's
 --worker-keys file: with --key-file K the worker may only play games.
 It runs no external engine but those --engines FILE lists (an engines file as
-'tune match' reads, with this machine's paths; the job's limit is used): a job's
-engine must have the name and the binary (SHA-256) of one of them, or the worker
-refuses it. Clock games play at most one per core.`,
+'tune match' reads, with this machine's paths; the job's limit is used), a job's
+engine matched by name and binary (SHA-256), or with --accept-engines (off by
+default) a binary a coordinator uploaded. Clock games play at most one per core.`,
 		cobra.NoArgs, func(ctx context.Context, out output) error { return runWorker(ctx, o, *g, out) })
 	f := c.Flags()
 	f.StringVar(&o.cluster.NATS, "nats", "", "the broker's URL, nats://HOST:PORT")
@@ -84,6 +84,7 @@ refuses it. Clock games play at most one per core.`,
 	f.IntVar(&o.wo.Workers, "workers", 0, workersHelp)
 	f.StringVar(&o.wo.ArtifactDir, "cache", "", fmt.Sprintf("folder of the tables fetched from the broker, kept at most %d GiB (default: gametune/artifacts in the user's cache folder)", cluster.DefaultArtifactCache>>30))
 	f.StringVar(&o.engines, "engines", "", "engines file of the external engines this worker may run (default: none)")
+	f.BoolVar(&o.wo.AcceptEngines, "accept-engines", false, "also run an engine binary a coordinator uploaded (--upload-engines) that --engines does not list: code from anyone holding the broker's token runs on this machine (off by default)")
 	f.StringVar(&o.wo.Name, "name", "", "this worker's name in results (default: host and process id)")
 	f.DurationVar(&o.cluster.AckWait, "ack-wait", 0, "see 'tune run'")
 	f.IntVar(&o.cluster.MaxDeliver, "max-deliver", 0, "see 'tune run'")
