@@ -213,7 +213,10 @@ func (w *Worker) handle(ctx context.Context, seats map[int]*tournament.Seat, msg
 		seats[job.TableMiB] = seat
 	}
 	if onClock(spec) {
-		w.clock <- struct{}{} // clock games at most one per core
+		if !w.takeClockSlot(ctx, msg) {
+			_ = msg.Nak() // interrupted: another worker takes it now
+			return
+		}
 		defer func() { <-w.clock }()
 	}
 	rec, err := w.play(ctx, seat, spec, msg, deadline(job))
@@ -249,6 +252,24 @@ func (w *Worker) handle(ctx context.Context, seats map[int]*tournament.Seat, msg
 	}
 	w.played.Add(1)
 	_ = msg.Ack()
+}
+
+// takeClockSlot waits for one of the worker's slots of clock games (one
+// per core), telling the server meanwhile that the job is in progress;
+// false when ctx ends first.
+func (w *Worker) takeClockSlot(ctx context.Context, msg jetstream.Msg) bool {
+	t := time.NewTicker(max(w.ackWait/3, 100*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case w.clock <- struct{}{}:
+			return true
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			_ = msg.InProgress()
+		}
+	}
 }
 
 // play plays a game within its deadline (past it: an error wrapping
