@@ -35,9 +35,9 @@ func runLearn(ctx context.Context, o learnOptions, gopts globalOptions, out outp
 	if !gopts.quiet {
 		cfg.Log = func(r learn.Round) { fmt.Fprintln(out.Stderr, r.LogLine()) }
 		cfg.Progress = func(p learn.Progress) { fmt.Fprintln(out.Stderr, p.LogLine()) }
+		defer run.Report(out.Stderr) // after the summary, before the runner closes
 	}
 	res, runErr := learn.Learn(ctx, cfg)
-	run.Report(out.Stderr)
 	if errors.Is(runErr, learn.ErrConfig) || errors.Is(runErr, learn.ErrBadStore) {
 		return usageError{runErr}
 	}
