@@ -26,6 +26,10 @@
 // tables other than the game's own go so (TablesArtifact), and a worker
 // fetches each once into its ArtifactCache. A runner may ask for the
 // movers' scores (RunnerOptions.Scores), which learn's self-play needs.
+// External engines travel by spec and by their binary's SHA-256
+// (WireEngine): a worker plays those its operator allowed
+// (WorkerOptions.Engines, or AcceptEngines for binaries a coordinator
+// uploaded), clock games at most one per core, and reports its speed.
 //
 // Broker starts an embedded NATS server with JetStream on disk, for users
 // who run none of their own. Access always needs the token, or a worker's
