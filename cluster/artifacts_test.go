@@ -138,7 +138,8 @@ func tablesSpecs(t *testing.T, pairs int) []tournament.GameSpec {
 // (fitted, not the game's) are played by workers, one with a key of its
 // own, as the local pool plays them; the tables are put on the broker
 // once, each worker fetches them once whatever the number of batches, and
-// the jobs carry their name, not the tables.
+// the jobs carry their name, not the tables. A worker with a key may
+// not put artifacts.
 func TestTablesTravelAsArtifacts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 24 Othello games on workers")
@@ -207,6 +208,11 @@ func TestTablesTravelAsArtifacts(t *testing.T) {
 	data, _ := job.Encode()
 	if job.V != ArtifactsWireVersion || !validArtifactName(job.First.Tables) || job.Second.Tables != "" || len(data) > 4096 {
 		t.Errorf("a job with fitted tables: version %d, tables %q and %q, %d bytes", job.V, job.First.Tables, job.Second.Tables, len(data))
+	}
+	pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+	defer pcancel()
+	if _, err := keyed.PutArtifact(pctx, []byte("a worker's own tables")); err == nil {
+		t.Error("a worker with a key of its own put an artifact")
 	}
 	obs, err := artifactBucket(ctx, r.conn.JS, false)
 	if err != nil {
