@@ -155,20 +155,17 @@ func (c Config) TunedEvaluator(g games.Game) (*games.Evaluator, error) {
 func (c Config) StartIsReference() bool { return c.Start != StartRandom }
 
 // Defaults returns the configuration every run starts from before presets,
-// files and flags.
+// files and flags: each tuner's section with its defaults (its
+// Descriptor's).
 func Defaults() Config {
-	return Config{
+	c := Config{
 		Algo: Genetic, Seed: 1, Depth: 4, Openings: "random:8",
 		YardstickPairs: 10, Verify: VerifyAuto, VerifyBounds: DefaultVerifyBounds,
-		GeneticConfig: GeneticConfig{Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
-			TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1},
-		KnockoutConfig: KnockoutConfig{Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02},
-		CMAESConfig:    CMAESConfig{CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1},
-		BayesConfig:    BayesConfig{BayesRounds: 60, BayesPairs: 8, BayesAcquisition: AcquireThompson},
-		TexelConfig:    TexelConfig{TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8, TexelGatePairs: AutoTexelGatePairs},
-		SPSAConfig: SPSAConfig{SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101,
-			SPSACEnd: 0.05, SPSAREnd: 0.002},
 	}
+	for _, d := range registry {
+		d.Defaults(&c)
+	}
+	return c
 }
 
 // preset is a named set of overrides applied on top of Defaults, and what
@@ -433,8 +430,11 @@ func checkConfigKeys(c *Config, m *yaml.Node, internal bool) error {
 // flagKeys maps the flag name of each key whose flag is named otherwise
 // (positions, positions-from, params), and each key's alias (pairs), to its
 // YAML key: a user's config takes either, since its keys are documented as
-// the flag names.
-var flagKeys = func() map[string]string {
+// the flag names. It is made with Keys (flagAliases).
+var flagKeys map[string]string
+
+// flagAliases makes flagKeys from Keys.
+func flagAliases() map[string]string {
 	m := map[string]string{}
 	for _, k := range Keys {
 		if k.Flag != "" {
@@ -445,7 +445,7 @@ var flagKeys = func() map[string]string {
 		}
 	}
 	return m
-}()
+}
 
 // flagNames lists the keys of a user's config by their flags' names.
 func flagNames() []string {
@@ -459,17 +459,8 @@ func flagNames() []string {
 // PlannedGenerations is the number of generations (rounds, iteration
 // blocks, fit steps) the config plans, budgets aside.
 func (c Config) PlannedGenerations() int {
-	switch c.Algo {
-	case Knockout:
-		return c.Rounds
-	case Texel:
-		return c.TexelRounds
-	case CMAES:
-		return c.CMAESGenerations
-	case Bayes:
-		return c.BayesRounds
-	case SPSA:
-		return (c.SPSAIterations + max(c.SPSABlock, 1) - 1) / max(c.SPSABlock, 1)
+	if d := c.tuner(); d != nil {
+		return d.Generations(c)
 	}
 	return c.Generations
 }
@@ -512,15 +503,12 @@ func (c Config) GenerationOf(i int) string {
 	return fmt.Sprintf("%s %d/%d", c.GenerationName(), i+1, c.PlannedGenerations())
 }
 
-// GenerationName is what a generation of c's tuner is called: a "round"
-// of knockout, Texel or Bayes, a "block" of SPSA iterations, else a
-// "generation".
+// GenerationName is what a generation of c's tuner is called (its
+// Descriptor's Generation): a "round" of knockout, Texel or Bayes, a
+// "block" of SPSA iterations, else a "generation".
 func (c Config) GenerationName() string {
-	switch c.Algo {
-	case Knockout, Texel, Bayes:
-		return "round"
-	case SPSA:
-		return "block"
+	if d := c.tuner(); d != nil {
+		return d.Generation
 	}
 	return "generation"
 }
@@ -556,8 +544,16 @@ func (c Config) Validate() error {
 	if c.Game == "" {
 		return bad("no game (the config's game)")
 	}
-	if (len(c.TexelPositionsFrom) > 0 || c.TexelPositions != "") && c.Algo != Texel {
-		return bad("texel-positions-from and texel-positions feed Texel's fit: they need algo texel, not %s", c.Algo)
+	d := c.tuner()
+	if d == nil {
+		return bad("unknown algo %q (%s)", c.Algo, AlgoNames(nil, "or"))
+	}
+	for _, other := range registry {
+		if other != d && other.Foreign != nil {
+			if err := other.Foreign(c); err != nil {
+				return err
+			}
+		}
 	}
 	if err := c.EngineConfig.validate(); err != nil {
 		return err
@@ -593,27 +589,15 @@ func (c Config) Validate() error {
 			return bad("start-weights: %s is %g, not a finite number", name, w)
 		}
 	}
-	if err := c.OpponentConfig.validate(c.Algo); err != nil {
+	if err := c.OpponentConfig.validate(d); err != nil {
 		return err
 	}
-	if err := c.checkOpponentGames(); err != nil {
-		return err
+	if len(c.Opponents) > 0 && d.OpponentGames != nil {
+		if err := d.OpponentGames(c); err != nil {
+			return err
+		}
 	}
-	switch c.Algo {
-	case Genetic:
-		return c.GeneticConfig.validate()
-	case Knockout:
-		return c.KnockoutConfig.validate()
-	case SPSA:
-		return c.SPSAConfig.validate(c.BudgetGames)
-	case CMAES:
-		return c.CMAESConfig.validate(c.BudgetGames)
-	case Texel:
-		return c.TexelConfig.validate(c.BudgetGames)
-	case Bayes:
-		return c.BayesConfig.validate(c.BudgetGames, c.bayesRoundGames())
-	}
-	return bad("unknown algo %q (genetic, knockout, spsa, cmaes, texel or bayes)", c.Algo)
+	return d.Validate(c)
 }
 
 // validated, when a test sets it, is called by every Validate: a run
@@ -754,9 +738,6 @@ func (c Config) CheckResume(d Config) error {
 	return nil
 }
 
-// sections are the tuners' own sections of a Config, by algorithm.
-var sections = map[Algo]any{Genetic: GeneticConfig{}, Knockout: KnockoutConfig{}, SPSA: SPSAConfig{}, CMAES: CMAESConfig{}, Texel: TexelConfig{}, Bayes: BayesConfig{}}
-
 // OwnSettings is c as YAML without the other tuners' sections: the
 // settings every run shares and its own tuner's, in Marshal's order, for
 // a reader (a run's report). The run's config.yaml keeps every key.
@@ -765,23 +746,17 @@ func (c Config) OwnSettings() []byte {
 	if err := yaml.Unmarshal(c.Marshal(), &doc); err != nil || len(doc.Content) == 0 {
 		return c.Marshal()
 	}
-	others := map[string]bool{}
-	for algo, section := range sections {
-		if algo == c.Algo {
-			continue
+	others, own := map[string]bool{}, map[string]bool{}
+	for _, d := range registry {
+		keys := others
+		if d.Algo == c.Algo {
+			keys = own
 		}
-		t := reflect.TypeOf(section)
+		t := reflect.TypeOf(d.Section)
 		for i := range t.NumField() {
 			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" {
-				others[name] = true
+				keys[name] = true
 			}
-		}
-	}
-	own := map[string]bool{}
-	if t := reflect.TypeOf(sections[c.Algo]); t != nil {
-		for i := range t.NumField() {
-			name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
-			own[name] = true
 		}
 	}
 	m := doc.Content[0]
