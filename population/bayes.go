@@ -10,6 +10,9 @@ import (
 	"github.com/gametune/gametune/tournament/stats"
 )
 
+// Bayes is Bayesian optimisation: a Gaussian process of Elo over a few parameters.
+const Bayes Algo = "bayes"
+
 // BayesConfig is Bayesian optimisation's section of a Config, for tuning a
 // few parameters where every game is expensive (as chess-tuning-tools
 // tunes engines at real time controls): BayesRounds rounds, each playing

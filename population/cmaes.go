@@ -12,6 +12,9 @@ import (
 	"gonum.org/v1/gonum/optimize"
 )
 
+// CMAES is covariance matrix adaptation (gonum's CmaEsChol).
+const CMAES Algo = "cmaes"
+
 // CMAESConfig is CMA-ES's section of a Config: gonum's CmaEsChol, in
 // weights scaled by their ranges and centred on the start;
 // CMAESGenerations generations of CMAESPopulation candidates (0: gonum's

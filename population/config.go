@@ -16,18 +16,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Algo names a tuner.
+// Algo names a tuner: each tuner's file declares its own (Genetic,
+// Knockout, SPSA, CMAES, Texel, Bayes) and its Descriptor (registry.go).
 type Algo string
-
-// The tuners.
-const (
-	Genetic  Algo = "genetic"  // a genetic algorithm: genomes meet in pairs of games, the fitter breed
-	Knockout Algo = "knockout" // knockout brackets of candidates drawn around the last winner
-	SPSA     Algo = "spsa"     // simultaneous perturbation stochastic approximation, as fishtest runs it
-	CMAES    Algo = "cmaes"    // covariance matrix adaptation (gonum's CmaEsChol)
-	Texel    Algo = "texel"    // a logistic fit of the evaluation to game results
-	Bayes    Algo = "bayes"    // Bayesian optimisation: a Gaussian process of Elo over a few parameters
-)
 
 // Bounds on a config's sizes, checked by Validate, so that a config can
 // neither exhaust the memory of a 24 GiB machine nor run for ever by a
@@ -262,9 +253,11 @@ var copiedKeys = map[string]bool{"training-pool": true}
 // included; a key that does not exist, or a number that is not an integer
 // for an integer key, is an error. A run on random openings recorded
 // before training pools grew (no training-pool) trains on its fixed
-// openings (FixedPool), as it began; a Texel run recorded before its
-// rounds had gates (no texel-gate-pairs) has none; a run recorded before
-// verification (no verify key) is not verified (VerifyOff).
+// openings (FixedPool), as it began; a setting of a tuner added after runs
+// were recorded (its Descriptor's Later keys: a Texel run recorded before
+// its rounds had gates, no texel-gate-pairs, has none) reads as zero, off;
+// a run recorded before verification (no verify key) is not verified
+// (VerifyOff).
 func ParseConfig(data []byte) (Config, error) {
 	c := Defaults()
 	if err := mergeConfig(&c, data, true); err != nil {
@@ -273,8 +266,11 @@ func ParseConfig(data []byte) (Config, error) {
 	if c.TrainingPool == "" && tournament.IsRandomOpenings(c.Openings) {
 		c.TrainingPool = FixedPool
 	}
-	if !slices.Contains(ConfigKeys(data), "texel-gate-pairs") {
-		c.TexelGatePairs = 0
+	for _, key := range laterKeys() {
+		if !slices.Contains(ConfigKeys(data), key) {
+			f := reflect.ValueOf(c.Field(key)).Elem()
+			f.Set(reflect.Zero(f.Type())) // a setting added later, off
+		}
 	}
 	if !slices.Contains(ConfigKeys(data), "verify") {
 		c.Verify = VerifyOff
@@ -712,8 +708,10 @@ func (c Config) ResumeWith(data []byte) (Config, []string, error) {
 	if !slices.Contains(ConfigKeys(data), "verify") {
 		want.Verify = c.Verify // a run recorded before verification stays unverified
 	}
-	if !slices.Contains(ConfigKeys(data), "texel-gate-pairs") {
-		want.TexelGatePairs = c.TexelGatePairs // a Texel run recorded before gates stays without them
+	for _, key := range laterKeys() {
+		if !slices.Contains(ConfigKeys(data), key) {
+			want.CopyKey(key, &c) // a run recorded before the setting stays without it
+		}
 	}
 	diff := c.Diff(want)
 	if len(diff) == 0 {

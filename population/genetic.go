@@ -12,6 +12,9 @@ import (
 	"github.com/gametune/gametune/tournament/stats"
 )
 
+// Genetic is a genetic algorithm: genomes meet in pairs of games, the fitter breed.
+const Genetic Algo = "genetic"
+
 // GeneticConfig is the genetic algorithm's section of a Config.
 type GeneticConfig struct {
 	Population     int     `yaml:"population"`

@@ -11,6 +11,9 @@ import (
 	"github.com/gametune/gametune/tournament"
 )
 
+// Knockout is knockout brackets of candidates drawn around the last winner.
+const Knockout Algo = "knockout"
+
 // KnockoutConfig is the knockout tuner's section of a Config.
 type KnockoutConfig struct {
 	Candidates int     `yaml:"candidates"`

@@ -36,6 +36,11 @@ type Descriptor struct {
 	Section  any
 	Keys     []Key
 	Defaults func(c *Config)
+	// Later, optional, are the section's keys added after runs were
+	// recorded, each off at its zero value: a recorded config without
+	// one reads it as zero (ParseConfig), and a resume that leaves it
+	// out keeps the run's (ResumeWith).
+	Later []string
 	// Validate checks the section (c is valid otherwise).
 	Validate func(c Config) error
 	// Foreign, optional, refuses a config of another tuner that sets
@@ -143,6 +148,16 @@ func AlgoNames(takes func(*Descriptor) bool, conj string) string {
 func (c Config) tuner() *Descriptor {
 	d, _ := TunerOf(c.Algo)
 	return d
+}
+
+// laterKeys are the tuners' keys added after runs were recorded
+// (Descriptor.Later).
+func laterKeys() []string {
+	var keys []string
+	for _, d := range registry {
+		keys = append(keys, d.Later...)
+	}
+	return keys
 }
 
 // configKeys are Keys: the keys every run shares, each tuner's section's

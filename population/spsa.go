@@ -12,6 +12,9 @@ import (
 	"github.com/gametune/gametune/tournament"
 )
 
+// SPSA is simultaneous perturbation stochastic approximation, as fishtest runs it.
+const SPSA Algo = "spsa"
+
 // SPSAConfig is SPSA's section of a Config, as fishtest runs it:
 // SPSAIterations iterations of one colour-swapped pair each, SPSABlock of
 // them per generation (played in parallel from the generation's theta, as

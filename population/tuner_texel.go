@@ -6,6 +6,9 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
+// Texel is a logistic fit of the evaluation to game results.
+const Texel Algo = "texel"
+
 // texelTuner describes Texel's tuner for the registry. It has a file of
 // its own beside texel.go (the method), texel_gate.go and
 // texel_heldout.go (its rules), which the fit's owners change.
@@ -17,6 +20,7 @@ func texelTuner() *Descriptor {
 		Defaults: func(c *Config) {
 			c.TexelConfig = TexelConfig{TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8, TexelGatePairs: AutoTexelGatePairs}
 		},
+		Later:    []string{"texel-gate-pairs"},
 		Validate: func(c Config) error { return c.TexelConfig.validate(c.BudgetGames) },
 		Foreign: func(c Config) error {
 			return check(len(c.TexelPositionsFrom) == 0 && c.TexelPositions == "",
