@@ -56,7 +56,7 @@ func (c BayesConfig) validate(budget, round int) error {
 // bayesTuner describes Bayesian optimisation for the registry.
 func bayesTuner() *Descriptor {
 	return &Descriptor{
-		Algo: Bayes, Doc: "Bayesian optimisation: a Gaussian process of Elo over a few parameters",
+		Algo:       Bayes,
 		Generation: "round", LengthKey: "bayes-rounds", Longest: MaxBayesRounds,
 		Section: BayesConfig{}, Keys: bayesKeys,
 		Defaults: func(c *Config) {

@@ -44,7 +44,7 @@ func (c CMAESConfig) validate(budget int) error {
 // cmaesTuner describes CMA-ES for the registry.
 func cmaesTuner() *Descriptor {
 	return &Descriptor{
-		Algo: CMAES, Doc: "covariance matrix adaptation (gonum's CmaEsChol)",
+		Algo:       CMAES,
 		Generation: "generation", LengthKey: "cmaes-generations", Longest: MaxGenerations,
 		Section: CMAESConfig{}, Keys: cmaesKeys,
 		Defaults:  func(c *Config) { c.CMAESConfig = CMAESConfig{CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1} },

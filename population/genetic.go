@@ -82,7 +82,7 @@ func (c GeneticConfig) validate() error {
 // geneticTuner describes the genetic tuner for the registry.
 func geneticTuner() *Descriptor {
 	return &Descriptor{
-		Algo: Genetic, Doc: "a genetic algorithm: genomes meet in pairs of games, the fitter breed",
+		Algo:       Genetic,
 		Generation: "generation", LengthKey: "generations", Longest: MaxGenerations,
 		Section: GeneticConfig{}, Keys: geneticKeys,
 		Defaults: func(c *Config) {

@@ -50,7 +50,7 @@ func (c KnockoutConfig) validate() error {
 // knockoutTuner describes the knockout tuner for the registry.
 func knockoutTuner() *Descriptor {
 	return &Descriptor{
-		Algo: Knockout, Doc: "knockout brackets of candidates drawn around the last winner",
+		Algo:       Knockout,
 		Generation: "round", LengthKey: "rounds", Longest: MaxRounds,
 		Section: KnockoutConfig{}, Keys: knockoutKeys,
 		Defaults: func(c *Config) {

@@ -21,7 +21,6 @@ import (
 // Descriptor describes one tuner. Fields marked optional may be nil.
 type Descriptor struct {
 	Algo Algo
-	Doc  string // one line: what it is
 	// Generation is what one of its generations is called: "generation",
 	// "round" or "block".
 	Generation string

@@ -50,7 +50,7 @@ func (c SPSAConfig) validate(budget int) error {
 // spsaTuner describes SPSA for the registry.
 func spsaTuner() *Descriptor {
 	return &Descriptor{
-		Algo: SPSA, Doc: "simultaneous perturbation stochastic approximation, as fishtest runs it",
+		Algo:       SPSA,
 		Generation: "block", LengthKey: "spsa-iterations", Longest: MaxSPSAIterations,
 		Section: SPSAConfig{}, Keys: spsaKeys,
 		Defaults: func(c *Config) {

@@ -14,7 +14,7 @@ const Texel Algo = "texel"
 // texel_heldout.go (its rules), which the fit's owners change.
 func texelTuner() *Descriptor {
 	return &Descriptor{
-		Algo: Texel, Doc: "a logistic fit of the evaluation to game results",
+		Algo:       Texel,
 		Generation: "round", LengthKey: "texel-rounds", Longest: MaxTexelRounds,
 		Section: TexelConfig{}, Keys: texelKeys,
 		Defaults: func(c *Config) {
