@@ -669,15 +669,22 @@ func diffKeys(a, b map[string]any) []string {
 	return out
 }
 
-// resumableKeys are the settings a run may change when it is resumed: when
-// it stops, and its verification (played after its last generation, its
-// games keyed by pair alone). Every other setting decides which games are
-// played and how, so changing it would mix the stored games of one run
-// with those of another.
-var resumableKeys = map[string]bool{
-	"generations": true, "rounds": true, "converge": true, "window": true, "threshold": true,
-	"budget-games": true, "budget-time": true,
-	"verify": true, "verify-bounds": true, "verify-pairs": true,
+// resumableKeys are the settings every run may change when it is resumed:
+// its budgets, and its verification (played after its last generation,
+// its games keyed by pair alone); a tuner's Descriptor adds those of its
+// own that say when it stops (Resumable). Every other setting decides
+// which games are played and how, so changing it would mix the stored
+// games of one run with those of another.
+var resumableKeys = []string{"budget-games", "budget-time", "verify", "verify-bounds", "verify-pairs"}
+
+// tunersResumable are the keys of when a tuner stops, every tuner's
+// (Descriptor.Resumable).
+func tunersResumable() []string {
+	var keys []string
+	for _, d := range registry {
+		keys = append(keys, d.Resumable...)
+	}
+	return keys
 }
 
 // ErrNotResumable is wrapped by CheckResume's error.
@@ -721,17 +728,21 @@ func (c Config) ResumeWith(data []byte) (Config, []string, error) {
 }
 
 // CheckResume reports whether a run recorded with config c may go on with
-// config d: only the settings of when it stops (generations, rounds,
-// converge, window, threshold, budget-games, budget-time) may differ. The error names the others.
+// config d: only the settings of when it stops (the tuners' Resumable
+// keys: generations, converge, rounds, window, threshold; budget-games,
+// budget-time) and the verification may differ. The error names the
+// others.
 func (c Config) CheckResume(d Config) error {
+	tuners := tunersResumable()
 	var bad []string
 	for _, k := range diffKeys(c.fields(), d.fields()) {
-		if !resumableKeys[k] {
+		if !slices.Contains(resumableKeys, k) && !slices.Contains(tuners, k) {
 			bad = append(bad, k)
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("%w: it changes %s, which decide the games already recorded (only generations, rounds, converge, window, threshold, the budgets and the verification may change); start a new run instead", ErrNotResumable, strings.Join(bad, ", "))
+		return fmt.Errorf("%w: it changes %s, which decide the games already recorded (only %s, the budgets and the verification may change); start a new run instead",
+			ErrNotResumable, strings.Join(bad, ", "), strings.Join(tuners, ", "))
 	}
 	return nil
 }

@@ -89,6 +89,7 @@ func geneticTuner() *Descriptor {
 			c.GeneticConfig = GeneticConfig{Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
 				TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1}
 		},
+		Resumable: []string{"generations", "converge"},
 		Validate:  func(c Config) error { return c.GeneticConfig.validate() },
 		Opponents: true,
 		OpponentGames: func(c Config) error {

@@ -56,6 +56,7 @@ func knockoutTuner() *Descriptor {
 		Defaults: func(c *Config) {
 			c.KnockoutConfig = KnockoutConfig{Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02}
 		},
+		Resumable:       []string{"rounds", "window", "threshold"},
 		Validate:        func(c Config) error { return c.KnockoutConfig.validate() },
 		Generations:     func(c Config) int { return c.Rounds },
 		GenerationGames: func(c Config, _ *games.Evaluator) int { return (c.Candidates - 1) * c.BestOf },

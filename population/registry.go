@@ -35,6 +35,9 @@ type Descriptor struct {
 	Section  any
 	Keys     []Key
 	Defaults func(c *Config)
+	// Resumable, optional, are the section's keys of when it stops, which
+	// a resumed run may change (CheckResume).
+	Resumable []string
 	// Later, optional, are the section's keys added after runs were
 	// recorded, each off at its zero value: a recorded config without
 	// one reads it as zero (ParseConfig), and a resume that leaves it

@@ -50,6 +50,11 @@ func TestRegistry(t *testing.T) {
 		if !slices.Equal(keys, fields) || !slices.Contains(keys, d.LengthKey) {
 			t.Errorf("%s: keys %v, want its section's %v, the length key %s among them", d.Algo, keys, fields, d.LengthKey)
 		}
+		for _, k := range append(slices.Clone(d.Resumable), d.Later...) {
+			if !slices.Contains(keys, k) {
+				t.Errorf("%s: its resumable or later key %s is not one of its section's", d.Algo, k)
+			}
+		}
 		var c Config
 		d.Defaults(&c)
 		blank := Config{}
