@@ -14,9 +14,9 @@ import (
 // and how the reports show it) is its Descriptor, made in the tuner's own
 // file and registered here, once, as database/sql drivers register
 // themselves. Code elsewhere asks the registry (TunerOf, Tuners) and never
-// switches on the algorithm's name: the layers test in cmd/tune fails on a
-// switch on an Algo, or a comparison with one tuner's name, outside this
-// file and the tuners' own files.
+// switches on the algorithm's name: TestNoSwitchOnTheAlgorithm in
+// cmd/tune/house_test.go fails on a switch on an Algo, a case of one
+// tuner or a comparison with one tuner's name anywhere but in this file.
 
 // Descriptor describes one tuner. Fields marked optional may be nil.
 type Descriptor struct {
