@@ -17,8 +17,7 @@ import (
 // holds and the run hands back that champion, not the defaults; its
 // exported best then beats default:patterns in an independent match of 200
 // pairs at depth 4 on another seed's openings (8) with its interval above 0.
-// About 2 minutes of tuning and seconds of the match on 2 cores (measured:
-// 123 s, and +51.6 Elo [+23.7, +80.2] in 4 s). Measurements:
+// About 80 s on 2 cores, the build included. Measurements:
 // docs/experiments.md#spsa-on-checkers-patterns-the-one-verdict.
 func TestExperimentCheckersPatternsSPSA(t *testing.T) {
 	experiment(t)
