@@ -16,12 +16,17 @@ import (
 	"github.com/gametune/gametune/tournament/stats"
 )
 
-// Defaults of a Config's zero fields.
+// DefaultRounds is the rounds of a Config whose Rounds is 0.
+const DefaultRounds = 4
+
+// A round's gate: its SPRT is H0 0 against H1 GateElo1 normalized Elo
+// (alpha = beta = 0.05), on GateOpenings drawn with a seed of each round's
+// own; the gates take GateShare of the budget unless Gate.MaxPairs caps
+// them.
 const (
-	DefaultRounds       = 4
-	DefaultGateShare    = 0.25
-	DefaultGateElo1     = 5
-	DefaultGateOpenings = "random:8"
+	GateShare    = 0.25
+	GateElo1     = 5
+	GateOpenings = "random:8"
 )
 
 // ErrConfig is wrapped by Learn's errors about its Config (the caller's
@@ -92,18 +97,14 @@ type Progress struct {
 }
 
 // Gate configures the match a round's new weights must win to be kept:
-// colour-swapped pairs against the current weights, on fresh openings, with
-// a pentanomial SPRT of H0: 0 against H1: Elo1 normalized Elo (alpha = beta
-// = 0.05), stopped at MaxPairs.
+// colour-swapped pairs against the current weights, on fresh openings
+// (GateOpenings), with a pentanomial SPRT of H0: 0 against H1: GateElo1
+// normalized Elo (alpha = beta = 0.05), stopped at MaxPairs; Accepted
+// decides.
 type Gate struct {
-	Elo1 float64 // 0: DefaultGateElo1
-	// MaxPairs bounds the pairs of a gate (0: Share of the budget, over
-	// the rounds, at least one pair).
+	// MaxPairs bounds the pairs of a gate (0: GateShare of the budget,
+	// over the rounds, at least one pair).
 	MaxPairs int
-	Share    float64 // 0: DefaultGateShare
-	// Openings is a random:N spec (tournament.LoadMatchOpenings) drawn
-	// with a seed of each round's own (0: DefaultGateOpenings).
-	Openings string
 }
 
 // Round is what one round of Learn did.
@@ -247,7 +248,7 @@ func fitAndGate(ctx context.Context, cfg Config, plan plan, r int, set *Set, cur
 		round.TrainLoss = fit.Epochs[len(fit.Epochs)-1].TrainLoss
 	}
 	progress("gate", 0, 2*plan.pairs)
-	m, err := PlayGate(ctx, cfg.Runner, cfg.Game, next, cur, cfg.Gate, plan.pairs, derive(cfg.Seed, 2, uint64(r)))
+	m, err := PlayGate(ctx, cfg.Runner, cfg.Game, next, cur, plan.pairs, derive(cfg.Seed, 2, uint64(r)))
 	if err != nil {
 		return Round{}, tournament.Player{}, fmt.Errorf("learn: round %d's gate: %w", r, err)
 	}
@@ -260,37 +261,24 @@ func fitAndGate(ctx context.Context, cfg Config, plan plan, r int, set *Set, cur
 }
 
 // PlayGate plays the gate of next against cur: at most pairs colour-swapped
-// pairs on openings drawn from seed (gate.Openings), next first in the first
+// pairs on openings drawn from seed (GateOpenings), next first in the first
 // game of each, stopped early by the SPRT (Gate).
-func PlayGate(ctx context.Context, run tournament.Runner, g games.Game, next, cur tournament.Player, gate Gate, pairs int, seed uint64) (*tournament.MatchResult, error) {
-	spec := gate.Openings
-	if spec == "" {
-		spec = DefaultGateOpenings
-	}
-	ops, err := tournament.LoadMatchOpenings(ctx, g, spec, seed, false, pairs)
+func PlayGate(ctx context.Context, run tournament.Runner, g games.Game, next, cur tournament.Player, pairs int, seed uint64) (*tournament.MatchResult, error) {
+	ops, err := tournament.LoadMatchOpenings(ctx, g, GateOpenings, seed, false, pairs)
 	if err != nil {
 		return nil, err
 	}
-	elo1 := gate.Elo1
-	if elo1 == 0 {
-		elo1 = DefaultGateElo1
-	}
-	sprt := &stats.SPRT{Elo0: 0, Elo1: elo1, Alpha: 0.05, Beta: 0.05, Model: stats.Normalized}
+	sprt := &stats.SPRT{Elo0: 0, Elo1: GateElo1, Alpha: 0.05, Beta: 0.05, Model: stats.Normalized}
 	specs := tournament.MatchSpecs(g, next, cur, pairs, ops, 0, tournament.Adjudication{})
 	return tournament.RunMatch(ctx, run, specs, sprt, nil)
 }
 
 // Accepted says whether a gate (of at most pairs pairs) keeps the new
-// weights: its SPRT accepted H1, or it ran all pairs undecided with the 95%
+// weights, by stats.Kept, the rule the tuners' verification decides by
+// too: its SPRT accepted H1, or it ran all pairs undecided with the 95%
 // interval of its pentanomial Elo above 0.
 func Accepted(m *tournament.MatchResult, pairs int) bool {
-	switch m.Status {
-	case stats.AcceptH1:
-		return true
-	case stats.Continue:
-		return m.Pentanomial.Pairs() >= pairs && m.Pentanomial.EloEstimate().Low > 0
-	}
-	return false
+	return stats.Kept(m.Status, m.Pentanomial, pairs)
 }
 
 // Positions is the number of positions of s: one before each move.
@@ -325,9 +313,9 @@ func newPlan(cfg *Config) (plan, error) {
 		return plan{}, fmt.Errorf("%w: margin share %v: want 0 to 1", ErrConfig, cfg.Margin)
 	case !(cfg.Lambda >= 0 && cfg.Lambda <= 1):
 		return plan{}, fmt.Errorf("%w: score share (lambda) %v: want 0 to 1", ErrConfig, cfg.Lambda)
-	case cfg.Rounds < 0 || cfg.Budget < 0 || cfg.Gate.MaxPairs < 0 || cfg.Gate.Share < 0 || cfg.Gate.Share >= 1:
-		return plan{}, fmt.Errorf("%w: rounds %d, budget %d, gate pairs %d, gate share %v: want rounds, budget and pairs 0 or more, a share in [0, 1)",
-			ErrConfig, cfg.Rounds, cfg.Budget, cfg.Gate.MaxPairs, cfg.Gate.Share)
+	case cfg.Rounds < 0 || cfg.Budget < 0 || cfg.Gate.MaxPairs < 0:
+		return plan{}, fmt.Errorf("%w: rounds %d, budget %d, gate pairs %d: want each 0 or more",
+			ErrConfig, cfg.Rounds, cfg.Budget, cfg.Gate.MaxPairs)
 	}
 	fit := cfg.Fit // checked before any game is played
 	if err := fitDefaults(&fit); err != nil {
@@ -339,13 +327,9 @@ func newPlan(cfg *Config) (plan, error) {
 	if cfg.Rounds == 0 {
 		cfg.Rounds = DefaultRounds
 	}
-	share := cfg.Gate.Share
-	if share == 0 {
-		share = DefaultGateShare
-	}
 	p := plan{budget: cfg.Budget, rounds: cfg.Rounds, pairs: cfg.Gate.MaxPairs}
 	if p.pairs == 0 {
-		p.pairs = max(1, int(float64(cfg.Budget)*share)/(2*cfg.Rounds))
+		p.pairs = max(1, int(float64(cfg.Budget)*GateShare)/(2*cfg.Rounds))
 	}
 	parts := cfg.Rounds * (cfg.Rounds + 1) / 2
 	if need := 2*p.pairs*cfg.Rounds + parts; cfg.Budget < need {

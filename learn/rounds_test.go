@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/stats"
 )
 
@@ -133,7 +134,7 @@ func TestGate(t *testing.T) {
 	weak := builtin(t, g, "patterns", 2)
 	weak.Weights = make([]float64, len(weak.Weights))
 	run := newPool(t, 2)
-	m, err := PlayGate(context.Background(), run, g, strong, weak, Gate{}, 30, 3)
+	m, err := PlayGate(context.Background(), run, g, strong, weak, 30, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestGate(t *testing.T) {
 	if !Accepted(m, 30) || m.Pentanomial.EloEstimate().Low <= 0 {
 		t.Errorf("full against nothing: %v over %d pairs (%s), not accepted", m.Pentanomial.EloEstimate(), m.Pentanomial.Pairs(), m.Status)
 	}
-	m, err = PlayGate(context.Background(), run, g, weak, strong, Gate{}, 30, 3)
+	m, err = PlayGate(context.Background(), run, g, weak, strong, 30, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestLearnRefusesBadConfigs(t *testing.T) {
 			c.Weights = c.Evaluator.Defaults()
 		}, "no tables"},
 		"weights":    {func(c *Config) { c.Weights = c.Weights[:3] }, "3 weights"},
-		"gate share": {func(c *Config) { c.Gate.Share = 1 }, "share in [0, 1)"},
+		"gate pairs": {func(c *Config) { c.Gate.MaxPairs = -1 }, "gate pairs -1"},
 		"fit rate":   {func(c *Config) { c.Fit.Rate = math.NaN() }, "Rate is NaN"},
 		"fit l2":     {func(c *Config) { c.Fit.L2 = math.Inf(1) }, "L2 is +Inf"},
 		"fit tables": {func(c *Config) { c.Fit.Tables = []string{"row2", "row9"} }, `no table "row9" to fit`},
@@ -171,6 +172,26 @@ func TestLearnRefusesBadConfigs(t *testing.T) {
 		tc.change(&cfg)
 		if _, err := Learn(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: error %v, want one saying %q", name, err, tc.want)
+		}
+	}
+}
+
+// TestAcceptedIssueCase (issue 55): learn's gate decides by stats.Kept, the
+// rule of the tuners' verification, on the issue's pairs: 250 pairs counted
+// [32 3 109 72 34] by points, +51.1 Elo [+26.5, +76.2] (worked by hand in
+// stats.TestKept), no bound of 0,5 nElo crossed. At a cap of 250 pairs the
+// gate keeps the fit; with pairs left to play, or with H0 accepted, it
+// does not; H1 keeps it whatever the pairs.
+func TestAcceptedIssueCase(t *testing.T) {
+	counts := stats.Pentanomial{32, 3, 109, 72, 34}
+	for _, c := range []struct {
+		status stats.Status
+		pairs  int
+		want   bool
+	}{{stats.Continue, 250, true}, {stats.Continue, 300, false}, {stats.AcceptH0, 250, false}, {stats.AcceptH1, 300, true}} {
+		m := &tournament.MatchResult{Pentanomial: counts, Status: c.status}
+		if got := Accepted(m, c.pairs); got != c.want || got != stats.Kept(c.status, counts, c.pairs) {
+			t.Errorf("%v with a cap of %d pairs: accepted %v, want %v", c.status, c.pairs, got, c.want)
 		}
 	}
 }

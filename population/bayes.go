@@ -2,12 +2,16 @@ package population
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament/stats"
 )
+
+// Bayes is Bayesian optimisation: a Gaussian process of Elo over a few parameters.
+const Bayes Algo = "bayes"
 
 // BayesConfig is Bayesian optimisation's section of a Config, for tuning a
 // few parameters where every game is expensive (as chess-tuning-tools
@@ -47,6 +51,53 @@ func (c BayesConfig) validate(budget, round int) error {
 		check(c.BayesAcquisition == AcquireEI || c.BayesAcquisition == AcquireThompson, "bayes-acquisition %q: %s (expected improvement) or %s (Thompson sampling)", c.BayesAcquisition, AcquireEI, AcquireThompson),
 		check(budget <= 0 || budget >= round, "budget-games %d is too small for one Bayes round (%d games)", budget, round),
 	)
+}
+
+// bayesTuner describes Bayesian optimisation for the registry.
+func bayesTuner() *Descriptor {
+	return &Descriptor{
+		Algo:       Bayes,
+		Generation: "round", LengthKey: "bayes-rounds", Longest: MaxBayesRounds,
+		Section: BayesConfig{}, Keys: bayesKeys,
+		Defaults: func(c *Config) {
+			c.BayesConfig = BayesConfig{BayesRounds: 60, BayesPairs: 8, BayesAcquisition: AcquireThompson}
+		},
+		Validate:  func(c Config) error { return c.BayesConfig.validate(c.BudgetGames, c.bayesRoundGames()) },
+		Opponents: true,
+		Resolve: func(c Config, ev *games.Evaluator) error {
+			_, err := bayesParams(c, ev)
+			return err
+		},
+		Generations:     func(c Config) int { return c.BayesRounds },
+		GenerationGames: func(c Config, _ *games.Evaluator) int { return c.bayesRoundGames() },
+		// The rounds are bounded (a round's fit costs O(n³)): a budget they
+		// cannot spend gets larger rounds, unless bayes-pairs is given.
+		SizeToBudget: func(c *Config, target int, explicit func(string) bool) {
+			if len(c.Opponents) == 0 && !explicit("bayes-pairs") && c.plannedGames(nil) < target {
+				c.BayesPairs = fewest(MaxBestOf, target, func(p int) int {
+					x := *c
+					x.BayesPairs = p // the yardstick's auto spacing depends on it
+					return x.plannedGames(nil)
+				})
+			}
+		},
+		New: newBayes,
+		Plan: func(c Config) string {
+			if len(c.Opponents) > 0 {
+				return "one candidate a round, chosen by " + c.BayesAcquisition + ", playing" + c.opponentsPlan("")
+			}
+			return fmt.Sprintf("one candidate a round, chosen by %s, playing %d pairs (%d games) against the reference", c.BayesAcquisition, c.BayesPairs, 2*c.BayesPairs)
+		},
+		Report: ReportViews{Line: "bayes", Figures: []string{"bayes"}, History: []string{"bayes", "bayes-optimum"}},
+	}
+}
+
+// bayesKeys are Bayes' section's keys.
+var bayesKeys = []Key{
+	{Name: "bayes-rounds", Help: fmt.Sprintf("bayes: rounds, one candidate each, 1-%d", MaxBayesRounds)},
+	{Name: "bayes-pairs", Help: "bayes: colour-swapped pairs each round's candidate plays against the reference (the start, or the defaults; with --opponents, opponent-pairs against each instead)"},
+	{Name: "bayes-initial", Help: "bayes: rounds of a space-filling design (a Latin hypercube) before the model chooses (0: the parameters plus 2)"},
+	{Name: "bayes-acquisition", Help: "bayes: how the model chooses each round's candidate: ei (expected improvement) or thompson (Thompson sampling)"},
 }
 
 // bayesRoundGames is the games of one Bayes round: bayes-pairs pairs

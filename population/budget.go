@@ -7,27 +7,32 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// lengthKeys are the keys that say how long each tuner runs.
-var lengthKeys = map[Algo]string{Genetic: "generations", Knockout: "rounds", SPSA: "spsa-iterations",
-	CMAES: "cmaes-generations", Texel: "texel-rounds", Bayes: "bayes-rounds"}
-
-// longest is the most of each tuner's length Validate allows: what a budget
-// the games of which cannot be counted in advance (a time budget, or a
-// tuner whose steps do not depend on its length) gives it.
-var longest = map[Algo]int{Genetic: MaxGenerations, Knockout: MaxRounds, SPSA: MaxSPSAIterations,
-	CMAES: MaxGenerations, Texel: MaxTexelRounds, Bayes: MaxBayesRounds}
-
 // TexelBudgetRounds is the number of rounds a games budget is split into
 // when neither texel-rounds nor texel-games is given: each round's fit is
 // over every game so far, so a few large rounds fit less often than many
 // small ones.
 const TexelBudgetRounds = 4
 
-// LengthKey is the key of the length of c's tuner: generations (genetic),
-// rounds (knockout), spsa-iterations, cmaes-generations, texel-rounds or
-// bayes-rounds;
-// "" for an unknown algo.
-func (c Config) LengthKey() string { return lengthKeys[c.Algo] }
+// LengthKey is the key of the length of c's tuner (its Descriptor's):
+// generations (genetic), rounds (knockout), spsa-iterations,
+// cmaes-generations, texel-rounds or bayes-rounds; "" for an unknown algo.
+func (c Config) LengthKey() string {
+	if d := c.tuner(); d != nil {
+		return d.LengthKey
+	}
+	return ""
+}
+
+// longest is the most of c's tuner's length Validate allows (its
+// Descriptor's Longest): what a budget the games of which cannot be
+// counted in advance (a time budget, or a tuner whose steps do not depend
+// on its length) gives it.
+func (c Config) longest() int {
+	if d := c.tuner(); d != nil {
+		return d.Longest
+	}
+	return 0
+}
 
 // length is the value of c's LengthKey.
 func (c *Config) length() *int {
@@ -42,56 +47,28 @@ func (c *Config) length() *int {
 // a run is created: the run records the length it derived, so a resumed
 // run needs no rule of its own.
 //
-// With budget-games, SPSA's iterations are the fewest whose games, with
-// the least the yardstick plays (against the defaults and the opponents), reach
-// TuningBudget, so that the budget ends the run near the end of its
-// schedule (spsa-block at most the iterations); Texel plays
-// TexelBudgetRounds rounds (more when a round would exceed MaxTexelGames)
-// of the fewest texel-games that reach it, or, with texel-games given, the
-// fewest rounds. The genetic, knockout and CMA-ES tuners, whose steps do
-// not depend on their length, get the most generations or rounds Validate
-// allows, and the budget ends them (knockout's settled winners do not: see
-// knockout); so does Bayes, whose rounds grow (bayes-pairs, unless given)
-// when MaxBayesRounds rounds of bayes-pairs would not reach the budget.
-// With budget-time alone, every tuner gets the most Validate allows.
+// With budget-games, a tuner whose Descriptor sizes its length to a budget
+// (SizeToBudget) sizes it to reach TuningBudget: SPSA's iterations are the
+// fewest whose games, with the least the yardstick plays (against the
+// defaults and the opponents), reach it, so that the budget ends the run
+// near the end of its schedule (spsa-block at most the iterations); Texel
+// plays TexelBudgetRounds rounds (more when a round would exceed
+// MaxTexelGames) of the fewest texel-games that reach it, or, with
+// texel-games given, the fewest rounds. The genetic, knockout and CMA-ES
+// tuners, whose steps do not depend on their length, get the most
+// generations or rounds Validate allows, and the budget ends them
+// (knockout's settled winners do not: see knockout); so does Bayes, whose
+// rounds grow (bayes-pairs, unless given) when MaxBayesRounds rounds of
+// bayes-pairs would not reach the budget. With budget-time alone, every
+// tuner gets the most Validate allows.
 func SizeToBudget(c Config, explicit func(key string) bool) Config {
 	n := c.length()
 	if n == nil || c.BudgetGames <= 0 && c.BudgetTime == "" || explicit(c.LengthKey()) {
 		return c
 	}
-	*n = longest[c.Algo]
-	if c.BudgetGames <= 0 {
-		return c
-	}
-	target := c.TuningBudget()
-	switch c.Algo {
-	case SPSA:
-		block := max(c.SPSABlock, 1)
-		c.SPSAIterations = fewest(MaxSPSAIterations, target, func(n int) int {
-			return c.spsaIterationGames()*n + 2*c.YardstickPairs*(1+len(c.Opponents))*c.yardstickMeasures(nil, (n+block-1)/block)
-		})
-		c.SPSABlock = min(c.SPSABlock, c.SPSAIterations)
-	case Bayes:
-		// The rounds are bounded (a round's fit costs O(n³)): a budget
-		// they cannot spend gets larger rounds, unless bayes-pairs is given.
-		if len(c.Opponents) == 0 && !explicit("bayes-pairs") && c.plannedGames(nil) < target {
-			c.BayesPairs = fewest(MaxBestOf, target, func(p int) int {
-				x := c
-				x.BayesPairs = p // the yardstick's auto spacing depends on it
-				return x.plannedGames(nil)
-			})
-		}
-	case Texel:
-		if explicit("texel-games") {
-			c.TexelRounds = fewest(MaxTexelRounds, target, func(r int) int { return r*c.generationGames(nil) + c.yardstickGames(nil, r) })
-			break
-		}
-		c.TexelRounds = min(max(TexelBudgetRounds, (target+MaxTexelGames-1)/MaxTexelGames), MaxTexelRounds)
-		c.TexelGames = fewest(MaxTexelGames, target, func(g int) int {
-			x := c
-			x.TexelGames = g // the yardstick's auto spacing depends on it
-			return x.TexelRounds*x.generationGames(nil) + x.yardstickGames(nil, x.TexelRounds)
-		})
+	*n = c.longest()
+	if d := c.tuner(); c.BudgetGames > 0 && d.SizeToBudget != nil {
+		d.SizeToBudget(&c, c.TuningBudget(), explicit)
 	}
 	return c
 }
@@ -188,19 +165,8 @@ func (c Config) yardstickMeasures(ev *games.Evaluator, gens int) int {
 // knockout matches aside too); ev is the evaluator tuned (CMA-ES's
 // default population depends on it; nil counts no tuned feature).
 func (c Config) generationGames(ev *games.Evaluator) int {
-	switch c.Algo {
-	case Genetic:
-		return c.Population * (2*c.Games + c.opponentGames())
-	case Knockout:
-		return (c.Candidates - 1) * c.BestOf
-	case CMAES:
-		return (2*c.CMAESPairs + c.opponentGames()) * c.CMAESCandidates(ev)
-	case Texel:
-		return c.TexelGames + 2*c.texelGatePairs()
-	case SPSA:
-		return c.spsaIterationGames() * max(c.SPSABlock, 1)
-	case Bayes:
-		return c.bayesRoundGames()
+	if d := c.tuner(); d != nil {
+		return d.GenerationGames(c, ev)
 	}
 	return 0
 }
@@ -209,11 +175,12 @@ func (c Config) generationGames(ev *games.Evaluator) int {
 // length, its yardstick's included (ties of knockout matches aside); ev
 // is the evaluator tuned (CMA-ES's default population depends on it).
 func (c Config) plannedGames(ev *games.Evaluator) int {
-	if c.Algo == SPSA {
-		return c.spsaIterationGames()*c.SPSAIterations + c.yardstickGames(ev, c.PlannedGenerations())
+	n := c.PlannedGenerations()
+	tuning := n * c.generationGames(ev)
+	if d := c.tuner(); d != nil && d.TuningGames != nil {
+		tuning = d.TuningGames(c, ev)
 	}
-	n := *c.length()
-	return n*c.generationGames(ev) + c.yardstickGames(ev, n)
+	return tuning + c.yardstickGames(ev, n)
 }
 
 // BudgetNote says so when the length of c's tuner (LengthKey), given
@@ -235,7 +202,7 @@ func BudgetNote(c Config, ev *games.Evaluator) string {
 		}
 		return ""
 	}
-	if c.BudgetTime != "" && *n < longest[c.Algo] {
+	if c.BudgetTime != "" && *n < c.longest() {
 		return fmt.Sprintf("%s %d may end the run before its budget of %s (leave %s out to run until the budget)", key, *n, c.BudgetTime, key)
 	}
 	return ""

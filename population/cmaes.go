@@ -2,13 +2,18 @@ package population
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
 
+	"github.com/gametune/gametune/games"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 )
+
+// CMAES is covariance matrix adaptation (gonum's CmaEsChol).
+const CMAES Algo = "cmaes"
 
 // CMAESConfig is CMA-ES's section of a Config: gonum's CmaEsChol, in
 // weights scaled by their ranges and centred on the start;
@@ -34,6 +39,41 @@ func (c CMAESConfig) validate(budget int) error {
 		check(c.CMAESSigma > 0 && c.CMAESSigma <= 1, "cmaes-sigma %g: the initial step as a fraction of each range, in (0, 1]", c.CMAESSigma),
 		check(budget <= 0 || budget >= n, "budget-games %d is too small for one CMA-ES generation (%d games or more)", budget, n),
 	)
+}
+
+// cmaesTuner describes CMA-ES for the registry.
+func cmaesTuner() *Descriptor {
+	return &Descriptor{
+		Algo:       CMAES,
+		Generation: "generation", LengthKey: "cmaes-generations", Longest: MaxGenerations,
+		Section: CMAESConfig{}, Keys: cmaesKeys,
+		Defaults:  func(c *Config) { c.CMAESConfig = CMAESConfig{CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1} },
+		Validate:  func(c Config) error { return c.CMAESConfig.validate(c.BudgetGames) },
+		Opponents: true,
+		OpponentGames: func(c Config) error {
+			if g := (2*c.CMAESPairs + c.opponentGames()) * max(c.CMAESPopulation, 4); c.BudgetGames > 0 && c.BudgetGames < g {
+				return bad("budget-games %d is too small for one CMA-ES generation against the opponents (%d games or more)", c.BudgetGames, g)
+			}
+			return nil
+		},
+		Generations: func(c Config) int { return c.CMAESGenerations },
+		GenerationGames: func(c Config, ev *games.Evaluator) int {
+			return (2*c.CMAESPairs + c.opponentGames()) * c.CMAESCandidates(ev)
+		},
+		New: newCMAES,
+		Plan: func(c Config) string {
+			return fmt.Sprintf("each candidate plays %d pairs (%d games) against the mean", c.CMAESPairs, 2*c.CMAESPairs) + c.opponentsPlan(", and")
+		},
+		Report: ReportViews{Line: "cmaes", Figures: []string{"cmaes-sigma", "cmaes-mean"}, History: []string{"cmaes", "cmaes-mean"}},
+	}
+}
+
+// cmaesKeys are CMA-ES's section's keys.
+var cmaesKeys = []Key{
+	{Name: "cmaes-generations", Help: "cmaes: generations"},
+	{Name: "cmaes-population", Help: "cmaes: candidates per generation (0: gonum's default, 4 + 3 ln n)"},
+	{Name: "cmaes-pairs", Help: "cmaes: colour-swapped pairs of each candidate against the mean"},
+	{Name: "cmaes-sigma", Help: "cmaes: initial step as a fraction of each range"},
 }
 
 // StageCMAES names the games of CMA-ES candidates against the mean.

@@ -6,9 +6,10 @@ import (
 	"strings"
 )
 
-// Algos are the tuners: tune compare runs the first five by default, and
-// Bayes when asked (it models at most MaxBayesParams parameters).
-var Algos = []Algo{Genetic, Knockout, SPSA, CMAES, Texel, Bayes}
+// Algos are the tuners, in the registry's order (registry.go fills it):
+// tune compare runs the first five by default, and Bayes when asked (it
+// models at most MaxBayesParams parameters).
+var Algos []Algo
 
 // ParseAlgos reads a comma-separated list of tuners, each named once.
 func ParseAlgos(list string) ([]Algo, error) {
@@ -16,7 +17,7 @@ func ParseAlgos(list string) ([]Algo, error) {
 	for _, a := range strings.Split(list, ",") {
 		a := Algo(strings.TrimSpace(a))
 		if !slices.Contains(Algos, a) {
-			return nil, bad("unknown algo %q (genetic, knockout, spsa, cmaes, texel, bayes)", a)
+			return nil, bad("unknown algo %q (%s)", a, AlgoNames(nil, "or"))
 		}
 		if slices.Contains(algos, a) {
 			return nil, bad("%q twice", a)

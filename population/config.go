@@ -16,18 +16,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Algo names a tuner.
+// Algo names a tuner: each tuner's file declares its own (Genetic,
+// Knockout, SPSA, CMAES, Texel, Bayes) and its Descriptor (registry.go).
 type Algo string
-
-// The tuners.
-const (
-	Genetic  Algo = "genetic"  // a genetic algorithm: genomes meet in pairs of games, the fitter breed
-	Knockout Algo = "knockout" // knockout brackets of candidates drawn around the last winner
-	SPSA     Algo = "spsa"     // simultaneous perturbation stochastic approximation, as fishtest runs it
-	CMAES    Algo = "cmaes"    // covariance matrix adaptation (gonum's CmaEsChol)
-	Texel    Algo = "texel"    // a logistic fit of the evaluation to game results
-	Bayes    Algo = "bayes"    // Bayesian optimisation: a Gaussian process of Elo over a few parameters
-)
 
 // Bounds on a config's sizes, checked by Validate, so that a config can
 // neither exhaust the memory of a 24 GiB machine nor run for ever by a
@@ -155,20 +146,17 @@ func (c Config) TunedEvaluator(g games.Game) (*games.Evaluator, error) {
 func (c Config) StartIsReference() bool { return c.Start != StartRandom }
 
 // Defaults returns the configuration every run starts from before presets,
-// files and flags.
+// files and flags: each tuner's section with its defaults (its
+// Descriptor's).
 func Defaults() Config {
-	return Config{
+	c := Config{
 		Algo: Genetic, Seed: 1, Depth: 4, Openings: "random:8",
 		YardstickPairs: 10, Verify: VerifyAuto, VerifyBounds: DefaultVerifyBounds,
-		GeneticConfig: GeneticConfig{Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
-			TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1},
-		KnockoutConfig: KnockoutConfig{Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02},
-		CMAESConfig:    CMAESConfig{CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1},
-		BayesConfig:    BayesConfig{BayesRounds: 60, BayesPairs: 8, BayesAcquisition: AcquireThompson},
-		TexelConfig:    TexelConfig{TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8, TexelGatePairs: AutoTexelGatePairs},
-		SPSAConfig: SPSAConfig{SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101,
-			SPSACEnd: 0.05, SPSAREnd: 0.002},
 	}
+	for _, d := range registry {
+		d.Defaults(&c)
+	}
+	return c
 }
 
 // preset is a named set of overrides applied on top of Defaults, and what
@@ -265,9 +253,11 @@ var copiedKeys = map[string]bool{"training-pool": true}
 // included; a key that does not exist, or a number that is not an integer
 // for an integer key, is an error. A run on random openings recorded
 // before training pools grew (no training-pool) trains on its fixed
-// openings (FixedPool), as it began; a Texel run recorded before its
-// rounds had gates (no texel-gate-pairs) has none; a run recorded before
-// verification (no verify key) is not verified (VerifyOff).
+// openings (FixedPool), as it began; a setting of a tuner added after runs
+// were recorded (its Descriptor's Later keys: a Texel run recorded before
+// its rounds had gates, no texel-gate-pairs, has none) reads as zero, off;
+// a run recorded before verification (no verify key) is not verified
+// (VerifyOff).
 func ParseConfig(data []byte) (Config, error) {
 	c := Defaults()
 	if err := mergeConfig(&c, data, true); err != nil {
@@ -276,8 +266,11 @@ func ParseConfig(data []byte) (Config, error) {
 	if c.TrainingPool == "" && tournament.IsRandomOpenings(c.Openings) {
 		c.TrainingPool = FixedPool
 	}
-	if !slices.Contains(ConfigKeys(data), "texel-gate-pairs") {
-		c.TexelGatePairs = 0
+	for _, key := range laterKeys() {
+		if !slices.Contains(ConfigKeys(data), key) {
+			f := reflect.ValueOf(c.Field(key)).Elem()
+			f.Set(reflect.Zero(f.Type())) // a setting added later, off
+		}
 	}
 	if !slices.Contains(ConfigKeys(data), "verify") {
 		c.Verify = VerifyOff
@@ -433,8 +426,11 @@ func checkConfigKeys(c *Config, m *yaml.Node, internal bool) error {
 // flagKeys maps the flag name of each key whose flag is named otherwise
 // (positions, positions-from, params), and each key's alias (pairs), to its
 // YAML key: a user's config takes either, since its keys are documented as
-// the flag names.
-var flagKeys = func() map[string]string {
+// the flag names. It is made with Keys (flagAliases).
+var flagKeys map[string]string
+
+// flagAliases makes flagKeys from Keys.
+func flagAliases() map[string]string {
 	m := map[string]string{}
 	for _, k := range Keys {
 		if k.Flag != "" {
@@ -445,7 +441,7 @@ var flagKeys = func() map[string]string {
 		}
 	}
 	return m
-}()
+}
 
 // flagNames lists the keys of a user's config by their flags' names.
 func flagNames() []string {
@@ -459,17 +455,8 @@ func flagNames() []string {
 // PlannedGenerations is the number of generations (rounds, iteration
 // blocks, fit steps) the config plans, budgets aside.
 func (c Config) PlannedGenerations() int {
-	switch c.Algo {
-	case Knockout:
-		return c.Rounds
-	case Texel:
-		return c.TexelRounds
-	case CMAES:
-		return c.CMAESGenerations
-	case Bayes:
-		return c.BayesRounds
-	case SPSA:
-		return (c.SPSAIterations + max(c.SPSABlock, 1) - 1) / max(c.SPSABlock, 1)
+	if d := c.tuner(); d != nil {
+		return d.Generations(c)
 	}
 	return c.Generations
 }
@@ -512,15 +499,12 @@ func (c Config) GenerationOf(i int) string {
 	return fmt.Sprintf("%s %d/%d", c.GenerationName(), i+1, c.PlannedGenerations())
 }
 
-// GenerationName is what a generation of c's tuner is called: a "round"
-// of knockout, Texel or Bayes, a "block" of SPSA iterations, else a
-// "generation".
+// GenerationName is what a generation of c's tuner is called (its
+// Descriptor's Generation): a "round" of knockout, Texel or Bayes, a
+// "block" of SPSA iterations, else a "generation".
 func (c Config) GenerationName() string {
-	switch c.Algo {
-	case Knockout, Texel, Bayes:
-		return "round"
-	case SPSA:
-		return "block"
+	if d := c.tuner(); d != nil {
+		return d.Generation
 	}
 	return "generation"
 }
@@ -556,8 +540,16 @@ func (c Config) Validate() error {
 	if c.Game == "" {
 		return bad("no game (the config's game)")
 	}
-	if (len(c.TexelPositionsFrom) > 0 || c.TexelPositions != "") && c.Algo != Texel {
-		return bad("texel-positions-from and texel-positions feed Texel's fit: they need algo texel, not %s", c.Algo)
+	d := c.tuner()
+	if d == nil {
+		return bad("unknown algo %q (%s)", c.Algo, AlgoNames(nil, "or"))
+	}
+	for _, other := range registry {
+		if other != d && other.Foreign != nil {
+			if err := other.Foreign(c); err != nil {
+				return err
+			}
+		}
 	}
 	if err := c.EngineConfig.validate(); err != nil {
 		return err
@@ -593,27 +585,15 @@ func (c Config) Validate() error {
 			return bad("start-weights: %s is %g, not a finite number", name, w)
 		}
 	}
-	if err := c.OpponentConfig.validate(c.Algo); err != nil {
+	if err := c.OpponentConfig.validate(d); err != nil {
 		return err
 	}
-	if err := c.checkOpponentGames(); err != nil {
-		return err
+	if len(c.Opponents) > 0 && d.OpponentGames != nil {
+		if err := d.OpponentGames(c); err != nil {
+			return err
+		}
 	}
-	switch c.Algo {
-	case Genetic:
-		return c.GeneticConfig.validate()
-	case Knockout:
-		return c.KnockoutConfig.validate()
-	case SPSA:
-		return c.SPSAConfig.validate(c.BudgetGames)
-	case CMAES:
-		return c.CMAESConfig.validate(c.BudgetGames)
-	case Texel:
-		return c.TexelConfig.validate(c.BudgetGames)
-	case Bayes:
-		return c.BayesConfig.validate(c.BudgetGames, c.bayesRoundGames())
-	}
-	return bad("unknown algo %q (genetic, knockout, spsa, cmaes, texel or bayes)", c.Algo)
+	return d.Validate(c)
 }
 
 // validated, when a test sets it, is called by every Validate: a run
@@ -689,15 +669,22 @@ func diffKeys(a, b map[string]any) []string {
 	return out
 }
 
-// resumableKeys are the settings a run may change when it is resumed: when
-// it stops, and its verification (played after its last generation, its
-// games keyed by pair alone). Every other setting decides which games are
-// played and how, so changing it would mix the stored games of one run
-// with those of another.
-var resumableKeys = map[string]bool{
-	"generations": true, "rounds": true, "converge": true, "window": true, "threshold": true,
-	"budget-games": true, "budget-time": true,
-	"verify": true, "verify-bounds": true, "verify-pairs": true,
+// resumableKeys are the settings every run may change when it is resumed:
+// its budgets, and its verification (played after its last generation,
+// its games keyed by pair alone); a tuner's Descriptor adds those of its
+// own that say when it stops (Resumable). Every other setting decides
+// which games are played and how, so changing it would mix the stored
+// games of one run with those of another.
+var resumableKeys = []string{"budget-games", "budget-time", "verify", "verify-bounds", "verify-pairs"}
+
+// tunersResumable are the keys of when a tuner stops, every tuner's
+// (Descriptor.Resumable).
+func tunersResumable() []string {
+	var keys []string
+	for _, d := range registry {
+		keys = append(keys, d.Resumable...)
+	}
+	return keys
 }
 
 // ErrNotResumable is wrapped by CheckResume's error.
@@ -728,8 +715,10 @@ func (c Config) ResumeWith(data []byte) (Config, []string, error) {
 	if !slices.Contains(ConfigKeys(data), "verify") {
 		want.Verify = c.Verify // a run recorded before verification stays unverified
 	}
-	if !slices.Contains(ConfigKeys(data), "texel-gate-pairs") {
-		want.TexelGatePairs = c.TexelGatePairs // a Texel run recorded before gates stays without them
+	for _, key := range laterKeys() {
+		if !slices.Contains(ConfigKeys(data), key) {
+			want.CopyKey(key, &c) // a run recorded before the setting stays without it
+		}
 	}
 	diff := c.Diff(want)
 	if len(diff) == 0 {
@@ -739,23 +728,24 @@ func (c Config) ResumeWith(data []byte) (Config, []string, error) {
 }
 
 // CheckResume reports whether a run recorded with config c may go on with
-// config d: only the settings of when it stops (generations, rounds,
-// converge, window, threshold, budget-games, budget-time) may differ. The error names the others.
+// config d: only the settings of when it stops (the tuners' Resumable
+// keys: generations, converge, rounds, window, threshold; budget-games,
+// budget-time) and the verification may differ. The error names the
+// others.
 func (c Config) CheckResume(d Config) error {
+	tuners := tunersResumable()
 	var bad []string
 	for _, k := range diffKeys(c.fields(), d.fields()) {
-		if !resumableKeys[k] {
+		if !slices.Contains(resumableKeys, k) && !slices.Contains(tuners, k) {
 			bad = append(bad, k)
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("%w: it changes %s, which decide the games already recorded (only generations, rounds, converge, window, threshold, the budgets and the verification may change); start a new run instead", ErrNotResumable, strings.Join(bad, ", "))
+		return fmt.Errorf("%w: it changes %s, which decide the games already recorded (only %s, the budgets and the verification may change); start a new run instead",
+			ErrNotResumable, strings.Join(bad, ", "), strings.Join(tuners, ", "))
 	}
 	return nil
 }
-
-// sections are the tuners' own sections of a Config, by algorithm.
-var sections = map[Algo]any{Genetic: GeneticConfig{}, Knockout: KnockoutConfig{}, SPSA: SPSAConfig{}, CMAES: CMAESConfig{}, Texel: TexelConfig{}, Bayes: BayesConfig{}}
 
 // OwnSettings is c as YAML without the other tuners' sections: the
 // settings every run shares and its own tuner's, in Marshal's order, for
@@ -765,23 +755,17 @@ func (c Config) OwnSettings() []byte {
 	if err := yaml.Unmarshal(c.Marshal(), &doc); err != nil || len(doc.Content) == 0 {
 		return c.Marshal()
 	}
-	others := map[string]bool{}
-	for algo, section := range sections {
-		if algo == c.Algo {
-			continue
+	others, own := map[string]bool{}, map[string]bool{}
+	for _, d := range registry {
+		keys := others
+		if d.Algo == c.Algo {
+			keys = own
 		}
-		t := reflect.TypeOf(section)
+		t := reflect.TypeOf(d.Section)
 		for i := range t.NumField() {
 			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" {
-				others[name] = true
+				keys[name] = true
 			}
-		}
-	}
-	own := map[string]bool{}
-	if t := reflect.TypeOf(sections[c.Algo]); t != nil {
-		for i := range t.NumField() {
-			name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
-			own[name] = true
 		}
 	}
 	m := doc.Content[0]

@@ -11,8 +11,12 @@
 // applies the budgets, closes each generation and rates the champions in
 // a ladder at the end. A Method proposes what a generation plays and
 // learns from the results: the Othello report's genetic algorithm, the
-// checkers report's knockout tournaments, SPSA, CMA-ES and Texel's fit,
-// each in its own file. A run resumed from its store replays nothing and
+// checkers report's knockout tournaments, SPSA, CMA-ES, Texel's fit and
+// Bayesian optimisation, each in its own file with its Descriptor: its
+// section, defaults and keys, its length and budget sizing, its Method and
+// the views the reports draw for it, registered once (registry.go); code
+// elsewhere asks the registry (TunerOf) and never switches on the
+// algorithm. A run resumed from its store replays nothing and
 // ends exactly where an uninterrupted run would; ChooseBest is the one
 // definition of a run's best genome.
 package population

@@ -2,13 +2,18 @@ package population
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
 
+	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament/stats"
 )
+
+// Genetic is a genetic algorithm: genomes meet in pairs of games, the fitter breed.
+const Genetic Algo = "genetic"
 
 // GeneticConfig is the genetic algorithm's section of a Config.
 type GeneticConfig struct {
@@ -72,6 +77,54 @@ func (c GeneticConfig) validate() error {
 		return bad("converge %g must be >= 0", c.Converge)
 	}
 	return nil
+}
+
+// geneticTuner describes the genetic tuner for the registry.
+func geneticTuner() *Descriptor {
+	return &Descriptor{
+		Algo:       Genetic,
+		Generation: "generation", LengthKey: "generations", Longest: MaxGenerations,
+		Section: GeneticConfig{}, Keys: geneticKeys,
+		Defaults: func(c *Config) {
+			c.GeneticConfig = GeneticConfig{Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
+				TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1}
+		},
+		Resumable: []string{"generations", "converge"},
+		Validate:  func(c Config) error { return c.GeneticConfig.validate() },
+		Opponents: true,
+		OpponentGames: func(c Config) error {
+			n, pairs := len(c.Opponents), c.OpponentConfig.pairs()
+			if meetings := c.Population * (c.Games + n*pairs); c.Population > 0 && meetings > MaxPopulationGames {
+				return bad("population %d times %d pairs a genome (games %d, and %d against each of %d opponents) is %d pairs a generation, more than %d",
+					c.Population, c.Games+n*pairs, c.Games, pairs, n, meetings, MaxPopulationGames)
+			}
+			return nil
+		},
+		Generations:     func(c Config) int { return c.Generations },
+		GenerationGames: func(c Config, _ *games.Evaluator) int { return c.Population * (2*c.Games + c.opponentGames()) },
+		New:             newGenetic,
+		Plan: func(c Config) string {
+			return fmt.Sprintf("%d genomes a generation, each playing %d pairs (%d games) against opponents drawn from the others",
+				c.Population, c.Games, 2*c.Games) + c.opponentsPlan(", and")
+		},
+		Report: ReportViews{Line: "genetic", Figures: []string{"coefficients", "fitness", "diversity"}, History: []string{"genetic"}},
+	}
+}
+
+// geneticKeys are the genetic section's keys.
+var geneticKeys = []Key{
+	{Name: "population", Help: fmt.Sprintf("genetic: genomes per generation, 2-%d", MaxPopulation)},
+	{Name: "generations", Help: "genetic: generations"},
+	{Name: "games", Alias: "pairs", Help: "genetic: pairs each genome plays, one against each of that many opponents drawn from the others (a pair: two games from one opening, colours swapped; alias --pairs)"},
+	{Name: "fitness", Help: "genetic: score (points per game) or exp (2^wins/games)"},
+	{Name: "selection", Help: "genetic: roulette, sus or tournament"},
+	{Name: "tournament-size", Help: "genetic: genomes per selection tournament"},
+	{Name: "crossover", Help: "genetic: uniform, blend or none"},
+	{Name: "redraw", Help: "genetic: probability that a child's weights are all re-drawn (a fresh start for that genome)"},
+	{Name: "mutation-rate", Help: "genetic: probability of a Gaussian step per weight"},
+	{Name: "sigma", Help: "genetic: Gaussian step as a fraction of the weight's range"},
+	{Name: "elite", Help: "genetic: best genomes kept unchanged"},
+	{Name: "converge", Help: "genetic: stop when diversity falls below this (0: never)"},
 }
 
 // genetic is the Othello report's genetic algorithm, generation after

@@ -2,12 +2,17 @@ package population
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 
+	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
 )
+
+// Knockout is knockout brackets of candidates drawn around the last winner.
+const Knockout Algo = "knockout"
 
 // KnockoutConfig is the knockout tuner's section of a Config.
 type KnockoutConfig struct {
@@ -40,6 +45,38 @@ func (c KnockoutConfig) validate() error {
 		return bad("window %d must be >= 1 and threshold %g >= 0", c.Window, c.Threshold)
 	}
 	return nil
+}
+
+// knockoutTuner describes the knockout tuner for the registry.
+func knockoutTuner() *Descriptor {
+	return &Descriptor{
+		Algo:       Knockout,
+		Generation: "round", LengthKey: "rounds", Longest: MaxRounds,
+		Section: KnockoutConfig{}, Keys: knockoutKeys,
+		Defaults: func(c *Config) {
+			c.KnockoutConfig = KnockoutConfig{Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02}
+		},
+		Resumable:       []string{"rounds", "window", "threshold"},
+		Validate:        func(c Config) error { return c.KnockoutConfig.validate() },
+		Generations:     func(c Config) int { return c.Rounds },
+		GenerationGames: func(c Config, _ *games.Evaluator) int { return (c.Candidates - 1) * c.BestOf },
+		New:             newKnockout,
+		Plan: func(c Config) string {
+			return fmt.Sprintf("%d candidates a round, matches of best-of-%d games (ties: %s)", c.Candidates, c.BestOf, c.Ties)
+		},
+		Report: ReportViews{Line: "knockout", Figures: []string{"winners", "distance"}, History: []string{"knockout"}, Bracket: true},
+	}
+}
+
+// knockoutKeys are the knockout section's keys.
+var knockoutKeys = []Key{
+	{Name: "candidates", Help: fmt.Sprintf("knockout: candidates per round, 2-%d", MaxCandidates)},
+	{Name: "rounds", Help: "knockout: rounds at most"},
+	{Name: "best-of", Help: "knockout: games per match"},
+	{Name: "ties", Help: "knockout: random or extra (extra pairs until one leads)"},
+	{Name: "scale", Help: "knockout: scale of the ten-draw step around the winner"},
+	{Name: "window", Help: "knockout: rounds of small moves that mean convergence (with a budget: wider draws, longer matches)"},
+	{Name: "threshold", Help: "knockout: distance below which a move is small"},
 }
 
 // maxExtraPairs bounds the extra colour-swapped pairs that break a tied

@@ -426,9 +426,10 @@ func TestLadderRatesTheEndPoint(t *testing.T) {
 			champions[i] = Genome{ID: survivor, Weights: end}
 		}
 	}
-	saved := methods[Genetic]
-	t.Cleanup(func() { methods[Genetic] = saved })
-	methods[Genetic] = func(*Tuner) (Method, error) { return script{champions}, nil }
+	d, _ := TunerOf(Genetic)
+	saved := d.New
+	t.Cleanup(func() { d.New = saved })
+	d.New = func(*Tuner) (Method, error) { return script{champions}, nil }
 	cfg := smallGenetic()
 	cfg.Generations, cfg.YardstickPairs, cfg.LadderPairs = last+1, 0, 1
 	res, err := newTestTuner(t, cfg, 2, NewMemoryStore(), nil, nil).Run(context.Background())

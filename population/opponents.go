@@ -118,15 +118,15 @@ func (c OpponentConfig) pairs() int { return max(c.OpponentPairs, 1) }
 
 // validate checks the section for a run of algo, the external specs by
 // their syntax (Resolve checks the rest against the game).
-func (c OpponentConfig) validate(algo Algo) error {
+func (c OpponentConfig) validate(d *Descriptor) error {
 	if len(c.Opponents) == 0 {
 		if c.OpponentPairs != 0 || len(c.OpponentWeights) > 0 {
 			return bad("opponent-pairs %d without opponents: name them with opponents (--opponents SPEC)", c.OpponentPairs)
 		}
 		return nil
 	}
-	if algo == Knockout || algo == Texel {
-		return bad("opponents: algo %s takes no opponents; genetic, spsa, cmaes and bayes do", algo)
+	if !d.Opponents {
+		return bad("opponents: algo %s takes no opponents; %s do", d.Algo, AlgoNames(func(d *Descriptor) bool { return d.Opponents }, "and"))
 	}
 	if len(c.Opponents) > MaxOpponents {
 		return bad("%d opponents: at most %d", len(c.Opponents), MaxOpponents)
@@ -301,28 +301,11 @@ func (c Config) spsaIterationGames() int {
 	return 2 * c.opponentGames()
 }
 
-// checkOpponentGames checks what the opponents add to a generation: a
-// genetic generation's pairs stay within MaxPopulationGames, and a games
-// budget pays for one SPSA iteration or CMA-ES generation.
-func (c Config) checkOpponentGames() error {
-	n, pairs := len(c.Opponents), c.OpponentConfig.pairs()
-	if n == 0 {
-		return nil
+// opponentsPlan says how a tuned genome of c meets its opponents, after
+// lead: "" without opponents (a Descriptor's Plan).
+func (c Config) opponentsPlan(lead string) string {
+	if len(c.Opponents) == 0 {
+		return ""
 	}
-	switch c.Algo {
-	case Genetic:
-		if meetings := c.Population * (c.Games + n*pairs); c.Population > 0 && meetings > MaxPopulationGames {
-			return bad("population %d times %d pairs a genome (games %d, and %d against each of %d opponents) is %d pairs a generation, more than %d",
-				c.Population, c.Games+n*pairs, c.Games, pairs, n, meetings, MaxPopulationGames)
-		}
-	case SPSA:
-		if g := c.spsaIterationGames(); c.BudgetGames > 0 && c.BudgetGames < g {
-			return bad("budget-games %d is too small for one SPSA iteration against the opponents (%d games)", c.BudgetGames, g)
-		}
-	case CMAES:
-		if g := (2*c.CMAESPairs + c.opponentGames()) * max(c.CMAESPopulation, 4); c.BudgetGames > 0 && c.BudgetGames < g {
-			return bad("budget-games %d is too small for one CMA-ES generation against the opponents (%d games or more)", c.BudgetGames, g)
-		}
-	}
-	return nil
+	return fmt.Sprintf("%s %d pairs against each of %d opponents (%s)", lead, c.OpponentConfig.pairs(), len(c.Opponents), strings.Join(c.OpponentNames(), ", "))
 }

@@ -110,8 +110,8 @@ func Resolve(ctx context.Context, cfg Config, src Sources) (*Plan, error) {
 			return nil, inFile(cfg.SPSAParams, err)
 		}
 	}
-	if cfg.Algo == Bayes {
-		if _, err := bayesParams(cfg, ev); err != nil {
+	if d := cfg.tuner(); d.Resolve != nil {
+		if err := d.Resolve(cfg, ev); err != nil {
 			return nil, err
 		}
 	}

@@ -12,6 +12,9 @@ import (
 	"github.com/gametune/gametune/tournament"
 )
 
+// SPSA is simultaneous perturbation stochastic approximation, as fishtest runs it.
+const SPSA Algo = "spsa"
+
 // SPSAConfig is SPSA's section of a Config, as fishtest runs it:
 // SPSAIterations iterations of one colour-swapped pair each, SPSABlock of
 // them per generation (played in parallel from the generation's theta, as
@@ -42,6 +45,61 @@ func (c SPSAConfig) validate(budget int) error {
 		check(c.SPSAREnd > 0 && c.SPSAREnd <= 1e6, "spsa-r-end %g must be > 0 (and at most 1e6)", c.SPSAREnd),
 		check(budget <= 0 || budget >= 2, "budget-games %d is too small for one SPSA iteration (a pair of games)", budget),
 	)
+}
+
+// spsaTuner describes SPSA for the registry.
+func spsaTuner() *Descriptor {
+	return &Descriptor{
+		Algo:       SPSA,
+		Generation: "block", LengthKey: "spsa-iterations", Longest: MaxSPSAIterations,
+		Section: SPSAConfig{}, Keys: spsaKeys,
+		Defaults: func(c *Config) {
+			c.SPSAConfig = SPSAConfig{SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101,
+				SPSACEnd: 0.05, SPSAREnd: 0.002}
+		},
+		Validate:  func(c Config) error { return c.SPSAConfig.validate(c.BudgetGames) },
+		Opponents: true,
+		OpponentGames: func(c Config) error {
+			if g := c.spsaIterationGames(); c.BudgetGames > 0 && c.BudgetGames < g {
+				return bad("budget-games %d is too small for one SPSA iteration against the opponents (%d games)", c.BudgetGames, g)
+			}
+			return nil
+		},
+		Generations:     func(c Config) int { return (c.SPSAIterations + max(c.SPSABlock, 1) - 1) / max(c.SPSABlock, 1) },
+		GenerationGames: func(c Config, _ *games.Evaluator) int { return c.spsaIterationGames() * max(c.SPSABlock, 1) },
+		TuningGames:     func(c Config, _ *games.Evaluator) int { return c.spsaIterationGames() * c.SPSAIterations },
+		// The fewest iterations whose games, with the least the yardstick
+		// plays (against the defaults and the opponents), reach the target,
+		// so that the budget ends the run near the end of its schedule
+		// (spsa-block at most the iterations).
+		SizeToBudget: func(c *Config, target int, _ func(string) bool) {
+			block := max(c.SPSABlock, 1)
+			c.SPSAIterations = fewest(MaxSPSAIterations, target, func(n int) int {
+				return c.spsaIterationGames()*n + 2*c.YardstickPairs*(1+len(c.Opponents))*c.yardstickMeasures(nil, (n+block-1)/block)
+			})
+			c.SPSABlock = min(c.SPSABlock, c.SPSAIterations)
+		},
+		New: newSPSA,
+		Plan: func(c Config) string {
+			if len(c.Opponents) > 0 {
+				return fmt.Sprintf("%d iterations, %d a block, each side of an iteration playing", c.SPSAIterations, c.SPSABlock) + c.opponentsPlan("")
+			}
+			return fmt.Sprintf("%d iterations, one pair (2 games) each, %d a block", c.SPSAIterations, c.SPSABlock)
+		},
+		Report: ReportViews{Line: "spsa", Figures: []string{"spsa"}, History: []string{"spsa"}},
+	}
+}
+
+// spsaKeys are SPSA's section's keys.
+var spsaKeys = []Key{
+	{Name: "spsa-iterations", Help: fmt.Sprintf("spsa: iterations N (one colour-swapped pair each), 1-%d", MaxSPSAIterations)},
+	{Name: "spsa-block", Help: "spsa: iterations per generation, played in parallel from the same theta"},
+	{Name: "spsa-a-ratio", Help: "spsa: A as a fraction of the iterations (fishtest: 0.1)"},
+	{Name: "spsa-alpha", Help: "spsa: decay exponent of a_k (fishtest: 0.602)"},
+	{Name: "spsa-gamma", Help: "spsa: decay exponent of c_k (fishtest: 0.101)"},
+	{Name: "spsa-c-end", Help: "spsa: c_end of every feature as a fraction of its range, without --spsa-params"},
+	{Name: "spsa-r-end", Help: "spsa: r_end of every feature, without --spsa-params"},
+	{Name: "spsa-params", Help: "spsa and bayes: file of parameter lines 'name, int|float, start, min, max, c_end, r_end' or fishtest's 'name,start,min,max,c_end,r_end' (the features to tune; bayes uses their start, min and max)"},
 }
 
 // StageSPSA names the games of SPSA iterations.

@@ -65,16 +65,6 @@ type Method interface {
 	Generation(ctx context.Context, gen int) (Generation, Genome, error)
 }
 
-// methods make the Method of each algo for a tuner, at the start of Run.
-var methods = map[Algo]func(t *Tuner) (Method, error){
-	Genetic:  newGenetic,
-	Knockout: newKnockout,
-	SPSA:     newSPSA,
-	CMAES:    newCMAES,
-	Texel:    newTexel,
-	Bayes:    newBayes,
-}
-
 // Progress describes where a run is.
 type Progress struct {
 	// Stage is the kind of the games being played: the method's own
@@ -154,11 +144,11 @@ func (t *Tuner) Run(ctx context.Context) (Result, error) {
 	if t.Elapsed == nil {
 		t.Elapsed = func() time.Duration { return time.Since(began) }
 	}
-	newMethod, ok := methods[t.cfg.Algo]
+	d, ok := TunerOf(t.cfg.Algo)
 	if !ok {
 		return Result{}, bad("unknown algo %q", t.cfg.Algo)
 	}
-	m, err := newMethod(t)
+	m, err := d.New(t)
 	if err != nil {
 		return Result{}, err
 	}

@@ -48,9 +48,9 @@ const (
 
 // The verdicts of a verification (Verification.Verdict).
 const (
-	VerdictHeld         = "held"         // H1 accepted: the gain holds at the deeper search
-	VerdictNotHeld      = "not held"     // H0 accepted: it does not
-	VerdictInconclusive = "inconclusive" // the cap came first
+	VerdictHeld         = "held"         // kept by stats.Kept: H1 accepted, or the cap reached with the interval above 0
+	VerdictNotHeld      = "not held"     // H0 accepted: the gain is not there
+	VerdictInconclusive = "inconclusive" // the cap came first, the interval reaching 0
 )
 
 // Verification is the SPRT of a run's best against its reference at a
@@ -75,12 +75,16 @@ type Verification struct {
 	Elo, Low, High float64
 }
 
-// Verdict is VerdictHeld, VerdictNotHeld or VerdictInconclusive.
+// Verdict is VerdictHeld when stats.Kept keeps the best (the rule learn's
+// gate decides by too: H1 accepted, or all MaxPairs pairs counted with no
+// bound crossed and the 95% interval of the best's Elo above 0),
+// VerdictNotHeld when the SPRT accepted H0, and VerdictInconclusive
+// otherwise (the cap came first and the interval reaches 0).
 func (v Verification) Verdict() string {
-	switch v.Status {
-	case stats.AcceptH1:
+	switch {
+	case stats.Kept(v.Status, v.Pentanomial, v.MaxPairs):
 		return VerdictHeld
-	case stats.AcceptH0:
+	case v.Status == stats.AcceptH0:
 		return VerdictNotHeld
 	}
 	return VerdictInconclusive
@@ -107,6 +111,9 @@ func (v Verification) Summary() string {
 	why := v.Status.String()
 	if v.Status == stats.Continue {
 		why = fmt.Sprintf("no bound crossed in %d pairs", v.MaxPairs)
+		if v.Verdict() == VerdictHeld {
+			why += ", the interval above 0"
+		}
 	}
 	return fmt.Sprintf("%s against the %s at %s: %s (%s), %+.0f Elo [%+.0f, %+.0f] over %d pairs, LLR %.2f [%.2f, %.2f], SPRT %g,%g %s Elo",
 		v.Best, v.Reference, v.Search(), v.Verdict(), why, r(v.Elo), r(v.Low), r(v.High), v.Pairs, v.LLR, lo, hi, v.SPRT.Elo0, v.SPRT.Elo1, v.SPRT.Model)

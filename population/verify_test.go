@@ -289,13 +289,15 @@ func checkVerifyResume(t *testing.T, cfg Config, start []float64, stopAt int) *V
 // TestVerifySmall: the verification of a knockout run of tic-tac-toe at
 // depth 1 from weights that seek the opponent's lines, a fast version of
 // TestVerifyOthello. Tic-tac-toe has few openings three plies deep, so the
-// verification cycles through them and reaches its cap undecided.
+// verification cycles through them and reaches its cap with no bound
+// crossed; the defaults' interval there, +129 Elo [+102, +158], is above 0,
+// so the one rule (stats.Kept) holds it (inconclusive before issue 55).
 func TestVerifySmall(t *testing.T) {
 	cfg := Defaults()
 	cfg.Game, cfg.Algo, cfg.Depth, cfg.Openings, cfg.Seed = "tictactoe", Knockout, 1, "random:3", 3
 	cfg.Candidates, cfg.Rounds, cfg.BestOf, cfg.Scale, cfg.YardstickPairs, cfg.LadderPairs = 6, 3, 2, 1, 0, 8
 	v := checkVerifyResume(t, cfg, []float64{-5, 5, -5, 5}, 37)
-	if v.Verdict() != VerdictInconclusive || v.Pairs != v.MaxPairs || v.MaxPairs != MinVerifyPairs {
+	if v.Verdict() != VerdictHeld || v.Status != stats.Continue || v.Pairs != v.MaxPairs || v.MaxPairs != MinVerifyPairs {
 		t.Errorf("verdict %s after %d of %d pairs", v.Verdict(), v.Pairs, v.MaxPairs)
 	}
 }
@@ -365,5 +367,51 @@ func TestVerifyDepths(t *testing.T) {
 	var res Result
 	if err := newTestTuner(t, cfg, 2, NewMemoryStore(), discs, nil).verifyAtEnd(context.Background(), below, &res); err != nil || res.Verification != nil {
 		t.Errorf("a strongest below the reference: verification %+v, %v", res.Verification, err)
+	}
+}
+
+// TestVerificationKeepsAtTheCap (issue 55): the verification decides by
+// stats.Kept, the rule of learn's gate. The issue's case: an SPSA run's
+// strongest, verified over 250 pairs counted [32 3 109 72 34] by points
+// (+51.1 Elo [+26.5, +76.2], worked by hand in stats.TestKept; LLR 2.23
+// of ±2.94 for 0,10 nElo, so no bound crossed), is held: the interval is
+// above 0 when the cap is reached. The same pairs under a cap of 300 stop
+// short of it (inconclusive). The pairs are fed in a cycle that keeps the
+// LLR between the bounds all the way.
+func TestVerificationKeepsAtTheCap(t *testing.T) {
+	counts := stats.Pentanomial{32, 3, 109, 72, 34}
+	scores := [5][2]float64{{0, 0}, {0, 0.5}, {0.5, 0.5}, {1, 0.5}, {1, 1}}
+	for _, c := range []struct {
+		cap     int
+		verdict string
+	}{{250, VerdictHeld}, {300, VerdictInconclusive}} {
+		v := Verification{Best: "g7", Reference: "defaults", Depth: 4, SPRT: stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}, MaxPairs: c.cap}
+		left := counts
+		for n := 0; n < counts.Pairs(); n++ {
+			// the kind furthest behind its share of the pairs so far
+			k := -1
+			for i := range left {
+				if left[i] > 0 && (k < 0 || left[i]*counts[k] > left[k]*counts[i]) {
+					k = i
+				}
+			}
+			left[k]--
+			v.AddPair(scores[k][0], scores[k][1])
+			if v.Status != stats.Continue {
+				t.Fatalf("cap %d: the SPRT decided %v at pair %d", c.cap, v.Status, v.Pairs)
+			}
+		}
+		if v.Pentanomial != counts || math.Abs(v.Elo-51.09) > 0.01 || math.Abs(v.Low-26.5) > 0.05 || math.Abs(v.LLR-2.23) > 0.01 {
+			t.Fatalf("cap %d: %v, %+.2f [%+.2f, %+.2f], LLR %.3f", c.cap, v.Pentanomial, v.Elo, v.Low, v.High, v.LLR)
+		}
+		if v.Verdict() != c.verdict || (v.Verdict() == VerdictHeld) != stats.Kept(v.Status, v.Pentanomial, v.MaxPairs) {
+			t.Errorf("cap %d: verdict %s, want %s", c.cap, v.Verdict(), c.verdict)
+		}
+	}
+	v := Verification{Best: "g7", Reference: "defaults", Depth: 4, SPRT: stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05},
+		MaxPairs: 250, Pairs: 250, Pentanomial: counts, Status: stats.Continue, LLR: 2.23, Elo: 51.09, Low: 26.5, High: 76.2}
+	want := "g7 against the defaults at depth 4: held (no bound crossed in 250 pairs, the interval above 0), +51 Elo [+27, +76] over 250 pairs"
+	if s := v.Summary(); !strings.Contains(s, want) {
+		t.Errorf("summary %q, want it to say %q", s, want)
 	}
 }

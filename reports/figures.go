@@ -127,25 +127,18 @@ func (r *Run) elo() Figure {
 	return Figure{Name: "elo", Title: title, Width: vg.Points(760), Height: vg.Points(360), draw: legendRight(p)}
 }
 
-// figuresOf returns the run's own figures after the first: the genetic
-// tuner's coefficients, fitness and diversity; knockout's winners and the
-// distance between them; SPSA's theta, its moves in units of c_k and c_k;
-// CMA-ES's sigma and mean; Texel's losses; Bayes' optimum, its path and
-// its landscape (bayes.go).
+// figuresOf returns the run's own figures after the first, those its
+// tuner's Descriptor names (figureViews): the genetic tuner's
+// coefficients, fitness and diversity; knockout's winners and the distance
+// between them; SPSA's theta, its moves in units of c_k and c_k; CMA-ES's
+// sigma and mean; Texel's losses; Bayes' optimum, its path and its
+// landscape (bayes.go).
 func (r *Run) figuresOf() []Figure {
-	switch r.Config.Algo {
-	case population.Bayes:
-		return r.bayesFigures()
-	case population.Knockout:
-		return []Figure{r.winners(), r.distance()}
-	case population.SPSA:
-		return r.spsaFigures()
-	case population.CMAES:
-		return []Figure{r.cmaesSigma(), r.cmaesMean()}
-	case population.Texel:
-		return []Figure{r.texelLosses()}
+	var out []Figure
+	for _, name := range viewsOf(r.Config).Figures {
+		out = append(out, figureViews[name](r)...)
 	}
-	return []Figure{r.coefficients(), r.fitness(), r.diversity()}
+	return out
 }
 
 // fraction is w as a fraction of feature i's range: 0 at its minimum, 1 at

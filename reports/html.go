@@ -224,7 +224,7 @@ func HTML(r *Run) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if r.Knockout() {
+	if r.Brackets() {
 		last := r.Generations[len(r.Generations)-1]
 		d.BracketRound = GenerationNumber(last.Index)
 		d.Bracket = bracketColumns(last.Matches)

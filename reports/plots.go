@@ -233,7 +233,7 @@ func (r *Run) coefficients() Figure {
 
 func (r *Run) fitness() Figure {
 	unit, shown := "points per game", func(f float64) float64 { return f }
-	if !r.Knockout() {
+	if !r.Brackets() {
 		unit, shown = r.Config.FitnessUnit(), r.Config.ShownFitness
 	}
 	p := newPlot("Fitness", r.stage(), unit)

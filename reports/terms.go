@@ -14,41 +14,49 @@ import (
 )
 
 // Terms describes generation g of a run of cfg tuning ev in its tuner's
-// own terms, for a line (the terminal's line per generation): the genetic
-// tuner's fitness and diversity; knockout's winner, its final and its
-// move; SPSA's iterations, c_k and a_k and theta's largest moves (from
-// before, theta at the start of the block; nil when not known: the
-// recorded start for the first block, no moves after it); CMA-ES's sigma,
-// its mean's move and its candidates' scores against the mean; Texel's
-// losses and whether the round accepted its fit; Bayes' candidate as
-// observed and the model's optimum with its sd.
+// own terms, for a line (the terminal's line per generation), by the line
+// view its tuner's Descriptor names (lineViews): the genetic tuner's
+// fitness and diversity; knockout's winner, its final and its move; SPSA's
+// iterations, c_k and a_k and theta's largest moves (from before, theta at
+// the start of the block; nil when not known: the recorded start for the
+// first block, no moves after it); CMA-ES's sigma, its mean's move and its
+// candidates' scores against the mean; Texel's losses and whether the
+// round accepted its fit; Bayes' candidate as observed and the model's
+// optimum with its sd. "" for an unknown tuner.
 func Terms(cfg population.Config, ev *games.Evaluator, before []float64, g population.Generation) string {
-	switch cfg.Algo {
-	case population.Bayes:
-		return bayesTerms(g)
-	case population.Knockout:
-		return fmt.Sprintf("winner genome %d%s, %.3f of the points over its matches, moved %.3f", g.Best, final(g), g.BestFitness, g.Distance)
-	case population.SPSA:
-		return spsaTerms(cfg, ev, before, g)
-	case population.CMAES:
-		return fmt.Sprintf("sigma %.4f of each range, mean moved %.4f, best candidate scored %.3f against the mean (the candidates %.3f)",
-			population.CMAESSigma(ev, g, cfg.CMAESCandidates(ev)), g.Distance, g.BestFitness, g.MeanFitness)
-	case population.Texel:
-		l := population.TexelLossesOf(g)
-		s := fmt.Sprintf("training loss %.5f, held-out loss %.5f (the start's %.5f), ", l.Train, l.Held, l.HeldStart)
-		if l.Gate.Games() > 0 {
-			s += fmt.Sprintf("gate %.1f%% (%d-%d-%d) against the round's start, ", 100*l.Gate.Score(), l.Gate.Wins, l.Gate.Draws, l.Gate.Losses)
-		}
-		if l.Accepted {
-			return s + "fit accepted"
-		}
-		return s + fmt.Sprintf("fit refused: kept genome %d", l.Champion)
+	if line := lineViews[viewsOf(cfg).Line]; line != nil {
+		return line(cfg, ev, before, g)
 	}
+	return ""
+}
+
+func geneticTerms(cfg population.Config, _ *games.Evaluator, _ []float64, g population.Generation) string {
 	if cfg.Fitness == "exp" {
 		return fmt.Sprintf("best genome %d fitness %.3f %s (mean %.3f), diversity %.3f", g.Best, g.BestFitness, cfg.FitnessUnit(), g.MeanFitness, g.Diversity)
 	}
 	return fmt.Sprintf("best genome %d scored %.3f points a game (mean %.3f), diversity %.3f", g.Best,
 		cfg.ShownFitness(g.BestFitness), cfg.ShownFitness(g.MeanFitness), g.Diversity)
+}
+
+func knockoutTerms(_ population.Config, _ *games.Evaluator, _ []float64, g population.Generation) string {
+	return fmt.Sprintf("winner genome %d%s, %.3f of the points over its matches, moved %.3f", g.Best, final(g), g.BestFitness, g.Distance)
+}
+
+func cmaesTerms(cfg population.Config, ev *games.Evaluator, _ []float64, g population.Generation) string {
+	return fmt.Sprintf("sigma %.4f of each range, mean moved %.4f, best candidate scored %.3f against the mean (the candidates %.3f)",
+		population.CMAESSigma(ev, g, cfg.CMAESCandidates(ev)), g.Distance, g.BestFitness, g.MeanFitness)
+}
+
+func texelTerms(_ population.Config, _ *games.Evaluator, _ []float64, g population.Generation) string {
+	l := population.TexelLossesOf(g)
+	s := fmt.Sprintf("training loss %.5f, held-out loss %.5f (the start's %.5f), ", l.Train, l.Held, l.HeldStart)
+	if l.Gate.Games() > 0 {
+		s += fmt.Sprintf("gate %.1f%% (%d-%d-%d) against the round's start, ", 100*l.Gate.Score(), l.Gate.Wins, l.Gate.Draws, l.Gate.Losses)
+	}
+	if l.Accepted {
+		return s + "fit accepted"
+	}
+	return s + fmt.Sprintf("fit refused: kept genome %d", l.Champion)
 }
 
 // final describes the last match of knockout round g's bracket from its
@@ -155,28 +163,20 @@ type Table struct {
 	Rows  [][]string
 }
 
-// History returns the run's history in its tuner's own terms: the
-// genetic tuner's fitness and diversity and knockout's winners per
-// generation (round), Texel's losses per round, CMA-ES's sigma per
-// generation and its mean at a few generations, SPSA's theta at a few
-// iterations with its c_k, Bayes' rounds and its optimum at a few of
-// them. A table of generations has at most rows rows,
-// a table of weights at most points columns of them (evenly spaced, the
-// first and the last kept; 0: every generation).
+// History returns the run's history in its tuner's own terms, the tables
+// its tuner's Descriptor names (historyViews): the genetic tuner's fitness
+// and diversity and knockout's winners per generation (round), Texel's
+// losses per round, CMA-ES's sigma per generation and its mean at a few
+// generations, SPSA's theta at a few iterations with its c_k, Bayes'
+// rounds and its optimum at a few of them. A table of generations has at
+// most rows rows, a table of weights at most points columns of them
+// (evenly spaced, the first and the last kept; 0: every generation).
 func (r *Run) History(rows, points int) []Table {
-	switch r.Config.Algo {
-	case population.Knockout:
-		return []Table{r.knockoutTable(pick(len(r.Generations), rows))}
-	case population.SPSA:
-		return []Table{r.spsaTable(pick(len(r.Generations), points))}
-	case population.CMAES:
-		return []Table{r.cmaesTable(pick(len(r.Generations), rows)), r.meanTable(pick(len(r.Generations), points))}
-	case population.Texel:
-		return []Table{r.texelTable(pick(len(r.Generations), rows))}
-	case population.Bayes:
-		return []Table{r.bayesTable(pick(len(r.Generations), rows)), r.bayesOptimumTable(pick(len(r.Generations), points))}
+	var out []Table
+	for _, name := range viewsOf(r.Config).History {
+		out = append(out, historyViews[name](r, rows, points))
 	}
-	return []Table{r.geneticTable(pick(len(r.Generations), rows))}
+	return out
 }
 
 // pick chooses at most most of n indices, evenly spaced, the first and

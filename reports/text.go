@@ -176,39 +176,13 @@ func EloInterval(elo, lo, hi float64) string {
 // Plan says in words how many games a generation (round, block) of c
 // plays, counting pairs (two games from one opening, colours swapped) as
 // the keys do: "16 genomes, each playing 4 pairs (8 games) against drawn
-// opponents". tune show and the report print it.
+// opponents" (its tuner's Descriptor's Plan). tune show and the report
+// print it.
 func Plan(c population.Config) string {
-	switch c.Algo {
-	case population.Genetic:
-		return fmt.Sprintf("%d genomes a generation, each playing %d pairs (%d games) against opponents drawn from the others", c.Population, c.Games, 2*c.Games) + opponentsPlan(c, ", and")
-	case population.Knockout:
-		return fmt.Sprintf("%d candidates a round, matches of best-of-%d games (ties: %s)", c.Candidates, c.BestOf, c.Ties)
-	case population.SPSA:
-		if len(c.Opponents) > 0 {
-			return fmt.Sprintf("%d iterations, %d a block, each side of an iteration playing", c.SPSAIterations, c.SPSABlock) + opponentsPlan(c, "")
-		}
-		return fmt.Sprintf("%d iterations, one pair (2 games) each, %d a block", c.SPSAIterations, c.SPSABlock)
-	case population.CMAES:
-		return fmt.Sprintf("each candidate plays %d pairs (%d games) against the mean", c.CMAESPairs, 2*c.CMAESPairs) + opponentsPlan(c, ", and")
-	case population.Texel:
-		return fmt.Sprintf("%d self-play games a round, then a fit", c.TexelGames)
-	case population.Bayes:
-		if len(c.Opponents) > 0 {
-			return "one candidate a round, chosen by " + c.BayesAcquisition + ", playing" + opponentsPlan(c, "")
-		}
-		return fmt.Sprintf("one candidate a round, chosen by %s, playing %d pairs (%d games) against the reference", c.BayesAcquisition, c.BayesPairs, 2*c.BayesPairs)
+	if d, ok := population.TunerOf(c.Algo); ok {
+		return d.Plan(c)
 	}
 	return string(c.Algo)
-}
-
-// opponentsPlan says how a tuned genome of c meets its opponents, after
-// lead: "" without opponents.
-func opponentsPlan(c population.Config, lead string) string {
-	if len(c.Opponents) == 0 {
-		return ""
-	}
-	pairs := max(c.OpponentPairs, 1)
-	return fmt.Sprintf("%s %d pairs against each of %d opponents (%s)", lead, pairs, len(c.Opponents), strings.Join(c.OpponentNames(), ", "))
 }
 
 // Count is n with its noun, singular for one: "1 pair", "4 pairs", "0

@@ -81,8 +81,10 @@ type VerificationJSON struct {
 	Reference string `json:"reference"`
 	Depth     int    `json:"depth"` // 0: no depth limit
 	Nodes     int64  `json:"nodes"` // 0: no node limit
-	// Verdict is "held" (H1 accepted), "not held" (H0 accepted) or
-	// "inconclusive" (the cap came first); Status the SPRT's words.
+	// Verdict is "held" (kept by the one rule, stats.Kept: H1 accepted,
+	// or the cap reached with the interval above 0), "not held" (H0
+	// accepted) or "inconclusive" (the cap came first, the interval
+	// reaching 0); Status the SPRT's words.
 	Verdict     string            `json:"verdict"`
 	Status      string            `json:"status"`
 	Elo0        float64           `json:"elo0"`

@@ -122,6 +122,10 @@ func OpenView(dir string) (*View, error) {
 	return ReadView(r)
 }
 
-// Knockout reports whether the run is a knockout run: rounds, not
-// generations.
-func (v *View) Knockout() bool { return v.Config.Algo == population.Knockout }
+// Brackets reports whether the run's tuner plays its generations as
+// knockout brackets (its Descriptor's Report.Bracket), the last of which
+// the report draws.
+func (v *View) Brackets() bool {
+	d, ok := population.TunerOf(v.Config.Algo)
+	return ok && d.Report.Bracket
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -202,5 +203,176 @@ func TestImportsPointDown(t *testing.T) {
 		if !seen[pkg] {
 			t.Errorf("the layers table names %s, which has no Go files: remove it", pkg)
 		}
+	}
+}
+
+// registryFiles may ask which tuner a run is: the registry of tuners
+// (docs/architecture.md, "The registry of tuners"). Every other file asks
+// a tuner's Descriptor instead.
+var registryFiles = map[string]bool{"population/registry.go": true}
+
+// tunerNames are the names of the tuner constants (Genetic, SPSA, ...),
+// read from the declarations "X Algo = ..." of package population, with
+// their values ("genetic", "spsa", ...).
+func tunerNames(t *testing.T, files []goFile) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	for _, f := range files {
+		if f.pkg != "population" {
+			continue
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			v, ok := n.(*ast.ValueSpec)
+			if !ok {
+				return true
+			}
+			if typ, isIdent := v.Type.(*ast.Ident); !isIdent || typ.Name != "Algo" {
+				return true
+			}
+			for i, name := range v.Names {
+				names[name.Name] = true
+				if i < len(v.Values) {
+					if lit, ok := v.Values[i].(*ast.BasicLit); ok {
+						s, _ := strconv.Unquote(lit.Value)
+						names[strconv.Quote(s)] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(names) < 12 {
+		t.Fatalf("found the tuners %v in package population: want each constant of type Algo and its value", names)
+	}
+	return names
+}
+
+// algoSwitches lists, as "file:line: what", each place of f that asks
+// which tuner a run is: a switch on an algorithm (a tag that mentions
+// algo), a case or a comparison (== or !=) naming one tuner (a constant
+// of tunerNames, or its name as a string compared with an algorithm).
+func algoSwitches(fset *token.FileSet, f *ast.File, tuners map[string]bool) []string {
+	mentionsAlgo := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && strings.Contains(strings.ToLower(id.Name), "algo") {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	isTuner := func(e ast.Expr) bool {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return tuners[x.Name]
+		case *ast.SelectorExpr:
+			pkg, ok := x.X.(*ast.Ident)
+			return ok && pkg.Name == "population" && tuners[x.Sel.Name]
+		case *ast.BasicLit:
+			return tuners[x.Value]
+		}
+		return false
+	}
+	var out []string
+	at := func(n ast.Node, what string) {
+		out = append(out, fmt.Sprintf("%s:%d: %s", fset.Position(n.Pos()).Filename, fset.Position(n.Pos()).Line, what))
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SwitchStmt:
+			if x.Tag != nil && mentionsAlgo(x.Tag) {
+				at(x, "a switch on the algorithm")
+			}
+		case *ast.CaseClause:
+			for _, e := range x.List {
+				if _, lit := e.(*ast.BasicLit); isTuner(e) && !lit {
+					at(e, "a case of one tuner")
+				}
+			}
+		case *ast.BinaryExpr:
+			if x.Op != token.EQL && x.Op != token.NEQ {
+				break
+			}
+			for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+				_, lit := pair[0].(*ast.BasicLit)
+				if isTuner(pair[0]) && (!lit || mentionsAlgo(pair[1])) {
+					at(x, "a comparison with one tuner")
+					break
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// TestNoSwitchOnTheAlgorithm: a tuner's knowledge lives in its Descriptor,
+// registered once (population/registry.go); no code outside the registry
+// switches on the algorithm or compares it with one tuner's name.
+func TestNoSwitchOnTheAlgorithm(t *testing.T) {
+	files := moduleFiles(t)
+	tuners := tunerNames(t, files)
+	for _, f := range files {
+		if registryFiles[f.name] {
+			continue
+		}
+		for _, where := range algoSwitches(f.fset, f.ast, tuners) {
+			t.Errorf("%s: ask the tuner's Descriptor (population.TunerOf) instead", where)
+		}
+	}
+}
+
+// TestAlgoSwitchesFound: the check of TestNoSwitchOnTheAlgorithm on a
+// small source: it finds a switch on the algorithm, a case of one tuner
+// in a switch on something else, an if chain of comparisons and a name
+// compared as a string, and lets pass a question to the registry, a
+// comparison of two algorithms and an assignment of one.
+func TestAlgoSwitchesFound(t *testing.T) {
+	const src = `package p
+
+func plan(c population.Config, a population.Algo, kind string) int {
+	switch c.Algo {
+	case population.SPSA:
+		return 1
+	}
+	switch kind {
+	case "x", population.Texel:
+		return 2
+	}
+	if a == population.Knockout || population.CMAES != c.Algo {
+		return 3
+	}
+	if string(c.Algo) == "bayes" {
+		return 4
+	}
+	if kind == "genetic" || a == c.Algo {
+		return 5
+	}
+	d, _ := population.TunerOf(c.Algo)
+	c.Algo = population.Genetic
+	return d.Generations(c)
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "snippet.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tuners := map[string]bool{}
+	for _, name := range []string{"Genetic", "Knockout", "SPSA", "CMAES", "Texel", "Bayes", `"genetic"`, `"knockout"`, `"spsa"`, `"cmaes"`, `"texel"`, `"bayes"`} {
+		tuners[name] = true
+	}
+	got := algoSwitches(fset, f, tuners)
+	want := []string{
+		"snippet.go:4: a switch on the algorithm",
+		"snippet.go:5: a case of one tuner",
+		"snippet.go:9: a case of one tuner",
+		"snippet.go:12: a comparison with one tuner",
+		"snippet.go:12: a comparison with one tuner",
+		"snippet.go:15: a comparison with one tuner",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -209,6 +209,24 @@ func (t SPRT) Decide(llr float64) Status {
 	return Continue
 }
 
+// Kept is the one rule by which a capped test of a candidate against a
+// reference, in colour-swapped pairs, keeps the candidate: its SPRT
+// accepted H1 (status), or it counted its cap of maxPairs pairs without
+// crossing a bound and the 95% interval of the candidate's pentanomial Elo
+// (p.EloEstimate) lies above 0. A test stopped by H0, or short of its cap
+// and undecided, keeps nothing. The tuners' verification
+// (population.Verification.Verdict) and learn's gate (learn.Accepted)
+// both decide by it. It costs O(1).
+func Kept(status Status, p Pentanomial, maxPairs int) bool {
+	switch status {
+	case AcceptH1:
+		return true
+	case Continue:
+		return p.Pairs() >= maxPairs && p.EloEstimate().Low > 0
+	}
+	return false
+}
+
 // ErrBadSPRT is wrapped by ParseSPRT's errors.
 var ErrBadSPRT = errors.New("stats: bad SPRT")
 

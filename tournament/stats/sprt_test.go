@@ -153,3 +153,47 @@ func TestNormalizedAgreesWithLogistic(t *testing.T) {
 		t.Errorf("mirror: %.6f and %.6f", a, b)
 	}
 }
+
+// TestKept: the one rule that keeps a candidate, on pairs worked by hand.
+// The issue's case, 250 pairs counted [32 3 109 72 34] by points (0, 0.5,
+// 1, 1.5, 2): the mean pair score is (0.25*3 + 0.5*109 + 0.75*72 + 34)/250
+// = 143.25/250 = 0.573, so Elo = 400 log10(0.573/0.427) = +51.09; the
+// pairs' mean square is (0.0625*3 + 0.25*109 + 0.5625*72 + 34)/250 =
+// 0.40775, their variance 0.40775 - 0.573² = 0.079421, the standard error
+// sqrt(0.079421/250) = 0.017824, and the interval's low end Elo(0.573 -
+// 1.96*0.017824) = Elo(0.538066) = +26.5. Its LLR for 0,10 nElo, 2.23,
+// crosses no bound (±2.944): the SPRT is undecided at its cap, and the
+// interval above 0 keeps the candidate. The same pairs short of the cap,
+// or a test that accepted H0, keep nothing; H1 keeps whatever the
+// interval; 250 pairs of one win and one loss each (Elo 0, its interval
+// [0, 0] by the variance 0) keep nothing either.
+func TestKept(t *testing.T) {
+	issue := Pentanomial{32, 3, 109, 72, 34}
+	e := issue.EloEstimate()
+	if math.Abs(e.Score-0.573) > 1e-12 || math.Abs(e.Elo-51.09) > 0.01 || math.Abs(e.Low-26.5) > 0.05 || e.High < 76 || e.High > 76.5 {
+		t.Fatalf("the issue's pairs: %v (score %g)", e, e.Score)
+	}
+	test := SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+	if llr := test.LLRPairs(issue); test.Decide(llr) != Continue || math.Abs(llr-2.23) > 0.01 {
+		t.Fatalf("the issue's LLR %g decides %v", llr, test.Decide(llr))
+	}
+	even := Pentanomial{0, 0, 250, 0, 0}
+	for _, c := range []struct {
+		name     string
+		status   Status
+		p        Pentanomial
+		maxPairs int
+		want     bool
+	}{
+		{"undecided at the cap, interval above 0", Continue, issue, 250, true},
+		{"undecided short of the cap", Continue, issue, 251, false},
+		{"H0 accepted", AcceptH0, issue, 250, false},
+		{"H1 accepted", AcceptH1, Pentanomial{0, 0, 1, 0, 0}, 250, true},
+		{"undecided at the cap, even", Continue, even, 250, false},
+		{"no pairs, no cap", Continue, Pentanomial{}, 0, false},
+	} {
+		if got := Kept(c.status, c.p, c.maxPairs); got != c.want {
+			t.Errorf("%s: kept %v, want %v", c.name, got, c.want)
+		}
+	}
+}
