@@ -16,6 +16,7 @@ import (
 	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/stats"
+	"github.com/gametune/gametune/weights"
 )
 
 // opponentConfig is a tiny Othello genetic run against the full
@@ -393,7 +394,7 @@ func TestOpponentWeightsRecorded(t *testing.T) {
 	w := full.Defaults()
 	w[full.Index("parity")] = 0.5
 	var b bytes.Buffer
-	if err := games.WriteWeights(&b, g, full, w, nil); err != nil {
+	if err := weights.Write(&b, g, full, w, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {

@@ -455,7 +455,7 @@ func (e *entry) readWhole(s Store) (*reports.Run, error) {
 	}
 	v.Verification = e.list.Verification
 	if len(hist) > 0 {
-		if _, _, err := results.Best(hist, -1); err != nil {
+		if _, _, err := population.Champion(hist, -1); err != nil {
 			return nil, fmt.Errorf("%w: %v", results.ErrDamaged, err)
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/gametune/gametune/files"
-	"github.com/gametune/gametune/games"
-	"github.com/gametune/gametune/results"
+	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/weights"
 	"github.com/spf13/cobra"
 )
 
@@ -21,14 +21,14 @@ type exportOptions struct {
 }
 
 func runExport(ctx context.Context, o exportOptions, gopts globalOptions, out output) error {
-	if !slices.Contains(results.Formats, o.format) {
-		return usageError{fmt.Errorf("export: unknown format %q (formats: %s)", o.format, strings.Join(results.Formats, ", "))}
+	if !slices.Contains(weights.Formats, o.format) {
+		return usageError{fmt.Errorf("export: unknown format %q (formats: %s)", o.format, strings.Join(weights.Formats, ", "))}
 	}
 	if (o.dir == "") == (o.weights == "") {
 		return usageError{errors.New("export: give a run directory or --weights FILE (or --weights default:EVALUATOR --game GAME), one of them")}
 	}
-	if o.encoding != games.EncodingInt16 && o.encoding != games.EncodingFloat32 {
-		return usageError{fmt.Errorf("export: encoding %q (accepted: %s, %s)", o.encoding, games.EncodingInt16, games.EncodingFloat32)}
+	if o.encoding != weights.EncodingInt16 && o.encoding != weights.EncodingFloat32 {
+		return usageError{fmt.Errorf("export: encoding %q (accepted: %s, %s)", o.encoding, weights.EncodingInt16, weights.EncodingFloat32)}
 	}
 	if err := files.CheckWritable(o.out, o.force); o.out != "" && err != nil {
 		return usageError{outputError(err)}
@@ -80,12 +80,12 @@ func exportRun(o exportOptions) ([]byte, error) {
 }
 
 // convertWeights writes a weights file, or an evaluator's defaults, in
-// another format (results.ConvertWeights).
+// another format (weights.Convert).
 func convertWeights(o exportOptions) ([]byte, error) {
 	if o.format == "csv" || o.generation >= 0 {
 		return nil, usageError{errors.New("export: --weights converts one set of weights: formats json, go, c and uci, no --generation")}
 	}
-	data, err := results.ConvertWeights(o.weights, o.game, o.format, games.WeightsOptions{Encoding: o.encoding})
+	data, err := weights.Convert(o.weights, o.game, all.Find, o.format, weights.Options{Encoding: o.encoding})
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -124,6 +124,6 @@ never overwrites one without --force.`,
 	f.BoolVar(&o.force, "force", false, "overwrite the output file")
 	f.StringVar(&o.weights, "weights", "", "convert this weights file (or default:EVALUATOR, with --game) instead of a run's")
 	f.StringVar(&o.game, "game", "", "the game of --weights default:EVALUATOR")
-	f.StringVar(&o.encoding, "encoding", games.EncodingInt16, "tables as int16 (scaled per table) or float32")
+	f.StringVar(&o.encoding, "encoding", weights.EncodingInt16, "tables as int16 (scaled per table) or float32")
 	return c
 }

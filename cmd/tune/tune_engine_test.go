@@ -60,7 +60,7 @@ func TestTuneExternalEngine(t *testing.T) {
 	})
 
 	// The engine's options in their UCI units: the genome is the option
-	// values, one unit of each standing for uci.WeightUnit of the weight.
+	// values, one unit of each standing for weights.WeightUnit of the weight.
 	var lines []string
 	for _, f := range ev.Features {
 		o := uci.WeightOption(f, f.Default)

@@ -1,4 +1,4 @@
-package games_test
+package weights_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/tictactoe"
+	"github.com/gametune/gametune/weights"
 )
 
 func writeFile(t *testing.T, data []byte) string {
@@ -23,27 +24,27 @@ func writeFile(t *testing.T, data []byte) string {
 	return path
 }
 
-// TestReadWeightsLimit: ReadWeights reads a weights file but not one
-// larger than MaxWeightsFile, nor an endless one.
+// TestReadWeightsLimit: Read reads a weights file but not one
+// larger than MaxJSONFile, nor an endless one.
 func TestReadWeightsLimit(t *testing.T) {
 	g := tictactoe.Game()
 	ev, _ := games.FindEvaluator(g, "")
 	var file bytes.Buffer
-	if err := games.WriteWeights(&file, g, ev, ev.Defaults(), nil); err != nil {
+	if err := weights.Write(&file, g, ev, ev.Defaults(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, w, err := games.ReadWeights(writeFile(t, file.Bytes()), g); err != nil || len(w) != len(ev.Features) {
+	if _, w, err := weights.Read(writeFile(t, file.Bytes()), g); err != nil || len(w) != len(ev.Features) {
 		t.Fatalf("a weights file: %v %v", w, err)
 	}
 	// The same file padded with spaces to the limit reads; one more byte
 	// does not.
-	padded := append(file.Bytes(), bytes.Repeat([]byte{' '}, games.MaxWeightsFile-file.Len())...)
-	if _, _, err := games.ReadWeights(writeFile(t, padded), g); err != nil {
-		t.Fatalf("a weights file of exactly MaxWeightsFile bytes: %v", err)
+	padded := append(file.Bytes(), bytes.Repeat([]byte{' '}, weights.MaxJSONFile-file.Len())...)
+	if _, _, err := weights.Read(writeFile(t, padded), g); err != nil {
+		t.Fatalf("a weights file of exactly MaxJSONFile bytes: %v", err)
 	}
-	_, _, err := games.ReadWeights(writeFile(t, append(padded, ' ')), g)
-	if !errors.Is(err, games.ErrTooLarge) || !strings.Contains(err.Error(), "larger than 4 MiB") {
-		t.Errorf("ReadWeights of 4 MiB + 1 byte: %v, want ErrTooLarge saying larger than 4 MiB", err)
+	_, _, err := weights.Read(writeFile(t, append(padded, ' ')), g)
+	if !errors.Is(err, weights.ErrTooLarge) || !strings.Contains(err.Error(), "larger than 4 MiB") {
+		t.Errorf("Read of 4 MiB + 1 byte: %v, want ErrTooLarge saying larger than 4 MiB", err)
 	}
 	// An endless device, a named pipe and a directory are refused at once.
 	fifo := filepath.Join(t.TempDir(), "fifo")
@@ -51,9 +52,9 @@ func TestReadWeightsLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for path, kind := range map[string]string{"/dev/zero": "a device", fifo: "a named pipe (FIFO)", t.TempDir(): "a directory"} {
-		_, _, err := games.ReadWeights(path, g)
+		_, _, err := weights.Read(path, g)
 		if !errors.Is(err, files.ErrNotRegular) || !strings.Contains(err.Error(), path+" is not a regular file: it is "+kind) {
-			t.Errorf("ReadWeights(%s): %v, want refused as %s", path, err, kind)
+			t.Errorf("Read(%s): %v, want refused as %s", path, err, kind)
 		}
 	}
 }
