@@ -52,7 +52,8 @@ func runWorker(ctx context.Context, o workerOptions, gopts globalOptions, out ou
 
 func newWorkerCommand(g *globalOptions) *cobra.Command {
 	var o workerOptions
-	c := command("worker --nats URL (--token-file F | --key-file K) [--workers N]", "Play the games of every run queued on a NATS broker",
+	c := command("worker --nats URL (--token-file F | --key-file K) [--workers N]",
+		"Play the games of every run queued on a NATS broker",
 		`worker pulls games from the broker (of every run whose coordinator uses it),
 plays them with its own engines and publishes the results. A game's result depends
 on the game alone, so it does not matter which worker plays it. On Ctrl-C the games
@@ -69,7 +70,8 @@ run after 5 refusals), and gives up a game past its job's deadline.
 	f.StringVar(&o.newKey, "new-key", "", "write a new worker key to this file, print its public key and exit")
 	f.StringVar(&o.cluster.TLSCA, "tls-ca", "", "PEM certificates that sign the broker's (a broker with TLS)")
 	f.IntVar(&o.limits.Depth, "max-depth", cluster.DefaultMaxDepth, "refuse games searched deeper than this (plies)")
-	f.IntVar(&o.limits.TableMiB, "max-hash", cluster.DefaultMaxTableMiB, "refuse games whose table is larger than this (MiB per game at once)")
+	f.IntVar(&o.limits.TableMiB, "max-hash", cluster.DefaultMaxTableMiB,
+		"refuse games whose table is larger than this (MiB per game at once)")
 	f.IntVar(&o.limits.Plies, "max-plies", cluster.DefaultMaxPlies, "refuse games whose ply cap is larger than this")
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
 	f.StringVar(&o.name, "name", "", "this worker's name in results (default: host and process id)")
