@@ -30,7 +30,7 @@ func opponentConfig() Config {
 }
 
 // runPlan resolves cfg and runs it on workers into store until ctx ends.
-func runPlan(ctx context.Context, t *testing.T, cfg Config, workers int, store Store) (Result, error) {
+func runPlan(ctx context.Context, t *testing.T, cfg Config, workers int, store Recorder) (Result, error) {
 	t.Helper()
 	plan, err := Resolve(context.Background(), cfg, testSources{})
 	if err != nil {

@@ -38,7 +38,7 @@ func TestTuneExternalEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(tuner func(pool tournament.Runner, store population.Store) (*population.Tuner, error)) (*recordingRunner, population.Result) {
+	run := func(tuner func(pool tournament.Runner, store population.Recorder) (*population.Tuner, error)) (*recordingRunner, population.Result) {
 		pool, err := tournament.NewPool(1, 16)
 		if err != nil {
 			t.Fatal(err)
@@ -55,7 +55,7 @@ func TestTuneExternalEngine(t *testing.T) {
 		}
 		return rec, res
 	}
-	builtinStore, builtinRes := run(func(pool tournament.Runner, store population.Store) (*population.Tuner, error) {
+	builtinStore, builtinRes := run(func(pool tournament.Runner, store population.Recorder) (*population.Tuner, error) {
 		return population.NewTuner(cfg, g, openings, nil, pool, store)
 	})
 
@@ -74,7 +74,7 @@ func TestTuneExternalEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	engineStore, engineRes := run(func(pool tournament.Runner, store population.Store) (*population.Tuner, error) {
+	engineStore, engineRes := run(func(pool tournament.Runner, store population.Recorder) (*population.Tuner, error) {
 		return population.NewEngineTuner(cfg, g, spec, pev, openings, nil, pool, store)
 	})
 
