@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Choice is the genome a run hands out as its best, with the evidence for
@@ -37,9 +38,10 @@ type Choice struct {
 	Family int
 }
 
-// interval is the candidate's interval, named family-wise when widened.
+// interval is the candidate's interval (stats.Estimate.Text), named
+// family-wise when widened.
 func (c Choice) interval() string {
-	s := fmt.Sprintf("%+.0f Elo [%+.0f, %+.0f]", c.Elo, c.Low, c.High)
+	s := stats.Estimate{Elo: c.Elo, Low: c.Low, High: c.High}.Text(0, "Elo")
 	if c.Family > 1 {
 		s += fmt.Sprintf(" (95%% family-wise over %d candidates, wider than its own interval)", c.Family)
 	}

@@ -31,9 +31,7 @@ var funcs = template.FuncMap{
 		if s.Best == nil {
 			return "–"
 		}
-		return reports.BestLine(s.Best, func(elo, lo, hi float64) string {
-			return fmt.Sprintf("%s [%s, %s]", reports.EloText(elo), reports.EloText(lo), reports.EloText(hi))
-		})
+		return reports.BestLine(s.Best, reports.PageInterval)
 	},
 	"rate": func(f stats.Float) string {
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
