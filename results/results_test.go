@@ -258,23 +258,6 @@ func TestExport(t *testing.T) {
 	}
 }
 
-func FuzzParseWeights(f *testing.F) {
-	f.Add([]byte(`{"game": "tictactoe", "evaluator": "lines", "weights": {"open-mine": 1, "open-theirs": -1, "threats-mine": 2, "threats-theirs": -2}}`))
-	f.Add([]byte(`{"game": "tictactoe", "weights": {}}`))
-	f.Add([]byte(`{"game": "tictactoe", "evaluator": "lines", "weights": {"open-mine": 1e999}}`))
-	f.Add([]byte(`[]`))
-	g, _ := all.Find("tictactoe")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ev, w, err := weights.Parse(data, g)
-		if err != nil {
-			return
-		}
-		if err := ev.Check(w); err != nil {
-			t.Fatalf("accepted weights fail the check: %v", err)
-		}
-	})
-}
-
 func TestWriteFileAtomicRefusesSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "target.json")

@@ -16,7 +16,9 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/games/othello"
+	"github.com/gametune/gametune/games/tictactoe"
 	"github.com/gametune/gametune/weights"
 )
 
@@ -226,5 +228,35 @@ func checkCTables(t *testing.T, g games.Game, ev *games.Evaluator, w []float64) 
 				t.Errorf("%s: C reads %s[%d][%d] as %s, want %g", enc, table, stage, entry, lines[1+i], want)
 			}
 		}
+	}
+}
+
+// TestConvert: an evaluator's defaults convert to any format of one set
+// of weights, labelled as converted; a spec without a game, or a game
+// unknown, says what is wrong.
+func TestConvert(t *testing.T) {
+	g := tictactoe.Game()
+	ev, _ := games.FindEvaluator(g, "lines")
+	data, err := weights.Convert("default:lines", "tictactoe", all.Find, "uci", weights.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, f := range ev.Features {
+		fmt.Fprintf(&want, "setoption name %s value %d\n", f.Name, weights.SpinValue(f, f.Default))
+	}
+	if string(data) != want.String() {
+		t.Errorf("uci: %q, want %q", data, want.String())
+	}
+	data, err = weights.Convert("default:lines", "tictactoe", all.Find, "json", weights.Options{})
+	if err != nil || !strings.Contains(string(data), `"genome": "converted from default:lines"`) {
+		t.Errorf("json: %v\n%s", err, data)
+	}
+	if _, err := weights.Convert("default:lines", "", all.Find, "uci", weights.Options{}); err == nil ||
+		!strings.Contains(err.Error(), "needs --game") {
+		t.Errorf("no game: %v", err)
+	}
+	if _, err := weights.Convert("default:lines", "go-moku", all.Find, "uci", weights.Options{}); err == nil {
+		t.Error("an unknown game converted")
 	}
 }
