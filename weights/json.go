@@ -34,8 +34,8 @@ type File struct {
 //
 // A file starting with gzip's magic bytes is the compact file of an
 // evaluator with tables (TablesHeader): the evaluator returned is then bound
-// to the file's tables (Evaluator.WithData), after the checks of
-// ParseTablesWeights. A JSON file for an evaluator with tables is an error:
+// to the file's tables (Evaluator.WithData), after the checks TablesHeader
+// describes. A JSON file for an evaluator with tables is an error:
 // it cannot hold the tables.
 func Parse(data []byte, g games.Game) (*games.Evaluator, []float64, error) {
 	if IsTables(data) {
@@ -107,18 +107,18 @@ func checkFeatures(g games.Game, ev *games.Evaluator, weights map[string]float64
 	return w, nil
 }
 
-// MaxJSONFile is the most Read reads of a JSON weights file: 4
-// MiB, a thousand times the size of the largest evaluator's file.
+// MaxJSONFile is the most Read reads of a JSON weights file: 4 MiB, a
+// thousand times the size of the largest evaluator's file.
 const MaxJSONFile = 4 << 20
 
-// MaxTablesFile is the most Read reads of a compact (gzip) weights
-// file: 64 MiB, more than an uncompressed file of 16 million float32 values.
+// MaxTablesFile is the most Read reads of a compact (gzip) weights file:
+// 64 MiB, more than an uncompressed file of 16 million float32 values.
 // What the file decompresses to is bounded apart: its header line by
 // MaxTablesHeader, its data by the evaluator's own tables.
 const MaxTablesFile = 64 << 20
 
-// Read reads and checks a weights file from disk (Parse). A
-// JSON file larger than MaxJSONFile, or a compact one larger than
+// Read reads and checks a weights file from disk (Parse). A JSON file
+// larger than MaxJSONFile, or a compact one larger than
 // MaxTablesFile, is an error wrapping ErrTooLarge, read no further; a
 // path that is not a regular file (a named pipe, a device, a directory) is
 // refused at once (files.Open).
@@ -188,19 +188,20 @@ func weightsHeader(path string) (string, map[string]any, error) {
 	return f.Game, f.Source, nil
 }
 
-// Write writes w for evaluator ev of game g: for an evaluator
-// without tables, an indented JSON weights file with the features in the
+// Write writes w for evaluator ev of game g: for an evaluator without
+// tables, an indented JSON weights file with the features in the
 // evaluator's order; for one with tables, the compact file (TablesHeader)
 // holding its Data, each table as int16 (WriteWith chooses).
 func Write(out io.Writer, g games.Game, ev *games.Evaluator, w []float64, source map[string]any) error {
 	return WriteWith(out, g, ev, w, source, Options{})
 }
 
-// Options are the choices of WriteWith; the zero value is
-// Write'.
+// Options are the choices of WriteWith and Encode; the zero value is
+// Write's.
 type Options struct {
-	// Encoding of every table of a compact file: EncodingInt16 ("" too),
-	// scaled per table, or EncodingFloat32, exact.
+	// Encoding of every table, in a compact file and in the go and c
+	// formats: EncodingInt16 ("" too), scaled per table, or
+	// EncodingFloat32, exact.
 	Encoding string
 }
 
