@@ -3,6 +3,7 @@ package weights
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"go/format"
 	"math"
@@ -69,6 +70,8 @@ func Encode(format string, s Set, opts Options) ([]byte, error) {
 		return goFile(s, opts.Encoding)
 	case "uci":
 		return uciLines(s), nil
+	case "csv":
+		return nil, errors.New("weights: csv writes a run's history (CSV), not one set of weights (json, go, c or uci)")
 	}
 	return nil, fmt.Errorf("weights: unknown export format %q (formats: %s)", format, strings.Join(Formats, ", "))
 }
