@@ -254,3 +254,34 @@ func ParseShare(s string) (float64, error) {
 	}
 	return x, nil
 }
+
+// AuditFlag is the --audit flag (a pflag.Value): a share as ParseShare
+// reads it. Its zero value is unset, which audits DefaultAudit.
+type AuditFlag struct {
+	text  string
+	share float64
+}
+
+func (v *AuditFlag) String() string {
+	if v.text == "" {
+		return fmt.Sprintf("%g%%", 100*DefaultAudit)
+	}
+	return v.text
+}
+
+func (v *AuditFlag) Type() string { return "share" }
+
+func (v *AuditFlag) Set(s string) (err error) {
+	v.share, err = ParseShare(s)
+	v.text = s
+	return err
+}
+
+// Share is the share as RunnerOptions.Audit takes it: 0 (DefaultAudit)
+// when unset, -1 (none) for a share of 0 given.
+func (v *AuditFlag) Share() float64 {
+	if v.text != "" && v.share == 0 {
+		return -1
+	}
+	return v.share
+}

@@ -82,6 +82,34 @@ func (o *Options) files() []optionFile {
 	return []optionFile{{"--token-file", &o.TokenFile}, {"--tls-ca", &o.TLSCA}}
 }
 
+// Save records o in dir's OptionsFile (Encode), atomically, replacing an
+// earlier one; it records nothing when o names no broker (Enabled).
+func (o Options) Save(dir string) error {
+	data, err := o.Encode()
+	if err != nil || !o.Enabled() {
+		return err
+	}
+	if err := files.WriteAtomic(filepath.Join(dir, OptionsFile), data, true); err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
+	return nil
+}
+
+// Resumed returns where the games of the run in dir go when it is resumed
+// with o: o itself when it names a broker or a token file, else the broker
+// settings the run recorded (LoadOptions; none: the local pool).
+func (o Options) Resumed(dir string) (Options, error) {
+	if o.Enabled() || o.TokenFile != "" {
+		return o, nil
+	}
+	recorded, err := LoadOptions(dir)
+	if err != nil {
+		return o, err
+	}
+	o.NATS, o.BrokerListen, o.TokenFile, o.TLSCA = recorded.NATS, recorded.BrokerListen, recorded.TokenFile, recorded.TLSCA
+	return o, nil
+}
+
 // LoadOptions reads the OptionsFile in dir: the zero Options when there
 // is none. It reads at most 64 KiB, refuses unknown fields, settings longer
 // than 4096 bytes and files named by relative paths (which older versions

@@ -207,3 +207,49 @@ func TestTokenFileRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionsSaveResumed: a run records its broker settings only when it
+// has a broker; resumed without cluster flags it goes back to them, and
+// flags given win.
+func TestOptionsSaveResumed(t *testing.T) {
+	dir := t.TempDir()
+	if err := (Options{}).Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, OptionsFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the local pool recorded a file: %v", err)
+	}
+	if o, err := (Options{}).Resumed(dir); err != nil || o != (Options{}) {
+		t.Errorf("resumed with nothing recorded: %+v, %v", o, err)
+	}
+	recorded := Options{NATS: "nats://h:4222", TokenFile: "/t", TLSCA: "/ca"}
+	if err := recorded.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	if o, err := (Options{AckWait: time.Second}).Resumed(dir); err != nil || o != (Options{NATS: "nats://h:4222", TokenFile: "/t", TLSCA: "/ca", AckWait: time.Second}) {
+		t.Errorf("resumed without flags: %+v, %v", o, err)
+	}
+	given := Options{NATS: "nats://other:4222"}
+	if o, err := given.Resumed(dir); err != nil || o != given {
+		t.Errorf("resumed with --nats: %+v, %v", o, err)
+	}
+}
+
+// TestAuditFlag: --audit unset audits the default share, "0" nothing, a
+// percentage or a fraction that share; a bad value is refused.
+func TestAuditFlag(t *testing.T) {
+	var unset AuditFlag
+	if unset.Share() != 0 || unset.String() != "2%" || unset.Type() != "share" {
+		t.Errorf("unset: %v %q %q", unset.Share(), unset.String(), unset.Type())
+	}
+	for value, want := range map[string]float64{"0": -1, "0%": -1, "5%": 0.05, "0.25": 0.25} {
+		var f AuditFlag
+		if err := f.Set(value); err != nil || f.Share() != want || f.String() != value {
+			t.Errorf("--audit %s: %v %q %v, want %v", value, f.Share(), f.String(), err, want)
+		}
+	}
+	var f AuditFlag
+	if err := f.Set("lots"); err == nil {
+		t.Error("--audit lots accepted")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/weights"
 )
 
 // Tables as artifacts. A player whose evaluator has tables other than the
@@ -26,7 +27,7 @@ import (
 // same bytes, so the same name.
 func TablesArtifact(g games.Game, ev *games.Evaluator) ([]byte, error) {
 	var b bytes.Buffer
-	if err := games.WriteWeightsWith(&b, g, ev, ev.Defaults(), nil, games.WeightsOptions{Encoding: games.EncodingFloat32}); err != nil {
+	if err := weights.WriteWith(&b, g, ev, ev.Defaults(), nil, weights.Options{Encoding: weights.EncodingFloat32}); err != nil {
 		return nil, fmt.Errorf("cluster: the tables of %s: %w", ev.Name, err)
 	}
 	return b.Bytes(), nil
@@ -173,7 +174,7 @@ func (w *workerTables) tables(ctx context.Context, g games.Game, evaluator, name
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
-	ev, _, err := games.ParseWeights(content, g)
+	ev, _, err := weights.Parse(content, g)
 	if err != nil {
 		return nil, fmt.Errorf("tables %s: %w", name, err)
 	}

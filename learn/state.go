@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 
 	"github.com/gametune/gametune/files"
-	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/weights"
 )
 
 // The state file of a run (Config.State): see resume.go.
@@ -69,7 +69,7 @@ func (l *learner) readState() (*runState, error) {
 	refuse := func(why string, err error) (*runState, error) {
 		return nil, fmt.Errorf("%w: %s %s (%v): remove it to start afresh", ErrConfig, path, why, err)
 	}
-	source, err := games.WeightsSource(path)
+	source, err := weights.FileSource(path)
 	if err != nil {
 		return refuse("is not the state of a learn run", err)
 	}
@@ -85,7 +85,7 @@ func (l *learner) readState() (*runState, error) {
 	if st.Settings != l.settings {
 		return nil, fmt.Errorf("%w: %s holds the state of an interrupted learn with other settings (game, evaluator, start, budget, rounds, depth, seed, gate, fit or positions file): run that command again to finish it, or remove %s to start afresh", ErrConfig, path, path)
 	}
-	ev, w, err := games.ReadWeights(path, l.cfg.Game)
+	ev, w, err := weights.Read(path, l.cfg.Game)
 	if err != nil {
 		return refuse("does not read as the run's weights", err)
 	}
@@ -106,7 +106,7 @@ func (l *learner) save(res *Result) error {
 	source := map[string]any{"command": "learn", "rounds": len(res.Rounds), "played": res.Played, "store": l.store,
 		stateKey: base64.StdEncoding.EncodeToString(raw.Bytes())}
 	var b bytes.Buffer
-	if err := games.WriteWeightsWith(&b, l.cfg.Game, res.Evaluator, res.Weights, source, games.WeightsOptions{Encoding: games.EncodingFloat32}); err != nil {
+	if err := weights.WriteWith(&b, l.cfg.Game, res.Evaluator, res.Weights, source, weights.Options{Encoding: weights.EncodingFloat32}); err != nil {
 		return fmt.Errorf("learn: the run's state: %w", err)
 	}
 	if err := files.WriteAtomic(l.cfg.State, b.Bytes(), true); err != nil {
@@ -152,7 +152,7 @@ func Finish(cfg Config, res *Result, runErr error, path string, overwrite bool, 
 // error says where the weights are kept: the State file holds them too.
 func WriteResult(cfg Config, res *Result, path string, overwrite bool, source map[string]any) error {
 	var b bytes.Buffer
-	if err := games.WriteWeights(&b, cfg.Game, res.Evaluator, res.Weights, source); err != nil {
+	if err := weights.Write(&b, cfg.Game, res.Evaluator, res.Weights, source); err != nil {
 		return err
 	}
 	if err := files.WriteOrKeep(path, b.Bytes(), overwrite); err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Choice is the genome a run hands out as its best, with the evidence for
@@ -37,9 +38,10 @@ type Choice struct {
 	Family int
 }
 
-// interval is the candidate's interval, named family-wise when widened.
+// interval is the candidate's interval (stats.Estimate.Text), named
+// family-wise when widened.
 func (c Choice) interval() string {
-	s := fmt.Sprintf("%+.0f Elo [%+.0f, %+.0f]", c.Elo, c.Low, c.High)
+	s := stats.Estimate{Elo: c.Elo, Low: c.Low, High: c.High}.Text(0, "Elo")
 	if c.Family > 1 {
 		s += fmt.Sprintf(" (95%% family-wise over %d candidates, wider than its own interval)", c.Family)
 	}
@@ -133,12 +135,14 @@ func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladd
 	return Choice{}, fmt.Errorf("population: generation %d's yardstick names genome %d, which is not in it", g.Index, y.Genome)
 }
 
-// startWeights is the run's start weights as a vector: nil when it had none.
+// confirms reports whether ver held for the ladder's best against its
+// reference.
 func confirms(ver *Verification, best, ref LadderEntry) bool {
 	return ver != nil && ver.Verdict() == VerdictHeld && ver.Best == best.Label && ver.BestGenome == best.Genome &&
 		ver.Reference == ref.Label && ver.ReferenceGenome == ref.Genome
 }
 
+// startWeights is the run's start weights as a vector: nil when it had none.
 func startWeights(ev *games.Evaluator, cfg Config) ([]float64, error) {
 	if cfg.StartWeights == nil {
 		return nil, nil
@@ -152,4 +156,29 @@ func startWeights(ev *games.Evaluator, cfg Config) ([]float64, error) {
 		w[i] = v
 	}
 	return w, nil
+}
+
+// Champion returns the champion of generation gen of hist (-1: the last
+// generation): the genome its selection ranked first (Generation.Best),
+// with the generation's index. A champion is a candidate, not the run's
+// best, which ChooseBest names from the evidence (the ladder, the
+// yardstick, the verification); tune export --generation N writes one.
+func Champion(hist []Generation, gen int) (Genome, int, error) {
+	if len(hist) == 0 {
+		return Genome{}, 0, fmt.Errorf("population: the run has no finished generation yet")
+	}
+	g := hist[len(hist)-1]
+	if gen >= 0 {
+		i := slices.IndexFunc(hist, func(h Generation) bool { return h.Index == gen })
+		if i < 0 {
+			return Genome{}, 0, fmt.Errorf("population: no generation %d (the run has %d to %d)", gen, hist[0].Index, hist[len(hist)-1].Index)
+		}
+		g = hist[i]
+	}
+	for _, x := range g.Genomes {
+		if x.ID == g.Best {
+			return x, g.Index, nil
+		}
+	}
+	return Genome{}, 0, fmt.Errorf("population: generation %d lacks its champion, genome %d", g.Index, g.Best)
 }

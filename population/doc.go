@@ -6,7 +6,7 @@
 // files it names and returns a Plan; New makes the Tuner of a plan. The Tuner is the one
 // driver (gonum's optimize.Minimize for games): it plays each generation's
 // games through a tournament.Runner (the local pool or a cluster), records
-// every game and generation through a Store (an interface this package
+// every game and generation through a Recorder (an interface this package
 // defines and the results package implements), measures the yardstick,
 // applies the budgets, closes each generation and rates the champions in
 // a ladder at the end. A Method proposes what a generation plays and

@@ -101,7 +101,7 @@ func SetOptionLines(ev *games.Evaluator, w []float64) []string {
 // (depth=, nodes=, tc=...) apply, cfg's depth and nodes do not. Every
 // tuner works on it unchanged; the yardstick is ev's defaults (the
 // params' starts).
-func NewEngineTuner(cfg Config, g games.Game, engine external.Spec, ev *games.Evaluator, openings []string, start []float64, run tournament.Runner, store Store) (*Tuner, error) {
+func NewEngineTuner(cfg Config, g games.Game, engine external.Spec, ev *games.Evaluator, openings []string, start []float64, run tournament.Runner, store Recorder) (*Tuner, error) {
 	cfg.Evaluator = ev.Name
 	if err := cfg.Validate(); err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/stats"
+	"github.com/gametune/gametune/weights"
 )
 
 // opponentConfig is a tiny Othello genetic run against the full
@@ -29,7 +30,7 @@ func opponentConfig() Config {
 }
 
 // runPlan resolves cfg and runs it on workers into store until ctx ends.
-func runPlan(ctx context.Context, t *testing.T, cfg Config, workers int, store Store) (Result, error) {
+func runPlan(ctx context.Context, t *testing.T, cfg Config, workers int, store Recorder) (Result, error) {
 	t.Helper()
 	plan, err := Resolve(context.Background(), cfg, testSources{})
 	if err != nil {
@@ -393,7 +394,7 @@ func TestOpponentWeightsRecorded(t *testing.T) {
 	w := full.Defaults()
 	w[full.Index("parity")] = 0.5
 	var b bytes.Buffer
-	if err := games.WriteWeights(&b, g, full, w, nil); err != nil {
+	if err := weights.Write(&b, g, full, w, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/external"
+	"github.com/gametune/gametune/weights"
 )
 
 // Plan is a run made ready to tune: its config validated, the game and
@@ -45,7 +46,7 @@ func (p *Plan) Evaluator() *games.Evaluator { return p.ev }
 func (p *Plan) Start() []float64 { return p.start }
 
 // Sources is how Resolve reads what a config names besides weights and
-// openings files (which games.ReadWeights and tournament.ReadOpenings
+// openings files (which weights.Read and tournament.ReadOpenings
 // read): the game registry, a user's files, and other runs' games.
 type Sources interface {
 	// Game finds a game by name.
@@ -210,7 +211,7 @@ func fillStart(cfg *Config, g games.Game) error {
 			w = RandomStart(ev, cfg.Seed)
 		}
 	default:
-		if ev, w, err = games.ReadWeights(cfg.Start, g); err != nil {
+		if ev, w, err = weights.Read(cfg.Start, g); err != nil {
 			return err
 		}
 		if own, err := games.FindEvaluator(g, ev.Name); err == nil && !games.SameData(own.Data, ev.Data) {

@@ -25,7 +25,7 @@ func poolConfig() Config {
 
 // poolTuner makes poolConfig's tuner as Resolve does: its openings are
 // RandomOpenings' draw from the run seed.
-func poolTuner(t *testing.T, cfg Config, workers int, store Store) *Tuner {
+func poolTuner(t *testing.T, cfg Config, workers int, store Recorder) *Tuner {
 	t.Helper()
 	g, _ := all.Find(cfg.Game)
 	openings, err := tournament.RandomOpenings(context.Background(), g, cfg.Openings, cfg.Seed)

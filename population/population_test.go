@@ -17,7 +17,7 @@ import (
 	"github.com/gametune/gametune/tournament/stats"
 )
 
-func newTestTuner(t *testing.T, cfg Config, workers int, store Store, start []float64, openings []string) *Tuner {
+func newTestTuner(t *testing.T, cfg Config, workers int, store Recorder, start []float64, openings []string) *Tuner {
 	t.Helper()
 	g, err := all.Find(cfg.Game)
 	if err != nil {

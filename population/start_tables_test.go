@@ -8,6 +8,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/weights"
 )
 
 // TestStartRefusesOtherTables: a tuning run tunes an evaluator's scales and
@@ -31,7 +32,7 @@ func TestStartRefusesOtherTables(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if err := games.WriteWeightsWith(f, g, bound, w, nil, games.WeightsOptions{Encoding: games.EncodingFloat32}); err != nil {
+		if err := weights.WriteWith(f, g, bound, w, nil, weights.Options{Encoding: weights.EncodingFloat32}); err != nil {
 			t.Fatal(err)
 		}
 		return f.Name()

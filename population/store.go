@@ -77,11 +77,11 @@ type Generation struct {
 	Converged                              bool                      // the stopping criterion was met after this generation
 }
 
-// Store is what a tuner needs from a run store: it records every game the
-// moment it finishes and every generation as it closes, and gives back
-// recorded games so that a resumed run replays nothing. The results package
-// implements it on SQLite; MemoryStore implements it in memory.
-type Store interface {
+// Recorder is what a tuner records a run through: every game the moment it
+// finishes and every generation as it closes, and what gives back recorded
+// games so that a resumed run replays nothing. The run store implements it
+// on SQLite (results.Run); MemoryStore in memory.
+type Recorder interface {
 	// Game returns the recorded game at key, if any.
 	Game(key GameKey) (GameResult, bool, error)
 	RecordGame(r GameResult) error
@@ -124,7 +124,8 @@ func (c Config) StopText(stop string) string {
 	return stop
 }
 
-// MemoryStore is a Store in memory, safe for concurrent use.
+// MemoryStore is a run store in memory (a Recorder), safe for concurrent
+// use.
 type MemoryStore struct {
 	mu          sync.Mutex
 	games       map[GameKey]GameResult

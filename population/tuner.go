@@ -27,7 +27,7 @@ type Tuner struct {
 	openings []string          // the run's openings: a list's, or the yardstick's when drawn
 	pool     openingPool       // the training pool when drawn (pool.go)
 	run      tournament.Runner // plays batches of games: the local pool, or another transport
-	store    Store
+	store    Recorder
 	// makePlayer, if set, makes the players of genomes (an external
 	// engine's); nil means built-in players of ev.
 	makePlayer func(name string, w []float64) tournament.Player
@@ -94,7 +94,7 @@ type Result struct {
 
 // New returns the tuner of plan, its games played by run and recorded in
 // store.
-func New(plan *Plan, run tournament.Runner, store Store) (*Tuner, error) {
+func New(plan *Plan, run tournament.Runner, store Recorder) (*Tuner, error) {
 	if run == nil || store == nil {
 		return nil, fmt.Errorf("population: a tuner needs a runner (a pool) and a store")
 	}
@@ -114,7 +114,7 @@ func New(plan *Plan, run tournament.Runner, store Store) (*Tuner, error) {
 // is the starting weights (nil: random for genetic, zeros for knockout),
 // already checked against the evaluator. It is Resolve and New for a
 // config whose files are read already.
-func NewTuner(cfg Config, g games.Game, openings []string, start []float64, run tournament.Runner, store Store) (*Tuner, error) {
+func NewTuner(cfg Config, g games.Game, openings []string, start []float64, run tournament.Runner, store Recorder) (*Tuner, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -166,7 +166,7 @@ func (l *limitsSeen) Run(ctx context.Context, specs []tournament.GameSpec, done 
 
 // verifyRun runs cfg from start on workers workers into store, on the
 // openings of cfg, its games' searches noted in seen (nil: not noted).
-func verifyRun(t *testing.T, ctx context.Context, cfg Config, start []float64, workers int, store Store, seen *limitsSeen) (Result, error) {
+func verifyRun(t *testing.T, ctx context.Context, cfg Config, start []float64, workers int, store Recorder, seen *limitsSeen) (Result, error) {
 	t.Helper()
 	g, _ := all.Find(cfg.Game)
 	openings, err := tournament.RandomOpenings(context.Background(), g, cfg.Openings, cfg.Seed)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
-	"github.com/gametune/gametune/tournament/stats"
 )
 
 // ComparePage is the file of a comparison's page, in its directory.
@@ -153,7 +152,7 @@ func tunerRow(t results.CompareTuner, r results.CompareRow, link string, budget 
 		row.Progress, row.Best = t.View.Progress(), t.View.Best.Summary()
 	}
 	if len(r.Entries) > 0 {
-		row.Champion, row.Elo = r.Champion, eloInterval(r.Elo, r.Low, r.High)
+		row.Champion, row.Elo = r.Champion, PageInterval(float64(r.Elo), float64(r.Low), float64(r.High))
 	}
 	return row
 }
@@ -162,7 +161,7 @@ func tunerRow(t results.CompareTuner, r results.CompareRow, link string, budget 
 // reference's, ref.
 func ladderRow(e population.LadderEntry, ref float64) compareLadderRow {
 	return compareLadderRow{Label: e.Label, Spent: e.Spent, WDL: fmt.Sprintf("%d-%d-%d", e.Wins, e.Draws, e.Losses),
-		Elo: eloInterval(stats.Float(e.Elo-ref), stats.Float(e.Low-ref), stats.Float(e.High-ref))}
+		Elo: PageInterval(e.Elo-ref, e.Low-ref, e.High-ref)}
 }
 
 // writeRunRow writes a line of the runs table (WriteRuns), indented by
@@ -189,13 +188,14 @@ func writeRunRow(w io.Writer, l results.RunLineJSON, indent string) {
 	}
 }
 
-// eloInterval writes an Elo difference with its 95% interval for a page:
-// "+35 [+10, +60]".
-func eloInterval(elo, lo, hi stats.Float) string {
-	if math.IsNaN(float64(elo)) {
+// PageInterval writes an Elo difference with its 95% interval for a page
+// (the report, the comparison, the dashboard): "+35 [+10, +60]", an
+// infinite bound as ∞ (EloText), "–" for no Elo.
+func PageInterval(elo, lo, hi float64) string {
+	if math.IsNaN(elo) {
 		return "–"
 	}
-	return fmt.Sprintf("%s [%s, %s]", EloText(float64(elo)), EloText(float64(lo)), EloText(float64(hi)))
+	return fmt.Sprintf("%s [%s, %s]", EloText(elo), EloText(lo), EloText(hi))
 }
 
 var compareTemplate = template.Must(template.New("compare").Parse(`<!DOCTYPE html>
@@ -204,10 +204,7 @@ var compareTemplate = template.Must(template.New("compare").Parse(`<!DOCTYPE htm
 <meta charset="utf-8">
 <title>gametune comparison {{.Name}}</title>
 <style>
-` + PageStyle + `.figure { margin: 1em 0; }
-.figure svg { max-width: 100%; height: auto; border: 1px solid #eee; }
-.status { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em; background: #e8f0fe; }
-tr.best td { font-weight: bold; }
+` + PageStyle + figureStyle + `tr.best td { font-weight: bold; }
 </style>
 </head>
 <body>{{.Head}}

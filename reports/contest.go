@@ -3,7 +3,6 @@ package reports
 import (
 	"fmt"
 	"io"
-	"math"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -24,7 +23,7 @@ func WriteMatch(w io.Writer, s tournament.MatchJSON) {
 		interrupted = ", interrupted"
 	}
 	estimate := func(elo, lo, hi stats.Float) string {
-		return estimateText(float64(elo), float64(lo), float64(hi))
+		return stats.Estimate{Elo: float64(elo), Low: float64(lo), High: float64(hi)}.Text(1, "")
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s: %s vs %s\n", s.Game, s.A, s.B)
@@ -53,25 +52,6 @@ func WriteMatch(w io.Writer, s tournament.MatchJSON) {
 		fmt.Fprintf(tw, "SPRT [%g, %g]\tLLR %.2f (bounds %.2f, %.2f; %s Elo): %s\n", t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Model, t.Status)
 	}
 	tw.Flush()
-}
-
-// estimateText is an Elo estimate with its 95% interval, "+70.4 [-123.2,
-// +330.5]", or, where a bound is infinite, the estimate with the reason no
-// interval is given.
-func estimateText(elo, lo, hi float64) string {
-	switch {
-	case (math.IsInf(lo, 0) && math.IsInf(hi, 0)) || math.IsNaN(elo):
-		return "- (too few pairs for an estimate)"
-	case math.IsInf(elo, 1):
-		return fmt.Sprintf("- (every point won: the 95%% interval starts at %+.1f)", lo+0)
-	case math.IsInf(elo, -1):
-		return fmt.Sprintf("- (every point lost: the 95%% interval ends at %+.1f)", hi+0)
-	case math.IsInf(hi, 1):
-		return fmt.Sprintf("%+.1f (at least %+.1f; no upper bound yet)", elo+0, lo+0)
-	case math.IsInf(lo, -1):
-		return fmt.Sprintf("%+.1f (at most %+.1f; no lower bound yet)", elo+0, hi+0)
-	}
-	return stats.Estimate{Elo: elo, Low: lo, High: hi}.String()
 }
 
 // WriteTournament writes a tournament's result for a terminal (tune
@@ -187,7 +167,7 @@ func (m *MatchProgress) Finish() {
 func matchLine(res *tournament.MatchResult) string {
 	e := res.WDL.EloEstimate()
 	line := fmt.Sprintf("games %d, +%d =%d -%d, score %.1f%%, Elo %s", res.WDL.Games(), res.WDL.Wins, res.WDL.Draws, res.WDL.Losses,
-		100*res.WDL.Score(), estimateText(e.Elo, e.Low, e.High))
+		100*res.WDL.Score(), e.Text(1, ""))
 	if res.SPRT != nil {
 		lo, hi := res.SPRT.Bounds()
 		line += fmt.Sprintf(", LLR %.2f [%.2f, %.2f]", res.LLR, lo, hi)

@@ -43,6 +43,13 @@ td.name, th.name { text-align: left; }
 pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
 `
 
+// figureStyle is the look of the run's report and the comparison's page
+// beyond PageStyle: their figures and the run's status.
+const figureStyle = `.figure { margin: 1em 0; }
+.figure svg { max-width: 100%; height: auto; border: 1px solid #eee; }
+.status { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em; background: #e8f0fe; }
+`
+
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"elo": EloText,
 	"num": NumberText,
@@ -52,10 +59,7 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 <meta charset="utf-8">
 <title>gametune run {{.Name}}</title>
 <style>
-` + PageStyle + `.figure { margin: 1em 0; }
-.figure svg { max-width: 100%; height: auto; border: 1px solid #eee; }
-.status { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em; background: #e8f0fe; }
-.bracket { display: flex; gap: 1.5em; align-items: center; overflow-x: auto; }
+` + PageStyle + figureStyle + `.bracket { display: flex; gap: 1.5em; align-items: center; overflow-x: auto; }
 .round { display: flex; flex-direction: column; justify-content: space-around; gap: 0.8em; }
 .match { border: 1px solid #bbb; border-radius: 4px; min-width: 11em; font-size: 0.9em; }
 .match div { padding: 0.2em 0.5em; display: flex; justify-content: space-between; }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // WriteSummary writes the run's summary as text for a terminal (tune
@@ -155,22 +156,9 @@ func BestLine(b *results.BestJSON, interval func(elo, lo, hi float64) string) st
 
 // EloInterval writes an Elo difference with its 95% interval for a
 // terminal: "+35 Elo [+10, +60]"; where a bound is infinite (a sweep, or no
-// games), in words instead, never "+Inf".
+// games), in words instead, never "+Inf" (stats.Estimate.Text).
 func EloInterval(elo, lo, hi float64) string {
-	r := func(x float64) float64 { return math.Round(x) + 0 } // no "-0"
-	switch {
-	case math.IsInf(lo, 0) && math.IsInf(hi, 0), math.IsNaN(elo):
-		return "no Elo yet (too few games)"
-	case math.IsInf(elo, 1):
-		return fmt.Sprintf("every point won (Elo at least %+.0f)", r(lo))
-	case math.IsInf(elo, -1):
-		return fmt.Sprintf("every point lost (Elo at most %+.0f)", r(hi))
-	case math.IsInf(hi, 1):
-		return fmt.Sprintf("%+.0f Elo (at least %+.0f)", r(elo), r(lo))
-	case math.IsInf(lo, -1):
-		return fmt.Sprintf("%+.0f Elo (at most %+.0f)", r(elo), r(hi))
-	}
-	return fmt.Sprintf("%+.0f Elo [%+.0f, %+.0f]", r(elo), r(lo), r(hi))
+	return stats.Estimate{Elo: elo, Low: lo, High: hi}.Text(0, "Elo")
 }
 
 // Plan says in words how many games a generation (round, block) of c

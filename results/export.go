@@ -1,371 +1,72 @@
 package results
 
 import (
-	"bytes"
-	"encoding/csv"
-	"fmt"
-	"go/format"
-	"math"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/gametune/gametune/games"
-	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/population"
-	"github.com/gametune/gametune/protocol/uci"
-	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/weights"
 )
 
-// Formats lists the export formats.
-var Formats = []string{"json", "go", "c", "uci", "csv"}
-
-// Best returns the best genome of generation gen (-1: the last one).
-func Best(history []population.Generation, gen int) (population.Genome, int, error) {
-	if len(history) == 0 {
-		return population.Genome{}, 0, fmt.Errorf("results: the run has no finished generation yet")
+// Export writes the champion of generation gen of history
+// (population.Champion; -1: the last generation's) in format (the formats
+// of package weights), or for csv the whole history. The output depends
+// on the run's results alone (no timings), so two runs of one seed export
+// identical bytes.
+func Export(format string, g games.Game, ev *games.Evaluator, history []population.Generation, gen int,
+	source map[string]any) ([]byte, error) {
+	if format == "csv" {
+		return weights.CSV(ev, historyRows(history)), nil
 	}
-	g := history[len(history)-1]
-	if gen >= 0 {
-		found := false
-		for _, h := range history {
-			if h.Index == gen {
-				g, found = h, true
-			}
-		}
-		if !found {
-			return population.Genome{}, 0, fmt.Errorf("results: no generation %d (the run has %d to %d)", gen, history[0].Index, history[len(history)-1].Index)
-		}
-	}
-	for _, x := range g.Genomes {
-		if x.ID == g.Best {
-			return x, g.Index, nil
-		}
-	}
-	return population.Genome{}, 0, fmt.Errorf("results: generation %d lacks its best genome %d", g.Index, g.Best)
-}
-
-// Export writes the best genome of generation gen (its fitness champion)
-// in format, or for csv the whole history. The output depends on the run's
-// results alone (no timings), so two runs of one seed export identical
-// bytes.
-func Export(formatName string, g games.Game, ev *games.Evaluator, history []population.Generation, gen int, source map[string]any) ([]byte, error) {
-	if formatName == "csv" {
-		return exportCSV(ev, history), nil
-	}
-	best, bestGen, err := Best(history, gen)
+	champion, index, err := population.Champion(history, gen)
 	if err != nil {
 		return nil, err
 	}
-	return ExportWeights(formatName, g, ev, population.Choice{Label: population.ChampionLabel(bestGen), Genome: best.ID, Generation: bestGen, Weights: best.Weights}, source)
+	c := population.Choice{Label: population.ChampionLabel(index), Genome: champion.ID, Generation: index, Weights: champion.Weights}
+	return exportChoice(format, g, ev, c, source)
 }
 
 // Export writes the run's best genome (Best) in format, or with generation
-// >= 0 the fittest genome of that generation, or for csv the whole history
+// >= 0 the champion of that generation, or for csv the whole history
 // (the package's Export). source goes into a json export (where the weights
 // come from: the run, for instance); the run's seed and algorithm are added
 // to it, and for the best its summary. A run that tunes an engine's own
 // options exports uci as that engine's setoption lines, in its units.
-func (v *View) Export(formatName string, generation int, source map[string]any) ([]byte, error) {
+func (v *View) Export(format string, generation int, source map[string]any) ([]byte, error) {
 	if source == nil {
 		source = map[string]any{}
 	}
 	source["seed"], source["algo"] = v.Config.Seed, v.Config.Algo
-	if generation >= 0 || formatName == "csv" {
-		return Export(formatName, v.Game, v.Evaluator, v.Generations, generation, source)
+	if generation >= 0 || format == "csv" {
+		return Export(format, v.Game, v.Evaluator, v.Generations, generation, source)
 	}
 	source["best"] = v.Best.Summary()
-	if v.Config.TuneEngine != "" && formatName == "uci" {
+	if v.Config.TuneEngine != "" && format == "uci" {
 		return []byte(strings.Join(population.SetOptionLines(v.Evaluator, v.Best.Weights), "\n") + "\n"), nil
 	}
-	return ExportWeights(formatName, v.Game, v.Evaluator, v.Best, source)
+	return exportChoice(format, v.Game, v.Evaluator, v.Best, source)
 }
 
-// ExportWeights writes a chosen genome's weights in format (not csv).
-//
-// For an evaluator with tables (games.Evaluator.Tables) the tables come
-// from ev.Data, which must hold the run's values (an evaluator bound to
-// them: Evaluator.WithData): json writes the compact weights file
-// (games.TablesHeader), go and c add each table as an array of int16 with
-// its scale (value = entry * scale; opts.Encoding float32 writes float32
-// values), uci writes the features only, saying so in a first comment
-// line.
-func ExportWeights(formatName string, g games.Game, ev *games.Evaluator, best population.Choice, source map[string]any) ([]byte, error) {
-	return ExportWeightsWith(formatName, g, ev, best, source, games.WeightsOptions{})
-}
-
-// ExportWeightsWith is ExportWeights with the tables' encoding chosen.
-func ExportWeightsWith(formatName string, g games.Game, ev *games.Evaluator, best population.Choice, source map[string]any, opts games.WeightsOptions) ([]byte, error) {
-	bestGen := best.Generation
-	if len(best.Weights) != len(ev.Features) {
-		return nil, fmt.Errorf("results: genome %d has %d weights for %d features of %s", best.Genome, len(best.Weights), len(ev.Features), ev.Name)
-	}
+// exportChoice writes a chosen genome's weights in format (not csv),
+// adding its generation to source.
+func exportChoice(format string, g games.Game, ev *games.Evaluator, c population.Choice, source map[string]any) ([]byte, error) {
 	if source == nil {
 		source = map[string]any{}
 	}
-	source["genome"] = best.Label
-	if bestGen >= 0 {
-		source["generation"] = bestGen
+	if c.Generation >= 0 {
+		source["generation"] = c.Generation
 	}
-	var b bytes.Buffer
-	switch formatName {
-	case "json":
-		if err := games.WriteWeightsWith(&b, g, ev, best.Weights, source, opts); err != nil {
-			return nil, err
-		}
-	case "go":
-		if err := checkTables(ev, opts); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(&b, "// Code generated by gametune (tune export); weights of %s evaluator %q, %s.\n\n", g.Name(), ev.Name, best.Label)
-		fmt.Fprintf(&b, "package weights\n\n// %s holds the tuned weight of each feature.\nvar %s = map[string]float64{\n", goName(g.Name(), ev.Name), goName(g.Name(), ev.Name))
-		for i, f := range ev.Features {
-			fmt.Fprintf(&b, "%q: %s,\n", f.Name, strconv.FormatFloat(best.Weights[i], 'g', -1, 64))
-		}
-		b.WriteString("}\n")
-		src, err := format.Source(b.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("results: formatting the Go export: %w", err)
-		}
-		return goTables(src, g, ev, opts.Encoding), nil
-	case "c":
-		if err := checkTables(ev, opts); err != nil {
-			return nil, err
-		}
-		guard := strings.ToUpper(cName(g.Name()+"_"+ev.Name)) + "_WEIGHTS_H"
-		prefix := strings.ToUpper(cName(g.Name() + "_" + ev.Name))
-		fmt.Fprintf(&b, "/* Weights of %s evaluator \"%s\", %s (tune export). */\n", g.Name(), ev.Name, best.Label)
-		fmt.Fprintf(&b, "#ifndef %s\n#define %s\n\n#define %s_COEF_NB %d\n\n", guard, guard, prefix, len(ev.Features))
-		for i, f := range ev.Features {
-			fmt.Fprintf(&b, "#define %s_%s %d\n", prefix, strings.ToUpper(cName(f.Name)), i)
-		}
-		fmt.Fprintf(&b, "\nstatic const char *const %s_coef_names[%s_COEF_NB] = {\n", strings.ToLower(prefix), prefix)
-		for _, f := range ev.Features {
-			fmt.Fprintf(&b, "\t%q,\n", f.Name)
-		}
-		fmt.Fprintf(&b, "};\n\nstatic const double %s_coefs[%s_COEF_NB] = {\n", strings.ToLower(prefix), prefix)
-		for i, f := range ev.Features {
-			fmt.Fprintf(&b, "\t%s, /* %s */\n", strconv.FormatFloat(best.Weights[i], 'g', -1, 64), f.Name)
-		}
-		b.WriteString("};\n")
-		cTables(&b, prefix, ev, opts.Encoding)
-		fmt.Fprintf(&b, "\n#endif /* %s */\n", guard)
-	case "uci":
-		if len(ev.Tables) > 0 {
-			fmt.Fprintf(&b, "# the features of %s only: its %d tables (%s) are not UCI options; export them with --format json, c or go\n",
-				ev.Name, len(ev.Tables), tableNames(ev))
-		}
-		// The units of 'tune engine's spin options: a feature with a
-		// fractional step is set in steps, one without a step in
-		// hundredths (uci.WeightUnit).
-		for i, f := range ev.Features {
-			fmt.Fprintf(&b, "setoption name %s value %d\n", f.Name, uci.SpinValue(f, best.Weights[i]))
-		}
-	default:
-		return nil, fmt.Errorf("results: unknown export format %q (formats: %s)", formatName, strings.Join(Formats, ", "))
-	}
-	return b.Bytes(), nil
+	return weights.Encode(format, weights.Set{Game: g, Evaluator: ev, Weights: c.Weights, Label: c.Label, Source: source}, weights.Options{})
 }
 
-// exportCSV writes the history as CSV (RFC 4180, encoding/csv: a name
-// holding a comma or a quote is quoted): a header, then one row a genome.
-func exportCSV(ev *games.Evaluator, history []population.Generation) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	header := []string{"generation", "genome", "parents", "fitness", "wins", "draws", "losses", "best"}
-	for _, f := range ev.Features {
-		header = append(header, f.Name)
-	}
-	w.Write(header)
+// historyRows is history as the rows of the csv format.
+func historyRows(history []population.Generation) []weights.Row {
+	var rows []weights.Row
 	for _, g := range history {
 		for _, x := range g.Genomes {
-			parents := make([]string, len(x.Parents))
-			for i, p := range x.Parents {
-				parents[i] = strconv.Itoa(p)
-			}
-			best := "0"
-			if x.ID == g.Best {
-				best = "1"
-			}
-			row := []string{strconv.Itoa(g.Index), strconv.Itoa(x.ID), strings.Join(parents, " "),
-				strconv.FormatFloat(x.Fitness, 'g', -1, 64), strconv.Itoa(x.Wins), strconv.Itoa(x.Draws), strconv.Itoa(x.Losses), best}
-			for _, v := range x.Weights {
-				row = append(row, strconv.FormatFloat(v, 'g', -1, 64))
-			}
-			w.Write(row)
+			rows = append(rows, weights.Row{Generation: g.Index, Genome: x.ID, Parents: x.Parents, Fitness: x.Fitness,
+				Wins: x.Wins, Draws: x.Draws, Losses: x.Losses, Best: x.ID == g.Best, Weights: x.Weights})
 		}
 	}
-	w.Flush()
-	return b.Bytes()
-}
-
-// cName keeps letters and digits and turns everything else into _.
-func cName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return r
-		}
-		return '_'
-	}, s)
-}
-
-// goName is an exported Go identifier: "othello", "full" -> OthelloFullWeights.
-func goName(parts ...string) string {
-	var b strings.Builder
-	for _, p := range parts {
-		for _, w := range strings.FieldsFunc(p, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
-		}
-	}
-	b.WriteString("Weights")
-	return b.String()
-}
-
-// checkTables checks what a go or c export of ev's tables needs.
-func checkTables(ev *games.Evaluator, opts games.WeightsOptions) error {
-	if len(ev.Tables) == 0 {
-		return nil
-	}
-	if opts.Encoding != "" && opts.Encoding != games.EncodingInt16 && opts.Encoding != games.EncodingFloat32 {
-		return fmt.Errorf("results: encoding %q (accepted: %s, %s)", opts.Encoding, games.EncodingInt16, games.EncodingFloat32)
-	}
-	if len(ev.Data) != ev.TablesSize() {
-		return fmt.Errorf("results: evaluator %q has tables of %d values in all, its data %d", ev.Name, ev.TablesSize(), len(ev.Data))
-	}
-	for i, v := range ev.Data {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return fmt.Errorf("results: value %d of the tables of %q is %v (must be finite)", i, ev.Name, v)
-		}
-	}
-	return nil
-}
-
-func tableNames(ev *games.Evaluator) string {
-	names := make([]string, len(ev.Tables))
-	for i, t := range ev.Tables {
-		names[i] = t.Name
-	}
-	return strings.Join(names, ", ")
-}
-
-// tableValues returns table i of ev as the text of its values and its
-// scale: int16 entries with value = entry * scale, or with encoding
-// float32 the values themselves (scale 0).
-func tableValues(ev *games.Evaluator, i int, encoding string) ([]string, float64) {
-	off, t := ev.TableOffset(ev.Tables[i].Name)
-	values := ev.Data[off : off+t.Size()]
-	text := make([]string, len(values))
-	if encoding == games.EncodingFloat32 {
-		for j, v := range values {
-			text[j] = strconv.FormatFloat(float64(v), 'g', -1, 32)
-		}
-		return text, 0
-	}
-	q, scale := games.QuantizeTable(values)
-	for j, x := range q {
-		text[j] = strconv.Itoa(int(x))
-	}
-	return text, scale
-}
-
-// nested writes values of shape row-major as the elements of nested
-// braces, as Go and C both read them: 16 values a line, each level
-// indented by one more tab than indent, every element followed by a comma
-// (as gofmt leaves it).
-func nested(b *bytes.Buffer, values []string, shape []int, indent int) {
-	tabs := strings.Repeat("\t", indent)
-	if len(shape) == 1 {
-		const rowLength = 16
-		for i := 0; i < len(values); i += rowLength {
-			fmt.Fprintf(b, "%s%s,\n", tabs, strings.Join(values[i:min(i+rowLength, len(values))], ", "))
-		}
-		return
-	}
-	step := len(values) / max(shape[0], 1)
-	for i := range shape[0] {
-		fmt.Fprintf(b, "%s{\n", tabs)
-		nested(b, values[i*step:(i+1)*step], shape[1:], indent+1)
-		fmt.Fprintf(b, "%s},\n", tabs)
-	}
-}
-
-// goTables appends ev's tables to the Go export src: each a constant of
-// its scale (int16) and an array of its shape, already gofmt-ed.
-func goTables(src []byte, g games.Game, ev *games.Evaluator, encoding string) []byte {
-	b := bytes.NewBuffer(src)
-	for i, t := range ev.Tables {
-		values, scale := tableValues(ev, i, encoding)
-		name := strings.TrimSuffix(goName(g.Name(), ev.Name, t.Name), "Weights")
-		typ := "float32"
-		if scale != 0 {
-			typ = "int16"
-			fmt.Fprintf(b, "\n// %sScale is the scale of %s: a value is an entry times the scale.\nconst %sScale = %s\n",
-				name, name, name, strconv.FormatFloat(scale, 'g', -1, 64))
-		}
-		dims := ""
-		for _, d := range t.Shape {
-			dims += fmt.Sprintf("[%d]", d)
-		}
-		fmt.Fprintf(b, "\n// %s is table %q, shape %v: %s\nvar %s = %s%s{\n", name, t.Name, t.Shape, t.Doc, name, dims, typ)
-		nested(b, values, t.Shape, 1)
-		b.WriteString("}\n")
-	}
-	return b.Bytes()
-}
-
-// cTables writes ev's tables for the C export: each table's dimensions
-// and scale as #defines and its values as a static const array of int16_t
-// (value = entry * scale) or float.
-func cTables(b *bytes.Buffer, prefix string, ev *games.Evaluator, encoding string) {
-	if len(ev.Tables) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "\n#define %s_TABLE_NB %d\n", prefix, len(ev.Tables))
-	if encoding != games.EncodingFloat32 {
-		b.WriteString("\n#include <stdint.h>\n")
-	}
-	for i, t := range ev.Tables {
-		values, scale := tableValues(ev, i, encoding)
-		name := prefix + "_" + strings.ToUpper(cName(t.Name))
-		fmt.Fprintf(b, "\n/* table %s, shape %v: %s */\n", t.Name, t.Shape, t.Doc)
-		dims := ""
-		for d, n := range t.Shape {
-			fmt.Fprintf(b, "#define %s_DIM%d %d\n", name, d, n)
-			dims += fmt.Sprintf("[%d]", n)
-		}
-		typ := "float"
-		if scale != 0 {
-			typ = "int16_t"
-			fmt.Fprintf(b, "#define %s_SCALE %s /* a value is an entry times the scale */\n", name, strconv.FormatFloat(scale, 'g', -1, 64))
-		}
-		fmt.Fprintf(b, "static const %s %s%s = {\n", typ, strings.ToLower(name), dims)
-		nested(b, values, t.Shape, 1)
-		b.WriteString("};\n")
-	}
-}
-
-// ConvertWeights writes a set of weights in the format formatName (json,
-// go, c or uci): spec is a weights file of either kind (it names its game,
-// which must be game when game is given) or "default:EVALUATOR" with game,
-// an evaluator's own defaults, tables included. Its errors say what in
-// spec or game is wrong.
-func ConvertWeights(spec, game, formatName string, opts games.WeightsOptions) ([]byte, error) {
-	gameName, err := games.SpecGame(spec, game)
-	if err != nil {
-		return nil, fmt.Errorf("export: %w", err)
-	}
-	g, err := all.Find(gameName)
-	if err != nil {
-		return nil, err
-	}
-	evaluator, weights := "", spec
-	if e, ok := strings.CutPrefix(spec, "default:"); ok {
-		evaluator, weights = e, "default"
-	}
-	ev, w, err := tournament.BuiltinWeights(g, evaluator, weights)
-	if err != nil {
-		return nil, err
-	}
-	choice := population.Choice{Label: "converted from " + spec, Generation: -1, Weights: w}
-	return ExportWeightsWith(formatName, g, ev, choice, map[string]any{"from": spec}, opts)
+	return rows
 }

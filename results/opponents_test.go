@@ -27,7 +27,7 @@ func opponentRun(t *testing.T) (*Run, *population.MemoryStore, population.Config
 	}
 	g, _ := all.Find(cfg.Game)
 	mem := population.NewMemoryStore()
-	for _, store := range []population.Store{r, mem} {
+	for _, store := range []population.Recorder{r, mem} {
 		pool, _ := tournament.NewPool(2, 1)
 		tu, err := population.NewTuner(cfg, g, nil, nil, pool, store)
 		if err != nil {

@@ -4,7 +4,7 @@
 // generation with its genomes, yardstick and bracket. Each game is committed
 // the moment it finishes (WAL journal, synchronous=FULL: a committed game
 // survives a crash of the process and of the machine), so a crash loses at
-// most the games in flight; a Run satisfies population.Store, so a resumed
+// most the games in flight; a Run satisfies population.Recorder, so a resumed
 // run finds the games already played and replays none.
 //
 // Every reader of a run (tune show, runs, export, ladder, the report, the
@@ -13,7 +13,9 @@
 // (ReadView, OpenView, NewView). The JSON shapes of a run, its ladder and
 // its best (RunJSON, LadderJSON, BestJSON, with stats.Float for numbers that may
 // be infinite) are defined here once, for the commands and the dashboard
-// alike. Export writes the best weights in the formats game programs read.
+// alike. Export chooses which genome of a run to write (its best, or a
+// generation's champion) and writes it in a format of package weights,
+// which owns them all.
 package results
 
 import (
@@ -160,7 +162,9 @@ func (r *Run) migrate() error {
 	return nil
 }
 
-// Run is an open run directory. It is safe for concurrent use.
+// Run is an open run directory: the run store of one run, which a tuner
+// records through (population.Recorder) and the readers read. It is safe
+// for concurrent use.
 type Run struct {
 	dir     string
 	db      *sql.DB
@@ -171,7 +175,7 @@ type Run struct {
 	started time.Time
 }
 
-var _ population.Store = (*Run)(nil)
+var _ population.Recorder = (*Run)(nil)
 
 // dsn is the driver's address of the database file at path, opened for
 // reading and writing.

@@ -21,6 +21,7 @@ import (
 	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/weights"
 )
 
 // recordedRun makes a real run of a small genetic tuning of tic-tac-toe in
@@ -184,12 +185,12 @@ func TestExport(t *testing.T) {
 	g, _ := all.Find(cfg.Game)
 	ev, _ := games.FindEvaluator(g, cfg.Evaluator)
 	hist, _ := r.Generations()
-	best, _, err := Best(hist, -1)
+	best, _, err := population.Champion(hist, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, f := range Formats {
+	for _, f := range weights.Formats {
 		data, err := Export(f, g, ev, hist, -1, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
@@ -203,7 +204,7 @@ func TestExport(t *testing.T) {
 		}
 		switch f {
 		case "json":
-			ev2, w, err := games.ReadWeights(path, g)
+			ev2, w, err := weights.Read(path, g)
 			if err != nil || ev2.Name != ev.Name || !reflect.DeepEqual(w, best.Weights) {
 				t.Errorf("json round trip: %v %v, want %v", w, err, best.Weights)
 			}
@@ -255,23 +256,6 @@ func TestExport(t *testing.T) {
 	if _, err := Export("json", g, ev, hist, 9, nil); err == nil || !strings.Contains(err.Error(), "no generation 9") {
 		t.Errorf("generation 9: %v", err)
 	}
-}
-
-func FuzzParseWeights(f *testing.F) {
-	f.Add([]byte(`{"game": "tictactoe", "evaluator": "lines", "weights": {"open-mine": 1, "open-theirs": -1, "threats-mine": 2, "threats-theirs": -2}}`))
-	f.Add([]byte(`{"game": "tictactoe", "weights": {}}`))
-	f.Add([]byte(`{"game": "tictactoe", "evaluator": "lines", "weights": {"open-mine": 1e999}}`))
-	f.Add([]byte(`[]`))
-	g, _ := all.Find("tictactoe")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ev, w, err := games.ParseWeights(data, g)
-		if err != nil {
-			return
-		}
-		if err := ev.Check(w); err != nil {
-			t.Fatalf("accepted weights fail the check: %v", err)
-		}
-	})
 }
 
 func TestWriteFileAtomicRefusesSpecialFiles(t *testing.T) {

@@ -7,20 +7,21 @@ import (
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/weights"
 )
 
 // BuiltinWeights resolves an evaluator name ("" for the game's first) and
-// weights: "" or "default" for the evaluator's defaults, else a weights
+// a weights spec: "" or "default" for the evaluator's defaults, else a weights
 // file (JSON, as tune export writes), which names its own evaluator; an
 // evaluator given must agree with it. Errors say what is wrong.
-func BuiltinWeights(g games.Game, evaluator, weights string) (*games.Evaluator, []float64, error) {
-	if weights != "" && weights != "default" {
-		ev, w, err := games.ReadWeights(weights, g)
+func BuiltinWeights(g games.Game, evaluator, spec string) (*games.Evaluator, []float64, error) {
+	if spec != "" && spec != "default" {
+		ev, w, err := weights.Read(spec, g)
 		if err != nil {
 			return nil, nil, err
 		}
 		if evaluator != "" && evaluator != ev.Name {
-			return nil, nil, fmt.Errorf("tournament: evaluator %s disagrees with %s, which holds weights of %q", evaluator, weights, ev.Name)
+			return nil, nil, fmt.Errorf("tournament: evaluator %s disagrees with %s, which holds weights of %q", evaluator, spec, ev.Name)
 		}
 		return ev, w, nil
 	}

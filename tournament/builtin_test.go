@@ -10,6 +10,7 @@ import (
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/weights"
 )
 
 // TestBuiltinPlayer: built-in player specs with and without a limit of
@@ -23,7 +24,7 @@ func TestBuiltinPlayer(t *testing.T) {
 	w := full.Defaults()
 	w[0] = 30
 	var b strings.Builder
-	if err := games.WriteWeights(&b, g, full, w, nil); err != nil {
+	if err := weights.Write(&b, g, full, w, nil); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(path, []byte(b.String()), 0o644)

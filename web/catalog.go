@@ -18,10 +18,10 @@ import (
 	"github.com/gametune/gametune/tournament/stats"
 )
 
-// Store is what the dashboard reads from one run, opened for one read and
+// RunReader is what the dashboard reads from one run, opened for one read and
 // closed after it. *results.Run opened with results.OpenReadOnly satisfies
 // it; tests may give their own.
-type Store interface {
+type RunReader interface {
 	Info() (results.Info, error)
 	Config() []byte
 	// Champions is Generations with only the yardstick's genome of each
@@ -38,12 +38,12 @@ type Store interface {
 }
 
 // Opener opens one run directory for reading.
-type Opener func(dir string) (Store, error)
+type Opener func(dir string) (RunReader, error)
 
 // OpenReadOnly is the default Opener: results.OpenReadOnlyUnchecked, as
 // checking every page of every run would make the first list of a folder
 // cost a read of all its runs' games.
-func OpenReadOnly(dir string) (Store, error) {
+func OpenReadOnly(dir string) (RunReader, error) {
 	r, err := results.OpenReadOnlyUnchecked(dir)
 	if err != nil {
 		return nil, err
@@ -282,8 +282,8 @@ func (e *entry) drop() {
 	e.read, e.readAt, e.config, e.list, e.full, e.cache = stamp{}, time.Time{}, nil, nil, nil, nil
 }
 
-// withStore opens the run's store, calls read with it and closes it.
-func (e *entry) withStore(open Opener, read func(Store) error) error {
+// withReader opens the run's store, calls read with it and closes it.
+func (e *entry) withReader(open Opener, read func(RunReader) error) error {
 	s, err := open(e.dir)
 	if err != nil {
 		return err
@@ -332,7 +332,7 @@ func (e *entry) refreshLocked(open Opener, now time.Time) error {
 	if e.damage != nil && st.same(e.failed) {
 		return e.damage // as damaged as it was
 	}
-	return e.withStore(open, func(s Store) error {
+	return e.withReader(open, func(s RunReader) error {
 		cfg, err := population.ParseConfig(s.Config())
 		if err != nil {
 			return fmt.Errorf("web: the run's config: %w", err)
@@ -374,7 +374,7 @@ func (e *entry) refreshLocked(open Opener, now time.Time) error {
 // listRun returns the run as the list shows it, with info and ladder read
 // from s: its champions are read again only when a generation closed, the
 // status or the config changed (v differs from the view of the list).
-func (e *entry) listRun(s Store, cfg *population.Config, info results.Info, ladder *population.Ladder, v view) (*reports.Run, error) {
+func (e *entry) listRun(s RunReader, cfg *population.Config, info results.Info, ladder *population.Ladder, v view) (*reports.Run, error) {
 	if e.list != nil && v.generations == e.view.generations && v.status == e.view.status && e.config != nil &&
 		string(e.config.Marshal()) == string(cfg.Marshal()) {
 		run := *e.list // the same champions, newer counts
@@ -424,7 +424,7 @@ func (e *entry) whole(open Opener) (*reports.Run, snapshot) {
 	}
 	if e.full == nil || e.fullView != e.view {
 		var run *reports.Run
-		err := e.withStore(open, func(s Store) (err error) {
+		err := e.withReader(open, func(s RunReader) (err error) {
 			run, err = e.readWhole(s)
 			return err
 		})
@@ -444,7 +444,7 @@ func (e *entry) whole(open Opener) (*reports.Run, snapshot) {
 
 // readWhole reads every generation of the run from s, with the ladder
 // and config already read for its list.
-func (e *entry) readWhole(s Store) (*reports.Run, error) {
+func (e *entry) readWhole(s RunReader) (*reports.Run, error) {
 	hist, err := s.Generations()
 	if err != nil {
 		return nil, err
@@ -455,7 +455,7 @@ func (e *entry) readWhole(s Store) (*reports.Run, error) {
 	}
 	v.Verification = e.list.Verification
 	if len(hist) > 0 {
-		if _, _, err := results.Best(hist, -1); err != nil {
+		if _, _, err := population.Champion(hist, -1); err != nil {
 			return nil, fmt.Errorf("%w: %v", results.ErrDamaged, err)
 		}
 	}

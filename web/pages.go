@@ -31,9 +31,7 @@ var funcs = template.FuncMap{
 		if s.Best == nil {
 			return "–"
 		}
-		return reports.BestLine(s.Best, func(elo, lo, hi float64) string {
-			return fmt.Sprintf("%s [%s, %s]", reports.EloText(elo), reports.EloText(lo), reports.EloText(hi))
-		})
+		return reports.BestLine(s.Best, reports.PageInterval)
 	},
 	"rate": func(f stats.Float) string {
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
@@ -312,7 +310,7 @@ func recordFormat(game string) (ext, name, mime string) {
 
 // lastGamesOf reads the run's last games (open, read, close).
 func (s *Server) lastGamesOf(e *entry) (list []population.GameResult, err error) {
-	err = e.withStore(s.opts.Open, func(st Store) error {
+	err = e.withReader(s.opts.Open, func(st RunReader) error {
 		list, err = st.LastGames(s.opts.LastGames)
 		return err
 	})
@@ -526,7 +524,7 @@ func (s *Server) oneGame(w http.ResponseWriter, r *http.Request) {
 	key := population.GameKey{Stage: r.PathValue("stage"), Generation: gen, Index: idx}
 	var g population.GameResult
 	found := false
-	err := e.withStore(s.opts.Open, func(st Store) (err error) {
+	err := e.withReader(s.opts.Open, func(st RunReader) (err error) {
 		g, found, err = st.Game(key)
 		return err
 	})

@@ -434,13 +434,13 @@ func TestBadInput(t *testing.T) {
 // says: as a writer's do, after its WAL file has already changed. games
 // is the count of such commits, shared by every open of the run.
 type committedLater struct {
-	Store
+	RunReader
 	mu    *sync.Mutex
 	games *int
 }
 
 func (c *committedLater) Info() (results.Info, error) {
-	in, err := c.Store.Info()
+	in, err := c.RunReader.Info()
 	c.mu.Lock()
 	in.Games += *c.games
 	c.mu.Unlock()
@@ -469,7 +469,7 @@ func TestCommitSeenAfterStamp(t *testing.T) {
 	os.WriteFile(shm, header, 0o644)
 	var mu sync.Mutex
 	late, opens := 0, 0
-	s, _ := newServer(t, root, Options{Open: func(string) (Store, error) {
+	s, _ := newServer(t, root, Options{Open: func(string) (RunReader, error) {
 		st, err := OpenReadOnly(filepath.Join(src, "live"))
 		if err != nil {
 			return nil, err
@@ -477,7 +477,7 @@ func TestCommitSeenAfterStamp(t *testing.T) {
 		mu.Lock()
 		opens++
 		mu.Unlock()
-		return &committedLater{Store: st, mu: &mu, games: &late}, nil
+		return &committedLater{RunReader: st, mu: &mu, games: &late}, nil
 	}})
 	look := func(want, wantOpens int, what string) {
 		t.Helper()

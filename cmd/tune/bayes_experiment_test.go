@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 )
 
@@ -89,7 +90,7 @@ func lastChampion(t *testing.T, dir string) map[string]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	best, _, err := results.Best(v.Generations, -1)
+	best, _, err := population.Champion(v.Generations, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,8 @@ func runBroker(ctx context.Context, o brokerOptions, gopts globalOptions, out ou
 
 func newBrokerCommand(g *globalOptions) *cobra.Command {
 	var o brokerOptions
-	c := command("broker --listen HOST:PORT --store DIR --token-file F", "Run a NATS broker with JetStream for workers and coordinators",
+	c := command("broker --listen HOST:PORT --store DIR --token-file F",
+		"Run a NATS broker with JetStream for workers and coordinators",
 		`broker runs an embedded NATS server with JetStream, its data in DIR, for users
 who run none of their own. Coordinators ('tune run --nats') publish games there;
 workers ('tune worker') play them. Every client needs the token in F, except
@@ -49,7 +50,8 @@ interrupted; finished results and queued jobs stay in DIR.`,
 	f.StringVar(&o.listen, "listen", "127.0.0.1:4222", "address to listen on, HOST:PORT")
 	f.StringVar(&o.store, "store", "", "directory of the broker's data (created if missing)")
 	f.StringVar(&o.tokenFile, "token-file", "", "file holding the token every client must give")
-	f.StringVar(&o.workerKeys, "worker-keys", "", "file of workers' public keys: those workers may connect without the token, to play games only")
+	f.StringVar(&o.workerKeys, "worker-keys", "",
+		"file of workers' public keys: those workers may connect without the token, to play games only")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "the broker's certificate chain (PEM): clients must speak TLS")
 	f.StringVar(&o.tlsKey, "tls-key", "", "the key of --tls-cert (PEM, readable by its owner only)")
 	return c

@@ -46,12 +46,6 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// poolTableMiB is the transposition table of each worker playing games:
-// small, because games at tuning depths fill little of it and two large
-// tables fight over the processor's caches (2 workers on Othello at depth
-// 4: 1.5x the games/s of one worker with 4 MiB tables, 1.9x with 1 MiB).
-const poolTableMiB = 2
-
 // maxUserFile bounds every file a user names (weights, configs, openings,
 // saved games): gametune's own are a few KiB.
 const maxUserFile = 4 << 20

@@ -28,10 +28,11 @@ func runCompare(ctx context.Context, o compareOptions, gopts globalOptions, out 
 		return err
 	}
 	to := tuning.Output{Stdout: io.Discard, Stderr: out.Stderr, Quiet: gopts.quiet}
-	rows, table, err := tuning.Compare(ctx, tuning.Comparison{Base: o.base, Algos: algos, Dir: o.out, Champions: o.champions, Pairs: o.pairs,
-		Resolve: resolvePlan, Run: func(ctx context.Context, plan *population.Plan, dir string) error {
-			return createAndRun(ctx, to, plan, dir, o.workers, o.cluster)
-		}, Ladder: runnerOf(o.workers, clusterOptions{}, out.Stderr), Out: to})
+	rows, table, err := tuning.Compare(ctx,
+		tuning.Comparison{Base: o.base, Algos: algos, Dir: o.out, Champions: o.champions, Pairs: o.pairs,
+			Resolve: resolvePlan, Run: func(ctx context.Context, plan *population.Plan, dir string) error {
+				return createAndRun(ctx, to, plan, dir, o.workers, o.cluster)
+			}, Ladder: runnerOf(o.workers, clusterOptions{}, out.Stderr), Out: to})
 	if errors.Is(err, fs.ErrExist) {
 		return usageError{fmt.Errorf("compare: %s exists already (choose a new --out)", o.out)}
 	}
@@ -42,7 +43,8 @@ func runCompare(ctx context.Context, o compareOptions, gopts globalOptions, out 
 		return writeJSON(out.Stdout, rows)
 	}
 	_, err = out.Stdout.Write(table)
-	fmt.Fprintf(out.Stdout, "plot: %s\npage: %s\n", filepath.Join(o.out, "compare.png"), filepath.Join(o.out, reports.ComparePage))
+	fmt.Fprintf(out.Stdout, "plot: %s\npage: %s\n", filepath.Join(o.out, "compare.png"),
+		filepath.Join(o.out, reports.ComparePage))
 	return err
 }
 
@@ -52,7 +54,8 @@ func compareAlgos(o compareOptions) ([]population.Algo, error) {
 		return nil, usageError{errors.New("compare: --game and --out DIR are required")}
 	}
 	if o.base.BudgetGames <= 0 {
-		return nil, usageError{fmt.Errorf("compare: --budget-games %d: want a positive number of games per tuner", o.base.BudgetGames)}
+		return nil, usageError{fmt.Errorf("compare: --budget-games %d: want a positive number of games per tuner",
+			o.base.BudgetGames)}
 	}
 	if o.champions < 1 || o.champions > population.MaxLadderChampions {
 		return nil, usageError{fmt.Errorf("compare: --champions %d: 1 to %d", o.champions, population.MaxLadderChampions)}
@@ -71,7 +74,8 @@ func compareAlgos(o compareOptions) ([]population.Algo, error) {
 
 func newCompareCommand(g *globalOptions) *cobra.Command {
 	o := compareOptions{base: population.Defaults()}
-	c := command("compare --game G --budget-games N --out DIR [flags]", "Run several tuners from the same start on the same budget, then rate their champions in one ladder",
+	c := command("compare --game G --budget-games N --out DIR [flags]",
+		"Run several tuners from the same start on the same budget, then rate their champions in one ladder",
 		`compare runs each tuner of --algos (genetic, knockout, spsa, cmaes, texel, bayes) from
 the same start, seed and games budget, each in its own run directory DIR/<algo>
 (its defaults, stopped by the budget); then rates the champions of every run
@@ -82,12 +86,14 @@ over the start and draws Elo against games spent, one curve per tuner
 start (tune runs and the dashboard list it, with its status: running, done,
 failed or interrupted), and DIR/compare.html is its page (the table, the
 plot, each tuner's champions on the ladder), written as each tuner ends and
-at the end (tune report DIR writes it again).`, cobra.NoArgs, func(ctx context.Context, out output) error { return runCompare(ctx, o, *g, out) })
+at the end (tune report DIR writes it again).`,
+		cobra.NoArgs, func(ctx context.Context, out output) error { return runCompare(ctx, o, *g, out) })
 	f := c.Flags()
 	o.cluster.bind(f)
 	f.StringVar(&o.base.Game, "game", "", "game to tune")
 	f.StringVar(&o.base.Evaluator, "evaluator", "", "evaluator to tune (default: the game's first)")
-	f.StringVar(&o.base.Start, "start", "default", "weights file to start from, 'default', or 'random' (one vector drawn from the seed, the same for every tuner)")
+	f.StringVar(&o.base.Start, "start", "default",
+		"weights file to start from, 'default', or 'random' (one vector drawn from the seed, the same for every tuner)")
 	f.IntVar(&o.base.BudgetGames, "budget-games", 0, "games budget of each tuner")
 	f.StringVar(&o.algos, "algos", "genetic,knockout,spsa,cmaes,texel", "tuners to compare, comma-separated")
 	f.StringVar(&o.out, "out", "", "directory to create for the runs and the comparison")

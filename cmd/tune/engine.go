@@ -30,7 +30,8 @@ func runEngine(ctx context.Context, o engineOptions, _ globalOptions, out output
 	if err = cmp.Or(err, serr); err != nil {
 		return usageError{fmt.Errorf("--%w", err)}
 	}
-	t, err := thinker.New(s.game, s.ev, s.w, thinker.Options{TableMiB: o.engine.tableMiB, Limits: s.lim, Memory: engine.TotalMemory(), Selective: selective})
+	t, err := thinker.New(s.game, s.ev, s.w,
+		thinker.Options{TableMiB: o.engine.tableMiB, Limits: s.lim, Memory: engine.TotalMemory(), Selective: selective})
 	if err != nil {
 		return usageError{err}
 	}
@@ -40,7 +41,8 @@ func runEngine(ctx context.Context, o engineOptions, _ globalOptions, out output
 
 func newEngineCommand(g *globalOptions) *cobra.Command {
 	var o engineOptions
-	c := command("engine GAME", "Run as an engine process: UCI or xboard (chess), GTP or NBoard (Othello) on standard input and output",
+	c := command("engine GAME",
+		"Run as an engine process: UCI or xboard (chess), GTP or NBoard (Othello) on standard input and output",
 		`engine makes gametune's engine for GAME an engine process for GUIs and match
 runners: commands on standard input, answers on standard output, with the
 weights of --weights (a file 'tune export' wrote) or the defaults of the game's
@@ -66,7 +68,8 @@ legal state. Commands are read while the engine searches: UCI's isready is
 answered at once; stop, xboard's ? and NBoard's ping end the search; quit exits;
 the others wait for the search, in order. End of input ends the process.`,
 		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runEngine(ctx, o, *g, out) }, &o.game)
-	c.Flags().StringVar(&o.protocol, "protocol", "", "uci, xboard (chess), gtp or nboard (Othello) (default: gtp for othello, uci for the other games)")
+	c.Flags().StringVar(&o.protocol, "protocol", "",
+		"uci, xboard (chess), gtp or nboard (Othello) (default: gtp for othello, uci for the other games)")
 	c.Flags().StringVar(&o.search, "search", "selective", "selective or exact (full-width)")
 	o.engine.bind(c.Flags(), withPlayer|withLimits|withHash)
 	return c

@@ -14,6 +14,7 @@ import (
 	"github.com/gametune/gametune/games/othello"
 	"github.com/gametune/gametune/protocol/gtp"
 	"github.com/gametune/gametune/tournament"
+	"github.com/gametune/gametune/weights"
 )
 
 // writeTunedWeights writes a weights file of evaluator ev whose weights
@@ -38,7 +39,7 @@ func writeTunedWeights(t *testing.T, g games.Game, ev *games.Evaluator) (string,
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := games.WriteWeights(f, g, ev, w, map[string]any{"test": "engine"}); err != nil {
+	if err := weights.Write(f, g, ev, w, map[string]any{"test": "engine"}); err != nil {
 		t.Fatal(err)
 	}
 	return path, w
@@ -50,7 +51,7 @@ func writeTunedWeights(t *testing.T, g games.Game, ev *games.Evaluator) (string,
 // sides with one searcher too.
 func builtinGame(t *testing.T, g games.Game, path string, depth, plies int) []string {
 	t.Helper()
-	ev, w, err := games.ReadWeights(path, g)
+	ev, w, err := weights.Read(path, g)
 	if err != nil {
 		t.Fatal(err)
 	}

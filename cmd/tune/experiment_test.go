@@ -15,6 +15,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/weights"
 )
 
 // The experiments of the efficacy issue: each tunes for up to 30,000 games
@@ -234,7 +235,7 @@ func TestExperimentChessRandomDraws(t *testing.T) {
 	for seed := uint64(1); seed <= 24; seed++ {
 		path := filepath.Join(dir, fmt.Sprintf("draw%d.json", seed))
 		var b bytes.Buffer
-		if err := games.WriteWeights(&b, g, ev, population.RandomStart(ev, seed), nil); err != nil {
+		if err := weights.Write(&b, g, ev, population.RandomStart(ev, seed), nil); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {

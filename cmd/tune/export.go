@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/gametune/gametune/files"
-	"github.com/gametune/gametune/games"
-	"github.com/gametune/gametune/results"
+	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/weights"
 	"github.com/spf13/cobra"
 )
 
@@ -21,14 +21,17 @@ type exportOptions struct {
 }
 
 func runExport(ctx context.Context, o exportOptions, gopts globalOptions, out output) error {
-	if !slices.Contains(results.Formats, o.format) {
-		return usageError{fmt.Errorf("export: unknown format %q (formats: %s)", o.format, strings.Join(results.Formats, ", "))}
+	if !slices.Contains(weights.Formats, o.format) {
+		return usageError{fmt.Errorf("export: unknown format %q (formats: %s)", o.format,
+			strings.Join(weights.Formats, ", "))}
 	}
 	if (o.dir == "") == (o.weights == "") {
-		return usageError{errors.New("export: give a run directory or --weights FILE (or --weights default:EVALUATOR --game GAME), one of them")}
+		return usageError{errors.New("export: give a run directory or --weights FILE " +
+			"(or --weights default:EVALUATOR --game GAME), one of them")}
 	}
-	if o.encoding != games.EncodingInt16 && o.encoding != games.EncodingFloat32 {
-		return usageError{fmt.Errorf("export: encoding %q (accepted: %s, %s)", o.encoding, games.EncodingInt16, games.EncodingFloat32)}
+	if o.encoding != weights.EncodingInt16 && o.encoding != weights.EncodingFloat32 {
+		return usageError{fmt.Errorf("export: encoding %q (accepted: %s, %s)", o.encoding, weights.EncodingInt16,
+			weights.EncodingFloat32)}
 	}
 	if err := files.CheckWritable(o.out, o.force); o.out != "" && err != nil {
 		return usageError{outputError(err)}
@@ -80,12 +83,13 @@ func exportRun(o exportOptions) ([]byte, error) {
 }
 
 // convertWeights writes a weights file, or an evaluator's defaults, in
-// another format (results.ConvertWeights).
+// another format (weights.Convert).
 func convertWeights(o exportOptions) ([]byte, error) {
 	if o.format == "csv" || o.generation >= 0 {
-		return nil, usageError{errors.New("export: --weights converts one set of weights: formats json, go, c and uci, no --generation")}
+		return nil, usageError{errors.New("export: --weights converts one set of weights: " +
+			"formats json, go, c and uci, no --generation")}
 	}
-	data, err := results.ConvertWeights(o.weights, o.game, o.format, games.WeightsOptions{Encoding: o.encoding})
+	data, err := weights.Convert(o.weights, o.game, all.Find, o.format, weights.Options{Encoding: o.encoding})
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -94,11 +98,12 @@ func convertWeights(o exportOptions) ([]byte, error) {
 
 func newExportCommand(g *globalOptions) *cobra.Command {
 	var o exportOptions
-	c := command("export [DIR] --format json|go|c|uci|csv [-o FILE]", "Write a run's best weights (or its history, csv), or convert a weights file, in the formats game programs read",
+	c := command("export [DIR] --format json|go|c|uci|csv [-o FILE]",
+		"Write a run's best weights (or its history, csv), or convert a weights file, in the formats game programs read",
 		`export writes the run's best genome (what 'tune show' names best: the ladder's
 strongest genome when it beats the start weights, or the defaults, with 95%
 confidence; otherwise the start, or the defaults), or with --generation N the
-fittest genome of generation N:
+champion of generation N (the genome its selection ranked first):
   json  the weights file every --weights flag reads (for an evaluator with
         tables, the compact gzip-compressed file: a JSON header line, then
         each table's values)
@@ -119,11 +124,12 @@ never overwrites one without --force.`,
 		cobra.MaximumNArgs(1), func(ctx context.Context, out output) error { return runExport(ctx, o, *g, out) }, &o.dir)
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "json", "json, go, c, uci or csv")
-	f.IntVar(&o.generation, "generation", -1, "export the best genome of this generation (default: the last)")
+	f.IntVar(&o.generation, "generation", -1, "export the champion of this generation instead of the run's best")
 	f.StringVarP(&o.out, "output", "o", "", "write to this file instead of standard output")
 	f.BoolVar(&o.force, "force", false, "overwrite the output file")
-	f.StringVar(&o.weights, "weights", "", "convert this weights file (or default:EVALUATOR, with --game) instead of a run's")
+	f.StringVar(&o.weights, "weights", "",
+		"convert this weights file (or default:EVALUATOR, with --game) instead of a run's")
 	f.StringVar(&o.game, "game", "", "the game of --weights default:EVALUATOR")
-	f.StringVar(&o.encoding, "encoding", games.EncodingInt16, "tables as int16 (scaled per table) or float32")
+	f.StringVar(&o.encoding, "encoding", weights.EncodingInt16, "tables as int16 (scaled per table) or float32")
 	return c
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/learn"
 	"github.com/gametune/gametune/results"
+	"github.com/gametune/gametune/weights"
 )
 
 // TestFilesReadRefuseSpecialFiles (issue 57): every file a command reads
@@ -171,7 +172,7 @@ func saturatingWeights(t *testing.T, dir string) (ints, floats string) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := games.WriteWeightsWith(&b, g, ev, ev.Defaults(), nil, games.WeightsOptions{Encoding: games.EncodingFloat32}); err != nil {
+	if err := weights.WriteWith(&b, g, ev, ev.Defaults(), nil, weights.Options{Encoding: weights.EncodingFloat32}); err != nil {
 		t.Fatal(err)
 	}
 	zr, err := gzip.NewReader(&b)
@@ -180,11 +181,11 @@ func saturatingWeights(t *testing.T, dir string) (ints, floats string) {
 	}
 	plain, _ := io.ReadAll(zr)
 	line, data, _ := bytes.Cut(plain, []byte("\n"))
-	var h games.TablesHeader
+	var h weights.TablesHeader
 	if err := json.Unmarshal(line, &h); err != nil {
 		t.Fatal(err)
 	}
-	write := func(name string, h games.TablesHeader, data []byte) string {
+	write := func(name string, h weights.TablesHeader, data []byte) string {
 		line, _ := json.Marshal(h)
 		var out bytes.Buffer
 		zw := gzip.NewWriter(&out)
@@ -200,9 +201,9 @@ func saturatingWeights(t *testing.T, dir string) (ints, floats string) {
 	binary.LittleEndian.PutUint32(data[4*7:], math.Float32bits(3e38))
 	floats = write("float32.gtw", h, data)
 	h16 := h
-	h16.Tables = append([]games.TableEncoding(nil), h.Tables...)
+	h16.Tables = append([]weights.TableEncoding(nil), h.Tables...)
 	for i := range h16.Tables {
-		h16.Tables[i].Encoding, h16.Tables[i].Scale = games.EncodingInt16, math.MaxFloat32/32768
+		h16.Tables[i].Encoding, h16.Tables[i].Scale = weights.EncodingInt16, math.MaxFloat32/32768
 	}
 	ints = write("int16.gtw", h16, bytes.Repeat([]byte{0xff, 0x7f}, len(data)/4))
 	return ints, floats

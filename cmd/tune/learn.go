@@ -8,6 +8,7 @@ import (
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/learn"
+	"github.com/gametune/gametune/tuning"
 	"github.com/spf13/cobra"
 )
 
@@ -27,7 +28,8 @@ func runLearn(ctx context.Context, o learnOptions, gopts globalOptions, out outp
 		return err
 	}
 	o.cluster.scores = true // self-play labels positions with the movers' scores
-	run, err := openRunner(ctx, o.cluster, o.workers, learn.RunName(cfg), false, o.out+".broker", out.Stderr)
+	run, err := openRunner(ctx, o.cluster, o.workers,
+		tuning.Place{Run: learn.RunName(cfg), BrokerStore: o.out + ".broker", Log: out.Stderr})
 	if cfg.Runner = run; err != nil {
 		return err
 	}
@@ -63,11 +65,13 @@ func (o learnOptions) config() (learn.Config, error) {
 	case o.out == "":
 		return learn.Config{}, usageError{errors.New("learn: -o FILE is required: the weights file to write")}
 	case o.budget <= 0:
-		return learn.Config{}, usageError{fmt.Errorf("learn: --budget-games %d: want the number of games to play, 1 or more", o.budget)}
+		return learn.Config{}, usageError{fmt.Errorf("learn: --budget-games %d: "+
+			"want the number of games to play, 1 or more", o.budget)}
 	case o.rounds < 1 || o.rounds > 1000:
 		return learn.Config{}, usageError{fmt.Errorf("learn: --rounds %d: want 1 to 1000", o.rounds)}
 	case o.epochs < 0 || o.l2 < 0 || o.rate < 0:
-		return learn.Config{}, usageError{fmt.Errorf("learn: --epochs %d, --l2 %v, --rate %v: want 0 (the fit's default) or more", o.epochs, o.l2, o.rate)}
+		return learn.Config{}, usageError{fmt.Errorf("learn: --epochs %d, --l2 %v, --rate %v: want 0 (the fit's default) "+
+			"or more", o.epochs, o.l2, o.rate)}
 	}
 	if err := files.CheckWritable(o.out, o.force); errors.Is(err, files.ErrExists) {
 		return learn.Config{}, usageError{fmt.Errorf("learn: %s exists already (use --force to replace it)", o.out)}
@@ -87,13 +91,16 @@ func (o learnOptions) config() (learn.Config, error) {
 		return learn.Config{}, usageError{err}
 	}
 	return learn.Config{Game: g, Evaluator: ev, Weights: w, Limits: lim, Budget: o.budget, Rounds: o.rounds,
-		Seed: o.seed, Store: o.positions, State: o.out + ".resume", Lambda: o.lambda, Gate: learn.Gate{MaxPairs: o.gatePairs}, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers, Tables: o.tables}}, nil
+		Seed: o.seed, Store: o.positions, State: o.out + ".resume", Lambda: o.lambda, Gate: learn.Gate{MaxPairs: o.gatePairs},
+		Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers, Tables: o.tables}}, nil
 }
 
 // source is what the learned weights file records of the command.
 func (o learnOptions) source(res *learn.Result) map[string]any {
-	return map[string]any{"command": "learn", "seed": o.seed, "budget_games": o.budget, "depth": o.depth, "rounds": len(res.Rounds), "start": o.start, "lambda": o.lambda,
-		"gate_pairs": o.gatePairs, "epochs": o.epochs, "rate": o.rate, "l2": o.l2, "tables": o.tables, "games": len(res.Set.Games), "positions": res.Set.Positions()}
+	return map[string]any{"command": "learn", "seed": o.seed, "budget_games": o.budget, "depth": o.depth,
+		"rounds": len(res.Rounds), "start": o.start, "lambda": o.lambda,
+		"gate_pairs": o.gatePairs, "epochs": o.epochs, "rate": o.rate, "l2": o.l2, "tables": o.tables,
+		"games": len(res.Set.Games), "positions": res.Set.Positions()}
 }
 
 func newLearnCommand(g *globalOptions) *cobra.Command {
@@ -120,20 +127,29 @@ FILE.resume.games): run again, it goes on to the result of an unbroken run.`,
 	f := c.Flags()
 	f.StringVar(&o.game, "game", "othello", "the game")
 	f.StringVar(&o.evaluator, "evaluator", "patterns", "the evaluator with tables to learn")
-	f.StringVar(&o.start, "start", "default", `the weights to start from: "default" (the evaluator's), a weights file, or "empty" (from scratch)`)
+	f.StringVar(&o.start, "start", "default",
+		`the weights to start from: "default" (the evaluator's), a weights file, or "empty" (from scratch)`)
 	f.IntVar(&o.budget, "budget-games", 0, "games to play in all, self-play and gates (required)")
 	f.IntVar(&o.rounds, "rounds", learn.DefaultRounds, "rounds of self-play, fit and gate")
 	f.IntVar(&o.depth, "depth", 4, fmt.Sprintf("search depth of every game, 1-%d", engine.MaxDepth))
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the openings and the fits")
 	f.StringVarP(&o.out, "output", "o", "", "the weights file to write (required)")
 	f.StringVar(&o.positions, "positions", "", "a positions file: its games are learned from, the new ones appended")
-	f.IntVar(&o.gatePairs, "gate-pairs", 0, "each gate's pairs at most (0: a quarter of the budget over the rounds); --gate-pairs N --budget-games 2N+1 --rounds 1 refits a --positions file with one new game")
+	f.IntVar(&o.gatePairs, "gate-pairs", 0,
+		"each gate's pairs at most (0: a quarter of the budget over the rounds); --gate-pairs N --budget-games 2N+1 "+
+			"--rounds 1 refits a --positions file with one new game")
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
 	f.IntVar(&o.epochs, "epochs", 0, "passes of each fit over the positions (0: the fit's default)")
 	f.Float64Var(&o.l2, "l2", 0, "L2 regularisation of the fit (0: the fit's default)")
-	f.Float64Var(&o.rate, "rate", 0, "Adam's step of the fit, in the evaluation's units (0: the fit's default, 0.5); smaller keeps a warm start's tables closer")
-	f.Float64Var(&o.lambda, "lambda", 0, "share of each label taken from the mover's search score, 0-1 (sigmoid of K times the score; the rest from the game's result)")
-	f.StringSliceVar(&o.tables, "tables", nil, "fit only these tables (comma-separated names, as 'tune games' lists them); the others and the scalars keep the starting weights'")
+	f.Float64Var(&o.rate, "rate", 0,
+		"Adam's step of the fit, in the evaluation's units (0: the fit's default, 0.5); "+
+			"smaller keeps a warm start's tables closer")
+	f.Float64Var(&o.lambda, "lambda", 0,
+		"share of each label taken from the mover's search score, 0-1 "+
+			"(sigmoid of K times the score; the rest from the game's result)")
+	f.StringSliceVar(&o.tables, "tables", nil,
+		"fit only these tables (comma-separated names, as 'tune games' lists them); "+
+			"the others and the scalars keep the starting weights'")
 	f.BoolVar(&o.force, "force", false, "overwrite the output file")
 	o.cluster.bind(f)
 	bindJSON(c, &o.json)

@@ -14,6 +14,7 @@ import (
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/learn"
+	"github.com/gametune/gametune/weights"
 )
 
 // TestLearnCommand runs a tiny learn of Othello's patterns end to end: the
@@ -115,7 +116,7 @@ func refitPositions(t *testing.T, g games.Game, store, out string) {
 		t.Fatal(err)
 	}
 	line, err := bufio.NewReader(zr).ReadBytes('\n')
-	var h games.TablesHeader
+	var h weights.TablesHeader
 	if err != nil || json.Unmarshal(line, &h) != nil {
 		t.Fatalf("header of %s: %v: %.200s", out, err, line)
 	}
@@ -133,7 +134,7 @@ func refitPositions(t *testing.T, g games.Game, store, out string) {
 // defaults, the tables all zero).
 func checkLearnedFile(t *testing.T, g games.Game, path string, s learn.Summary) {
 	t.Helper()
-	ev, w, err := games.ReadWeights(path, g)
+	ev, w, err := weights.Read(path, g)
 	if err != nil {
 		t.Fatal(err)
 	}

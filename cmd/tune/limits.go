@@ -25,7 +25,9 @@ type searchLimits struct {
 
 func (l *searchLimits) bind(f *pflag.FlagSet, defaultDepth int) {
 	l.defaultDepth = defaultDepth
-	f.IntVar(&l.depth, "depth", 0, fmt.Sprintf("search depth in plies, 1-%d (default %d when --nodes is not given; 0 with --nodes: no depth limit)", engine.MaxDepth, defaultDepth))
+	f.IntVar(&l.depth, "depth", 0,
+		fmt.Sprintf("search depth in plies, 1-%d (default %d when --nodes is not given; 0 with --nodes: no depth limit)",
+			engine.MaxDepth, defaultDepth))
 	f.Int64Var(&l.nodes, "nodes", 0, fmt.Sprintf("node limit per move, 1-%d (0: none)", int64(engine.MaxNodes)))
 }
 
@@ -42,7 +44,8 @@ func (l searchLimits) limits() (engine.Limits, error) {
 }
 
 var (
-	hashHelp    = fmt.Sprintf("transposition table size in MiB, 1-%d and at most a quarter of the machine's memory", engine.MaxTableMiB)
+	hashHelp = fmt.Sprintf("transposition table size in MiB, 1-%d and at most a quarter of the machine's memory",
+		engine.MaxTableMiB)
 	workersHelp = fmt.Sprintf("games played at once, 1-%d (0: one per core); results do not depend on it", maxWorkers)
 )
 

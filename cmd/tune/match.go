@@ -48,7 +48,8 @@ func runMatch(ctx context.Context, o matchOptions, gopts globalOptions, out outp
 
 func newMatchCommand(g *globalOptions) *cobra.Command {
 	var o matchOptions
-	c := command("match --game G --a SPEC --b SPEC [flags]", "Play A against B over colour-swapped pairs: W-D-L, Elo with its interval, SPRT",
+	c := command("match --game G --a SPEC --b SPEC [flags]",
+		"Play A against B over colour-swapped pairs: W-D-L, Elo with its interval, SPRT",
 		`match plays --pairs pairs of games between A and B, each pair from one opening with
 colours swapped, on all cores. A SPEC is "default" (the evaluator's default weights),
 "default:EVALUATOR", a weights file (JSON, as 'tune export' writes), an external
@@ -80,6 +81,8 @@ too: --sprt "elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized".`,
 	o.bind(c)
 	c.Flags().StringVar(&o.a, "a", "default", "player A")
 	c.Flags().StringVar(&o.b, "b", "default", "player B")
-	c.Flags().StringVar(&o.sprt, "sprt", "", "sequential test elo0,elo1[,alpha,beta][,model=normalized|logistic] (alpha and beta default to 0.05, the model to normalized)")
+	c.Flags().StringVar(&o.sprt, "sprt", "",
+		"sequential test elo0,elo1[,alpha,beta][,model=normalized|logistic] "+
+			"(alpha and beta default to 0.05, the model to normalized)")
 	return c
 }

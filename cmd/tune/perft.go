@@ -34,7 +34,8 @@ func runPerft(ctx context.Context, o perftOptions, g globalOptions, out output) 
 		return err
 	}
 	return emit(out, o.json, r, func(w io.Writer) {
-		fmt.Fprintf(w, "perft %s depth %d: %d nodes in %.3f s (%.1f M nodes/s)\n", r.Game, depth, r.Nodes, r.Seconds, r.NPS/1e6)
+		fmt.Fprintf(w, "perft %s depth %d: %d nodes in %.3f s (%.1f M nodes/s)\n", r.Game, depth, r.Nodes, r.Seconds,
+			r.NPS/1e6)
 	})
 }
 
@@ -44,7 +45,10 @@ func newPerftCommand(g *globalOptions) *cobra.Command {
 		`perft counts the leaves of the game tree exactly DEPTH plies below the position.
 Games that end earlier are not extended; a pass is a ply. The counts are the
 published ones for every game gametune knows, so perft checks move generation.`,
-		cobra.ExactArgs(2), func(ctx context.Context, out output) error { return runPerft(ctx, o, *g, out) }, &o.game, &o.depth)
+		cobra.ExactArgs(2), func(ctx context.Context,
+			out output) error {
+			return runPerft(ctx, o, *g, out)
+		}, &o.game, &o.depth)
 	// "perft chess -1" reaches the flag parser as a flag: say what is wrong
 	// with the depth instead of "unknown shorthand flag".
 	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

@@ -28,7 +28,8 @@ func runPlay(ctx context.Context, o playOptions, _ globalOptions, out output) er
 	if err != nil {
 		return err
 	}
-	return terminal.Serve(ctx, out.In, out.Stdout, t, terminal.Options{Start: s.pos, Human: human[o.side], ReadFile: readUserFile})
+	return terminal.Serve(ctx, out.In, out.Stdout, t,
+		terminal.Options{Start: s.pos, Human: human[o.side], ReadFile: readUserFile})
 }
 
 func newPlayCommand(g *globalOptions) *cobra.Command {

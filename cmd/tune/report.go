@@ -24,10 +24,12 @@ func runReport(ctx context.Context, o reportOptions, gopts globalOptions, out ou
 		return runTablesReport(o, out)
 	}
 	if o.dir == "" {
-		return usageError{errors.New("report: give a run directory (tune report DIR), or a weights file with --weights FILE --game GAME")}
+		return usageError{errors.New("report: give a run directory (tune report DIR), " +
+			"or a weights file with --weights FILE --game GAME")}
 	}
 	if o.out != "" || o.force {
-		return usageError{errors.New("report: -o and --force go with --weights FILE --game GAME; a run's page is always DIR/report.html")}
+		return usageError{errors.New("report: -o and --force go with --weights FILE --game GAME; " +
+			"a run's page is always DIR/report.html")}
 	}
 	if results.IsComparison(o.dir) {
 		if err := reports.RefreshComparison(o.dir); err != nil {
@@ -56,7 +58,8 @@ func runReport(ctx context.Context, o reportOptions, gopts globalOptions, out ou
 func runTablesReport(o reportOptions, out output) error {
 	switch {
 	case o.dir != "":
-		return usageError{fmt.Errorf("report: give either a run directory (%s) or --weights FILE --game GAME, not both", o.dir)}
+		return usageError{fmt.Errorf("report: give either a run directory (%s) or --weights FILE --game GAME, not both",
+			o.dir)}
 	case o.weights == "" || o.game == "":
 		return usageError{errors.New("report: the page of a weights file's tables needs both --weights FILE and --game GAME")}
 	}
@@ -69,7 +72,8 @@ func runTablesReport(o reportOptions, out output) error {
 		return err
 	}
 	if len(ev.Tables) == 0 || ev.Pictures == nil {
-		return usageError{fmt.Errorf("report: %s holds weights of %s/%s, an evaluator without tables: nothing to draw (evaluators with tables, such as othello's patterns, have pictures)", o.weights, g.Name(), ev.Name)}
+		return usageError{fmt.Errorf("report: %s holds weights of %s/%s, an evaluator without tables: nothing to draw "+
+			"(evaluators with tables, such as othello's patterns, have pictures)", o.weights, g.Name(), ev.Name)}
 	}
 	path := cmp.Or(o.out, o.weights+".html")
 	if err := files.CheckWritable(path, o.force); err != nil {
@@ -85,7 +89,8 @@ func runTablesReport(o reportOptions, out output) error {
 
 func newReportCommand(g *globalOptions) *cobra.Command {
 	var o reportOptions
-	c := command("report [DIR]", "Write DIR/report.html: one self-contained page with the run's config, best weights, yardstick and plots",
+	c := command("report [DIR]",
+		"Write DIR/report.html: one self-contained page with the run's config, best weights, yardstick and plots",
 		`report writes the page of the run in DIR (DIR/report.html). On the
 directory of a comparison of tuners (tune compare --out DIR) it writes the
 comparison's page instead (DIR/compare.html): a row per tuner, the ladder

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/weights"
 )
 
 // writeWeightsFile writes the defaults of game's evaluator as a weights
@@ -28,7 +29,7 @@ func writeWeightsFile(t *testing.T, dir, game, evaluator string) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := games.WriteWeights(f, g, ev, ev.Defaults(), nil); err != nil {
+	if err := weights.Write(f, g, ev, ev.Defaults(), nil); err != nil {
 		t.Fatal(err)
 	}
 	return path

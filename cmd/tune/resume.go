@@ -38,7 +38,8 @@ func runResume(ctx context.Context, o resumeOptions, gopts globalOptions, out ou
 		return err
 	}
 	if info.Status == results.StatusDone && len(diff) == 0 {
-		fmt.Fprintf(out.Stdout, "%s is finished already (%d generations, %d games); nothing to resume\n", o.dir, info.Generations, info.Games)
+		fmt.Fprintf(out.Stdout, "%s is finished already (%d generations, %d games); nothing to resume\n", o.dir,
+			info.Generations, info.Games)
 		return nil
 	}
 	plan, err := resolvePlan(ctx, want)
@@ -52,27 +53,21 @@ func runResume(ctx context.Context, o resumeOptions, gopts globalOptions, out ou
 		}
 	}
 	if !gopts.quiet {
-		fmt.Fprintf(out.Stdout, "resuming %s: %s %s, %d games recorded\n", o.dir, cfg.Game, strings.TrimSpace(string(cfg.Algo)), info.Games)
+		fmt.Fprintf(out.Stdout, "resuming %s: %s %s, %d games recorded\n", o.dir, cfg.Game,
+			strings.TrimSpace(string(cfg.Algo)), info.Games)
 	}
-	return brokerHint(tuning.Tune(ctx, plan, run, runnerOf(o.workers, co, out.Stderr), tuning.Output{Stdout: out.Stdout, Stderr: out.Stderr, Quiet: gopts.quiet}))
+	return brokerHint(tuning.Tune(ctx, plan, run, runnerOf(o.workers, co, out.Stderr),
+		tuning.Output{Stdout: out.Stdout, Stderr: out.Stderr, Quiet: gopts.quiet}))
 }
 
 // resumeCluster is where a resumed run's games are played: the cluster
 // options given, else those recorded with the run; checked.
-func resumeCluster(o resumeOptions) (clusterOptions, error) {
-	co := o.cluster
-	if !co.Enabled() && co.TokenFile == "" {
-		recorded, err := loadClusterOptions(o.dir)
-		if err != nil {
-			return co, err
-		}
-		co.NATS, co.BrokerListen, co.TokenFile, co.TLSCA = recorded.NATS, recorded.BrokerListen, recorded.TokenFile, recorded.TLSCA
+func resumeCluster(o resumeOptions) (co clusterOptions, err error) {
+	co = o.cluster
+	if co.Options, err = co.Resumed(o.dir); err == nil && !co.Enabled() {
+		_, err = checkWorkers(o.workers)
 	}
-	if !co.Enabled() {
-		_, err := checkWorkers(o.workers)
-		return co, err
-	}
-	return co, nil
+	return co, err
 }
 
 // openRun opens a run directory to work on it (locked; see results.Open)
@@ -96,10 +91,12 @@ func newResumeCommand(g *globalOptions) *cobra.Command {
 		`resume continues the tuning run in DIR with the config recorded there. Games already
 recorded are not played again; since every game is seeded from its place in the run,
 the resumed run ends with exactly the genomes an uninterrupted run would have, whatever
-the number of workers.`, cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runResume(ctx, o, *g, out) }, &o.dir)
+the number of workers.`,
+		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runResume(ctx, o, *g, out) }, &o.dir)
 	c.Flags().IntVar(&o.workers, "workers", 0, workersHelp)
 	o.cluster.bind(c.Flags())
-	c.Flags().StringVar(&o.config, "config", "", "check the run against this YAML config; a different config is refused unless --force")
+	c.Flags().StringVar(&o.config, "config", "",
+		"check the run against this YAML config; a different config is refused unless --force")
 	c.Flags().BoolVar(&o.force, "force", false, "go on with the --config given although it differs from the recorded one")
 	return c
 }

@@ -33,7 +33,8 @@ type output struct {
 // ""), args checks its positional arguments, which are stored in order in
 // into (as many as were given), and RunE calls run with the command's
 // context and its streams.
-func command(use, short, long string, args cobra.PositionalArgs, run func(ctx context.Context, out output) error, into ...*string) *cobra.Command {
+func command(use, short, long string, args cobra.PositionalArgs, run func(ctx context.Context, out output) error,
+	into ...*string) *cobra.Command {
 	return &cobra.Command{Use: use, Short: short, Long: long, Args: args,
 		RunE: func(c *cobra.Command, a []string) error {
 			for i, arg := range a {

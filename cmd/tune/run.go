@@ -92,7 +92,8 @@ func runRun(ctx context.Context, o runOptions, gopts globalOptions, out output) 
 	if err != nil {
 		return err
 	}
-	return createAndRun(ctx, tuning.Output{Stdout: out.Stdout, Stderr: out.Stderr, Quiet: gopts.quiet}, plan, o.out, o.workers, o.cluster)
+	return createAndRun(ctx, tuning.Output{Stdout: out.Stdout, Stderr: out.Stderr, Quiet: gopts.quiet}, plan, o.out,
+		o.workers, o.cluster)
 }
 
 // planSources is where a plan reads what its config names (a variable, so
@@ -110,7 +111,8 @@ func resolvePlan(ctx context.Context, cfg population.Config) (*population.Plan, 
 
 // createAndRun creates the run directory dir for plan and runs it to its
 // end, its games played by workers here and, with co, through a broker.
-func createAndRun(ctx context.Context, to tuning.Output, plan *population.Plan, dir string, workers int, co clusterOptions) error {
+func createAndRun(ctx context.Context, to tuning.Output, plan *population.Plan, dir string, workers int,
+	co clusterOptions) error {
 	run, err := tuning.Create(ctx, dir, plan)
 	switch {
 	case errors.Is(err, external.ErrSpec):
@@ -121,23 +123,25 @@ func createAndRun(ctx context.Context, to tuning.Output, plan *population.Plan, 
 		return err
 	}
 	defer run.Close()
-	if err := saveClusterOptions(run.Dir(), co); err != nil {
+	if err := co.Save(run.Dir()); err != nil {
 		return err
 	}
 	return brokerHint(tuning.Tune(ctx, plan, run, runnerOf(workers, co, to.Stderr), to))
 }
 
 // runnerOf opens the runner of a run's games: workers here and, with co,
-// through a broker (openRunner).
+// through a broker (openRunner), a broker started here keeping its data in
+// the run's directory.
 func runnerOf(workers int, co clusterOptions, stderr io.Writer) tuning.Opener {
 	return func(ctx context.Context, name, dir string) (tuning.Runner, error) {
-		return openRunner(ctx, co, workers, name, false, filepath.Join(dir, "broker"), stderr)
+		return openRunner(ctx, co, workers, tuning.Place{Run: name, BrokerStore: filepath.Join(dir, "broker"), Log: stderr})
 	}
 }
 
 func newRunCommand(g *globalOptions) *cobra.Command {
 	o := runOptions{values: population.Defaults()}
-	c := command("run --game G --out DIR [flags]", "Run a tuning job (genetic, knockout, SPSA, CMA-ES or Texel), ending with a ladder of its champions",
+	c := command("run --game G --out DIR [flags]",
+		"Run a tuning job (genetic, knockout, SPSA, CMA-ES or Texel), ending with a ladder of its champions",
 		`run evolves an evaluator's weights by playing games between weight vectors and
 keeping the winners. Every finished game and generation is stored in DIR at once;
 'tune resume DIR' continues an interrupted run to the identical result. It ends

@@ -39,7 +39,8 @@ func runServe(ctx context.Context, o serveOptions, gopts globalOptions, out outp
 
 func newServeCommand(g *globalOptions) *cobra.Command {
 	var o serveOptions
-	c := command("serve [--runs DIR] [--listen 127.0.0.1:8080]", "Serve a live, read-only dashboard of the runs in a folder (web pages and a JSON API)",
+	c := command("serve [--runs DIR] [--listen 127.0.0.1:8080]",
+		"Serve a live, read-only dashboard of the runs in a folder (web pages and a JSON API)",
 		`serve shows the runs in a folder in a browser, live: the runs list, and for each run
 its report (config, best weights, ladder, yardstick, plots) with its last games, updated
 by server-sent events when a generation closes or a ladder is recorded. The best genome
@@ -53,7 +54,8 @@ It listens on the loopback address unless told otherwise; any other address need
 	f := c.Flags()
 	f.StringVar(&o.runs, "runs", "runs", "folder of run directories")
 	f.StringVar(&o.listen, "listen", "127.0.0.1:8080", "address to listen on, host:port")
-	f.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token every request must bring (not readable by others)")
+	f.StringVar(&o.tokenFile, "token-file", "",
+		"file holding the bearer token every request must bring (not readable by others)")
 	f.BoolVar(&o.insecure, "insecure", false, "allow a non-loopback address without a token")
 	f.DurationVar(&o.poll, "poll", time.Second, "how often a live page's run is checked for a new generation")
 	return c

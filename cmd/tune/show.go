@@ -35,7 +35,8 @@ func runShow(ctx context.Context, o showOptions, gopts globalOptions, out output
 
 func newShowCommand(g *globalOptions) *cobra.Command {
 	var o showOptions
-	c := command("show DIR", "Summarise a run: status, progress, the best with its evidence, the ladder, the yardstick per generation", "",
+	c := command("show DIR",
+		"Summarise a run: status, progress, the best with its evidence, the ladder, the yardstick per generation", "",
 		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runShow(ctx, o, *g, out) }, &o.dir)
 	bindJSON(c, &o.json)
 	return c

@@ -31,7 +31,8 @@ func runSolve(ctx context.Context, o solveOptions, g globalOptions, out output) 
 	}
 	terminal := reports.IsTerminal(out.Stderr)
 	status := reports.NewStatusLine(out.Stderr, g.quiet, terminal)
-	opts := thinker.SolveOptions{MaxDepth: o.maxDepth, Nodes: o.nodes, Time: o.time, Every: o.every, Progress: func(p thinker.SolveProgress) { status.Show("solve: " + p.String()) }}
+	opts := thinker.SolveOptions{MaxDepth: o.maxDepth, Nodes: o.nodes, Time: o.time, Every: o.every,
+		Progress: func(p thinker.SolveProgress) { status.Show("solve: " + p.String()) }}
 	if terminal {
 		opts.Every = time.Second
 	}
@@ -39,7 +40,8 @@ func runSolve(ctx context.Context, o solveOptions, g globalOptions, out output) 
 		return usageError{fmt.Errorf("progress-every %s: want a positive duration", o.every)}
 	}
 	if !g.quiet {
-		fmt.Fprintf(out.Stderr, "solving %s %s (up to depth %d); Ctrl-C stops and prints what is known\n", s.game.Name(), s.pos, o.maxDepth)
+		fmt.Fprintf(out.Stderr, "solving %s %s (up to depth %d); Ctrl-C stops and prints what is known\n", s.game.Name(),
+			s.pos, o.maxDepth)
 	}
 	r, err := thinker.Solve(ctx, s.game, s.pos, opts)
 	status.Done()
@@ -68,7 +70,8 @@ status 130.`,
 	f.IntVar(&o.maxDepth, "max-depth", engine.MaxDepth, "give up beyond this depth")
 	f.Int64Var(&o.nodes, "nodes", 0, "give up after this many nodes (0: no limit)")
 	f.DurationVar(&o.time, "time", 0, "give up after this long, e.g. 10m (0: no limit)")
-	f.DurationVar(&o.every, "progress-every", 5*time.Second, "how often a progress line is printed when standard error is not a terminal")
+	f.DurationVar(&o.every, "progress-every", 5*time.Second,
+		"how often a progress line is printed when standard error is not a terminal")
 	bindJSON(c, &o.json)
 	return c
 }

@@ -32,7 +32,8 @@ func runTournament(ctx context.Context, o tournamentOptions, gopts globalOptions
 		ct.players[i].Name = fmt.Sprintf("%d:%s", i+1, ct.players[i].Name)
 	}
 	progress := reports.NewTournamentProgress(out.Stderr, gopts.quiet, o.format)
-	opts := tournament.Options{Game: ct.game, Pairs: o.pairs, Openings: ct.openings, MaxPlies: o.maxPlies, Adjudication: o.adjudicate, OnGame: progress.Game}
+	opts := tournament.Options{Game: ct.game, Pairs: o.pairs, Openings: ct.openings, MaxPlies: o.maxPlies,
+		Adjudication: o.adjudicate, OnGame: progress.Game}
 	bracket := tournament.BracketOptions{BestOf: o.bestOf, Ties: o.ties, Seed: o.seed}
 	result, runErr := tournament.PlayFormat(ctx, ct, ct.players, o.format, bracket, opts)
 	progress.Finish()
@@ -56,7 +57,8 @@ func (o tournamentOptions) playerSpecs() ([]string, error) {
 	var specs []string
 	if o.players != "" {
 		if external.IsSpec(o.players) {
-			return nil, usageError{fmt.Errorf("--players splits at commas, which engine specs hold: give each engine with its own --player")}
+			return nil, usageError{fmt.Errorf("--players splits at commas, which engine specs hold: give each engine with its " +
+				"own --player")}
 		}
 		specs = strings.Split(o.players, ",")
 	}
@@ -90,7 +92,8 @@ engine, an engine's own setting winning.`,
 	f := c.Flags()
 	f.StringVar(&o.format, "format", "roundrobin", "roundrobin, gauntlet or knockout")
 	f.StringVar(&o.players, "players", "", "comma-separated player SPECs (built-in ones; external engines with --player)")
-	f.StringArrayVar(&o.player, "player", nil, "one player SPEC, repeatable: built-in, an external engine (cmd=...,proto=...) or a name from --engines")
+	f.StringArrayVar(&o.player, "player", nil,
+		"one player SPEC, repeatable: built-in, an external engine (cmd=...,proto=...) or a name from --engines")
 	f.IntVar(&o.bestOf, "best-of", 5, "knockout: games per match")
 	f.StringVar(&o.ties, "ties", "random", "knockout: random or extra")
 	return c

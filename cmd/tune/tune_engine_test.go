@@ -38,7 +38,7 @@ func TestTuneExternalEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(tuner func(pool tournament.Runner, store population.Store) (*population.Tuner, error)) (*recordingRunner, population.Result) {
+	run := func(tuner func(pool tournament.Runner, store population.Recorder) (*population.Tuner, error)) (*recordingRunner, population.Result) {
 		pool, err := tournament.NewPool(1, 16)
 		if err != nil {
 			t.Fatal(err)
@@ -55,12 +55,12 @@ func TestTuneExternalEngine(t *testing.T) {
 		}
 		return rec, res
 	}
-	builtinStore, builtinRes := run(func(pool tournament.Runner, store population.Store) (*population.Tuner, error) {
+	builtinStore, builtinRes := run(func(pool tournament.Runner, store population.Recorder) (*population.Tuner, error) {
 		return population.NewTuner(cfg, g, openings, nil, pool, store)
 	})
 
 	// The engine's options in their UCI units: the genome is the option
-	// values, one unit of each standing for uci.WeightUnit of the weight.
+	// values, one unit of each standing for weights.WeightUnit of the weight.
 	var lines []string
 	for _, f := range ev.Features {
 		o := uci.WeightOption(f, f.Default)
@@ -74,7 +74,7 @@ func TestTuneExternalEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	engineStore, engineRes := run(func(pool tournament.Runner, store population.Store) (*population.Tuner, error) {
+	engineStore, engineRes := run(func(pool tournament.Runner, store population.Recorder) (*population.Tuner, error) {
 		return population.NewEngineTuner(cfg, g, spec, pev, openings, nil, pool, store)
 	})
 

@@ -14,12 +14,13 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/othello"
+	"github.com/gametune/gametune/weights"
 )
 
 // patternsFile writes othello's patterns evaluator with random tables
 // (seed) as a compact weights file and returns its header and data, the
 // file decompressed.
-func patternsFile(t *testing.T, seed uint64) (games.TablesHeader, []byte) {
+func patternsFile(t *testing.T, seed uint64) (weights.TablesHeader, []byte) {
 	t.Helper()
 	g := othello.Game()
 	ev, _ := games.FindEvaluator(g, "patterns")
@@ -35,13 +36,13 @@ func patternsFile(t *testing.T, seed uint64) (games.TablesHeader, []byte) {
 		t.Fatal(err)
 	}
 	var file bytes.Buffer
-	if err := games.WriteWeights(&file, g, bound, ev.Defaults(), nil); err != nil {
+	if err := weights.Write(&file, g, bound, ev.Defaults(), nil); err != nil {
 		t.Fatal(err)
 	}
 	zr, _ := gzip.NewReader(&file)
 	plain, _ := io.ReadAll(zr)
 	line, rest, _ := bytes.Cut(plain, []byte("\n"))
-	var h games.TablesHeader
+	var h weights.TablesHeader
 	if err := json.Unmarshal(line, &h); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func patternsFile(t *testing.T, seed uint64) (games.TablesHeader, []byte) {
 }
 
 // compact writes header h and data as a compact weights file in dir.
-func compact(t *testing.T, dir, name string, h games.TablesHeader, data []byte) string {
+func compact(t *testing.T, dir, name string, h weights.TablesHeader, data []byte) string {
 	t.Helper()
 	line, _ := json.Marshal(h)
 	var b bytes.Buffer
@@ -70,8 +71,8 @@ func compact(t *testing.T, dir, name string, h games.TablesHeader, data []byte) 
 func TestMatchRefusesBadWeightsFiles(t *testing.T) {
 	dir := t.TempDir()
 	h, data := patternsFile(t, 1)
-	with := func(f func(c *games.TablesHeader)) games.TablesHeader {
-		var c games.TablesHeader
+	with := func(f func(c *weights.TablesHeader)) weights.TablesHeader {
+		var c weights.TablesHeader
 		line, _ := json.Marshal(h)
 		json.Unmarshal(line, &c)
 		f(&c)
@@ -83,20 +84,20 @@ func TestMatchRefusesBadWeightsFiles(t *testing.T) {
 	os.WriteFile(cut, whole[:len(whole)/2], 0o644)
 	big := filepath.Join(dir, "big.weights")
 	os.WriteFile(big, whole, 0o644)
-	os.Truncate(big, games.MaxTablesFile+1)
+	os.Truncate(big, weights.MaxTablesFile+1)
 	jsonFile := filepath.Join(dir, "patterns.json")
 	os.WriteFile(jsonFile, []byte(`{"game": "othello", "evaluator": "patterns", "weights": {"mobility@0": 1}}`), 0o644)
 	second := h.Tables[1]
 	for _, tc := range []struct{ name, file, want string }{
-		{"wrong game", compact(t, dir, "chess.weights", with(func(c *games.TablesHeader) { c.Game = "chess" }), data), `the file is for game "chess", not "othello"`},
-		{"wrong evaluator", compact(t, dir, "full.weights", with(func(c *games.TablesHeader) { c.Evaluator = "full" }), data), "evaluator othello/full has no tables"},
-		{"unknown evaluator", compact(t, dir, "edax.weights", with(func(c *games.TablesHeader) { c.Evaluator = "edax" }), data), `unknown evaluator "edax" for othello`},
+		{"wrong game", compact(t, dir, "chess.weights", with(func(c *weights.TablesHeader) { c.Game = "chess" }), data), `the file is for game "chess", not "othello"`},
+		{"wrong evaluator", compact(t, dir, "full.weights", with(func(c *weights.TablesHeader) { c.Evaluator = "full" }), data), "evaluator othello/full has no tables"},
+		{"unknown evaluator", compact(t, dir, "edax.weights", with(func(c *weights.TablesHeader) { c.Evaluator = "edax" }), data), `unknown evaluator "edax" for othello`},
 		{"JSON without tables", jsonFile, "the tables of othello/patterns are missing"},
-		{"wrong shape", compact(t, dir, "shape.weights", with(func(c *games.TablesHeader) { c.Tables[1].Shape = []int{8, 100} }), data),
+		{"wrong shape", compact(t, dir, "shape.weights", with(func(c *weights.TablesHeader) { c.Tables[1].Shape = []int{8, 100} }), data),
 			fmt.Sprintf("table %s: shape [8 100], want %v", second.Name, second.Shape)},
 		{"truncated data", compact(t, dir, "short.weights", h, data[:len(data)-200]), "truncated: table diag4 has"},
 		{"truncated file", cut, "weights: truncated: table"},
-		{"huge shapes", compact(t, dir, "huge.weights", with(func(c *games.TablesHeader) { c.Tables[0].Shape = []int{8, 1 << 40} }), data),
+		{"huge shapes", compact(t, dir, "huge.weights", with(func(c *weights.TablesHeader) { c.Tables[0].Shape = []int{8, 1 << 40} }), data),
 			fmt.Sprintf("table %s: shape [8 1099511627776], want %v", h.Tables[0].Name, h.Tables[0].Shape)},
 		{"oversized", big, "is larger than 64 MiB, the most read from such a file"},
 	} {
@@ -119,7 +120,7 @@ func TestExportWeightsFile(t *testing.T) {
 	h, data := patternsFile(t, 2)
 	file := compact(t, dir, "p.weights", h, data)
 	g := othello.Game()
-	orig, ow, err := games.ReadWeights(file, g)
+	orig, ow, err := weights.Read(file, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestExportWeightsFile(t *testing.T) {
 	if code, _, errOut := tune(t, "", "export", "--weights", file, "--format", "json", "-o", again); code != 0 {
 		t.Fatalf("export --weights %s: exit %d, %s", file, code, errOut)
 	}
-	ev, w, err := games.ReadWeights(again, g)
+	ev, w, err := weights.Read(again, g)
 	if err != nil || fmt.Sprint(w) != fmt.Sprint(ow) || ev.Name != "patterns" {
 		t.Fatalf("the converted file: %v, weights %v", err, w)
 	}

@@ -58,7 +58,8 @@ func runWorker(ctx context.Context, o workerOptions, gopts globalOptions, out ou
 
 func newWorkerCommand(g *globalOptions) *cobra.Command {
 	var o workerOptions
-	c := command("worker --nats URL (--token-file F | --key-file K) [--workers N]", "Play the games of every run queued on a NATS broker",
+	c := command("worker --nats URL (--token-file F | --key-file K) [--workers N]",
+		"Play the games of every run queued on a NATS broker",
 		`worker pulls games from the broker (of every run whose coordinator uses it),
 plays them with its own engines and publishes the results. A game's result depends
 on the game alone, so it does not matter which worker plays it. On Ctrl-C the games
@@ -79,12 +80,16 @@ default) a binary a coordinator uploaded. Clock games play at most one per core.
 	f.StringVar(&o.newKey, "new-key", "", "write a new worker key to this file, print its public key and exit")
 	f.StringVar(&o.cluster.TLSCA, "tls-ca", "", "PEM certificates that sign the broker's (a broker with TLS)")
 	f.IntVar(&o.wo.Limits.Depth, "max-depth", cluster.DefaultMaxDepth, "refuse games searched deeper than this (plies)")
-	f.IntVar(&o.wo.Limits.TableMiB, "max-hash", cluster.DefaultMaxTableMiB, "refuse games whose table is larger than this (MiB per game at once)")
+	f.IntVar(&o.wo.Limits.TableMiB, "max-hash", cluster.DefaultMaxTableMiB,
+		"refuse games whose table is larger than this (MiB per game at once)")
 	f.IntVar(&o.wo.Limits.Plies, "max-plies", cluster.DefaultMaxPlies, "refuse games whose ply cap is larger than this")
 	f.IntVar(&o.wo.Workers, "workers", 0, workersHelp)
-	f.StringVar(&o.wo.ArtifactDir, "cache", "", fmt.Sprintf("folder of the tables fetched from the broker, kept at most %d GiB (default: gametune/artifacts in the user's cache folder)", cluster.DefaultArtifactCache>>30))
+	f.StringVar(&o.wo.ArtifactDir, "cache", "", fmt.Sprintf("folder of the tables fetched from the broker, kept at most "+
+		"%d GiB (default: gametune/artifacts in the user's cache folder)", cluster.DefaultArtifactCache>>30))
 	f.StringVar(&o.engines, "engines", "", "engines file of the external engines this worker may run (default: none)")
-	f.BoolVar(&o.wo.AcceptEngines, "accept-engines", false, "also run an engine binary a coordinator uploaded (--upload-engines) that --engines does not list: code from anyone holding the broker's token runs on this machine (off by default)")
+	f.BoolVar(&o.wo.AcceptEngines, "accept-engines", false, "also run an engine binary a coordinator uploaded "+
+		"(--upload-engines) that --engines does not list: code from anyone holding the broker's token runs on this "+
+		"machine (off by default)")
 	f.StringVar(&o.wo.Name, "name", "", "this worker's name in results (default: host and process id)")
 	f.DurationVar(&o.cluster.AckWait, "ack-wait", 0, "see 'tune run'")
 	f.IntVar(&o.cluster.MaxDeliver, "max-deliver", 0, "see 'tune run'")

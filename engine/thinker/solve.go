@@ -118,19 +118,29 @@ func Solve(ctx context.Context, g games.Game, p games.Position, o SolveOptions) 
 	if sol.Depth > 0 {
 		out.Move = p.FormatMove(sol.Move)
 	}
-	switch {
-	case err == nil && sol.Value == engine.Unknown && o.Nodes > 0 && sol.Nodes >= o.Nodes:
-		out.Stopped = StoppedNodes
-	case err == nil:
-	case ctx.Err() != nil:
-		out.Stopped = StoppedInterrupt
-		return out, err
-	case errors.Is(context.Cause(solveCtx), errTimeLimit):
-		out.Stopped = StoppedTime
-	default:
+	nodesOut := sol.Value == engine.Unknown && o.Nodes > 0 && sol.Nodes >= o.Nodes
+	if out.Stopped, err = stopReason(ctx, solveCtx, nodesOut, err); err != nil && out.Stopped == "" {
 		return Solved{}, err
 	}
-	return out, nil
+	return out, err
+}
+
+// stopReason says how a solve that returned err ended: by its node bound
+// (nodesOut), by an interruption (ctx done: ctx's error is returned), by
+// its time bound (solveCtx's cause), finished (""), or failed (err, with
+// no reason).
+func stopReason(ctx, solveCtx context.Context, nodesOut bool, err error) (string, error) {
+	switch {
+	case err == nil && nodesOut:
+		return StoppedNodes, nil
+	case err == nil:
+		return "", nil
+	case ctx.Err() != nil:
+		return StoppedInterrupt, err
+	case errors.Is(context.Cause(solveCtx), errTimeLimit):
+		return StoppedTime, nil
+	}
+	return "", err
 }
 
 // solveMargin is Solve by p's own solver.
@@ -144,19 +154,12 @@ func solveMargin(ctx, solveCtx context.Context, g games.Game, p games.Position, 
 	stopWatch()
 	out := Solved{Game: g.Name(), Position: p.String(), Value: engine.Unknown.String(), Depth: max(w.empties, 0),
 		Nodes: searched.Load(), Seconds: time.Since(start).Seconds()}
+	out.Stopped, err = stopReason(ctx, solveCtx, !done, err)
 	switch {
-	case err == nil && !done:
-		out.Stopped = StoppedNodes
-		return out, nil
-	case err == nil:
-	case ctx.Err() != nil:
-		out.Stopped = StoppedInterrupt
-		return out, err
-	case errors.Is(context.Cause(solveCtx), errTimeLimit):
-		out.Stopped = StoppedTime
-		return out, nil
-	default:
+	case err != nil && out.Stopped == "":
 		return Solved{}, err
+	case out.Stopped != "":
+		return out, err
 	}
 	out.Score, out.Move = &margin, p.FormatMove(move)
 	if move == games.NoMove {

@@ -4,10 +4,11 @@ import (
 	_ "embed"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/weights"
 )
 
 // shippedWeights is the default of the patterns evaluator: a compact
-// weights file (games.WriteWeights) made by gametune's own pipeline, 48,166
+// weights file (weights.Write) made by gametune's own pipeline, 48,166
 // games of self-play at depth 6 in four rounds, each kept by its gate, 5.85
 // million positions, 34 minutes on one core (docs/experiments.md gives the
 // figures). Results do not depend on --workers, so this rebuilds it:
@@ -38,7 +39,7 @@ func shippedPatterns() *games.Evaluator {
 		return empty
 	}
 	g := games.Define("checkers", doc, notation, Start, Parse, empty)
-	ev, w, err := games.ParseWeights(shippedWeights, g)
+	ev, w, err := weights.Parse(shippedWeights, g)
 	if err != nil {
 		panic("checkers: the shipped patterns weights: " + err.Error())
 	}

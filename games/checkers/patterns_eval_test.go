@@ -9,6 +9,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/gametest"
+	"github.com/gametune/gametune/weights"
 )
 
 // randomPatternData draws every table entry from a normal distribution of
@@ -272,7 +273,7 @@ func TestPatternsShipped(t *testing.T) {
 	if len(evs) != 3 || evs[0].Name != "paper" || evs[1].Name != "full" || evs[2].Name != "patterns" {
 		t.Fatalf("evaluators %v", evs)
 	}
-	ev, w, err := games.ParseWeights(shippedWeights, Game())
+	ev, w, err := weights.Parse(shippedWeights, Game())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,10 +300,10 @@ func TestPatternsBind(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	w := gametest.RandomWeights(rng, first)
-	if err := games.WriteWeightsWith(&buf, Game(), second, w, nil, games.WeightsOptions{Encoding: games.EncodingFloat32}); err != nil {
+	if err := weights.WriteWith(&buf, Game(), second, w, nil, weights.Options{Encoding: weights.EncodingFloat32}); err != nil {
 		t.Fatal(err)
 	}
-	read, rw, err := games.ParseWeights(buf.Bytes(), Game())
+	read, rw, err := weights.Parse(buf.Bytes(), Game())
 	if err != nil || !slices.Equal(rw, w) || !games.SameData(read.Data, second.Data) {
 		t.Fatalf("read back: %v, weights %v (want %v)", err, rw, w)
 	}

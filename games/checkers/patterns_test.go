@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/weights"
 )
 
 var writePatternsZero = flag.Bool("write-patterns-zero", false, "rewrite patterns.gtw with every table zero and the Scratch weights")
@@ -22,10 +22,10 @@ func TestWritePatternsZero(t *testing.T) {
 	ev := newPatternsEvaluator(make([]float32, patternDataSize))
 	var buf bytes.Buffer
 	source := map[string]any{"made": "every table zero, the Scratch weights: full's evaluation (go test -run TestWritePatternsZero -write-patterns-zero)"}
-	if err := games.WriteWeights(&buf, Game(), ev, ev.Scratch, source); err != nil {
+	if err := weights.Write(&buf, Game(), ev, ev.Scratch, source); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := games.ParseWeights(buf.Bytes(), Game()); err != nil {
+	if _, _, err := weights.Parse(buf.Bytes(), Game()); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile("patterns.gtw", buf.Bytes(), 0o644); err != nil {

@@ -4,10 +4,11 @@ import (
 	_ "embed"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/weights"
 )
 
 // shippedWeights is the default of the pst evaluator: a compact weights
-// file (games.WriteWeights) made by gametune's own pipeline in three steps,
+// file (weights.Write) made by gametune's own pipeline in three steps,
 // about five and a half hours on 2 cores in all.
 //
 // First, 16,000 games at depth 4 from empty tables, each label half the
@@ -63,7 +64,7 @@ var shippedWeights []byte
 func shippedPST() *games.Evaluator {
 	empty := newPSTEvaluator(make([]float32, pstSize))
 	g := games.Define("chess", doc, notation, Start, Parse, empty)
-	ev, w, err := games.ParseWeights(shippedWeights, g)
+	ev, w, err := weights.Parse(shippedWeights, g)
 	if err != nil {
 		panic("chess: the shipped pst weights: " + err.Error())
 	}

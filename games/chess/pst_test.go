@@ -13,6 +13,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/gametest"
+	"github.com/gametune/gametune/weights"
 )
 
 var writePST = flag.Bool("write-pst", false, "rewrite pst.gtw: the pst evaluator with tables of zeros and its Scratch weights")
@@ -26,10 +27,10 @@ var emptyPST = newPSTEvaluator(make([]float32, pstSize))
 func TestWritePSTZero(t *testing.T) {
 	var b bytes.Buffer
 	source := map[string]any{"made": "tables of zeros, textbook's weights: go test ./games/chess -run TestWritePSTZero -write-pst"}
-	if err := games.WriteWeights(&b, Game(), emptyPST, emptyPST.Scratch, source); err != nil {
+	if err := weights.Write(&b, Game(), emptyPST, emptyPST.Scratch, source); err != nil {
 		t.Fatal(err)
 	}
-	ev, w, err := games.ParseWeights(b.Bytes(), Game())
+	ev, w, err := weights.Parse(b.Bytes(), Game())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestPSTRegistered(t *testing.T) {
 	if !slices.Equal(names, []string{"textbook", "article", "pst"}) {
 		t.Fatalf("evaluators %v, want textbook, article, pst", names)
 	}
-	ev, w, err := games.ParseWeights(shippedWeights, Game())
+	ev, w, err := weights.Parse(shippedWeights, Game())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,10 +165,10 @@ func TestPSTBindRoundTrip(t *testing.T) {
 		t.Errorf("two random table sets score %d of %d positions differently, want most", differ, len(positions))
 	}
 	var buf bytes.Buffer
-	if err := games.WriteWeightsWith(&buf, Game(), second, w, nil, games.WeightsOptions{Encoding: games.EncodingFloat32}); err != nil {
+	if err := weights.WriteWith(&buf, Game(), second, w, nil, weights.Options{Encoding: weights.EncodingFloat32}); err != nil {
 		t.Fatal(err)
 	}
-	back, wb, err := games.ParseWeights(buf.Bytes(), Game())
+	back, wb, err := weights.Parse(buf.Bytes(), Game())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,10 +4,11 @@ import (
 	_ "embed"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/weights"
 )
 
 // shippedWeights is the default of the patterns evaluator: a compact
-// weights file (games.WriteWeights) made by gametune's own pipeline;
+// weights file (weights.Write) made by gametune's own pipeline;
 // docs/learn.md ("Othello patterns") gives the command and seed that
 // rebuild it:
 //
@@ -24,7 +25,7 @@ var shippedWeights []byte
 func shippedPatterns() *games.Evaluator {
 	empty := newPatternsEvaluator(make([]float32, layout().size))
 	g := games.Define("othello", doc, notation, Start, Parse, empty)
-	ev, w, err := games.ParseWeights(shippedWeights, g)
+	ev, w, err := weights.Parse(shippedWeights, g)
 	if err != nil {
 		panic("othello: the shipped patterns weights: " + err.Error())
 	}

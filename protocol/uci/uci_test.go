@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/weights"
 )
 
 func TestParsePosition(t *testing.T) {
@@ -159,8 +160,8 @@ func TestWeightOptions(t *testing.T) {
 		if err != nil || w != tt.want {
 			t.Errorf("%s value %s: %v %v, want %v", tt.f.Name, tt.value, w, err, tt.want)
 		}
-		if SpinValue(tt.f, w) != int64(mustAtoi(t, tt.value)) {
-			t.Errorf("%s: SpinValue(%v) = %d", tt.f.Name, w, SpinValue(tt.f, w))
+		if weights.SpinValue(tt.f, w) != int64(mustAtoi(t, tt.value)) {
+			t.Errorf("%s: SpinValue(%v) = %d", tt.f.Name, w, weights.SpinValue(tt.f, w))
 		}
 	}
 	f := tests[0].f

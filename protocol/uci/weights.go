@@ -7,40 +7,20 @@ import (
 	"strings"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/weights"
 )
-
-// WeightUnit is the weight one unit of a feature's spin option stands for.
-// UCI spins are integers, so a feature whose step is a whole number is set
-// in its own units (pawn 100 is "value 100"), a feature with a fractional
-// step in steps (pawn-advance, step 0.5: "value 7" is 3.5), and a continuous
-// feature (step 0) in hundredths.
-func WeightUnit(f games.Feature) float64 {
-	switch {
-	case f.Step == 0:
-		return 0.01
-	case f.Step == math.Trunc(f.Step):
-		return 1
-	}
-	return f.Step
-}
 
 // WeightOption is the spin option of feature f, with v (its weight) as the
 // default.
 func WeightOption(f games.Feature, v float64) Option {
-	u := WeightUnit(f)
+	u := weights.WeightUnit(f)
 	return Option{
 		Name:    f.Name,
 		Type:    "spin",
-		Default: strconv.FormatInt(SpinValue(f, v), 10),
+		Default: strconv.FormatInt(weights.SpinValue(f, v), 10),
 		Min:     int64(math.Ceil(f.Min/u - 1e-9)),
 		Max:     int64(math.Floor(f.Max/u + 1e-9)),
 	}
-}
-
-// SpinValue is the option value that stands for weight v of feature f, the
-// nearest whole number of units.
-func SpinValue(f games.Feature, v float64) int64 {
-	return int64(math.Round(v / WeightUnit(f)))
 }
 
 // Weight reads a setoption value for feature f and returns the weight it
@@ -50,10 +30,10 @@ func Weight(f games.Feature, value string) (float64, error) {
 	o := WeightOption(f, f.Default)
 	n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
 	if err != nil || n < o.Min || n > o.Max {
-		return 0, fmt.Errorf("uci: option %s value %q: want an integer from %d to %d (units of %g)", f.Name, value, o.Min, o.Max, WeightUnit(f))
+		return 0, fmt.Errorf("uci: option %s value %q: want an integer from %d to %d (units of %g)", f.Name, value, o.Min, o.Max, weights.WeightUnit(f))
 	}
-	w := float64(n) * WeightUnit(f)
-	if u := WeightUnit(f); u != 1 {
+	w := float64(n) * weights.WeightUnit(f)
+	if u := weights.WeightUnit(f); u != 1 {
 		// 7 * 0.1 is 0.7000000000000001: round to the unit's decimals.
 		w, _ = strconv.ParseFloat(strconv.FormatFloat(w, 'f', decimals(u), 64), 64)
 	}

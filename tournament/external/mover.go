@@ -107,6 +107,12 @@ func (x *mover) greetUCI(ctx context.Context) error {
 			}
 		}
 	}
+	return x.checkListed()
+}
+
+// checkListed refuses a spec that sets an option the engine did not list
+// (x.listed, by lower-case name), naming those it lists.
+func (x *mover) checkListed() error {
 	for _, o := range x.spec.Options {
 		if _, ok := x.listed[strings.ToLower(o.Name)]; !ok {
 			names := make([]string, 0, len(x.listed))

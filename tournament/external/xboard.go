@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -162,17 +161,7 @@ func (x *mover) checkXboard() error {
 	for k, o := range x.xb.options {
 		x.listed[k] = uci.Option{Name: o.Name, Type: o.Type, Default: o.Default}
 	}
-	for _, o := range x.spec.Options {
-		if _, ok := x.listed[strings.ToLower(o.Name)]; !ok {
-			names := make([]string, 0, len(x.listed))
-			for _, l := range x.listed {
-				names = append(names, l.Name)
-			}
-			sort.Strings(names)
-			return fmt.Errorf("%w: %s lists no option %q (it lists: %s)", ErrSpec, x.spec.Name, o.Name, strings.Join(names, ", "))
-		}
-	}
-	return nil
+	return x.checkListed()
 }
 
 // optionXboard is xboard's line that sets an option: memory N, cores N,

@@ -84,11 +84,43 @@ type Estimate struct {
 	Low, High float64 // the 95% interval; ±Inf at a score of 0 or 1
 }
 
-// String writes "+70.4 [-0.2, +141.0]": gametune writes every interval
-// by its bounds, since an Elo interval is not symmetric.
-func (e Estimate) String() string {
-	e.Elo, e.Low, e.High = e.Elo+0, e.Low+0, e.High+0 // no "-0.0"
-	return fmt.Sprintf("%+.1f [%+.1f, %+.1f]", e.Elo, e.Low, e.High)
+// String writes "+70.4 [-0.2, +141.0]" (Text with one decimal and no unit):
+// gametune writes every interval by its bounds, since an Elo interval is
+// not symmetric.
+func (e Estimate) String() string { return e.Text(1, "") }
+
+// Text writes e's Elo and its 95% interval for people, rounded to digits
+// decimals, with unit after the Elo ("Elo"; "" where a column names it):
+// "+35 Elo [+10, +60]". It is the one wording of an interval whose bound
+// is infinite (a clean sweep, or too few games), said in words, never
+// "+Inf": "every point won (Elo at least +120)", "every point lost (Elo at
+// most -120)", "+400 Elo (at least -53)", "-400 Elo (at most +53)", and
+// "no Elo yet (too few games)" when neither bound is known (or the Elo is
+// NaN).
+func (e Estimate) Text(digits int, unit string) string {
+	sign := func(x float64) string {
+		if digits == 0 {
+			x = math.Round(x) // half away from zero, and no "-0"
+		}
+		return fmt.Sprintf("%+.*f", digits, x+0)
+	}
+	elo := sign(e.Elo)
+	if unit != "" {
+		elo += " " + unit
+	}
+	switch {
+	case math.IsInf(e.Low, 0) && math.IsInf(e.High, 0), math.IsNaN(e.Elo):
+		return "no Elo yet (too few games)"
+	case math.IsInf(e.Elo, 1):
+		return "every point won (Elo at least " + sign(e.Low) + ")"
+	case math.IsInf(e.Elo, -1):
+		return "every point lost (Elo at most " + sign(e.High) + ")"
+	case math.IsInf(e.High, 1):
+		return elo + " (at least " + sign(e.Low) + ")"
+	case math.IsInf(e.Low, -1):
+		return elo + " (at most " + sign(e.High) + ")"
+	}
+	return elo + " [" + sign(e.Low) + ", " + sign(e.High) + "]"
 }
 
 // z95 is the normal quantile of 97.5%.

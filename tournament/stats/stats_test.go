@@ -194,3 +194,34 @@ func ExampleWDL_EloEstimate() {
 	fmt.Println(r.EloEstimate())
 	// Output: +70.4 [+2.8, +143.9]
 }
+
+// TestEstimateText: one wording of an interval for every place that
+// prints one, in whole Elo with the unit or to a tenth without; an
+// infinite bound is said in words, never "+Inf".
+func TestEstimateText(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		e      Estimate
+		digits int
+		unit   string
+		want   string
+	}{
+		{Estimate{Elo: 35.2, Low: 10.4, High: 60}, 0, "Elo", "+35 Elo [+10, +60]"},
+		{Estimate{Elo: 70.44, Low: -0.2, High: 141}, 1, "", "+70.4 [-0.2, +141.0]"},
+		{Estimate{Elo: -0.3, Low: -20, High: 19.6}, 0, "Elo", "+0 Elo [-20, +20]"},
+		{Estimate{Elo: inf, Low: 120.3, High: inf}, 0, "Elo", "every point won (Elo at least +120)"},
+		{Estimate{Elo: inf, Low: -113.42, High: inf}, 1, "", "every point won (Elo at least -113.4)"},
+		{Estimate{Elo: -inf, Low: -inf, High: -120.3}, 0, "Elo", "every point lost (Elo at most -120)"},
+		{Estimate{Elo: 0, Low: -inf, High: inf}, 1, "", "no Elo yet (too few games)"},
+		{Estimate{Elo: math.NaN(), Low: 1, High: 2}, 0, "Elo", "no Elo yet (too few games)"},
+		{Estimate{Elo: 400, Low: -52.7, High: inf}, 0, "Elo", "+400 Elo (at least -53)"},
+		{Estimate{Elo: -400, Low: -inf, High: 52.7}, 1, "", "-400.0 (at most +52.7)"},
+	} {
+		if got := tc.e.Text(tc.digits, tc.unit); got != tc.want {
+			t.Errorf("%+v.Text(%d, %q) = %q, want %q", tc.e, tc.digits, tc.unit, got, tc.want)
+		}
+	}
+	if got := (Estimate{Elo: 70.44, Low: -0.2, High: 141}).String(); got != "+70.4 [-0.2, +141.0]" {
+		t.Errorf("String: %q", got)
+	}
+}

@@ -1,4 +1,4 @@
-package games
+package weights
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"slices"
 
 	"github.com/gametune/gametune/files"
+	"github.com/gametune/gametune/games"
 )
 
 // The compact weights file holds an evaluator with tables (Evaluator.Tables):
@@ -38,8 +39,8 @@ import (
 // A reader checks the header against the evaluator before it reads any
 // data: the game, the evaluator, every feature, every table present once
 // with exactly the evaluator's shape and no other, an int16 table's scale
-// at most MaxTableValue; then that DATA holds every value (not
-// truncated), finite and within ±MaxTableValue, and nothing after them.
+// at most games.MaxTableValue; then that DATA holds every value (not
+// truncated), finite and within ±games.MaxTableValue, and nothing after them.
 // The data read is thus bounded by the evaluator's own tables, and the
 // header line by MaxTablesHeader, whatever the file claims.
 
@@ -81,15 +82,15 @@ type TableEncoding struct {
 
 var gzipMagic = []byte{0x1f, 0x8b}
 
-// IsTablesWeights reports whether data starts as a compact weights file
+// IsTables reports whether data starts as a compact weights file
 // does (gzip's magic bytes) rather than as a JSON one.
-func IsTablesWeights(data []byte) bool { return bytes.HasPrefix(data, gzipMagic) }
+func IsTables(data []byte) bool { return bytes.HasPrefix(data, gzipMagic) }
 
 // maxScale is the largest scale of an int16 table: with a larger one,
-// every value but 0 would lie beyond MaxTableValue (a table of zeros has
+// every value but 0 would lie beyond games.MaxTableValue (a table of zeros has
 // scale 1; the writer's scale is the table's peak over 32767). The values
-// read are checked against MaxTableValue all the same.
-const maxScale = float64(MaxTableValue)
+// read are checked against games.MaxTableValue all the same.
+const maxScale = float64(games.MaxTableValue)
 
 // QuantizeTable returns values as int16 with their scale: value ≈ q *
 // scale within scale/2, the largest magnitude becoming ±32767. A table of
@@ -110,7 +111,7 @@ func QuantizeTable(values []float32) (q []int16, scale float64) {
 	return q, scale
 }
 
-func writeTablesWeights(out io.Writer, g Game, ev *Evaluator, w []float64, source map[string]any, encoding string) error {
+func writeTables(out io.Writer, g games.Game, ev *games.Evaluator, w []float64, source map[string]any, encoding string) error {
 	if encoding == "" {
 		encoding = EncodingInt16
 	}
@@ -120,8 +121,8 @@ func writeTablesWeights(out io.Writer, g Game, ev *Evaluator, w []float64, sourc
 	if len(ev.Data) != ev.TablesSize() {
 		return fmt.Errorf("weights: evaluator %q has tables of %d values in all, its Data %d", ev.Name, ev.TablesSize(), len(ev.Data))
 	}
-	if i := slices.IndexFunc(ev.Data, func(v float32) bool { return !(math.Abs(float64(v)) <= MaxTableValue) }); i >= 0 {
-		return fmt.Errorf("weights: value %d of the tables of %q is %v (must be finite, within ±%d: games.MaxTableValue)", i, ev.Name, ev.Data[i], MaxTableValue)
+	if i := slices.IndexFunc(ev.Data, func(v float32) bool { return !(math.Abs(float64(v)) <= games.MaxTableValue) }); i >= 0 {
+		return fmt.Errorf("weights: value %d of the tables of %q is %v (must be finite, within ±%d: games.MaxTableValue)", i, ev.Name, ev.Data[i], games.MaxTableValue)
 	}
 	h := TablesHeader{Format: TablesFormat, Version: TablesVersion, Game: g.Name(), Evaluator: ev.Name,
 		Weights: map[string]float64{}, Source: source}
@@ -216,14 +217,14 @@ type tableSpan struct {
 
 // checkTablesHeader checks h against g's evaluators and returns the
 // evaluator, the weights and where each table of the file goes.
-func checkTablesHeader(h TablesHeader, g Game) (*Evaluator, []float64, []tableSpan, error) {
+func checkTablesHeader(h TablesHeader, g games.Game) (*games.Evaluator, []float64, []tableSpan, error) {
 	if h.Game != g.Name() {
 		return nil, nil, nil, fmt.Errorf("weights: the file is for game %q, not %q", h.Game, g.Name())
 	}
 	if h.Evaluator == "" {
 		return nil, nil, nil, fmt.Errorf("weights: the file names no evaluator (%s has %s)", g.Name(), evaluatorNames(g))
 	}
-	ev, err := FindEvaluator(g, h.Evaluator)
+	ev, err := games.FindEvaluator(g, h.Evaluator)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("weights: %w", err)
 	}
@@ -267,13 +268,13 @@ func checkTablesHeader(h TablesHeader, g Game) (*Evaluator, []float64, []tableSp
 	return ev, w, spans, nil
 }
 
-// checkTableValues refuses a table value beyond ±MaxTableValue, with
+// checkTableValues refuses a table value beyond ±games.MaxTableValue, with
 // which an evaluation could saturate.
 func checkTableValues(spans []tableSpan, values []float32) error {
 	for _, s := range spans {
 		for i, v := range values[s.offset : s.offset+s.size] {
-			if math.Abs(float64(v)) > MaxTableValue {
-				return fmt.Errorf("weights: table %s: value %d is %g; a table value lies within ±%d, so that no evaluation saturates (games.MaxTableValue)", s.Name, i, v, MaxTableValue)
+			if math.Abs(float64(v)) > games.MaxTableValue {
+				return fmt.Errorf("weights: table %s: value %d is %g; a table value lies within ±%d, so that no evaluation saturates (games.MaxTableValue)", s.Name, i, v, games.MaxTableValue)
 			}
 		}
 	}
@@ -284,8 +285,8 @@ func checkTableValues(spans []tableSpan, values []float32) error {
 // for the error that reports it.
 const maxLeftover = 1 << 20
 
-// parseTablesWeights reads a compact weights file (see TablesHeader).
-func parseTablesWeights(data []byte, g Game) (*Evaluator, []float64, error) {
+// parseTables reads a compact weights file (see TablesHeader).
+func parseTables(data []byte, g games.Game) (*games.Evaluator, []float64, error) {
 	r, h, err := openTables(data)
 	if err != nil {
 		return nil, nil, err

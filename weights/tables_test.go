@@ -1,4 +1,4 @@
-package games_test
+package weights_test
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/othello"
+	"github.com/gametune/gametune/weights"
 )
 
 // patterns returns othello's patterns evaluator bound to values drawn
@@ -50,14 +51,14 @@ func patterns(t testing.TB, seed uint64, dense float64) (games.Game, *games.Eval
 func writeTables(t testing.TB, g games.Game, ev *games.Evaluator, w []float64, encoding string) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := games.WriteWeightsWith(&b, g, ev, w, map[string]any{"test": "tables"}, games.WeightsOptions{Encoding: encoding}); err != nil {
+	if err := weights.WriteWith(&b, g, ev, w, map[string]any{"test": "tables"}, weights.Options{Encoding: encoding}); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
 }
 
 // split gunzips a compact file into its header and its data.
-func split(t testing.TB, file []byte) (games.TablesHeader, []byte) {
+func split(t testing.TB, file []byte) (weights.TablesHeader, []byte) {
 	t.Helper()
 	zr, err := gzip.NewReader(bytes.NewReader(file))
 	if err != nil {
@@ -71,7 +72,7 @@ func split(t testing.TB, file []byte) (games.TablesHeader, []byte) {
 	if !ok {
 		t.Fatal("no header line")
 	}
-	var h games.TablesHeader
+	var h weights.TablesHeader
 	if err := json.Unmarshal(line, &h); err != nil {
 		t.Fatal(err)
 	}
@@ -103,9 +104,9 @@ func join(t testing.TB, h any, data []byte) []byte {
 // over 32767), exactly in float32, where it evaluates as the original.
 func TestTablesWeightsRoundTrip(t *testing.T) {
 	g, ev, w := patterns(t, 1, 1)
-	for _, enc := range []string{"", games.EncodingInt16, games.EncodingFloat32} {
+	for _, enc := range []string{"", weights.EncodingInt16, weights.EncodingFloat32} {
 		file := writeTables(t, g, ev, w, enc)
-		got, gw, err := games.ParseWeights(file, g)
+		got, gw, err := weights.Parse(file, g)
 		if err != nil {
 			t.Fatalf("%q: %v", enc, err)
 		}
@@ -128,14 +129,14 @@ func TestTablesWeightsRoundTrip(t *testing.T) {
 			for j := off; j < off+table.Size(); j++ {
 				diff := math.Abs(float64(got.Data[j]) - float64(ev.Data[j]))
 				switch {
-				case enc == games.EncodingFloat32 && (te.Scale != 0 || diff != 0):
+				case enc == weights.EncodingFloat32 && (te.Scale != 0 || diff != 0):
 					t.Fatalf("float32 table %s value %d: %g, want %g exactly (scale %g)", te.Name, j-off, got.Data[j], ev.Data[j], te.Scale)
-				case enc != games.EncodingFloat32 && (te.Encoding != "int16" || te.Scale != peak/32767 || diff > te.Scale/2*(1+1e-6)+math.Abs(float64(ev.Data[j]))*1e-7):
+				case enc != weights.EncodingFloat32 && (te.Encoding != "int16" || te.Scale != peak/32767 || diff > te.Scale/2*(1+1e-6)+math.Abs(float64(ev.Data[j]))*1e-7):
 					t.Fatalf("int16 table %s value %d: %g, want %g within %g/2 (encoding %s)", te.Name, j-off, got.Data[j], ev.Data[j], te.Scale, te.Encoding)
 				}
 			}
 		}
-		if enc == games.EncodingFloat32 {
+		if enc == weights.EncodingFloat32 {
 			p := othello.Start()
 			for _, m := range []string{"d3", "c5", "f6", "f5", "e6", "e3"} {
 				mv, _ := p.ParseMove(m)
@@ -156,10 +157,10 @@ func TestTablesWeightsSizes(t *testing.T) {
 		enc   string
 		most  int
 	}{
-		{1, games.EncodingInt16, 2*911_000*105/100 + 8000},
-		{1, games.EncodingFloat32, 4*911_000*105/100 + 8000},
-		{0.01, games.EncodingInt16, 100_000},
-		{0, games.EncodingInt16, 20_000},
+		{1, weights.EncodingInt16, 2*911_000*105/100 + 8000},
+		{1, weights.EncodingFloat32, 4*911_000*105/100 + 8000},
+		{0.01, weights.EncodingInt16, 100_000},
+		{0, weights.EncodingInt16, 20_000},
 	} {
 		g, ev, w := patterns(t, 2, tc.dense)
 		file := writeTables(t, g, ev, w, tc.enc)
@@ -177,15 +178,15 @@ func TestTablesWeightsErrors(t *testing.T) {
 	valid := writeTables(t, g, ev, w, "")
 	h, data := split(t, valid)
 	first, second := h.Tables[0], h.Tables[1]
-	mutate := func(f func(h *games.TablesHeader)) []byte {
-		var c games.TablesHeader
+	mutate := func(f func(h *weights.TablesHeader)) []byte {
+		var c weights.TablesHeader
 		line, _ := json.Marshal(h)
 		json.Unmarshal(line, &c)
 		f(&c)
 		return join(t, c, data)
 	}
 	// The same data without the first table, and the header to match.
-	noFirst := mutate(func(c *games.TablesHeader) { c.Tables = c.Tables[1:] })
+	noFirst := mutate(func(c *weights.TablesHeader) { c.Tables = c.Tables[1:] })
 	noFirst = join(t, split2(t, noFirst), data[2*8*first.Shape[1]:])
 	cut := func(n int) []byte { return join(t, h, data[:n]) }
 	secondAt := 2 * 8 * first.Shape[1]
@@ -194,37 +195,37 @@ func TestTablesWeightsErrors(t *testing.T) {
 		file []byte
 		want string
 	}{
-		{"wrong game", mutate(func(c *games.TablesHeader) { c.Game = "chess" }), `the file is for game "chess", not "othello"`},
-		{"evaluator without tables", mutate(func(c *games.TablesHeader) { c.Evaluator = "full" }), "evaluator othello/full has no tables: its weights file is JSON"},
-		{"unknown evaluator", mutate(func(c *games.TablesHeader) { c.Evaluator = "edax" }), `unknown evaluator "edax" for othello: give one of report, full, patterns`},
-		{"no evaluator", mutate(func(c *games.TablesHeader) { c.Evaluator = "" }), "names no evaluator"},
-		{"wrong shape", mutate(func(c *games.TablesHeader) { c.Tables[1].Shape = []int{8, 100} }),
+		{"wrong game", mutate(func(c *weights.TablesHeader) { c.Game = "chess" }), `the file is for game "chess", not "othello"`},
+		{"evaluator without tables", mutate(func(c *weights.TablesHeader) { c.Evaluator = "full" }), "evaluator othello/full has no tables: its weights file is JSON"},
+		{"unknown evaluator", mutate(func(c *weights.TablesHeader) { c.Evaluator = "edax" }), `unknown evaluator "edax" for othello: give one of report, full, patterns`},
+		{"no evaluator", mutate(func(c *weights.TablesHeader) { c.Evaluator = "" }), "names no evaluator"},
+		{"wrong shape", mutate(func(c *weights.TablesHeader) { c.Tables[1].Shape = []int{8, 100} }),
 			fmt.Sprintf("table %s: shape [8 100], want %v", second.Name, second.Shape)},
-		{"huge shape", mutate(func(c *games.TablesHeader) { c.Tables[0].Shape = []int{1 << 40, 1 << 40} }),
+		{"huge shape", mutate(func(c *weights.TablesHeader) { c.Tables[0].Shape = []int{1 << 40, 1 << 40} }),
 			fmt.Sprintf("table %s: shape [1099511627776 1099511627776], want %v", first.Name, first.Shape)},
 		{"missing table", noFirst, fmt.Sprintf("tables missing for othello/patterns: [%s]", first.Name)},
-		{"unknown table", mutate(func(c *games.TablesHeader) {
-			c.Tables = append(c.Tables, games.TableEncoding{Name: "x-squares", Shape: []int{8}, Encoding: "int16", Scale: 1})
+		{"unknown table", mutate(func(c *weights.TablesHeader) {
+			c.Tables = append(c.Tables, weights.TableEncoding{Name: "x-squares", Shape: []int{8}, Encoding: "int16", Scale: 1})
 		}), `unknown table "x-squares" for othello/patterns (tables: ` + first.Name + ", " + second.Name},
-		{"twice", mutate(func(c *games.TablesHeader) { c.Tables[1] = c.Tables[0] }), fmt.Sprintf("table %s appears twice", first.Name)},
-		{"encoding", mutate(func(c *games.TablesHeader) { c.Tables[0].Encoding = "int8" }), `encoding "int8" (accepted: int16, float32)`},
-		{"zero scale", mutate(func(c *games.TablesHeader) { c.Tables[0].Scale = 0 }), "scale 0 (an int16 table needs a scale above 0"},
-		{"huge scale", mutate(func(c *games.TablesHeader) { c.Tables[0].Scale = 1e300 }), "scale 1e+300 (an int16 table needs"},
-		{"float32 scale", mutate(func(c *games.TablesHeader) { c.Tables[0].Encoding = "float32" }), "a scale"},
-		{"feature missing", mutate(func(c *games.TablesHeader) { delete(c.Weights, "parity@3") }), "features missing for othello/patterns: [parity@3]"},
-		{"feature unknown", mutate(func(c *games.TablesHeader) { c.Weights["frontier"] = 1 }), "unknown features for othello/patterns: [frontier]"},
-		{"feature out of range", mutate(func(c *games.TablesHeader) { c.Weights["mobility@2"] = 1000 }), `weight of feature "mobility@2" is 1000, outside its range [-100, 100]`},
-		{"version", mutate(func(c *games.TablesHeader) { c.Version = 2 }), `format "gametune-weights" version 2 (this gametune reads "gametune-weights" version 1)`},
-		{"format", mutate(func(c *games.TablesHeader) { c.Format = "edax-eval" }), `format "edax-eval" version 1`},
+		{"twice", mutate(func(c *weights.TablesHeader) { c.Tables[1] = c.Tables[0] }), fmt.Sprintf("table %s appears twice", first.Name)},
+		{"encoding", mutate(func(c *weights.TablesHeader) { c.Tables[0].Encoding = "int8" }), `encoding "int8" (accepted: int16, float32)`},
+		{"zero scale", mutate(func(c *weights.TablesHeader) { c.Tables[0].Scale = 0 }), "scale 0 (an int16 table needs a scale above 0"},
+		{"huge scale", mutate(func(c *weights.TablesHeader) { c.Tables[0].Scale = 1e300 }), "scale 1e+300 (an int16 table needs"},
+		{"float32 scale", mutate(func(c *weights.TablesHeader) { c.Tables[0].Encoding = "float32" }), "a scale"},
+		{"feature missing", mutate(func(c *weights.TablesHeader) { delete(c.Weights, "parity@3") }), "features missing for othello/patterns: [parity@3]"},
+		{"feature unknown", mutate(func(c *weights.TablesHeader) { c.Weights["frontier"] = 1 }), "unknown features for othello/patterns: [frontier]"},
+		{"feature out of range", mutate(func(c *weights.TablesHeader) { c.Weights["mobility@2"] = 1000 }), `weight of feature "mobility@2" is 1000, outside its range [-100, 100]`},
+		{"version", mutate(func(c *weights.TablesHeader) { c.Version = 2 }), `format "gametune-weights" version 2 (this gametune reads "gametune-weights" version 1)`},
+		{"format", mutate(func(c *weights.TablesHeader) { c.Format = "edax-eval" }), `format "edax-eval" version 1`},
 		{"unknown header field", join(t, []byte(`{"format": "gametune-weights", "colour": 1}`), data), `unknown field "colour"`},
 		{"header not JSON", join(t, []byte(`weights`), data), "the header line is not a gametune-weights header"},
-		{"header too long", join(t, bytes.Repeat([]byte(" "), games.MaxTablesHeader+1), data), "the header line is longer than 1 MiB, the most read"},
+		{"header too long", join(t, bytes.Repeat([]byte(" "), weights.MaxTablesHeader+1), data), "the header line is longer than 1 MiB, the most read"},
 		{"truncated: no data", cut(0), fmt.Sprintf("truncated: table %s has 0 of %d values", first.Name, 8*first.Shape[1])},
 		{"truncated in a value", cut(2001), fmt.Sprintf("truncated: table %s has 1000 of %d values", first.Name, 8*first.Shape[1])},
 		{"truncated: second table", cut(secondAt + 2*1234), fmt.Sprintf("truncated: table %s has 1234 of %d values", second.Name, 8*second.Shape[1])},
 		{"truncated: last value", cut(len(data) - 2), fmt.Sprintf("truncated: table %s has %d of %d values", h.Tables[len(h.Tables)-1].Name, ev.Tables[len(ev.Tables)-1].Size()-1, ev.Tables[len(ev.Tables)-1].Size())},
 		{"left over", join(t, h, append(append([]byte{}, data...), 1, 2, 3)), fmt.Sprintf("3 bytes left over after the last table (the header's tables take %d bytes)", len(data))},
-		{"int16 data read as float32", mutate(func(c *games.TablesHeader) {
+		{"int16 data read as float32", mutate(func(c *weights.TablesHeader) {
 			for i := range c.Tables {
 				c.Tables[i].Encoding, c.Tables[i].Scale = "float32", 0
 			}
@@ -238,7 +239,7 @@ func TestTablesWeightsErrors(t *testing.T) {
 		{"uncompressed", append(mustJSON(t, h), '\n'), "a gametune-weights header without its gzip compression"},
 		{"not a weights file", []byte("PK\x03\x04 a zip"), "not a weights file (JSON"},
 	} {
-		_, _, err := games.ParseWeights(tc.file, g)
+		_, _, err := weights.Parse(tc.file, g)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error saying %q", tc.name, err, tc.want)
 		}
@@ -247,16 +248,16 @@ func TestTablesWeightsErrors(t *testing.T) {
 	nan := make([]byte, 4*len(ev.Data))
 	binary.LittleEndian.PutUint32(nan[4*7:], math.Float32bits(float32(math.Inf(1))))
 	h32 := h
-	h32.Tables = append([]games.TableEncoding(nil), h.Tables...)
+	h32.Tables = append([]weights.TableEncoding(nil), h.Tables...)
 	for i := range h32.Tables {
 		h32.Tables[i].Encoding, h32.Tables[i].Scale = "float32", 0
 	}
-	if _, _, err := games.ParseWeights(join(t, h32, nan), g); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("table %s: value 7 is +Inf (must be finite)", first.Name)) {
+	if _, _, err := weights.Parse(join(t, h32, nan), g); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("table %s: value 7 is +Inf (must be finite)", first.Name)) {
 		t.Errorf("an infinite value: %v", err)
 	}
 	// A JSON file for the evaluator with tables.
 	jsonFile := `{"game": "othello", "evaluator": "patterns", "weights": {}}`
-	if _, _, err := games.ParseWeights([]byte(jsonFile), g); err == nil || !strings.Contains(err.Error(), "the tables of othello/patterns are missing") ||
+	if _, _, err := weights.Parse([]byte(jsonFile), g); err == nil || !strings.Contains(err.Error(), "the tables of othello/patterns are missing") ||
 		!strings.Contains(err.Error(), "default:patterns") {
 		t.Errorf("a JSON file for patterns: %v", err)
 	}
@@ -268,15 +269,15 @@ func TestTablesWeightsCut(t *testing.T) {
 	g, ev, w := patterns(t, 4, 0.5)
 	valid := writeTables(t, g, ev, w, "")
 	for _, n := range []int{2, 10, 11, 30, 200, len(valid) / 3, len(valid) / 2, len(valid) - 9, len(valid) - 8, len(valid) - 1} {
-		_, _, err := games.ParseWeights(valid[:n], g)
+		_, _, err := weights.Parse(valid[:n], g)
 		if err == nil || !strings.Contains(err.Error(), "truncated") {
 			t.Errorf("cut at %d of %d bytes: %v, want truncated", n, len(valid), err)
 		}
 	}
 }
 
-// TestTablesWeightsReadLimit: ReadWeights reads a compact file through
-// MaxTablesFile (and a JSON one through MaxWeightsFile), saying so.
+// TestTablesWeightsReadLimit: Read reads a compact file through
+// MaxTablesFile (and a JSON one through MaxJSONFile), saying so.
 func TestTablesWeightsReadLimit(t *testing.T) {
 	g, ev, w := patterns(t, 5, 0.1)
 	dir := t.TempDir()
@@ -284,11 +285,11 @@ func TestTablesWeightsReadLimit(t *testing.T) {
 	if err := os.WriteFile(path, writeTables(t, g, ev, w, ""), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, _, err := games.ReadWeights(path, g); err != nil || got.Name != "patterns" {
-		t.Fatalf("ReadWeights: %v", err)
+	if got, _, err := weights.Read(path, g); err != nil || got.Name != "patterns" {
+		t.Fatalf("Read: %v", err)
 	}
-	if name, err := games.WeightsGame(path); err != nil || name != "othello" {
-		t.Fatalf("WeightsGame: %q, %v", name, err)
+	if name, err := weights.FileGame(path); err != nil || name != "othello" {
+		t.Fatalf("FileGame: %q, %v", name, err)
 	}
 	big := filepath.Join(dir, "big.weights")
 	f, err := os.Create(big)
@@ -296,18 +297,18 @@ func TestTablesWeightsReadLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Write(valid5(t))
-	if err := f.Truncate(games.MaxTablesFile + 1); err != nil { // sparse: cheap
+	if err := f.Truncate(weights.MaxTablesFile + 1); err != nil { // sparse: cheap
 		t.Fatal(err)
 	}
 	f.Close()
-	_, _, err = games.ReadWeights(big, g)
-	if !errors.Is(err, games.ErrTooLarge) || !strings.Contains(err.Error(), "larger than 64 MiB") {
+	_, _, err = weights.Read(big, g)
+	if !errors.Is(err, weights.ErrTooLarge) || !strings.Contains(err.Error(), "larger than 64 MiB") {
 		t.Errorf("a compact file of 64 MiB + 1 byte: %v, want ErrTooLarge saying larger than 64 MiB", err)
 	}
-	if err := os.Truncate(big, games.MaxTablesFile); err != nil {
+	if err := os.Truncate(big, weights.MaxTablesFile); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err = games.ReadWeights(big, g); err == nil || errors.Is(err, games.ErrTooLarge) || !strings.Contains(err.Error(), "corrupt gzip stream after the last table") {
+	if _, _, err = weights.Read(big, g); err == nil || errors.Is(err, weights.ErrTooLarge) || !strings.Contains(err.Error(), "corrupt gzip stream after the last table") {
 		t.Errorf("a compact file of exactly 64 MiB (valid, then zeros): %v, want it read and refused for what follows the stream", err)
 	}
 }
@@ -317,7 +318,7 @@ func valid5(t *testing.T) []byte {
 	return writeTables(t, g, ev, w, "")
 }
 
-func split2(t *testing.T, file []byte) games.TablesHeader {
+func split2(t *testing.T, file []byte) weights.TablesHeader {
 	h, _ := split(t, file)
 	return h
 }
@@ -350,18 +351,18 @@ func FuzzParseWeights(f *testing.F) {
 	g := othello.Game()
 	full, _ := games.FindEvaluator(g, "full")
 	var j bytes.Buffer
-	games.WriteWeights(&j, g, full, full.Defaults(), nil)
+	weights.Write(&j, g, full, full.Defaults(), nil)
 	f.Add(j.Bytes())
 	_, ev, w := patterns(f, 6, 0.001)
 	valid := writeTables(f, g, ev, w, "")
 	f.Add(valid)
-	f.Add(writeTables(f, g, ev, w, games.EncodingFloat32))
+	f.Add(writeTables(f, g, ev, w, weights.EncodingFloat32))
 	f.Add(valid[:len(valid)/2])
 	h, data := split(f, valid)
 	f.Add(append(mustLine(h), data[:100]...)) // uncompressed
 	f.Add(join(f, []byte(`{"format":"gametune-weights","version":1,"game":"othello","evaluator":"patterns","weights":{},"tables":[]}`), nil))
 	f.Fuzz(func(t *testing.T, file []byte) {
-		ev, w, err := games.ParseWeights(file, g)
+		ev, w, err := weights.Parse(file, g)
 		if err != nil {
 			return
 		}
@@ -379,7 +380,7 @@ func FuzzParseWeights(f *testing.F) {
 	})
 }
 
-func mustLine(h games.TablesHeader) []byte {
+func mustLine(h weights.TablesHeader) []byte {
 	b, _ := json.Marshal(h)
 	return append(b, '\n')
 }
@@ -391,12 +392,12 @@ func BenchmarkTablesWeights(b *testing.B) {
 	file := writeTables(b, g, ev, w, "")
 	b.Run("write", func(b *testing.B) {
 		for b.Loop() {
-			games.WriteWeights(io.Discard, g, ev, w, nil)
+			weights.Write(io.Discard, g, ev, w, nil)
 		}
 	})
 	b.Run("parse", func(b *testing.B) {
 		for b.Loop() {
-			if _, _, err := games.ParseWeights(file, g); err != nil {
+			if _, _, err := weights.Parse(file, g); err != nil {
 				b.Fatal(err)
 			}
 		}

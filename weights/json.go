@@ -1,4 +1,4 @@
-package games
+package weights
 
 import (
 	"bufio"
@@ -10,37 +10,38 @@ import (
 	"strings"
 
 	"github.com/gametune/gametune/files"
+	"github.com/gametune/gametune/games"
 )
 
-// WeightsFile is the JSON form of one evaluator's weights, the file that
+// File is the JSON form of one evaluator's weights, the file that
 // every --weights flag reads and `tune export --format json` writes for an
 // evaluator without tables:
 //
 //	{"game": "othello", "evaluator": "full", "weights": {"corners": 2.5, ...}, "source": {...}}
 //
 // An evaluator with tables has the compact, gzip-compressed file instead
-// (TablesHeader describes it); ParseWeights and ReadWeights read both.
-type WeightsFile struct {
+// (TablesHeader describes it); Parse and Read read both.
+type File struct {
 	Game      string             `json:"game"`
 	Evaluator string             `json:"evaluator"`
 	Weights   map[string]float64 `json:"weights"`
 	Source    map[string]any     `json:"source,omitempty"`
 }
 
-// ParseWeights reads a weights file for game g and checks it: the same game,
+// Parse reads a weights file for game g and checks it: the same game,
 // a known evaluator, every feature present once, no unknown feature, finite
 // values within range. Errors name the offending field or feature.
 //
 // A file starting with gzip's magic bytes is the compact file of an
 // evaluator with tables (TablesHeader): the evaluator returned is then bound
-// to the file's tables (Evaluator.WithData), after the checks of
-// ParseTablesWeights. A JSON file for an evaluator with tables is an error:
+// to the file's tables (Evaluator.WithData), after the checks TablesHeader
+// describes. A JSON file for an evaluator with tables is an error:
 // it cannot hold the tables.
-func ParseWeights(data []byte, g Game) (*Evaluator, []float64, error) {
-	if IsTablesWeights(data) {
-		return parseTablesWeights(data, g)
+func Parse(data []byte, g games.Game) (*games.Evaluator, []float64, error) {
+	if IsTables(data) {
+		return parseTables(data, g)
 	}
-	var f WeightsFile
+	var f File
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
@@ -55,7 +56,7 @@ func ParseWeights(data []byte, g Game) (*Evaluator, []float64, error) {
 	if f.Game != g.Name() {
 		return nil, nil, fmt.Errorf("weights: the file is for game %q, not %q", f.Game, g.Name())
 	}
-	ev, err := FindEvaluator(g, f.Evaluator)
+	ev, err := games.FindEvaluator(g, f.Evaluator)
 	if err != nil {
 		return nil, nil, fmt.Errorf("weights: %w", err)
 	}
@@ -77,7 +78,7 @@ func ParseWeights(data []byte, g Game) (*Evaluator, []float64, error) {
 // checkFeatures returns the weights named in weights in the order of ev's
 // features, after checking that each is present, none unknown, and all
 // finite and within range.
-func checkFeatures(g Game, ev *Evaluator, weights map[string]float64) ([]float64, error) {
+func checkFeatures(g games.Game, ev *games.Evaluator, weights map[string]float64) ([]float64, error) {
 	w := make([]float64, len(ev.Features))
 	var missing []string
 	for i, feat := range ev.Features {
@@ -106,27 +107,27 @@ func checkFeatures(g Game, ev *Evaluator, weights map[string]float64) ([]float64
 	return w, nil
 }
 
-// MaxWeightsFile is the most ReadWeights reads of a JSON weights file: 4
-// MiB, a thousand times the size of the largest evaluator's file.
-const MaxWeightsFile = 4 << 20
+// MaxJSONFile is the most Read reads of a JSON weights file: 4 MiB, a
+// thousand times the size of the largest evaluator's file.
+const MaxJSONFile = 4 << 20
 
-// MaxTablesFile is the most ReadWeights reads of a compact (gzip) weights
-// file: 64 MiB, more than an uncompressed file of 16 million float32 values.
+// MaxTablesFile is the most Read reads of a compact (gzip) weights file:
+// 64 MiB, more than an uncompressed file of 16 million float32 values.
 // What the file decompresses to is bounded apart: its header line by
 // MaxTablesHeader, its data by the evaluator's own tables.
 const MaxTablesFile = 64 << 20
 
-// ReadWeights reads and checks a weights file from disk (ParseWeights). A
-// JSON file larger than MaxWeightsFile, or a compact one larger than
+// Read reads and checks a weights file from disk (Parse). A JSON file
+// larger than MaxJSONFile, or a compact one larger than
 // MaxTablesFile, is an error wrapping ErrTooLarge, read no further; a
 // path that is not a regular file (a named pipe, a device, a directory) is
 // refused at once (files.Open).
-func ReadWeights(path string, g Game) (*Evaluator, []float64, error) {
+func Read(path string, g games.Game) (*games.Evaluator, []float64, error) {
 	data, err := readWeightsFile(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("weights: %w", err)
 	}
-	ev, w, err := ParseWeights(data, g)
+	ev, w, err := Parse(data, g)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -142,24 +143,24 @@ func readWeightsFile(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
-	limit := int64(MaxWeightsFile)
-	if magic, _ := r.Peek(len(gzipMagic)); IsTablesWeights(magic) {
+	limit := int64(MaxJSONFile)
+	if magic, _ := r.Peek(len(gzipMagic)); IsTables(magic) {
 		limit = MaxTablesFile
 	}
 	return files.ReadAllLimited(r, path, limit)
 }
 
-// WeightsGame returns the game a weights file of either kind names,
-// without checking the rest of it (ReadWeights does, given that game).
-func WeightsGame(path string) (string, error) {
+// FileGame returns the game a weights file of either kind names,
+// without checking the rest of it (Read does, given that game).
+func FileGame(path string) (string, error) {
 	game, _, err := weightsHeader(path)
 	return game, err
 }
 
-// WeightsSource returns the source a weights file of either kind records
+// FileSource returns the source a weights file of either kind records
 // (its "source": what made it; nil when it has none), without checking the
-// rest of it (ReadWeights does).
-func WeightsSource(path string) (map[string]any, error) {
+// rest of it (Read does).
+func FileSource(path string) (map[string]any, error) {
 	_, source, err := weightsHeader(path)
 	return source, err
 }
@@ -170,7 +171,7 @@ func weightsHeader(path string) (string, map[string]any, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("weights: %w", err)
 	}
-	if IsTablesWeights(data) {
+	if IsTables(data) {
 		h, err := readTablesHeader(data)
 		if err != nil {
 			return "", nil, fmt.Errorf("%s: %w", path, err)
@@ -187,29 +188,30 @@ func weightsHeader(path string) (string, map[string]any, error) {
 	return f.Game, f.Source, nil
 }
 
-// WriteWeights writes w for evaluator ev of game g: for an evaluator
-// without tables, an indented JSON weights file with the features in the
+// Write writes w for evaluator ev of game g: for an evaluator without
+// tables, an indented JSON weights file with the features in the
 // evaluator's order; for one with tables, the compact file (TablesHeader)
-// holding its Data, each table as int16 (WriteWeightsWith chooses).
-func WriteWeights(out io.Writer, g Game, ev *Evaluator, w []float64, source map[string]any) error {
-	return WriteWeightsWith(out, g, ev, w, source, WeightsOptions{})
+// holding its Data, each table as int16 (WriteWith chooses).
+func Write(out io.Writer, g games.Game, ev *games.Evaluator, w []float64, source map[string]any) error {
+	return WriteWith(out, g, ev, w, source, Options{})
 }
 
-// WeightsOptions are the choices of WriteWeightsWith; the zero value is
-// WriteWeights'.
-type WeightsOptions struct {
-	// Encoding of every table of a compact file: EncodingInt16 ("" too),
-	// scaled per table, or EncodingFloat32, exact.
+// Options are the choices of WriteWith and Encode; the zero value is
+// Write's.
+type Options struct {
+	// Encoding of every table, in a compact file and in the go and c
+	// formats: EncodingInt16 ("" too), scaled per table, or
+	// EncodingFloat32, exact.
 	Encoding string
 }
 
-// WriteWeightsWith is WriteWeights with options.
-func WriteWeightsWith(out io.Writer, g Game, ev *Evaluator, w []float64, source map[string]any, opts WeightsOptions) error {
+// WriteWith is Write with options.
+func WriteWith(out io.Writer, g games.Game, ev *games.Evaluator, w []float64, source map[string]any, opts Options) error {
 	if len(w) != len(ev.Features) {
 		return fmt.Errorf("weights: %d weights for %d features", len(w), len(ev.Features))
 	}
 	if len(ev.Tables) > 0 {
-		return writeTablesWeights(out, g, ev, w, source, opts.Encoding)
+		return writeTables(out, g, ev, w, source, opts.Encoding)
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{\n  \"game\": %q,\n  \"evaluator\": %q,\n  \"weights\": {\n", g.Name(), ev.Name)
@@ -238,7 +240,7 @@ func WriteWeightsWith(out io.Writer, g Game, ev *Evaluator, w []float64, source 
 	return err
 }
 
-func evaluatorNames(g Game) []string {
+func evaluatorNames(g games.Game) []string {
 	var names []string
 	for _, e := range g.Evaluators() {
 		names = append(names, e.Name)
@@ -246,7 +248,7 @@ func evaluatorNames(g Game) []string {
 	return names
 }
 
-func tableNames(ts []Table) string {
+func tableNames(ts []games.Table) string {
 	names := make([]string, len(ts))
 	for i, t := range ts {
 		names[i] = t.Name
@@ -264,7 +266,7 @@ func SpecGame(spec, game string) (string, error) {
 		}
 		return game, nil
 	}
-	name, err := WeightsGame(spec)
+	name, err := FileGame(spec)
 	if err != nil {
 		return "", err
 	}
@@ -273,3 +275,7 @@ func SpecGame(spec, game string) (string, error) {
 	}
 	return name, nil
 }
+
+// ErrTooLarge is wrapped by the error of Read for a file larger than its
+// limit (files.ErrTooLarge).
+var ErrTooLarge = files.ErrTooLarge

@@ -1,4 +1,4 @@
-package games_test
+package weights_test
 
 import (
 	"encoding/binary"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/weights"
 )
 
 // TestTablesWeightsBound: a compact file whose values could saturate every
@@ -20,13 +21,13 @@ import (
 // writer refuses what the reader would.
 func TestTablesWeightsBound(t *testing.T) {
 	g, ev, w := patterns(t, 5, 0.2)
-	valid := writeTables(t, g, ev, w, games.EncodingFloat32)
+	valid := writeTables(t, g, ev, w, weights.EncodingFloat32)
 	h, _ := split(t, valid)
 	int16File := func(scale float64, q int16) []byte {
 		h16 := h
-		h16.Tables = append([]games.TableEncoding(nil), h.Tables...)
+		h16.Tables = append([]weights.TableEncoding(nil), h.Tables...)
 		for i := range h16.Tables {
-			h16.Tables[i].Encoding, h16.Tables[i].Scale = games.EncodingInt16, scale
+			h16.Tables[i].Encoding, h16.Tables[i].Scale = weights.EncodingInt16, scale
 		}
 		data := make([]byte, 2*len(ev.Data))
 		for i := range len(ev.Data) {
@@ -55,7 +56,7 @@ func TestTablesWeightsBound(t *testing.T) {
 		{"float32 just over", float32File(math.Nextafter32(games.MaxTableValue, 2048)), "value 5 is 1024.0001"},
 		{"float32 at the bound", float32File(-games.MaxTableValue), ""},
 	} {
-		got, _, err := games.ParseWeights(tc.file, g)
+		got, _, err := weights.Parse(tc.file, g)
 		switch {
 		case tc.want == "zeros" && (err != nil || got.Data[5] != 0):
 			t.Errorf("%s: %v", tc.name, err)
@@ -74,7 +75,7 @@ func TestTablesWeightsBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := games.WriteWeights(&strings.Builder{}, g, bad, w, nil); err == nil || !strings.Contains(err.Error(), "value 9 of the tables of \"patterns\" is 1025 (must be finite, within ±1024") {
+	if err := weights.Write(&strings.Builder{}, g, bad, w, nil); err == nil || !strings.Contains(err.Error(), "value 9 of the tables of \"patterns\" is 1025 (must be finite, within ±1024") {
 		t.Errorf("writing a value of 1025: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package results
+package weights_test
 
 import (
 	"fmt"
@@ -16,8 +16,10 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/games/othello"
-	"github.com/gametune/gametune/population"
+	"github.com/gametune/gametune/games/tictactoe"
+	"github.com/gametune/gametune/weights"
 )
 
 // patternsWithData returns othello's patterns evaluator bound to random
@@ -41,6 +43,11 @@ func patternsWithData(t *testing.T, seed uint64) (games.Game, *games.Evaluator) 
 		t.Fatal(err)
 	}
 	return g, bound
+}
+
+// exportWeights encodes w of ev, labelled "best", in format.
+func exportWeights(format string, g games.Game, ev *games.Evaluator, w []float64, source map[string]any, opts weights.Options) ([]byte, error) {
+	return weights.Encode(format, weights.Set{Game: g, Evaluator: ev, Weights: w, Label: "best", Source: source}, opts)
 }
 
 // within is how far an int16 entry of scale may be from v: scale/2, and
@@ -69,27 +76,26 @@ func probe(ev *games.Evaluator, p [3]int) (name string, stage, entry int, value 
 func TestExportTables(t *testing.T) {
 	g, ev := patternsWithData(t, 9)
 	w := ev.Defaults()
-	choice := population.Choice{Label: "best", Genome: 1, Generation: -1, Weights: w}
-	data, err := ExportWeights("json", g, ev, choice, map[string]any{"run": "test"})
+	data, err := exportWeights("json", g, ev, w, map[string]any{"run": "test"}, weights.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, _, err := games.ParseWeights(data, g)
+	back, _, err := weights.Parse(data, g)
 	if err != nil {
 		t.Fatalf("the json export does not read back: %v", err)
 	}
 	for i := range ev.Tables {
 		off, table := ev.TableOffset(ev.Tables[i].Name)
-		_, scale := games.QuantizeTable(ev.Data[off : off+table.Size()])
+		_, scale := weights.QuantizeTable(ev.Data[off : off+table.Size()])
 		for j := off; j < off+table.Size(); j++ {
 			if d := math.Abs(float64(back.Data[j]) - float64(ev.Data[j])); d > within(scale, ev.Data[j]) {
 				t.Fatalf("json: value %d reads back as %g, want %g within %g", j, back.Data[j], ev.Data[j], scale/2)
 			}
 		}
 	}
-	t.Run("go", func(t *testing.T) { checkGoTables(t, g, ev, choice) })
-	t.Run("c", func(t *testing.T) { checkCTables(t, g, ev, choice) })
-	uciLines, err := ExportWeights("uci", g, ev, choice, nil)
+	t.Run("go", func(t *testing.T) { checkGoTables(t, g, ev, w) })
+	t.Run("c", func(t *testing.T) { checkCTables(t, g, ev, w) })
+	uciLines, err := exportWeights("uci", g, ev, w, nil, weights.Options{})
 	lines := strings.Split(strings.TrimSpace(string(uciLines)), "\n")
 	if err != nil || len(lines) != 1+len(ev.Features) || !strings.HasPrefix(lines[0], "# the features of patterns only: its 11 tables") ||
 		!strings.HasPrefix(lines[1], "setoption name "+ev.Features[0].Name+" value ") {
@@ -99,7 +105,7 @@ func TestExportTables(t *testing.T) {
 	short = short.Clone()
 	short.Data = short.Data[:10]
 	for _, f := range []string{"json", "go", "c"} {
-		if _, err := ExportWeights(f, g, short, choice, nil); err == nil || !strings.Contains(err.Error(), "tables of 911016 values in all") {
+		if _, err := exportWeights(f, g, short, w, nil, weights.Options{}); err == nil || !strings.Contains(err.Error(), "tables of 911016 values in all") {
 			t.Errorf("%s of an evaluator with 10 values: %v", f, err)
 		}
 	}
@@ -134,13 +140,13 @@ func goEntry(t *testing.T, file *ast.File, name string, stage, entry int) string
 	return ""
 }
 
-func checkGoTables(t *testing.T, g games.Game, ev *games.Evaluator, choice population.Choice) {
-	for _, enc := range []string{games.EncodingInt16, games.EncodingFloat32} {
-		src, err := ExportWeightsWith("go", g, ev, choice, nil, games.WeightsOptions{Encoding: enc})
+func checkGoTables(t *testing.T, g games.Game, ev *games.Evaluator, w []float64) {
+	for _, enc := range []string{weights.EncodingInt16, weights.EncodingFloat32} {
+		src, err := exportWeights("go", g, ev, w, nil, weights.Options{Encoding: enc})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if testing.Short() && enc == games.EncodingFloat32 {
+		if testing.Short() && enc == weights.EncodingFloat32 {
 			continue // the slow part of the check, once is enough
 		}
 		// gofmt of 900,000 values takes seconds: without -short only.
@@ -155,9 +161,9 @@ func checkGoTables(t *testing.T, g games.Game, ev *games.Evaluator, choice popul
 		}
 		for _, p := range probes {
 			table, stage, entry, want := probe(ev, p)
-			name := strings.TrimSuffix(goName("othello", "patterns", table), "Weights")
+			name := strings.TrimSuffix(weights.GoName("othello", "patterns", table), "Weights")
 			got, err := strconv.ParseFloat(goEntry(t, file, name, stage, entry), 64)
-			if enc == games.EncodingFloat32 {
+			if enc == weights.EncodingFloat32 {
 				if err != nil || float32(got) != want {
 					t.Errorf("float32 %s[%d][%d] = %g (%v), want %g", name, stage, entry, got, err, want)
 				}
@@ -171,16 +177,16 @@ func checkGoTables(t *testing.T, g games.Game, ev *games.Evaluator, choice popul
 	}
 }
 
-func checkCTables(t *testing.T, g games.Game, ev *games.Evaluator, choice population.Choice) {
+func checkCTables(t *testing.T, g games.Game, ev *games.Evaluator, w []float64) {
 	cc, err := exec.LookPath("cc")
 	if err != nil {
 		t.Skip("no C compiler")
 	}
-	for _, enc := range []string{games.EncodingInt16, games.EncodingFloat32} {
-		if testing.Short() && enc == games.EncodingFloat32 {
+	for _, enc := range []string{weights.EncodingInt16, weights.EncodingFloat32} {
+		if testing.Short() && enc == weights.EncodingFloat32 {
 			continue // compiling 900,000 values takes seconds: once is enough
 		}
-		header, err := ExportWeightsWith("c", g, ev, choice, nil, games.WeightsOptions{Encoding: enc})
+		header, err := exportWeights("c", g, ev, w, nil, weights.Options{Encoding: enc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,9 +196,9 @@ func checkCTables(t *testing.T, g games.Game, ev *games.Evaluator, choice popula
 		fmt.Fprintf(&prog, "\tprintf(\"%%d %%d %%d\\n\", OTHELLO_PATTERNS_COEF_NB, OTHELLO_PATTERNS_TABLE_NB, OTHELLO_PATTERNS_CORNER3X3_DIM1);\n")
 		for _, p := range probes {
 			table, stage, entry, _ := probe(ev, p)
-			name := "OTHELLO_PATTERNS_" + strings.ToUpper(cName(table))
+			name := "OTHELLO_PATTERNS_" + strings.ToUpper(weights.CName(table))
 			scale := "1.0"
-			if enc == games.EncodingInt16 {
+			if enc == weights.EncodingInt16 {
 				scale = name + "_SCALE"
 			}
 			fmt.Fprintf(&prog, "\tprintf(\"%%.9g\\n\", (double)%s[%d][%d] * %s);\n", strings.ToLower(name), stage, entry, scale)
@@ -216,11 +222,41 @@ func checkCTables(t *testing.T, g games.Game, ev *games.Evaluator, choice popula
 		for i, p := range probes {
 			table, stage, entry, want := probe(ev, p)
 			off, tb := ev.TableOffset(table)
-			_, scale := games.QuantizeTable(ev.Data[off : off+tb.Size()])
+			_, scale := weights.QuantizeTable(ev.Data[off : off+tb.Size()])
 			got, _ := strconv.ParseFloat(lines[1+i], 64)
-			if enc == games.EncodingFloat32 && float32(got) != want || math.Abs(got-float64(want)) > within(scale, want) {
+			if enc == weights.EncodingFloat32 && float32(got) != want || math.Abs(got-float64(want)) > within(scale, want) {
 				t.Errorf("%s: C reads %s[%d][%d] as %s, want %g", enc, table, stage, entry, lines[1+i], want)
 			}
 		}
+	}
+}
+
+// TestConvert: an evaluator's defaults convert to any format of one set
+// of weights, labelled as converted; a spec without a game, or a game
+// unknown, says what is wrong.
+func TestConvert(t *testing.T) {
+	g := tictactoe.Game()
+	ev, _ := games.FindEvaluator(g, "lines")
+	data, err := weights.Convert("default:lines", "tictactoe", all.Find, "uci", weights.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, f := range ev.Features {
+		fmt.Fprintf(&want, "setoption name %s value %d\n", f.Name, weights.SpinValue(f, f.Default))
+	}
+	if string(data) != want.String() {
+		t.Errorf("uci: %q, want %q", data, want.String())
+	}
+	data, err = weights.Convert("default:lines", "tictactoe", all.Find, "json", weights.Options{})
+	if err != nil || !strings.Contains(string(data), `"genome": "converted from default:lines"`) {
+		t.Errorf("json: %v\n%s", err, data)
+	}
+	if _, err := weights.Convert("default:lines", "", all.Find, "uci", weights.Options{}); err == nil ||
+		!strings.Contains(err.Error(), "needs --game") {
+		t.Errorf("no game: %v", err)
+	}
+	if _, err := weights.Convert("default:lines", "go-moku", all.Find, "uci", weights.Options{}); err == nil {
+		t.Error("an unknown game converted")
 	}
 }
