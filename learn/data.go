@@ -44,12 +44,6 @@ const MaxScore = 1 << 30
 type Set struct {
 	Game  games.Game
 	Games []Game
-	// Margin, between 0 and 1, is the share of a label taken from the
-	// game's final margin where the game has one (games.Margined): the
-	// label is (1-Margin)*result + Margin*(1/2 + margin/(2*most)), so that
-	// a game won by many discs teaches more than one won by two. 0: the
-	// result alone.
-	Margin float64
 	// Lambda, between 0 and 1, is the share of a label taken from the
 	// mover's search score where its game has one (Game.Scores), the rest
 	// from the result: (1-Lambda)*result + Lambda*sigmoid(K*score), K the
@@ -79,12 +73,6 @@ func (s *Set) Each(from, to int, each func(p games.Position, label, score float6
 	var buf []games.Move
 	for i := from; i < to; i++ {
 		g := s.Games[i]
-		if s.Margin > 0 {
-			var err error
-			if g.Result, err = s.blend(i, g); err != nil {
-				return err
-			}
-		}
 		p := s.Game.Start()
 		for ply, m := range g.Moves {
 			var out games.Outcome
@@ -115,25 +103,6 @@ func legal(moves []games.Move, m games.Move) bool {
 		}
 	}
 	return false
-}
-
-// blend is game i's result blended with its final margin (Set.Margin),
-// the result alone when the game has no margin.
-func (s *Set) blend(i int, g Game) (float64, error) {
-	var buf []games.Move
-	p := s.Game.Start()
-	for ply, m := range g.Moves {
-		if buf, _ = p.Moves(buf[:0]); !legal(buf, m) {
-			return 0, fmt.Errorf("learn: game %d: move %d (%d) is not legal", i, ply+1, m)
-		}
-		p.Play(m)
-	}
-	mp, ok := p.(games.Margined)
-	if !ok {
-		return g.Result, nil
-	}
-	m, most := mp.Margin()
-	return (1-s.Margin)*g.Result + s.Margin*(0.5+float64(m)/float64(2*most)), nil
 }
 
 // Start resolves where a fit of evaluator starts: "empty" (from scratch:

@@ -10,8 +10,7 @@ import (
 )
 
 // TestSetLabels: the labels of a game's positions are its result from the
-// side to move's view, blended with the final disc margin by Set.Margin.
-// The game is the shortest Othello game, a black wipe-out in 9 moves
+// side to move's view. The game is the shortest Othello game, a black wipe-out in 9 moves
 // (black 13 discs, white 0).
 func TestSetLabels(t *testing.T) {
 	g := othello.Game()
@@ -28,22 +27,22 @@ func TestSetLabels(t *testing.T) {
 	if _, out := p.Moves(nil); out != games.FirstWins {
 		t.Fatalf("the wipe-out ends %v", out)
 	}
-	for _, c := range []struct{ margin, black float64 }{{0, 1}, {0.5, 0.5*1 + 0.5*(0.5+13.0/128)}, {1, 0.5 + 13.0/128}} {
-		set := &Set{Game: g, Games: []Game{{Moves: moves, Result: 1}}, Margin: c.margin}
+	for _, result := range []float64{1, 0.5, 0} {
+		set := &Set{Game: g, Games: []Game{{Moves: moves, Result: result}}}
 		n := 0
 		err := set.Each(0, 1, func(p games.Position, label, _ float64) error {
-			want := c.black
+			want := result
 			if p.Turn() == games.Second {
 				want = 1 - want
 			}
 			if math.Abs(label-want) > 1e-12 {
-				t.Errorf("margin share %v, ply %d: label %v, want %v", c.margin, n, label, want)
+				t.Errorf("result %v, ply %d: label %v, want %v", result, n, label, want)
 			}
 			n++
 			return nil
 		})
 		if err != nil || n != 9 {
-			t.Fatalf("margin share %v: %d positions, %v", c.margin, n, err)
+			t.Fatalf("result %v: %d positions, %v", result, n, err)
 		}
 	}
 }
