@@ -16,9 +16,16 @@ import (
 )
 
 // Game is one game of a Set: its moves from the game's start position (the
-// opening's plies included), its result and, where the players said them,
-// their scores.
+// opening's plies included), or from From, its result and, where the
+// players said them, their scores.
 type Game struct {
+	// From, when not nil, is where the game began instead of the game's
+	// start (an opening position of a tuning run); Each replays a clone
+	// of it. A game with a From and no moves is that one position,
+	// labelled by Result (a position of a file of labelled positions).
+	// The positions file holds no such games: it keeps moves from the
+	// start alone.
+	From  games.Position
 	Moves []games.Move
 	// Result is the first player's score: 1 a win, 0.5 a draw, 0 a loss.
 	Result float64
@@ -74,6 +81,15 @@ func (s *Set) Each(from, to int, each func(p games.Position, label, score float6
 	for i := from; i < to; i++ {
 		g := s.Games[i]
 		p := s.Game.Start()
+		if g.From != nil {
+			p = g.From.Clone()
+			if len(g.Moves) == 0 {
+				if err := eachAlone(p, g.Result, each); err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		for ply, m := range g.Moves {
 			var out games.Outcome
 			buf, out = p.Moves(buf[:0])
@@ -94,6 +110,15 @@ func (s *Set) Each(from, to int, each func(p games.Position, label, score float6
 		}
 	}
 	return nil
+}
+
+// eachAlone calls each with a game that is one position p, result its
+// first player's result, unless the game is over there.
+func eachAlone(p games.Position, result float64, each func(p games.Position, label, score float64) error) error {
+	if _, out := p.Moves(nil); out != games.Ongoing {
+		return nil
+	}
+	return each(p, Label(result, p.Turn()), math.NaN())
 }
 
 func legal(moves []games.Move, m games.Move) bool {

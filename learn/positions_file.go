@@ -80,6 +80,9 @@ func encodeBlock(g games.Game, gs []Game) ([]byte, error) {
 		if len(game.Moves) == 0 {
 			return nil, fmt.Errorf("learn: game %d has no move (a positions file holds games of one move or more)", i)
 		}
+		if game.From != nil {
+			return nil, fmt.Errorf("learn: game %d begins at a position of its own (a positions file holds games from the start)", i)
+		}
 		if len(game.Moves) > MaxGameMoves {
 			return nil, fmt.Errorf("learn: game %d has %d moves (a positions file holds at most %d)", i, len(game.Moves), MaxGameMoves)
 		}

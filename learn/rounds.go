@@ -288,11 +288,12 @@ func Accepted(m *tournament.MatchResult, pairs int) bool {
 	return false
 }
 
-// Positions is the number of positions of s: one before each move.
+// Positions is the number of positions of s: one before each move, and
+// one for each game that is a position alone (Game.From).
 func (s *Set) Positions() int {
 	n := 0
 	for _, g := range s.Games {
-		n += len(g.Moves)
+		n += max(len(g.Moves), 1)
 	}
 	return n
 }
