@@ -4,7 +4,9 @@
 // the engine solved the endgame), a sparse logistic fit of the tables over
 // millions of positions on every core, and rounds that alternate the two,
 // each round's weights kept only when they beat the last round's in a
-// pentanomial SPRT.
+// pentanomial SPRT. The fit is the one fit of evaluations to results in
+// gametune: population's Texel tuner fits a few weights through it too
+// (fit_lbfgs.go).
 package learn
 
 import (
