@@ -72,10 +72,11 @@ type FitOptions struct {
 	Tables []string
 	// Progress, when set, is called after each epoch.
 	Progress func(FitEpoch)
-	// Snap, when set, moves the fitted weights to values the caller can
-	// use (a tuner's weights on their features' steps) before their
-	// held-out loss is measured: FitResult.Weights is Snap's, Raw the
-	// fit's own. Nil keeps the fit's.
+	// Snap, when set, moves the weights of a fit without tables (L-BFGS)
+	// to values the caller can use (a tuner's weights on their features'
+	// steps) before their losses are measured: FitResult.Weights is
+	// Snap's, Raw the fit's own. Nil keeps the fit's; a fit of tables
+	// ignores it.
 	Snap func([]float64) []float64
 }
 
@@ -95,8 +96,8 @@ type FitEpoch struct {
 type FitResult struct {
 	Data    []float32
 	Weights []float64
-	// Raw is the weights as the fit found them, before FitOptions.Snap
-	// and, for an L-BFGS fit, before they are clamped to their ranges.
+	// Raw is the weights as the fit found them: for an L-BFGS fit, before
+	// they are clamped to their ranges and snapped (FitOptions.Snap).
 	Raw []float64
 	K   float64
 	// StartHeldOut and HeldOutLoss are the held-out loss of the starting
@@ -172,13 +173,6 @@ func Fit(ctx context.Context, ev *games.Evaluator, w []float64, set *Set, opts F
 		res.Positions = n
 		if f.opts.Progress != nil {
 			f.opts.Progress(e)
-		}
-	}
-	if f.opts.Snap != nil {
-		res.Raw = slices.Clone(f.w)
-		f.w = f.opts.Snap(f.w)
-		if res.HeldOutLoss, _, err = f.heldOutLoss(ctx); err != nil {
-			return f.result(res), err
 		}
 	}
 	return f.result(res), nil
