@@ -1,7 +1,9 @@
 package learn
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,5 +81,50 @@ func TestStartEmpty(t *testing.T) {
 	}
 	if _, _, err := Start(g, "full", "empty"); err == nil || !strings.Contains(err.Error(), "has no tables to start empty") {
 		t.Errorf("full from empty: %v", err)
+	}
+}
+
+// TestSetFrom: a game with a From replays from a clone of it (the From
+// unchanged), and a game of a From and no moves is that one position,
+// labelled by its result from the side to move's view; a positions file
+// refuses such games.
+func TestSetFrom(t *testing.T) {
+	g := othello.Game()
+	from := g.Start()
+	for _, s := range []string{"e6", "f4"} {
+		m, err := from.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from.Play(m)
+	}
+	next, err := from.ParseMove("e3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := from.String()
+	set := &Set{Game: g, Games: []Game{{From: from, Moves: []games.Move{next}, Result: 1}, {From: from, Result: 0}}}
+	var got []string
+	err = set.Each(0, 2, func(p games.Position, label, score float64) error {
+		got = append(got, fmt.Sprintf("%s %v %v", p, label, math.IsNaN(score)))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Black moves first and again after e6 f4: labels are black's result.
+	want := []string{before + " 1 true", before + " 0 true"}
+	if !slices.Equal(got, want) {
+		t.Errorf("positions %q, want %q", got, want)
+	}
+	if from.String() != before {
+		t.Errorf("the From changed: %s", from)
+	}
+	if n := set.Positions(); n != 2 {
+		t.Errorf("%d positions, want 2", n)
+	}
+	var b strings.Builder
+	if err := WriteGames(&b, g, set.Games[:1]); err == nil || !strings.Contains(err.Error(), "begins at a position of its own") {
+		t.Errorf("a positions file took a game with a From: %v", err)
 	}
 }
