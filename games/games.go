@@ -502,14 +502,6 @@ func (e *Evaluator) Check(w []float64) error {
 	return nil
 }
 
-// Margined is implemented by positions of games scored by a margin
-// (Othello's discs): Margin is the first player's margin in the position
-// (at a game's end, by how much it won or lost) and the largest a margin
-// can be.
-type Margined interface {
-	Margin() (margin, most int)
-}
-
 // Game is one board game: its name, its notation, its start position and its
 // evaluators.
 type Game interface {

@@ -4,7 +4,9 @@
 // the engine solved the endgame), a sparse logistic fit of the tables over
 // millions of positions on every core, and rounds that alternate the two,
 // each round's weights kept only when they beat the last round's in a
-// pentanomial SPRT.
+// pentanomial SPRT. The fit is the one fit of evaluations to results in
+// gametune: population's Texel tuner fits a few weights through it too
+// (fit_lbfgs.go).
 package learn
 
 import (
@@ -16,9 +18,16 @@ import (
 )
 
 // Game is one game of a Set: its moves from the game's start position (the
-// opening's plies included), its result and, where the players said them,
-// their scores.
+// opening's plies included), or from From, its result and, where the
+// players said them, their scores.
 type Game struct {
+	// From, when not nil, is where the game began instead of the game's
+	// start (an opening position of a tuning run); Each replays a clone
+	// of it. A game with a From and no moves is that one position,
+	// labelled by Result (a position of a file of labelled positions).
+	// The positions file holds no such games: it keeps moves from the
+	// start alone.
+	From  games.Position
 	Moves []games.Move
 	// Result is the first player's score: 1 a win, 0.5 a draw, 0 a loss.
 	Result float64
@@ -44,12 +53,6 @@ const MaxScore = 1 << 30
 type Set struct {
 	Game  games.Game
 	Games []Game
-	// Margin, between 0 and 1, is the share of a label taken from the
-	// game's final margin where the game has one (games.Margined): the
-	// label is (1-Margin)*result + Margin*(1/2 + margin/(2*most)), so that
-	// a game won by many discs teaches more than one won by two. 0: the
-	// result alone.
-	Margin float64
 	// Lambda, between 0 and 1, is the share of a label taken from the
 	// mover's search score where its game has one (Game.Scores), the rest
 	// from the result: (1-Lambda)*result + Lambda*sigmoid(K*score), K the
@@ -79,13 +82,16 @@ func (s *Set) Each(from, to int, each func(p games.Position, label, score float6
 	var buf []games.Move
 	for i := from; i < to; i++ {
 		g := s.Games[i]
-		if s.Margin > 0 {
-			var err error
-			if g.Result, err = s.blend(i, g); err != nil {
-				return err
+		p := s.Game.Start()
+		if g.From != nil {
+			p = g.From.Clone()
+			if len(g.Moves) == 0 {
+				if err := eachAlone(p, g.Result, each); err != nil {
+					return err
+				}
+				continue
 			}
 		}
-		p := s.Game.Start()
 		for ply, m := range g.Moves {
 			var out games.Outcome
 			buf, out = p.Moves(buf[:0])
@@ -108,6 +114,15 @@ func (s *Set) Each(from, to int, each func(p games.Position, label, score float6
 	return nil
 }
 
+// eachAlone calls each with a game that is one position p, result its
+// first player's result, unless the game is over there.
+func eachAlone(p games.Position, result float64, each func(p games.Position, label, score float64) error) error {
+	if _, out := p.Moves(nil); out != games.Ongoing {
+		return nil
+	}
+	return each(p, Label(result, p.Turn()), math.NaN())
+}
+
 func legal(moves []games.Move, m games.Move) bool {
 	for _, x := range moves {
 		if x == m {
@@ -115,25 +130,6 @@ func legal(moves []games.Move, m games.Move) bool {
 		}
 	}
 	return false
-}
-
-// blend is game i's result blended with its final margin (Set.Margin),
-// the result alone when the game has no margin.
-func (s *Set) blend(i int, g Game) (float64, error) {
-	var buf []games.Move
-	p := s.Game.Start()
-	for ply, m := range g.Moves {
-		if buf, _ = p.Moves(buf[:0]); !legal(buf, m) {
-			return 0, fmt.Errorf("learn: game %d: move %d (%d) is not legal", i, ply+1, m)
-		}
-		p.Play(m)
-	}
-	mp, ok := p.(games.Margined)
-	if !ok {
-		return g.Result, nil
-	}
-	m, most := mp.Margin()
-	return (1-s.Margin)*g.Result + s.Margin*(0.5+float64(m)/float64(2*most)), nil
 }
 
 // Start resolves where a fit of evaluator starts: "empty" (from scratch:

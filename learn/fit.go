@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +18,11 @@ import (
 // lower): sigmoid(e/200), so that with evaluations in tenths of a disc the
 // tables learn in tenths of a disc (a 20-disc lead is a 73% win).
 const DefaultK = 1.0 / 200
+
+// DefaultHeldOut is FitOptions.HeldOut's default: the share of a Set's
+// games a fit holds out (IsHeldOut). The Texel tuner's rounds are judged on
+// them: a tenth of 500 games a round is some 4,000 checkers positions.
+const DefaultHeldOut = 0.1
 
 // defaultRate is FitOptions.Rate's default.
 const defaultRate = 0.5
@@ -48,8 +54,8 @@ type FitOptions struct {
 	// 262,144 training positions (DefaultK when they carry no signal).
 	K float64
 	// HeldOut is the share of games never trained on, chosen by a hash of
-	// the seed and the game's index; their loss is reported every epoch.
-	// 0 means 0.1; a negative value keeps none.
+	// the seed and the game's index (IsHeldOut); their loss is reported
+	// every epoch. 0 means DefaultHeldOut; a negative value keeps none.
 	HeldOut float64
 	// Workers is the number of goroutines; 0 means all cores.
 	Workers int
@@ -66,6 +72,12 @@ type FitOptions struct {
 	Tables []string
 	// Progress, when set, is called after each epoch.
 	Progress func(FitEpoch)
+	// Snap, when set, moves the weights of a fit without tables (L-BFGS)
+	// to values the caller can use (a tuner's weights on their features'
+	// steps) before their losses are measured: FitResult.Weights is
+	// Snap's, Raw the fit's own. Nil keeps the fit's; a fit of tables
+	// ignores it.
+	Snap func([]float64) []float64
 }
 
 // FitEpoch is the report of one epoch. TrainLoss is the mean loss of the
@@ -84,7 +96,10 @@ type FitEpoch struct {
 type FitResult struct {
 	Data    []float32
 	Weights []float64
-	K       float64
+	// Raw is the weights as the fit found them: for an L-BFGS fit, before
+	// they are clamped to their ranges and snapped (FitOptions.Snap).
+	Raw []float64
+	K   float64
 	// StartHeldOut and HeldOutLoss are the held-out loss of the starting
 	// and of the fitted weights.
 	StartHeldOut, HeldOutLoss float64
@@ -101,11 +116,21 @@ type FitResult struct {
 	Memory int64
 	// Prepare is the time spent caching the positions and fitting K.
 	Prepare time.Duration
+	// An L-BFGS fit (an evaluator without tables: fit_lbfgs.go) also
+	// reports its iterations, the training loss of the starting weights
+	// and of Weights, and HeldOutError, the standard error of
+	// HeldOutLoss-StartHeldOut from the held-out positions' paired
+	// differences (0 without held-out positions).
+	Iterations      int
+	StartLoss, Loss float64
+	HeldOutError    float64
 }
 
 // Fit learns the table entries of ev (starting from ev.Data) and its
 // scalar weights (features with Table == "", starting from w) from the
-// positions of set, by mini-batch Adam on Texel's loss: the mean of
+// positions of set. An evaluator without tables (a few weights, each
+// read at every position) is fitted by L-BFGS instead (fit_lbfgs.go);
+// one with tables by mini-batch Adam on Texel's loss: the mean of
 // (sigmoid(K*e) - label)^2, e being the evaluation before rounding. The
 // scales (features with a Table) are held at their values in w: the
 // gradient of an entry is w[Feature]*Coef*dLoss/de. Updates are sparse:
@@ -130,6 +155,9 @@ func Fit(ctx context.Context, ev *games.Evaluator, w []float64, set *Set, opts F
 	}
 	res.BytesPerPosition = f.bytesPerPosition()
 	res.HeldOutLoss = res.StartHeldOut
+	if len(f.data) == 0 {
+		return f.fitScalars(ctx, res, start)
+	}
 	for epoch := 1; epoch <= f.opts.Epochs; epoch++ {
 		loss, n, err := f.epoch(ctx, epoch)
 		if err == nil {
@@ -154,6 +182,9 @@ func (f *fitter) result(res FitResult) FitResult {
 	res.Memory = f.memory()
 	res.Data = append([]float32(nil), f.data...)
 	res.Weights = append([]float64(nil), f.w...)
+	if res.Raw == nil {
+		res.Raw = slices.Clone(res.Weights)
+	}
 	return res
 }
 
@@ -162,7 +193,9 @@ func checkFit(ev *games.Evaluator, w []float64, set *Set, opts *FitOptions) erro
 	switch {
 	case ev == nil:
 		return fmt.Errorf("learn: no evaluator to fit")
-	case ev.Terms == nil || ev.Bind == nil || len(ev.Data) != ev.TablesSize() || len(ev.Data) == 0:
+	case len(ev.Tables) == 0 && ev.FeatureValues == nil:
+		return fmt.Errorf("learn: evaluator %q has no tables and no FeatureValues: nothing to fit", ev.Name)
+	case len(ev.Tables) > 0 && (ev.Terms == nil || ev.Bind == nil || len(ev.Data) != ev.TablesSize() || len(ev.Data) == 0):
 		return fmt.Errorf("learn: evaluator %q has no tables to fit (a fit needs Tables, Data, Terms and Bind)", ev.Name)
 	case len(ev.Data) >= math.MaxInt32:
 		return fmt.Errorf("learn: evaluator %q has %d table values; a fit takes fewer than 2^31", ev.Name, len(ev.Data))
@@ -233,7 +266,7 @@ func fitDefaults(o *FitOptions) error {
 	o.Epochs = cmp.Or(o.Epochs, 10)
 	o.BatchSize = cmp.Or(o.BatchSize, 16384)
 	o.Rate = cmp.Or(o.Rate, defaultRate)
-	o.HeldOut = cmp.Or(o.HeldOut, 0.1)
+	o.HeldOut = cmp.Or(o.HeldOut, DefaultHeldOut)
 	o.Workers = cmp.Or(o.Workers, runtime.NumCPU())
 	o.MemoryMiB = cmp.Or(o.MemoryMiB, 6144)
 	return nil

@@ -98,7 +98,10 @@ func newFitter(ev *games.Evaluator, w []float64, set *Set, opts FitOptions) (*fi
 	}
 	f := &fitter{ev: ev, set: set, opts: opts, w: append([]float64(nil), w...), startW: append([]float64(nil), w...), fixed: fixed}
 	for i := range ev.Features {
-		if !ev.IsScale(i) && f.fixed == nil {
+		// Without tables every feature is a weight the fit moves: a scale
+		// of tables it does not see is a weight like any (population's
+		// Texel tuner fits evaluators so).
+		if (len(ev.Tables) == 0 || !ev.IsScale(i)) && f.fixed == nil {
 			f.scalars = append(f.scalars, i)
 		}
 	}
@@ -129,7 +132,7 @@ func newFitter(ev *games.Evaluator, w []float64, set *Set, opts FitOptions) (*fi
 func (f *fitter) prepare(ctx context.Context) error {
 	moves := 0
 	for gi, g := range f.set.Games {
-		moves += len(g.Moves)
+		moves += max(len(g.Moves), 1)
 		if f.isHeldOut(gi) {
 			f.heldGames = append(f.heldGames, gi)
 		} else {
@@ -394,18 +397,24 @@ func gameShards(order []int, per int) []shard {
 	return shards
 }
 
+// inOrder cuts the positions of c (when the fit is cached) or of the games
+// gs (when not) into shards, in their order.
+func (f *fitter) inOrder(c *cache, gs []int) []shard {
+	if !f.cached {
+		return gameShards(gs, f.gamesPerShard)
+	}
+	var shards []shard
+	for _, st := range c.segs {
+		for a := 0; a < st.len(); a += shardSize {
+			shards = append(shards, shard{seg: st, lo: a, hi: min(a+shardSize, st.len())})
+		}
+	}
+	return shards
+}
+
 // heldOutLoss is the mean loss of the held-out positions, and their count.
 func (f *fitter) heldOutLoss(ctx context.Context) (float64, int, error) {
-	var shards []shard
-	if f.cached {
-		for _, st := range f.held.segs {
-			for a := 0; a < st.len(); a += shardSize {
-				shards = append(shards, shard{seg: st, lo: a, hi: min(a+shardSize, st.len())})
-			}
-		}
-	} else {
-		shards = gameShards(f.heldGames, f.gamesPerShard)
-	}
+	shards := f.inOrder(&f.held, f.heldGames)
 	loss, n, err := f.runShards(ctx, shards, make([]shardOut, len(shards)), false)
 	if err != nil || n == 0 {
 		return 0, 0, err

@@ -129,7 +129,7 @@ func randomSet(n int, seed uint64) *Set { return randomGames(othello.Game(), n, 
 // held-out game of set, and its label.
 func lastPositions(set *Set, seed uint64, share float64, fn func(p games.Position, label float64)) {
 	for gi, g := range set.Games {
-		if !isHeldOut(seed, share, gi) {
+		if !IsHeldOut(seed, share, gi) {
 			continue
 		}
 		p := set.Game.Start()
@@ -377,6 +377,8 @@ func TestFitRejectsBadInput(t *testing.T) {
 	w := ev.Defaults()
 	bad := slices.Clone(w)
 	bad[ev.Index("mobility@0")] = 1e9
+	noFeatureValues := othello.Game().Evaluators()[0].Clone()
+	noFeatureValues.FeatureValues = nil
 	for _, c := range []struct {
 		name string
 		ev   *games.Evaluator
@@ -386,7 +388,7 @@ func TestFitRejectsBadInput(t *testing.T) {
 		want string
 	}{
 		{"no evaluator", nil, w, set, FitOptions{}, "no evaluator"},
-		{"no tables", othello.Game().Evaluators()[0], othello.Game().Evaluators()[0].Defaults(), set, FitOptions{}, "no tables"},
+		{"nothing to fit", noFeatureValues, noFeatureValues.Defaults(), set, FitOptions{}, "no tables and no FeatureValues"},
 		{"weights out of range", ev, bad, set, FitOptions{}, "outside its range"},
 		{"no games", ev, w, &Set{Game: othello.Game()}, FitOptions{}, "no games"},
 		{"held-out share", ev, w, set, FitOptions{HeldOut: 1}, "HeldOut"},

@@ -20,52 +20,52 @@ import (
 // The state file is a weights file of the current weights (tables in
 // float32, exact) whose source holds the run's progress (a runState):
 // written before round 0 and after each round. The self-play games go to
-// the store (Config.Store, or the State file's own, State+".games", until
+// the positions file (Config.PositionsFile, or the State file's own, State+".games", until
 // RemoveState) as they finish, every quarter second at most and when the
 // round ends or is interrupted: an interruption (SIGINT) keeps every game
 // finished before the first unfinished one; a kill (SIGKILL) loses, besides
 // the games in flight, those finished in its last quarter second, and a
 // kill in the middle of an append leaves a last block cut short, which the
 // run started again cuts from the file. Started again, a run reads its
-// state, finds the games it played in the store, draws again the openings
-// of those games (checking that the store's games open from them: a store
+// state, finds the games it played in the positions file, draws again the openings
+// of those games (checking that the positions file's games open from them: a positions file
 // that does not continue the run is refused) and plays the rest: every
 // game depends on the seed and its index alone (SelfPlay), so the games,
 // the fits and the gates are the uninterrupted run's.
 
-// flushEvery is how often a round appends its finished games to the store:
+// flushEvery is how often a round appends its finished games to the positions file:
 // a block's header (some 27 bytes) and a sync each time.
 const flushEvery = 250 * time.Millisecond
 
 // learner is a run of Learn: its Config, its plan and where its games go.
 type learner struct {
-	cfg        Config
-	plan       plan
-	store      string // the store the games are appended to; "" for none
-	settings   string
-	storeGames int
-	first      int             // the index of the next self-play game
-	seen       map[uint64]bool // SelfPlayOptions.Seen
-	partial    int             // the games of the next round the store holds already
+	cfg       Config
+	plan      plan
+	gamesFile string // the positions file the games are appended to; "" for none
+	settings  string
+	fileGames int
+	first     int             // the index of the next self-play game
+	seen      map[uint64]bool // SelfPlayOptions.Seen
+	partial   int             // the games of the next round the positions file holds already
 }
 
-// storePath is where the games of cfg go: its Store, else the State
-// file's own store, else nowhere ("").
-func storePath(cfg Config) string {
-	if cfg.Store == "" && cfg.State != "" {
+// gamesPath is where the games of cfg go: its PositionsFile, else the State
+// file's own positions file, else nowhere ("").
+func gamesPath(cfg Config) string {
+	if cfg.PositionsFile == "" && cfg.State != "" {
 		return cfg.State + ".games"
 	}
-	return cfg.Store
+	return cfg.PositionsFile
 }
 
-// start checks that the run's files can be written, reads the store and,
+// start checks that the run's files can be written, reads the positions file and,
 // when the State file holds the state of an interrupted run of the same
 // settings, continues it: the rounds done, the current weights, the games
 // played. Otherwise the run starts afresh and its state is written.
 func start(ctx context.Context, cfg Config, p plan) (*learner, *Result, error) {
-	l := &learner{cfg: cfg, plan: p, store: storePath(cfg), seen: map[uint64]bool{}}
-	if l.store != "" {
-		if err := files.CheckAppendable(l.store); err != nil {
+	l := &learner{cfg: cfg, plan: p, gamesFile: gamesPath(cfg), seen: map[uint64]bool{}}
+	if l.gamesFile != "" {
+		if err := files.CheckAppendable(l.gamesFile); err != nil {
 			return nil, nil, fmt.Errorf("%w: positions file: %v", ErrConfig, err)
 		}
 	}
@@ -80,13 +80,13 @@ func start(ctx context.Context, cfg Config, p plan) (*learner, *Result, error) {
 			return nil, nil, err
 		}
 	}
-	set, err := l.readStore(ctx, st != nil)
+	set, err := l.readPositionsFile(ctx, st != nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	set.Margin, set.Lambda = cfg.Margin, cfg.Lambda
+	set.Lambda = cfg.Lambda
 	res := &Result{Evaluator: cfg.Evaluator, Data: cfg.Evaluator.Data, Weights: cfg.Weights, Set: set}
-	l.first, l.storeGames = len(set.Games), len(set.Games)
+	l.first, l.fileGames = len(set.Games), len(set.Games)
 	switch {
 	case cfg.State == "":
 		return l, res, nil
@@ -97,31 +97,31 @@ func start(ctx context.Context, cfg Config, p plan) (*learner, *Result, error) {
 		return nil, nil, err
 	}
 	res.Data, res.Weights = res.Evaluator.Data, st.weights
-	l.storeGames, l.first = st.StoreGames, st.StoreGames
+	l.fileGames, l.first = st.FileGames, st.FileGames
 	res.Rounds, res.Played = st.Rounds, st.Played
 	return l, res, l.resume(ctx, res)
 }
 
-// readStore reads the run's store (an empty Set when it has none). When the
+// readPositionsFile reads the run's positions file (an empty Set when it has none). When the
 // run goes on from its state (resuming), a last block cut short by a kill
 // in the middle of an append is cut from the file: its games are played
 // again.
-func (l *learner) readStore(ctx context.Context, resuming bool) (*Set, error) {
-	if l.store == "" {
+func (l *learner) readPositionsFile(ctx context.Context, resuming bool) (*Set, error) {
+	if l.gamesFile == "" {
 		return &Set{Game: l.cfg.Game}, nil
 	}
-	set, err := openStore(ctx, l.store, l.cfg.Game)
+	set, err := openPositionsFile(ctx, l.gamesFile, l.cfg.Game)
 	var cut *truncatedError
 	if resuming && errors.As(err, &cut) {
-		if terr := os.Truncate(l.store, cut.start); terr != nil {
+		if terr := os.Truncate(l.gamesFile, cut.start); terr != nil {
 			return nil, fmt.Errorf("%w (and cutting it there: %v)", err, terr)
 		}
-		return openStore(ctx, l.store, l.cfg.Game)
+		return openPositionsFile(ctx, l.gamesFile, l.cfg.Game)
 	}
 	return set, err
 }
 
-// resume finds in the store the games of the rounds done and of the round
+// resume finds in the positions file the games of the rounds done and of the round
 // interrupted, and draws their openings again (as SelfPlay noted them in
 // Seen when it played them).
 func (l *learner) resume(ctx context.Context, res *Result) error {
@@ -130,17 +130,17 @@ func (l *learner) resume(ctx context.Context, res *Result) error {
 		done += r.SelfPlay
 	}
 	set := res.Set
-	stored := len(set.Games) - l.storeGames
+	stored := len(set.Games) - l.fileGames
 	if stored < done {
 		return fmt.Errorf("%w: %s holds %d games, and the interrupted run had played %d after its first %d: it lost games since (remove %s to start afresh)",
-			ErrBadStore, l.store, len(set.Games), done, l.storeGames, l.cfg.State)
+			ErrBadPositionsFile, l.gamesFile, len(set.Games), done, l.fileGames, l.cfg.State)
 	}
 	l.partial = stored - done
 	if r := len(res.Rounds); r < l.cfg.Rounds && l.partial > l.plan.selfPlay(r, res.Played) || r == l.cfg.Rounds && l.partial > 0 {
-		return fmt.Errorf("%w: %s holds %d games more than the interrupted run played (remove %s to start afresh)", ErrBadStore, l.store, l.partial, l.cfg.State)
+		return fmt.Errorf("%w: %s holds %d games more than the interrupted run played (remove %s to start afresh)", ErrBadPositionsFile, l.gamesFile, l.partial, l.cfg.State)
 	}
 	cur := tournament.Player{Evaluator: res.Evaluator, Weights: res.Weights, Limits: l.cfg.Limits}
-	return l.redraw(ctx, cur, set.Games[l.storeGames:])
+	return l.redraw(ctx, cur, set.Games[l.fileGames:])
 }
 
 // redraw draws the openings of the games stored (noting them in l.seen) as
@@ -157,7 +157,7 @@ func (l *learner) redraw(ctx context.Context, cur tournament.Player, stored []Ga
 	for i, spec := range drawn.specs {
 		if !opensFrom(l.cfg.Game, stored[i], spec.Opening) {
 			return fmt.Errorf("%w: %s: game %d does not open from the position the interrupted run drew for it (%s): the file does not continue that run (remove %s to start afresh)",
-				ErrBadStore, l.store, l.storeGames+i+1, spec.Opening, l.cfg.State)
+				ErrBadPositionsFile, l.gamesFile, l.fileGames+i+1, spec.Opening, l.cfg.State)
 		}
 	}
 	l.first += len(stored)
@@ -166,7 +166,7 @@ func (l *learner) redraw(ctx context.Context, cur tournament.Player, stored []Ga
 
 // selfPlayOptions are the options of n self-play games from game first.
 func (l *learner) selfPlayOptions(n, first int, seen map[uint64]bool) SelfPlayOptions {
-	return SelfPlayOptions{Games: n, Seed: l.cfg.Seed, First: first, MinOpening: l.cfg.MinOpening, MaxOpening: l.cfg.MaxOpening, Seen: seen}
+	return SelfPlayOptions{Games: n, Seed: l.cfg.Seed, First: first, Seen: seen}
 }
 
 // opensFrom says whether g's moves pass through the position opening.
@@ -196,8 +196,8 @@ func (s *specsOnly) Run(_ context.Context, specs []tournament.GameSpec, _ func(i
 }
 
 // selfPlay plays the self-play games of round r, n in all, of which the
-// store holds the first l.partial already (an interrupted round's), and
-// returns the new ones; each is appended to the store as it finishes.
+// positions file holds the first l.partial already (an interrupted round's), and
+// returns the new ones; each is appended to the positions file as it finishes.
 func (l *learner) selfPlay(ctx context.Context, r, n int, cur tournament.Player, progress func(string, int, int)) ([]Game, error) {
 	k := l.partial
 	l.partial = 0
@@ -208,7 +208,7 @@ func (l *learner) selfPlay(ctx context.Context, r, n int, cur tournament.Player,
 	}
 	runner := l.cfg.Runner
 	var keep *appender
-	if l.store != "" {
+	if l.gamesFile != "" {
 		keep = &appender{l: l, inner: runner, cur: cur, shadow: maps.Clone(l.seen), next: first + k, last: time.Now()}
 		runner = keep
 	}
@@ -228,9 +228,9 @@ func (l *learner) selfPlay(ctx context.Context, r, n int, cur tournament.Player,
 }
 
 // appender is the Runner of a round's self-play when its games go to a
-// store: it hands each finished game to SelfPlay, makes the same game
+// positions file: it hands each finished game to SelfPlay, makes the same game
 // again from its record (SelfPlay of that one game, on a copy of Seen, from
-// the record), and appends it to the store, each flushEvery and at the end.
+// the record), and appends it to the positions file, each flushEvery and at the end.
 type appender struct {
 	l       *learner
 	inner   tournament.Runner
@@ -260,13 +260,13 @@ func (a *appender) Run(ctx context.Context, specs []tournament.GameSpec, done fu
 	})
 }
 
-// flush appends the games pending to the store.
+// flush appends the games pending to the positions file.
 func (a *appender) flush() error {
 	a.last = time.Now()
 	if len(a.pending) == 0 {
 		return nil
 	}
-	if err := AppendStore(a.l.store, a.l.cfg.Game, a.pending); err != nil {
+	if err := AppendPositionsFile(a.l.gamesFile, a.l.cfg.Game, a.pending); err != nil {
 		return err
 	}
 	a.pending = a.pending[:0]

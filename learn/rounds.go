@@ -36,8 +36,9 @@ var ErrConfig = errors.New("learn: bad settings")
 // Config configures Learn. Zero fields take the defaults named.
 type Config struct {
 	Game games.Game
-	// Evaluator is the evaluator with tables to learn, Data its values at
-	// round 0 (all zero for a fit from scratch), Weights its weights.
+	// Evaluator is the evaluator with tables to learn, its Data the
+	// tables at round 0 (all zero for a fit from scratch); Weights are its
+	// weights at round 0.
 	Evaluator *games.Evaluator
 	Weights   []float64
 	// Limits are the search limits of every game, self-play and gate.
@@ -53,31 +54,25 @@ type Config struct {
 	// Fit configures each round's fit; its Seed, when 0, is drawn from
 	// Seed and the round.
 	Fit FitOptions
-	// Store, when set, is a positions file (AppendStore): its games, when
+	// PositionsFile, when set, is a positions file (AppendPositionsFile): its games, when
 	// it exists, join the Set before round 0 (and the self-play games are
 	// counted on from them, so that a second run with the same seed plays
 	// new games), and each round's self-play games are appended to it as
 	// they finish. It must be a regular file that can be appended to, or
 	// a new file in a folder that takes one: checked before any game.
-	Store string
+	PositionsFile string
 	// State, when set, is a file where the run keeps its state between
 	// rounds, so that a run interrupted (or killed) and started again
 	// with the same Config continues where it stopped, to the result of
 	// an uninterrupted run (see runState): a weights file of the current
 	// weights, readable as any. A State of other settings is an error
-	// (ErrConfig). Without Store, the games are kept in State+".games"
+	// (ErrConfig). Without PositionsFile, the games are kept in State+".games"
 	// meanwhile. RemoveState removes them once the result is written.
 	State string
-	// Margin is the share of each label taken from its game's final
-	// margin (Set.Margin).
-	Margin float64
 	// Lambda is the share of each label taken from the mover's search
 	// score (Set.Lambda).
 	Lambda float64
 	Gate   Gate
-	// MinOpening and MaxOpening are the self-play openings' random plies
-	// (SelfPlayOptions).
-	MinOpening, MaxOpening int
 	// Log, if not nil, is called after each round.
 	Log func(Round)
 	// Progress, if not nil, is called within each round: at every tenth
@@ -149,7 +144,7 @@ type Result struct {
 }
 
 // Learn runs the rounds. Round r plays self-play games with the current
-// weights (round 0: Config's), adds them to the Set (and the store), fits
+// weights (round 0: Config's), adds them to the Set (and the positions file), fits
 // the tables and weights on the whole Set from the current ones (a warm
 // start), and gates the fit: it plays the current weights and is kept only
 // when the SPRT accepts H1, or when at MaxPairs the interval of its
@@ -161,7 +156,7 @@ type Result struct {
 // (r+1) parts of the parts of the rounds left (of 4 rounds: 10%, 20%, 30%,
 // 40%), so that the later rounds, with better weights, play more; games a
 // gate did not use go to the later rounds' self-play. The result depends on
-// Config alone (and the store's games), whatever the number of workers and
+// Config alone (and the positions file's games), whatever the number of workers and
 // however often the run was interrupted and started again (Config.State).
 // Interrupted, Learn returns the result so far with ctx's error.
 func Learn(ctx context.Context, cfg Config) (*Result, error) {
@@ -210,10 +205,10 @@ func Learn(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// openStore reads the store at path, or starts an empty Set when there is
+// openPositionsFile reads the positions file at path, or starts an empty Set when there is
 // no such file yet.
-func openStore(ctx context.Context, path string, g games.Game) (*Set, error) {
-	set, err := ReadStoreContext(ctx, path, g)
+func openPositionsFile(ctx context.Context, path string, g games.Game) (*Set, error) {
+	set, err := ReadPositionsFileContext(ctx, path, g)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, statErr := os.Stat(path); errors.Is(statErr, fs.ErrNotExist) {
 			return &Set{Game: g}, nil
@@ -281,11 +276,12 @@ func Accepted(m *tournament.MatchResult, pairs int) bool {
 	return stats.Kept(m.Status, m.Pentanomial, pairs)
 }
 
-// Positions is the number of positions of s: one before each move.
+// Positions is the number of positions of s: one before each move, and
+// one for each game that is a position alone (Game.From).
 func (s *Set) Positions() int {
 	n := 0
 	for _, g := range s.Games {
-		n += len(g.Moves)
+		n += max(len(g.Moves), 1)
 	}
 	return n
 }
@@ -309,8 +305,6 @@ func newPlan(cfg *Config) (plan, error) {
 		return plan{}, fmt.Errorf("%w: the evaluator has no tables to learn (evaluators of %s with tables: %s)", ErrConfig, cfg.Game.Name(), games.TableEvaluators(cfg.Game))
 	case len(cfg.Weights) != len(cfg.Evaluator.Features):
 		return plan{}, fmt.Errorf("%w: %d weights for the %d features of %s", ErrConfig, len(cfg.Weights), len(cfg.Evaluator.Features), cfg.Evaluator.Name)
-	case !(cfg.Margin >= 0 && cfg.Margin <= 1):
-		return plan{}, fmt.Errorf("%w: margin share %v: want 0 to 1", ErrConfig, cfg.Margin)
 	case !(cfg.Lambda >= 0 && cfg.Lambda <= 1):
 		return plan{}, fmt.Errorf("%w: score share (lambda) %v: want 0 to 1", ErrConfig, cfg.Lambda)
 	case cfg.Rounds < 0 || cfg.Budget < 0 || cfg.Gate.MaxPairs < 0:

@@ -15,18 +15,18 @@ import (
 	"github.com/gametune/gametune/tournament/stats"
 )
 
-func patternsConfig(t *testing.T, workers int, store string) Config {
+func patternsConfig(t *testing.T, workers int, file string) Config {
 	t.Helper()
 	g := findGame(t, "othello")
 	p := builtin(t, g, "patterns", 1)
 	return Config{Game: g, Evaluator: p.Evaluator, Weights: p.Weights, Limits: engine.Limits{Depth: 1},
-		Runner: newPool(t, workers), Budget: 40, Rounds: 2, Seed: 5, Store: store}
+		Runner: newPool(t, workers), Budget: 40, Rounds: 2, Seed: 5, PositionsFile: file}
 }
 
 // TestLearnRounds: the rounds share the budget as documented (10 self-play
-// games, then 20 with the gate's unused games; 5 pairs a gate), the store
+// games, then 20 with the gate's unused games; 5 pairs a gate), the positions file
 // holds the Set, and nothing depends on the number of workers. A second
-// run on the same store learns from its games too, and plays new ones.
+// run on the same positions file learns from its games too, and plays new ones.
 func TestLearnRounds(t *testing.T) {
 	dir := t.TempDir()
 	var logged []Round
@@ -97,9 +97,9 @@ func TestLearnRounds(t *testing.T) {
 			t.Errorf("round %d: a gate of %d pairs gives %v, accepted %v (K %g, held-out loss %g)", r.Round, r.GatePairs, r.GateElo, r.Accepted, r.K, r.HeldOut)
 		}
 	}
-	stored, err := ReadStore(filepath.Join(dir, "one"), one.Set.Game)
+	stored, err := ReadPositionsFile(filepath.Join(dir, "one"), one.Set.Game)
 	if err != nil || !reflect.DeepEqual(stored.Games, one.Set.Games) {
-		t.Fatalf("the store holds %d games, the set %d (%v)", len(stored.Games), len(one.Set.Games), err)
+		t.Fatalf("the positions file holds %d games, the set %d (%v)", len(stored.Games), len(one.Set.Games), err)
 	}
 	again, err := Learn(context.Background(), patternsConfig(t, 2, filepath.Join(dir, "one")))
 	if err != nil {

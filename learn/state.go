@@ -21,7 +21,7 @@ import (
 // The state file of a run (Config.State): see resume.go.
 
 // stateVersion is the version of runState this program writes and reads.
-const stateVersion = 1
+const stateVersion = 2
 
 // stateKey is the key of the run's progress in its state file's source.
 const stateKey = "learn_state"
@@ -32,10 +32,10 @@ type runState struct {
 	// Settings is the fingerprint of what the run's result depends on
 	// (fingerprint): a state of other settings is not continued.
 	Settings string
-	// StoreGames is the number of games the store held before the run.
-	StoreGames int
-	Rounds     []Round
-	Played     int
+	// FileGames is the number of games the positions file held before the run.
+	FileGames int
+	Rounds    []Round
+	Played    int
 	// data and weights are the current weights, read from the file
 	// itself (not in the encoded state).
 	data    []float32
@@ -43,14 +43,14 @@ type runState struct {
 }
 
 // RemoveState removes a finished run's state file and, when the run had
-// no Store, the store of its games: once its result is written, the run
+// no PositionsFile, the positions file of its games: once its result is written, the run
 // has nothing left to continue.
 func RemoveState(cfg Config) error {
 	if cfg.State == "" {
 		return nil
 	}
-	if cfg.Store == "" {
-		if err := os.Remove(storePath(cfg)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if cfg.PositionsFile == "" {
+		if err := os.Remove(gamesPath(cfg)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
@@ -99,11 +99,11 @@ func (l *learner) save(res *Result) error {
 		return nil
 	}
 	var raw bytes.Buffer
-	st := runState{Version: stateVersion, Settings: l.settings, StoreGames: l.storeGames, Rounds: res.Rounds, Played: res.Played}
+	st := runState{Version: stateVersion, Settings: l.settings, FileGames: l.fileGames, Rounds: res.Rounds, Played: res.Played}
 	if err := gob.NewEncoder(&raw).Encode(st); err != nil {
 		return fmt.Errorf("learn: the run's state: %w", err)
 	}
-	source := map[string]any{"command": "learn", "rounds": len(res.Rounds), "played": res.Played, "store": l.store,
+	source := map[string]any{"command": "learn", "rounds": len(res.Rounds), "played": res.Played, "positions": l.gamesFile,
 		stateKey: base64.StdEncoding.EncodeToString(raw.Bytes())}
 	var b bytes.Buffer
 	if err := weights.WriteWith(&b, l.cfg.Game, res.Evaluator, res.Weights, source, weights.Options{Encoding: weights.EncodingFloat32}); err != nil {
@@ -117,13 +117,13 @@ func (l *learner) save(res *Result) error {
 
 // fingerprint is a digest of what a run's result depends on: its game,
 // evaluator, starting tables and weights, limits, budget, rounds, seed,
-// labels, gate, openings, fit (not its workers) and store.
+// labels, gate, openings, fit (not its workers) and positions file.
 func fingerprint(cfg Config) string {
 	h := sha256.New()
 	fit := cfg.Fit
 	fit.Workers, fit.Progress = 0, nil
-	fmt.Fprintf(h, "%s\n%s\n%+v\n%d %d %d\n%v %v\n%+v\n%d %d\n%q\n%+v\n", cfg.Game.Name(), cfg.Evaluator.Name, cfg.Limits,
-		cfg.Budget, cfg.Rounds, cfg.Seed, cfg.Margin, cfg.Lambda, cfg.Gate, cfg.MinOpening, cfg.MaxOpening, cfg.Store, fit)
+	fmt.Fprintf(h, "%s\n%s\n%+v\n%d %d %d\n%v\n%+v\n%q\n%+v\n", cfg.Game.Name(), cfg.Evaluator.Name, cfg.Limits,
+		cfg.Budget, cfg.Rounds, cfg.Seed, cfg.Lambda, cfg.Gate, cfg.PositionsFile, fit)
 	buf := make([]byte, 0, 4*len(cfg.Evaluator.Data)+8*len(cfg.Weights))
 	for _, v := range cfg.Evaluator.Data {
 		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))

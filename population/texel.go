@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
-	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/learn"
 	"github.com/gametune/gametune/tournament"
-	"github.com/gametune/gametune/tournament/stats"
-	"gonum.org/v1/gonum/optimize"
 )
 
 // TexelConfig is Texel's section of a Config: TexelRounds generations,
@@ -50,121 +47,41 @@ func (c TexelConfig) validate(budget int) error {
 // StageTexel names Texel's self-play games.
 const StageTexel = "texel"
 
-// Positions are positions reduced to what Texel's fit needs: each
-// position's feature values (FeatureValues, from the side to move's point
-// of view) and the game's result for the side to move (1, 0.5, 0).
-type Positions struct {
-	Dim      int       // features per position
-	Values   []float64 // Dim values per position, one position after another
-	Results  []float64
-	Resolved int // positions replaced by their quiescence leaf
-	Games    int // games the positions come from
-
-	// HeldOut, if set, receives the positions whose hash (of the quiet
-	// position, mixed with SplitSeed) puts them in the held-out share
-	// (HeldOutPercent); the others stay here. A position seen twice goes
-	// the same way both times, so no position is in both sets.
-	HeldOut   *Positions
-	SplitSeed uint64
-
-	noisy       bool             // keep positions as played, without their quiescence leaves (a study's variant)
-	quiet       *engine.Searcher // finds the quiescence leaves; made at the first position
-	moves, leaf []games.Move
-}
-
-// Len is the number of positions.
-func (p *Positions) Len() int { return len(p.Results) }
-
 // ErrNoFeatureValues is returned for an evaluator without FeatureValues.
 var ErrNoFeatureValues = errors.New("population: the evaluator has no FeatureValues, which Texel's fit needs")
 
-// AddGame replays a finished game's record (its opening and moves) and adds
-// each ongoing position with the game's result, as Texel's method wants it
-// quiet: a position with noisy moves (captures, promotions) is replaced by
-// the leaf of a quiescence search from it (the position whose static
-// evaluation the search backs up), with the result seen from that leaf's
-// side to move. A record whose moves do not replay is an error.
-func (p *Positions) AddGame(g games.Game, ev *games.Evaluator, w []float64, rec tournament.Record) error {
-	if ev.FeatureValues == nil {
-		return ErrNoFeatureValues
-	}
-	p.Dim = len(ev.Features)
-	first := rec.Score()
-	var pos games.Position
-	if rec.Opening == "" {
-		pos = g.Start()
-	} else {
-		var err error
+// fitGame is a recorded game as the fit reads it (learn.Game): from its
+// opening, its moves, the first player's result; ok is false for a game
+// of no moves, which teaches nothing. A record whose moves do not replay
+// is an error.
+func fitGame(g games.Game, rec tournament.Record) (out learn.Game, ok bool, err error) {
+	pos := g.Start()
+	if rec.Opening != "" {
 		if pos, err = g.ParsePosition(rec.Opening); err != nil {
-			return fmt.Errorf("population: a recorded opening: %w", err)
+			return out, false, fmt.Errorf("population: a recorded opening: %w", err)
 		}
+		out.From = pos.Clone()
 	}
+	out.Result = rec.Score()
 	for i, s := range rec.Moves {
-		if err := p.addQuiet(ev, w, pos, first); err != nil {
-			return err
-		}
 		m, err := pos.ParseMove(s)
 		if err != nil {
-			return fmt.Errorf("population: move %d of a recorded game: %w", i+1, err)
+			return out, false, fmt.Errorf("population: move %d of a recorded game: %w", i+1, err)
 		}
+		out.Moves = append(out.Moves, m)
 		pos.Play(m)
 	}
-	p.Games++
-	return nil
+	return out, len(out.Moves) > 0, nil
 }
 
-// AddPosition adds one position with the result of its game for the first
-// player (1, 0.5 or 0), made quiet as AddGame makes its positions. A
-// finished position adds nothing.
-func (p *Positions) AddPosition(ev *games.Evaluator, w []float64, pos games.Position, first float64) error {
-	if ev.FeatureValues == nil {
-		return ErrNoFeatureValues
-	}
-	p.Dim = len(ev.Features)
-	return p.addQuiet(ev, w, pos, first)
-}
-
-// addQuiet adds pos (or its quiescence leaf: engine.Searcher.QuietLeaf
-// with weights w) with the result first of the first player, seen from
-// the side to move there.
-func (p *Positions) addQuiet(ev *games.Evaluator, w []float64, pos games.Position, first float64) error {
-	var out games.Outcome
-	if p.moves, out = pos.Moves(p.moves[:0]); out != games.Ongoing {
-		return nil
-	}
-	if p.quiet == nil {
-		var err error
-		if p.quiet, err = engine.New(engine.Options{TableMiB: 1}); err != nil {
-			return err
-		}
-	}
-	p.leaf = p.leaf[:0]
-	if !p.noisy {
-		p.leaf, _ = p.quiet.QuietLeaf(pos, ev, w, p.leaf)
-	}
-	for _, m := range p.leaf {
-		pos.Play(m)
-	}
-	to := p
-	if p.HeldOut != nil && heldOut(p.SplitSeed, pos.Hash()) {
-		to = p.HeldOut
-		to.Dim = p.Dim
-	}
-	n := len(to.Values)
-	to.Values = append(to.Values, make([]float64, p.Dim)...)
-	ev.FeatureValues(pos, to.Values[n:])
-	r := first
-	if pos.Turn() == games.Second {
-		r = 1 - first
-	}
-	to.Results = append(to.Results, r)
-	if len(p.leaf) > 0 {
-		to.Resolved++
-	}
-	for range p.leaf {
-		pos.Undo()
-	}
-	return nil
+// weightsOnly is ev as Texel's fit sees it: its weights alone, each read
+// at every position through FeatureValues (a table's scale is a weight
+// like the others), its tables, if any, fixed inside Evaluate and
+// FeatureValues. learn.Fit fits such an evaluator by L-BFGS.
+func weightsOnly(ev *games.Evaluator) *games.Evaluator {
+	w := *ev
+	w.Tables, w.Data, w.Bind, w.Terms, w.Pictures = nil, nil, nil, nil, nil
+	return &w
 }
 
 // TexelData are positions given to the Texel tuner besides its own
@@ -182,151 +99,18 @@ type LabelledPosition struct {
 	First    float64
 }
 
-// texelLoss is the mean squared error between the results and the
-// sigmoid of K times the evaluation, w dotted with each position's values:
-// E = 1/n sum (R - s)^2, s = 1/(1+exp(-K q)). With grad non-nil it also
-// writes dE/dw. It costs O(n*Dim).
-func texelLoss(p *Positions, k float64, w, grad []float64) float64 {
-	for j := range grad {
-		grad[j] = 0
-	}
-	sum := 0.0
-	d := p.Dim
-	for i, r := range p.Results {
-		x := p.Values[i*d : i*d+d]
-		q := 0.0
-		for j, v := range x {
-			q += w[j] * v
-		}
-		s := 1 / (1 + math.Exp(-k*q))
-		e := r - s
-		sum += e * e
-		if grad != nil {
-			c := -2 * e * s * (1 - s) * k
-			for j, v := range x {
-				grad[j] += c * v
-			}
-		}
-	}
-	n := float64(max(len(p.Results), 1))
-	for j := range grad {
-		grad[j] /= n
-	}
-	return sum / n
-}
-
-// FitK returns the scaling constant K that minimises the loss of weights
-// w: a golden-section search of log K over [1e-7, 10], to a relative
-// precision of about 1e-6.
-func FitK(p *Positions, w []float64) float64 {
-	lo, hi := math.Log(1e-7), math.Log(10)
-	f := func(x float64) float64 { return texelLoss(p, math.Exp(x), w, nil) }
-	return math.Exp(stats.GoldenMin(f, lo, hi, 1e-6))
-}
-
-// TexelFit is the result of FitWeights.
-type TexelFit struct {
-	K          float64
-	Weights    []float64 // in the ranges and on the steps of the features
-	Raw        []float64 // the optimum found, before snapping
-	Loss       float64   // of Raw; LossStart of the start weights with the same K
-	LossStart  float64
-	Iterations int
-}
-
-// FitWeights fits the scaling constant K to the start weights, then the
-// weights to the positions' results with K fixed: L-BFGS (gonum) on the
-// mean squared error, the weights scaled by their ranges, with a steep
-// quadratic penalty outside each range; the optimum is then clamped to the
-// ranges and snapped to the steps. Features with an empty range stay at
-// their start. The result depends on the positions and start alone.
-func FitWeights(ctx context.Context, p *Positions, ev *games.Evaluator, start []float64) (TexelFit, error) {
-	if p.Len() == 0 {
-		return TexelFit{}, fmt.Errorf("population: Texel's fit has no quiet positions to fit")
-	}
-	if p.Dim != len(ev.Features) || len(start) != p.Dim {
-		return TexelFit{}, fmt.Errorf("population: positions of %d features, evaluator %q has %d", p.Dim, ev.Name, len(ev.Features))
-	}
-	k := FitK(p, start)
-	fit := TexelFit{K: k, LossStart: texelLoss(p, k, start, nil)}
-	scale := make([]float64, p.Dim)
-	for j, f := range ev.Features {
-		scale[j] = f.Max - f.Min // 0 for a fixed feature
-	}
-	w := make([]float64, p.Dim)
-	grad := make([]float64, p.Dim)
-	toW := func(x []float64) {
-		for j := range w {
-			w[j] = start[j] + x[j]*scale[j]
-		}
-	}
-	const penalty = 10.0
-	problem := optimize.Problem{
-		Func: func(x []float64) float64 {
-			toW(x)
-			v := texelLoss(p, k, w, nil)
-			for j := range x {
-				v += fitL2 * x[j] * x[j]
-			}
-			for j, f := range ev.Features {
-				if scale[j] > 0 {
-					o := max(w[j]-f.Max, f.Min-w[j], 0) / scale[j]
-					v += penalty * o * o
-				}
-			}
-			return v
-		},
-		Grad: func(g, x []float64) {
-			toW(x)
-			texelLoss(p, k, w, grad)
-			for j, f := range ev.Features {
-				g[j] = grad[j]*scale[j] + 2*fitL2*x[j]
-				if scale[j] > 0 {
-					switch {
-					case w[j] > f.Max:
-						g[j] += 2 * penalty * (w[j] - f.Max) / scale[j]
-					case w[j] < f.Min:
-						g[j] -= 2 * penalty * (f.Min - w[j]) / scale[j]
-					}
-				}
-			}
-		},
-	}
-	// Stop when the loss has gained less than 1e-8 in 10 iterations: the
-	// loss is a mean squared error of about 0.1, so that is far below
-	// what the noise of the results can tell apart.
-	settings := &optimize.Settings{MajorIterations: 500, GradientThreshold: 1e-10,
-		Converger: &optimize.FunctionConverge{Absolute: 1e-8, Iterations: 10}}
-	if ctx.Err() != nil {
-		return TexelFit{}, ctx.Err()
-	}
-	res, err := optimize.Minimize(problem, make([]float64, p.Dim), settings, &optimize.LBFGS{})
-	if err != nil && res == nil {
-		return TexelFit{}, fmt.Errorf("population: Texel's fit: %w", err)
-	}
-	toW(res.X)
-	fit.Raw = append([]float64(nil), w...)
-	fit.Loss = texelLoss(p, k, fit.Raw, nil)
-	fit.Iterations = res.Stats.MajorIterations
-	sp := space{ev.Features}
-	fit.Weights = sp.snapAll(fit.Raw)
-	return fit, nil
-}
-
-// fitL2 is the weight of an L2 penalty on the fit's moves from its start
-// (each move as a fraction of its feature's range); 0 in every run.
-var fitL2 = 0.0
-
 // texel runs Texel's method round after round (a round is a
 // generation): TexelGames self-play games of the current weights, each
 // from an opening of the run (or the start) followed by TexelOpeningPlies
-// random plies drawn from the game's place, recorded like every game; their
-// quiet positions join those of the earlier rounds, HeldOutPercent of them
-// held out of the fit (by their hash and the run seed); then FitRound from
-// the current weights. The round's champion is the fit's weights (id
-// round+1; 0 is the start) when they lower the held-out loss, else the
-// current champion again: a round never hands back weights that predict
-// the held-out results worse than those it started from.
+// random plies drawn from the game's place, recorded like every game; they
+// join the games of the earlier rounds (and the given data) in a learn.Set,
+// learn's share of them held out of the fit (learn.IsHeldOut, with the run
+// seed, so that a game stays on its side from round to round); then
+// FitRound from the current weights. The round's champion is the fit's
+// weights (id round+1; 0 is the start) when they lower the held-out loss
+// and win the round's gate, else the current champion again: a round never
+// hands back weights that predict the held-out results worse than those it
+// started from.
 //
 // A round's Generation records the losses, all with the fit's K:
 // BestFitness is minus the held-out loss of the champion, WorstFitness
@@ -340,23 +124,21 @@ type texel struct {
 	t       *Tuner
 	cfg     TexelConfig
 	current Genome // the weights the round plays: the last round's champion
-	pos     *Positions
+	set     *learn.Set
 	// Rounds are the rounds fitted in this session, for tests and logs.
 	rounds []TexelRound
 }
 
-// newTexel starts the fit with the given data (Tuner.TexelData), made
-// quiet with the start weights.
+// newTexel starts the fit's set with the given data (Tuner.TexelData):
+// the given games first, then the given positions, each a game of its own.
 func newTexel(t *Tuner) (Method, error) {
 	if t.ev.FeatureValues == nil {
 		return nil, ErrNoFeatureValues
 	}
-	dim := len(t.ev.Features)
 	m := &texel{t: t, cfg: t.cfg.TexelConfig, current: Genome{Weights: t.space.snapAll(t.startOrDefaults())},
-		pos: &Positions{Dim: dim, HeldOut: &Positions{Dim: dim}, SplitSeed: t.cfg.Seed}}
-	w := m.current.Weights
+		set: &learn.Set{Game: t.game}}
 	for i, r := range t.TexelData.Games {
-		if err := m.pos.AddGame(t.game, t.ev, w, r); err != nil {
+		if err := m.addRecord(r); err != nil {
 			return nil, fmt.Errorf("population: given game %d: %w", i+1, err)
 		}
 	}
@@ -365,11 +147,18 @@ func newTexel(t *Tuner) (Method, error) {
 		if err != nil {
 			return nil, fmt.Errorf("population: given position %d: %w", i+1, err)
 		}
-		if err := m.pos.AddPosition(t.ev, w, p, lp.First); err != nil {
-			return nil, err
-		}
+		m.set.Games = append(m.set.Games, learn.Game{From: p, Result: lp.First})
 	}
 	return m, nil
+}
+
+// addRecord adds a recorded game to the fit's set.
+func (m *texel) addRecord(r tournament.Record) error {
+	g, ok, err := fitGame(m.t.game, r)
+	if ok {
+		m.set.Games = append(m.set.Games, g)
+	}
+	return err
 }
 
 func (m *texel) Generation(ctx context.Context, round int) (Generation, Genome, error) {
@@ -377,7 +166,7 @@ func (m *texel) Generation(ctx context.Context, round int) (Generation, Genome, 
 		return Generation{}, Genome{}, err
 	}
 	start := m.current
-	r, err := FitRound(ctx, m.pos, m.pos.HeldOut, m.t.ev, start.Weights)
+	r, err := FitRound(ctx, m.set, m.t.ev, start.Weights, m.t.cfg.Seed)
 	if err != nil {
 		return Generation{}, Genome{}, err
 	}
@@ -386,7 +175,7 @@ func (m *texel) Generation(ctx context.Context, round int) (Generation, Genome, 
 		if fit.WDL, err = m.gate(ctx, round, fit, start); err != nil {
 			return Generation{}, Genome{}, err
 		}
-		if r.Accepted && fit.WDL.Score() <= 0.5 {
+		if r.Accepted && !gateKeeps(fit.WDL) {
 			r.Accepted, r.Reason = false, gateNote(fit.WDL)
 		}
 	}
@@ -409,8 +198,8 @@ func (m *texel) Generation(ctx context.Context, round int) (Generation, Genome, 
 	return s, m.current, nil
 }
 
-// selfPlay plays the round's self-play games and adds their quiet
-// positions to the fit's.
+// selfPlay plays the round's self-play games and adds them to the fit's
+// set.
 func (m *texel) selfPlay(ctx context.Context, round int) error {
 	t := m.t
 	batch := make([]game, m.cfg.TexelGames+m.lastRoundExtra(round))
@@ -427,8 +216,8 @@ func (m *texel) selfPlay(ctx context.Context, round int) error {
 	return m.addGames(ctx, batch)
 }
 
-// addGames adds the quiet positions of the batch's games, as recorded in
-// the store, to the fit's.
+// addGames adds the batch's games, as recorded in the store, to the fit's
+// set.
 func (m *texel) addGames(ctx context.Context, batch []game) error {
 	t := m.t
 	for i, g := range batch {
@@ -444,7 +233,7 @@ func (m *texel) addGames(ctx context.Context, batch []game) error {
 		if !ok {
 			return fmt.Errorf("population: game %s is not in the store after it was played", g.key)
 		}
-		if err := m.pos.AddGame(t.game, t.ev, m.current.Weights, r.Record); err != nil {
+		if err := m.addRecord(r.Record); err != nil {
 			return fmt.Errorf("population: game %s: %w", g.key, err)
 		}
 	}

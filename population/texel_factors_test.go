@@ -10,12 +10,13 @@ import (
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
+	"github.com/gametune/gametune/learn"
 	"github.com/gametune/gametune/tournament"
 )
 
 // TestExperimentTexelFactors measures, one at a time, what Texel's fit
 // on checkers depends on: the same self-play games of the defaults
-// (checkers full, depth 4) are fitted with each factor changed, and each
+// (checkers full, depth 4) are fitted with each choice of games, and each
 // fit plays the defaults for 100 pairs at depth 4 on openings of another
 // seed. It takes about ten minutes on 2 cores, so it runs only with
 // GAMETUNE_EXPERIMENTS=1; its table is in the note.
@@ -57,11 +58,8 @@ func TestExperimentTexelFactors(t *testing.T) {
 	t.Logf("%d self-play games: %v", len(res.Records), reasons)
 
 	type variant struct {
-		name   string
-		keep   func(r tournament.Record) bool
-		noisy  bool
-		l2     float64
-		byGame bool
+		name string
+		keep func(r tournament.Record) bool
 	}
 	all := func(tournament.Record) bool { return true }
 	decided := func(r tournament.Record) bool { return r.Reason != tournament.ByPlyCap }
@@ -69,36 +67,26 @@ func TestExperimentTexelFactors(t *testing.T) {
 		return r.Outcome != games.Draw || r.Reason != tournament.ByRule
 	}
 	variants := []variant{
-		{name: "baseline (all games, quiet, K fitted, no L2)", keep: all},
-		{name: "no quiescence (raw positions)", keep: all, noisy: true},
+		{name: "baseline (all games, quiet, K fitted)", keep: all},
 		{name: "without ply-cap games", keep: decided},
 		{name: "without draws by rule or cap", keep: func(r tournament.Record) bool { return decided(r) && noRuleDraws(r) }},
-		{name: "L2 0.001 toward the start", keep: all, l2: 0.001},
-		{name: "L2 0.01 toward the start", keep: all, l2: 0.01},
-		{name: "held out by game", keep: all, byGame: true},
 	}
 	var rows []string
 	for _, v := range variants {
-		train, held := &Positions{Dim: len(ev.Features)}, &Positions{Dim: len(ev.Features)}
-		train.noisy, held.noisy = v.noisy, v.noisy
-		if !v.byGame {
-			train.HeldOut, train.SplitSeed = held, 1
-		}
-		for i, r := range res.Records {
+		set := &learn.Set{Game: g}
+		for _, r := range res.Records {
 			if !v.keep(r) {
 				continue
 			}
-			to := train
-			if v.byGame && heldOut(1, uint64(i/2)) {
-				to = held
-			}
-			if err := to.AddGame(g, ev, def, r); err != nil {
+			lg, ok, err := fitGame(g, r)
+			if err != nil {
 				t.Fatal(err)
 			}
+			if ok {
+				set.Games = append(set.Games, lg)
+			}
 		}
-		fitL2 = v.l2
-		round, err := FitRound(ctx, train, held, ev, def)
-		fitL2 = 0
+		round, err := FitRound(ctx, set, ev, def, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -69,6 +69,11 @@ func (m *texel) lastRoundExtra(round int) int {
 	return max(c.BudgetGames-t.spent-c.generationGames(t.ev)-4*c.YardstickPairs, 0)
 }
 
+// gateKeeps is the gate's verdict: a round's fit replaces the weights the
+// round started from only when it scored more than half of the gate's
+// points. The one place Texel decides on its gate's games.
+func gateKeeps(w stats.WDL) bool { return w.Score() > 0.5 }
+
 // gateNote says how a round's gate went, for TexelRound.Reason.
 func gateNote(w stats.WDL) string {
 	return fmt.Sprintf("the fit scored %.1f%% (%d-%d-%d) against the weights the round started from: not more than half",

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/learn"
 )
 
 // tictactoePositions returns every ongoing tic-tac-toe position reachable
@@ -47,19 +48,21 @@ func signResult(q float64) float64 {
 }
 
 // craftedOverfit labels every ongoing tic-tac-toe position for a run of
-// seed: a held-out position (heldOut) by the sign of the default weights'
-// evaluation, a training position by the sign of other weights, which
-// ignore threats. The fit on the training positions learns those other
-// weights, which predict the held-out results worse than the defaults.
+// seed, each a game of its own in the order given (as a Texel run's given
+// positions are): a held-out one (learn.IsHeldOut) by the sign of the
+// default weights' evaluation, a training one by the sign of other weights,
+// which ignore threats. The fit on the training positions learns those
+// other weights, which predict the held-out results worse than the
+// defaults.
 func craftedOverfit(t *testing.T, seed uint64) (data []LabelledPosition, held int) {
 	t.Helper()
 	ev, _ := games.FindEvaluator(mustFind(t, "tictactoe"), "")
 	def, other := ev.Defaults(), []float64{1, -1, 0, 0}
 	x := make([]float64, len(def))
-	for _, p := range tictactoePositions(t) {
+	for i, p := range tictactoePositions(t) {
 		ev.FeatureValues(p, x)
 		w := other
-		if heldOut(seed, p.Hash()) {
+		if learn.IsHeldOut(seed, learn.DefaultHeldOut, i) {
 			w = def
 			held++
 		}
@@ -76,38 +79,46 @@ func craftedOverfit(t *testing.T, seed uint64) (data []LabelledPosition, held in
 	return data, held
 }
 
-// TestHeldOutSplit: the split takes about HeldOutPercent of positions,
-// depends on the seed, and sends a position met twice the same way (the
-// training and held-out sets never share a position).
-func TestHeldOutSplit(t *testing.T) {
+// TestTexelHeldOutByGame: Texel's fit holds out learn's share of its games
+// (learn.IsHeldOut): about a tenth of tic-tac-toe's 4,520 positions, each
+// a game of its own, chosen by the seed.
+func TestTexelHeldOutByGame(t *testing.T) {
 	ps := tictactoePositions(t)
 	if len(ps) != 4520 {
 		t.Fatalf("%d ongoing tic-tac-toe positions, want 4520", len(ps))
 	}
+	g := mustFind(t, "tictactoe")
+	ev, _ := games.FindEvaluator(g, "")
+	set := &learn.Set{Game: g}
+	for _, p := range ps {
+		set.Games = append(set.Games, learn.Game{From: p, Result: 1})
+	}
+	held := map[uint64]int{}
 	for _, seed := range []uint64{1, 2} {
-		ev, _ := games.FindEvaluator(mustFind(t, "tictactoe"), "")
-		train := &Positions{HeldOut: &Positions{}, SplitSeed: seed}
-		for _, p := range append(ps, ps...) { // every position twice
-			if err := train.AddPosition(ev, ev.Defaults(), p, 1); err != nil {
-				t.Fatal(err)
+		r, err := FitRound(context.Background(), set, ev, ev.Defaults(), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range ps {
+			if learn.IsHeldOut(seed, learn.DefaultHeldOut, i) {
+				held[seed]++
 			}
 		}
-		share := float64(train.HeldOut.Len()) / float64(2*len(ps))
-		if math.Abs(share-HeldOutPercent/100.0) > 0.02 {
-			t.Errorf("seed %d: %.3f of the positions held out, want %.2f", seed, share, HeldOutPercent/100.0)
+		if r.Held != held[seed] || r.Train != len(ps)-held[seed] {
+			t.Errorf("seed %d: %d positions held out and %d fitted; the rule holds out %d of %d", seed, r.Held, r.Train, held[seed], len(ps))
 		}
-		if train.Len()%2 != 0 || train.HeldOut.Len()%2 != 0 {
-			t.Errorf("seed %d: a position met twice went both ways (%d and %d)", seed, train.Len(), train.HeldOut.Len())
+		if share := float64(r.Held) / float64(len(ps)); math.Abs(share-learn.DefaultHeldOut) > 0.02 {
+			t.Errorf("seed %d: %.3f of the positions held out, want %.2f", seed, share, learn.DefaultHeldOut)
 		}
 	}
 	differ := 0
-	for _, p := range ps {
-		if heldOut(1, p.Hash()) != heldOut(2, p.Hash()) {
+	for i := range ps {
+		if learn.IsHeldOut(1, learn.DefaultHeldOut, i) != learn.IsHeldOut(2, learn.DefaultHeldOut, i) {
 			differ++
 		}
 	}
 	if differ == 0 {
-		t.Error("seeds 1 and 2 hold out the same positions")
+		t.Error("seeds 1 and 2 hold out the same games")
 	}
 }
 
@@ -119,15 +130,15 @@ func TestFitRoundRefusesOverfit(t *testing.T) {
 	g := mustFind(t, "tictactoe")
 	ev, _ := games.FindEvaluator(g, "")
 	data, _ := craftedOverfit(t, 7)
-	build := func(agree bool) (*Positions, []float64) {
-		train := &Positions{Dim: len(ev.Features), HeldOut: &Positions{}, SplitSeed: 7}
-		start := []float64{0.5, -0.5, 0.5, -0.5}
-		for _, lp := range data {
+	start := []float64{0.5, -0.5, 0.5, -0.5}
+	build := func(agree bool) *learn.Set {
+		set := &learn.Set{Game: g}
+		for i, lp := range data {
 			p, err := g.ParsePosition(lp.Position)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if agree && !heldOut(7, p.Hash()) { // label the training positions as the held-out ones
+			if agree && !learn.IsHeldOut(7, learn.DefaultHeldOut, i) { // label the training positions as the held-out ones
 				x := make([]float64, 4)
 				ev.FeatureValues(p, x)
 				r := signResult(x[0] - x[1] + 2*x[2] - 2*x[3])
@@ -135,14 +146,11 @@ func TestFitRoundRefusesOverfit(t *testing.T) {
 					lp.First = 1 - r
 				}
 			}
-			if err := train.AddPosition(ev, start, p, lp.First); err != nil {
-				t.Fatal(err)
-			}
+			set.Games = append(set.Games, learn.Game{From: p, Result: lp.First})
 		}
-		return train, start
+		return set
 	}
-	train, start := build(false)
-	r, err := FitRound(context.Background(), train, train.HeldOut, ev, start)
+	r, err := FitRound(context.Background(), build(false), ev, start, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,15 +161,14 @@ func TestFitRoundRefusesOverfit(t *testing.T) {
 	if r.Accepted || r.Reason == "" || !slices.Equal(r.Champion(start), start) {
 		t.Fatalf("the fit raising the held-out loss was accepted: %v", r)
 	}
-	train, start = build(true)
-	if r, err = FitRound(context.Background(), train, train.HeldOut, ev, start); err != nil {
+	if r, err = FitRound(context.Background(), build(true), ev, start, 7); err != nil {
 		t.Fatal(err)
 	}
 	t.Log(r)
 	if !r.Accepted || !(r.HeldFit < r.HeldStart) || slices.Equal(r.Champion(start), start) {
 		t.Fatalf("the fit lowering the held-out loss was refused: %v", r)
 	}
-	if r, _ = FitRound(context.Background(), &Positions{}, &Positions{}, ev, start); r.Accepted || r.Reason == "" {
+	if r, _ = FitRound(context.Background(), &learn.Set{Game: g}, ev, start, 7); r.Accepted || r.Reason == "" {
 		t.Fatalf("a round with no positions accepted a fit: %v", r)
 	}
 }
@@ -198,14 +205,14 @@ func TestTexelRunKeepsWeightsOnOverfit(t *testing.T) {
 // TestTexelHeldOutNeverRises: in a Texel run on checkers, each round's
 // champion has a held-out loss no higher than the weights the round began
 // from, and strictly lower when the round took its fit, as the test
-// measures anew from the recorded games: it rebuilds each round's
-// training and held-out positions, fits K and computes both losses.
+// measures anew from the recorded games: it rebuilds each round's set of
+// games, fits again (K, the weights) and reads both held-out losses.
 func TestTexelHeldOutNeverRises(t *testing.T) {
 	cfg := smallTexel()
 	cfg.Game, cfg.Depth, cfg.MaxPlies, cfg.LadderPairs, cfg.YardstickPairs = "checkers", 1, 120, -1, 0
-	// No gates: the test rebuilds the positions from the self-play games
-	// alone, and checks the held-out rule by itself (TestTexelGate checks
-	// the gate).
+	// No gates: the test rebuilds the set from the self-play games alone,
+	// and checks the held-out rule by itself (TestTexelGate checks the
+	// gate).
 	cfg.TexelRounds, cfg.TexelGames, cfg.TexelOpeningPlies, cfg.TexelGatePairs = 4, 12, 6, 0
 	g := mustFind(t, "checkers")
 	ev, err := cfg.TunedEvaluator(g)
@@ -220,7 +227,7 @@ func TestTexelHeldOutNeverRises(t *testing.T) {
 	if len(store.Generations) != cfg.TexelRounds {
 		t.Fatalf("%d rounds, want %d", len(store.Generations), cfg.TexelRounds)
 	}
-	pos := &Positions{Dim: len(ev.Features), HeldOut: &Positions{}, SplitSeed: cfg.Seed}
+	set := &learn.Set{Game: g}
 	current, accepted := start, 0
 	for _, gen := range store.Generations {
 		for i := 0; i < cfg.TexelGames; i++ {
@@ -228,8 +235,12 @@ func TestTexelHeldOutNeverRises(t *testing.T) {
 			if !ok {
 				t.Fatalf("game %d of round %d is not recorded", i, gen.Index)
 			}
-			if err := pos.AddGame(g, ev, current, r.Record); err != nil {
+			lg, ok, err := fitGame(g, r.Record)
+			if err != nil {
 				t.Fatal(err)
+			}
+			if ok {
+				set.Games = append(set.Games, lg)
 			}
 		}
 		var champion []float64
@@ -238,9 +249,15 @@ func TestTexelHeldOutNeverRises(t *testing.T) {
 				champion = x.Weights
 			}
 		}
-		k := FitK(pos, current)
-		before, after := texelLoss(pos.HeldOut, k, current, nil), texelLoss(pos.HeldOut, k, champion, nil)
-		t.Logf("round %d: best %d, held-out loss %.6g -> %.6g, K %.3g (%d positions held out of %d)", gen.Index, gen.Best, before, after, k, pos.HeldOut.Len(), pos.Len()+pos.HeldOut.Len())
+		r, err := FitRound(context.Background(), set, ev, current, cfg.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, after := r.HeldStart, r.HeldStart
+		if slices.Equal(champion, r.Fit.Weights) {
+			after = r.HeldFit
+		}
+		t.Logf("round %d: best %d, held-out loss %.6g -> %.6g, K %.3g (%d positions held out of %d)", gen.Index, gen.Best, before, after, r.Fit.K, r.Held, r.Held+r.Train)
 		if math.Abs(-gen.BestFitness-after) > 1e-12 || math.Abs(-gen.WorstFitness-before) > 1e-12 {
 			t.Errorf("round %d records held-out losses %v and %v, measured %v and %v", gen.Index, -gen.WorstFitness, -gen.BestFitness, before, after)
 		}

@@ -173,7 +173,7 @@ var layers = map[string]int{
 	"tournament/external/internal/testengine": 2,
 	"population": 5,
 	"cluster":    5,
-	"learn":      5,
+	"learn":      4,
 	"results":    6,
 	"reports":    7,
 	"web":        8,

@@ -254,7 +254,7 @@ func TestLongReadsHearSIGTERM(t *testing.T) {
 	}
 	_, body, _ := bytes.Cut(one.Bytes(), []byte("\n"))
 	store := filepath.Join(dir, "many.pos")
-	n := learn.MaxStoreGames
+	n := learn.MaxPositionsFileGames
 	if err := os.WriteFile(store, append(fmt.Appendf(nil, "gametune-games 1 othello %d\n", n), bytes.Repeat(body, n)...), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func runLearn(ctx context.Context, o learnOptions, gopts globalOptions, out outp
 		defer run.Report(out.Stderr) // after the summary, before the runner closes
 	}
 	res, runErr := learn.Learn(ctx, cfg)
-	if errors.Is(runErr, learn.ErrConfig) || errors.Is(runErr, learn.ErrBadStore) {
+	if errors.Is(runErr, learn.ErrConfig) || errors.Is(runErr, learn.ErrBadPositionsFile) {
 		return usageError{runErr}
 	}
 	if runErr != nil && (res == nil || ctx.Err() == nil) {
@@ -91,8 +91,9 @@ func (o learnOptions) config() (learn.Config, error) {
 		return learn.Config{}, usageError{err}
 	}
 	return learn.Config{Game: g, Evaluator: ev, Weights: w, Limits: lim, Budget: o.budget, Rounds: o.rounds,
-		Seed: o.seed, Store: o.positions, State: o.out + ".resume", Lambda: o.lambda, Gate: learn.Gate{MaxPairs: o.gatePairs},
-		Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers, Tables: o.tables}}, nil
+		Seed: o.seed, PositionsFile: o.positions, State: o.out + ".resume", Lambda: o.lambda,
+		Gate: learn.Gate{MaxPairs: o.gatePairs},
+		Fit:  learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers, Tables: o.tables}}, nil
 }
 
 // source is what the learned weights file records of the command.

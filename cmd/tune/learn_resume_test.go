@@ -42,7 +42,7 @@ func waitForLine(t *testing.T, p *started, line string) {
 func storedGames(t *testing.T, path string) []learn.Game {
 	t.Helper()
 	g, _ := all.Find("othello")
-	set, err := learn.ReadStore(path, g)
+	set, err := learn.ReadPositionsFile(path, g)
 	if err != nil {
 		t.Fatal(err)
 	}

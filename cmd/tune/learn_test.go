@@ -45,7 +45,7 @@ func TestLearnCommand(t *testing.T) {
 		t.Errorf("no progress line for round 1 in %q", stderr)
 	}
 	last := s.Rounds[1]
-	set, err := learn.ReadStore(filepath.Join(dir, "a.games"), g)
+	set, err := learn.ReadPositionsFile(filepath.Join(dir, "a.games"), g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestLearnCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "gate Elo [95%]") || !strings.Contains(stdout, "weights written to "+filepath.Join(dir, "a.weights")) || stderr != "" {
 		t.Fatalf("--force: exit %d, %q, %q", code, stdout, stderr)
 	}
-	if set2, err := learn.ReadStore(filepath.Join(dir, "a.games"), g); err != nil || len(set2.Games) != 2*len(set.Games) {
+	if set2, err := learn.ReadPositionsFile(filepath.Join(dir, "a.games"), g); err != nil || len(set2.Games) != 2*len(set.Games) {
 		t.Errorf("a second learn on the positions file: %v, %d games (want %d)", err, len(set2.Games), 2*len(set.Games))
 	}
 	refitPositions(t, g, filepath.Join(dir, "a.games"), filepath.Join(dir, "c.weights"))
@@ -89,7 +89,7 @@ func TestLearnCommand(t *testing.T) {
 // 3 pairs, a fit on every game of the file.
 func refitPositions(t *testing.T, g games.Game, store, out string) {
 	t.Helper()
-	before, err := learn.ReadStore(store, g)
+	before, err := learn.ReadPositionsFile(store, g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,12 +106,6 @@ func (p *Position) Discs() (black, white int) {
 }
 
 // final is the outcome of a game neither side can continue.
-// Margin is black's discs minus white's (games.Margined), at most 64.
-func (p *Position) Margin() (margin, most int) {
-	b, w := p.Discs()
-	return b - w, 64
-}
-
 func (p *Position) final() games.Outcome {
 	b, w := p.Discs()
 	switch {

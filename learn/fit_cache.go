@@ -156,7 +156,9 @@ func (wk *fitWorker) quietLeaf(f *fitter, p games.Position) ([]games.Move, error
 
 // add appends position p's terms, scalars and label to st.
 func (f *fitter) add(wk *fitWorker, p games.Position, label float64, st *positions) error {
-	wk.terms = f.ev.Terms(p, wk.terms[:0])
+	if f.ev.Terms != nil {
+		wk.terms = f.ev.Terms(p, wk.terms[:0])
+	}
 	for _, t := range wk.terms {
 		if t.Entry < 0 || int(t.Entry) >= len(f.data) || t.Feature < 0 || int(t.Feature) >= len(f.w) {
 			return fmt.Errorf("learn: evaluator %q gave a term of entry %d, feature %d (entries 0-%d, features 0-%d)",
@@ -195,7 +197,11 @@ func (wk *fitWorker) noteMult(e int32, m float32) {
 }
 
 // eval is position i's evaluation before rounding.
-func (f *fitter) eval(st *positions, i int) float64 {
+func (f *fitter) eval(st *positions, i int) float64 { return f.evalWith(st, i, f.w) }
+
+// evalWith is position i's evaluation with the fit's tables and the
+// weights w.
+func (f *fitter) evalWith(st *positions, i int, w []float64) float64 {
 	lo, hi, slo, shi := st.spans(i)
 	e := 0.0
 	if st.perTerm {
@@ -209,7 +215,7 @@ func (f *fitter) eval(st *positions, i int) float64 {
 		}
 	}
 	for j := slo; j < shi; j++ {
-		e += f.w[st.scalarFeat[j]] * float64(st.scalarVal[j])
+		e += w[st.scalarFeat[j]] * float64(st.scalarVal[j])
 	}
 	return e
 }
@@ -225,7 +231,7 @@ func (f *fitter) estimate() (perPosition float64, total int64, err error) {
 		if err := f.replay(f.workers[0], gi, st); err != nil {
 			return 0, 0, err
 		}
-		moves += len(f.set.Games[gi].Moves)
+		moves += max(len(f.set.Games[gi].Moves), 1)
 	}
 	if st.len() == 0 {
 		return 12, 0, nil
@@ -234,7 +240,7 @@ func (f *fitter) estimate() (perPosition float64, total int64, err error) {
 	perPosition = 4*float64(len(st.entries))/n + 6*float64(len(st.scalarFeat))/n + 12
 	all := 0
 	for _, g := range f.set.Games {
-		all += len(g.Moves)
+		all += max(len(g.Moves), 1)
 	}
 	return perPosition, int64(float64(all) * n / float64(moves)), nil
 }
@@ -293,11 +299,16 @@ func (f *fitter) buildCache(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-func (f *fitter) isHeldOut(gi int) bool { return isHeldOut(f.opts.Seed, f.opts.HeldOut, gi) }
+func (f *fitter) isHeldOut(gi int) bool { return IsHeldOut(f.opts.Seed, f.opts.HeldOut, gi) }
 
-// isHeldOut tells whether game gi is held out of a fit of the seed
-// holding out the share of its games: a hash of the seed and gi.
-func isHeldOut(seed uint64, share float64, gi int) bool {
+// IsHeldOut is the one held-out rule of every fit (tune learn's and the
+// Texel tuner's): it tells whether game gi of a Set is held out of a fit
+// of the seed holding out the share of its games, by a hash of the seed
+// and gi. The unit is the game, not the position: a game's positions are
+// alike (one result labels them all), so a game split between training
+// and held-out positions would let the held-out loss reward memorising it.
+// A game keeps its side as the Set grows, for a fixed seed.
+func IsHeldOut(seed uint64, share float64, gi int) bool {
 	if share <= 0 {
 		return false
 	}

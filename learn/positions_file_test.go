@@ -14,10 +14,10 @@ import (
 	"github.com/gametune/gametune/games/all"
 )
 
-// storeGames returns a few games of tic-tac-toe: every result, games cut
-// short (of two moves and of one: a store holds no game of none). Squares
+// fileGames returns a few games of tic-tac-toe: every result, games cut
+// short (of two moves and of one: a positions file holds no game of none). Squares
 // are moves 0-8 (a1 b1 c1 a2 ...).
-func storeGames(t *testing.T, g games.Game) []Game {
+func fileGames(t *testing.T, g games.Game) []Game {
 	t.Helper()
 	lines := []struct {
 		moves  string
@@ -46,9 +46,9 @@ func storeGames(t *testing.T, g games.Game) []Game {
 	return out
 }
 
-func TestStoreRoundTrip(t *testing.T) {
+func TestPositionsFileRoundTrip(t *testing.T) {
 	g := findGame(t, "tictactoe")
-	gs := storeGames(t, g)
+	gs := fileGames(t, g)
 	var b bytes.Buffer
 	if err := WriteGames(&b, g, gs[:2]); err != nil {
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func TestStoreRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(b.String(), "gametune-games 1 tictactoe 2\n") {
-		t.Errorf("the store starts %q", b.String()[:30])
+		t.Errorf("the positions file starts %q", b.String()[:30])
 	}
 	set, err := ReadSet(bytes.NewReader(b.Bytes()), g, int64(b.Len()))
 	if err != nil {
@@ -70,89 +70,89 @@ func TestStoreRoundTrip(t *testing.T) {
 		t.Errorf("%d positions, want 23", set.Positions())
 	}
 	if _, err := ReadSet(bytes.NewReader(b.Bytes()), g, int64(b.Len()-1)); err == nil || !strings.Contains(err.Error(), "larger than the limit") {
-		t.Errorf("a store over the limit: %v", err)
+		t.Errorf("a positions file over the limit: %v", err)
 	}
 }
 
-func TestStoreAppend(t *testing.T) {
+func TestPositionsFileAppend(t *testing.T) {
 	g := findGame(t, "tictactoe")
-	gs := storeGames(t, g)
+	gs := fileGames(t, g)
 	path := filepath.Join(t.TempDir(), "positions")
 	for _, part := range [][]Game{gs[:1], gs[1:4], nil, gs[4:]} {
-		if err := AppendStore(path, g, part); err != nil {
+		if err := AppendPositionsFile(path, g, part); err != nil {
 			t.Fatal(err)
 		}
 	}
-	set, err := ReadStore(path, g)
+	set, err := ReadPositionsFile(path, g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(set.Games, gs) {
 		t.Errorf("read back %+v, appended %+v", set.Games, gs)
 	}
-	if err := AppendStore(path, findGame(t, "othello"), nil); err == nil || !strings.Contains(err.Error(), `games of "tictactoe", not of othello`) {
-		t.Errorf("appending othello games to a tic-tac-toe store: %v", err)
+	if err := AppendPositionsFile(path, findGame(t, "othello"), nil); err == nil || !strings.Contains(err.Error(), `games of "tictactoe", not of othello`) {
+		t.Errorf("appending othello games to a tic-tac-toe positions file: %v", err)
 	}
-	if _, err := ReadStore(path, findGame(t, "othello")); !errors.Is(err, ErrBadStore) {
-		t.Errorf("reading a tic-tac-toe store as othello: %v", err)
+	if _, err := ReadPositionsFile(path, findGame(t, "othello")); !errors.Is(err, ErrBadPositionsFile) {
+		t.Errorf("reading a tic-tac-toe positions file as othello: %v", err)
 	}
-	if err := AppendStore(path, g, []Game{{Moves: gs[4].Moves, Result: 0.25}}); err == nil {
+	if err := AppendPositionsFile(path, g, []Game{{Moves: gs[4].Moves, Result: 0.25}}); err == nil {
 		t.Error("a result of 0.25 was stored")
 	}
-	if err := AppendStore(path, g, []Game{{Result: 1}}); err == nil || !strings.Contains(err.Error(), "game 0 has no move") {
+	if err := AppendPositionsFile(path, g, []Game{{Result: 1}}); err == nil || !strings.Contains(err.Error(), "game 0 has no move") {
 		t.Errorf("a game of no moves: %v", err)
 	}
-	if _, err := ReadStore(filepath.Join(t.TempDir(), "none"), g); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a missing store: %v", err)
+	if _, err := ReadPositionsFile(filepath.Join(t.TempDir(), "none"), g); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing positions file: %v", err)
 	}
 }
 
-func TestStoreRefusesBadFiles(t *testing.T) {
+func TestPositionsFileRefusesBadFiles(t *testing.T) {
 	g := findGame(t, "tictactoe")
 	var b bytes.Buffer
-	if err := WriteGames(&b, g, storeGames(t, g)); err != nil {
+	if err := WriteGames(&b, g, fileGames(t, g)); err != nil {
 		t.Fatal(err)
 	}
 	good := b.String()
 	header := "gametune-games 1 tictactoe 5\n"
 	for name, tc := range map[string]struct{ data, want string }{
-		"empty":          {"", "empty"},
-		"not a store":    {"{\"game\": \"tictactoe\"}\n", "not a positions file"},
-		"other version":  {"gametune-games 3 tictactoe 0\n", "version"},
-		"scores byte":    {"gametune-games 2 tictactoe 1\n\x01\x04\x01\x02", "scores byte 2"},
-		"huge score":     {"gametune-games 2 tictactoe 1\n\x01\x04\x01\x01\x80\x80\x80\x80\x10", "score 2147483648 of move 1"},
-		"scores cut":     {"gametune-games 2 tictactoe 1\n\x02\x04\x08\x01\x01\x02", "truncated"},
-		"other game":     {"gametune-games 1 othello 0\n", `games of "othello"`},
-		"bad count":      {"gametune-games 1 tictactoe x\n", "count"},
-		"no newline":     {"gametune-games 1 tictactoe 0", "truncated"},
-		"long header":    {strings.Repeat("x", 300), "longer than"},
-		"truncated":      {good[:len(good)-1], "truncated: block 1 (byte 0) ends in its game 5 of 5"},
-		"truncated more": {good + "gametune-games 1 tictactoe 3\n\x01\x04", "truncated: block 2"},
-		"illegal move":   {"gametune-games 1 tictactoe 1\n\x02\x04\x04\x01", "move 2 (4) is not legal"},
-		"after the end":  {"gametune-games 1 tictactoe 1\n\x06\x01\x04\x02\x05\x03\x06\x01", "move 6 (6) is not legal"},
-		"bad result":     {"gametune-games 1 tictactoe 1\n\x01\x04\x03", "result byte 3"},
-		"no moves":       {"gametune-games 1 tictactoe 1\n\x00\x02", "a game of no moves"},
-		"too many games": {"gametune-games 1 tictactoe 4194305\n\x01\x04\x02", "more than 4194304, the most read"},
-		"too many moves": {"gametune-games 1 tictactoe 1\n\xff\xff\xff\x01", "moves (at most"},
+		"empty":                {"", "empty"},
+		"not a positions file": {"{\"game\": \"tictactoe\"}\n", "not a positions file"},
+		"other version":        {"gametune-games 3 tictactoe 0\n", "version"},
+		"scores byte":          {"gametune-games 2 tictactoe 1\n\x01\x04\x01\x02", "scores byte 2"},
+		"huge score":           {"gametune-games 2 tictactoe 1\n\x01\x04\x01\x01\x80\x80\x80\x80\x10", "score 2147483648 of move 1"},
+		"scores cut":           {"gametune-games 2 tictactoe 1\n\x02\x04\x08\x01\x01\x02", "truncated"},
+		"other game":           {"gametune-games 1 othello 0\n", `games of "othello"`},
+		"bad count":            {"gametune-games 1 tictactoe x\n", "count"},
+		"no newline":           {"gametune-games 1 tictactoe 0", "truncated"},
+		"long header":          {strings.Repeat("x", 300), "longer than"},
+		"truncated":            {good[:len(good)-1], "truncated: block 1 (byte 0) ends in its game 5 of 5"},
+		"truncated more":       {good + "gametune-games 1 tictactoe 3\n\x01\x04", "truncated: block 2"},
+		"illegal move":         {"gametune-games 1 tictactoe 1\n\x02\x04\x04\x01", "move 2 (4) is not legal"},
+		"after the end":        {"gametune-games 1 tictactoe 1\n\x06\x01\x04\x02\x05\x03\x06\x01", "move 6 (6) is not legal"},
+		"bad result":           {"gametune-games 1 tictactoe 1\n\x01\x04\x03", "result byte 3"},
+		"no moves":             {"gametune-games 1 tictactoe 1\n\x00\x02", "a game of no moves"},
+		"too many games":       {"gametune-games 1 tictactoe 4194305\n\x01\x04\x02", "more than 4194304, the most read"},
+		"too many moves":       {"gametune-games 1 tictactoe 1\n\xff\xff\xff\x01", "moves (at most"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := ReadSet(strings.NewReader(tc.data), g, 1<<20)
-			if !errors.Is(err, ErrBadStore) || !strings.Contains(err.Error(), tc.want) {
+			if !errors.Is(err, ErrBadPositionsFile) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one saying %q", err, tc.want)
 			}
 		})
 	}
 	if !strings.HasPrefix(good, header) {
-		t.Fatalf("store starts %q", good[:len(header)])
+		t.Fatalf("the positions file starts %q", good[:len(header)])
 	}
 }
 
-// TestStoreScores: games with scores are written as a block of version 2
+// TestPositionsFileScores: games with scores are written as a block of version 2
 // and read back as written, NoScore and the extremes included, beside a
 // game without scores; scores that do not match the moves are refused.
-func TestStoreScores(t *testing.T) {
+func TestPositionsFileScores(t *testing.T) {
 	g := findGame(t, "tictactoe")
-	gs := storeGames(t, g)
+	gs := fileGames(t, g)
 	gs[0].Scores = []int32{12, -7, NoScore, MaxScore, -MaxScore}
 	gs[2].Scores = make([]int32, len(gs[2].Moves))
 	var b bytes.Buffer
@@ -185,7 +185,7 @@ func TestStoreScores(t *testing.T) {
 	}
 }
 
-// FuzzReadSet: ReadSet never panics; what it reads writes back to a store
+// FuzzReadSet: ReadSet never panics; what it reads writes back to a positions file
 // that reads the same.
 func FuzzReadSet(f *testing.F) {
 	g, err := all.Find("tictactoe")
@@ -199,15 +199,15 @@ func FuzzReadSet(f *testing.F) {
 	f.Add([]byte("gametune-games 1 tictactoe 0\ngametune-games 1 tictactoe 1\n\x00\x02"))
 	f.Add([]byte("gametune-games 2 tictactoe 2\n\x01\x04\x01\x01\x07\x00\x02\x00"))
 	// Hostile files: a thousand games of no moves, a count past
-	// MaxStoreGames, many one-move games.
+	// MaxPositionsFileGames, many one-move games.
 	f.Add(gamesBlock(1000, "\x00\x02"))
-	f.Add(gamesBlock(MaxStoreGames+1, "")[:40])
+	f.Add(gamesBlock(MaxPositionsFileGames+1, "")[:40])
 	f.Add(gamesBlock(5000, "\x01\x04\x02"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		set, err := ReadSet(bytes.NewReader(data), g, 1<<16)
 		if err != nil {
-			if !errors.Is(err, ErrBadStore) {
-				t.Fatalf("error %v does not wrap ErrBadStore", err)
+			if !errors.Is(err, ErrBadPositionsFile) {
+				t.Fatalf("error %v does not wrap ErrBadPositionsFile", err)
 			}
 			return
 		}

@@ -16,7 +16,7 @@ import (
 	"github.com/gametune/gametune/games"
 )
 
-// A store holds the games of a Set compactly, one block per append (a
+// A positions file holds the games of a Set compactly, one block per append (a
 // round of self-play):
 //
 //	gametune-games 1 GAME COUNT\n
@@ -35,21 +35,21 @@ import (
 // Every game holds one move or more: a game of no moves teaches nothing,
 // and a file of them (2 bytes each) would hold more games than memory.
 //
-// Memory: a Set read from a store takes 56 bytes a game (its Game) plus 8
+// Memory: a Set read from a positions file takes 56 bytes a game (its Game) plus 8
 // a move and 4 a score, and while it grows, up to a quarter more for the
-// slice of its games: a store of MaxStoreGames one-move games (12 MiB)
-// takes under 600 MB; of MaxStoreGames Othello games with scores (60 moves
+// slice of its games: a positions file of MaxPositionsFileGames one-move games (12 MiB)
+// takes under 600 MB; of MaxPositionsFileGames Othello games with scores (60 moves
 // each, some 750 MiB), about 3.2 GB.
 const (
-	storeMagic   = "gametune-games"
-	storeVersion = 2
-	// MaxStoreFile is the largest store ReadStore reads: 1 GiB, some 17
+	positionsMagic   = "gametune-games"
+	positionsVersion = 2
+	// MaxPositionsFileBytes is the largest positions file ReadPositionsFile reads: 1 GiB, some 17
 	// million Othello games without scores.
-	MaxStoreFile = 1 << 30
-	// MaxStoreGames is the most games ReadStore reads: 4,194,304, some 250
+	MaxPositionsFileBytes = 1 << 30
+	// MaxPositionsFileGames is the most games ReadPositionsFile reads: 4,194,304, some 250
 	// million Othello positions (a fit of them replays the games each
 	// epoch: FitOptions.MemoryMiB).
-	MaxStoreGames = 1 << 22
+	MaxPositionsFileGames = 1 << 22
 	// MaxGameMoves bounds the moves of one stored game.
 	MaxGameMoves = 100_000
 	maxHeader    = 256
@@ -58,10 +58,10 @@ const (
 	checkEvery = 4096
 )
 
-// ErrBadStore is wrapped by the errors of a store that does not read.
-var ErrBadStore = errors.New("learn: bad positions file")
+// ErrBadPositionsFile is wrapped by the errors of a positions file that does not read.
+var ErrBadPositionsFile = errors.New("learn: bad positions file")
 
-// WriteGames writes gs, games of g, as one block of a store.
+// WriteGames writes gs, games of g, as one block of a positions file.
 func WriteGames(w io.Writer, g games.Game, gs []Game) error {
 	data, err := encodeBlock(g, gs)
 	if err != nil {
@@ -78,25 +78,28 @@ func encodeBlock(g games.Game, gs []Game) ([]byte, error) {
 	version := 1
 	for i, game := range gs {
 		if len(game.Moves) == 0 {
-			return nil, fmt.Errorf("learn: game %d has no move (a store holds games of one move or more)", i)
+			return nil, fmt.Errorf("learn: game %d has no move (a positions file holds games of one move or more)", i)
+		}
+		if game.From != nil {
+			return nil, fmt.Errorf("learn: game %d begins at a position of its own (a positions file holds games from the start)", i)
 		}
 		if len(game.Moves) > MaxGameMoves {
-			return nil, fmt.Errorf("learn: game %d has %d moves (a store holds at most %d)", i, len(game.Moves), MaxGameMoves)
+			return nil, fmt.Errorf("learn: game %d has %d moves (a positions file holds at most %d)", i, len(game.Moves), MaxGameMoves)
 		}
 		if game.Scores != nil {
-			version = storeVersion
+			version = positionsVersion
 			if err := checkScores(game); err != nil {
 				return nil, fmt.Errorf("learn: game %d: %w", i, err)
 			}
 		}
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %d %s %d\n", storeMagic, version, g.Name(), len(gs))
+	fmt.Fprintf(&b, "%s %d %s %d\n", positionsMagic, version, g.Name(), len(gs))
 	var tmp [binary.MaxVarintLen64]byte
 	for i, game := range gs {
 		code, ok := resultCode(game.Result)
 		if !ok {
-			return nil, fmt.Errorf("learn: game %d: result %v (a store holds 0, 0.5 or 1)", i, game.Result)
+			return nil, fmt.Errorf("learn: game %d: result %v (a positions file holds 0, 0.5 or 1)", i, game.Result)
 		}
 		b.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(game.Moves)))])
 		for _, m := range game.Moves {
@@ -148,12 +151,12 @@ func resultCode(r float64) (byte, bool) {
 	return 0, false
 }
 
-// AppendStore appends gs, games of g, to the store at path as one block,
+// AppendPositionsFile appends gs, games of g, to the positions file at path as one block,
 // creating the file when there is none, and syncs it. An existing file must
-// be a store of g (its first header is checked; ReadStore checks the rest).
-// A crash in the middle of an append leaves a last block that ReadStore
+// be a positions file of g (its first header is checked; ReadPositionsFile checks the rest).
+// A crash in the middle of an append leaves a last block that ReadPositionsFile
 // reports as truncated.
-func AppendStore(path string, g games.Game, gs []Game) error {
+func AppendPositionsFile(path string, g games.Game, gs []Game) error {
 	data, err := encodeBlock(g, gs)
 	if err != nil {
 		return err
@@ -169,7 +172,7 @@ func AppendStore(path string, g games.Game, gs []Game) error {
 	head, err := bufio.NewReader(io.LimitReader(f, maxHeader)).ReadString('\n')
 	if err != nil && !(errors.Is(err, io.EOF) && head == "") {
 		f.Close()
-		return fmt.Errorf("%w: %s: its first line does not read (%v)", ErrBadStore, path, err)
+		return fmt.Errorf("%w: %s: its first line does not read (%v)", ErrBadPositionsFile, path, err)
 	}
 	if head != "" {
 		if _, _, err := parseHeader(strings.TrimSuffix(head, "\n"), g); err != nil {
@@ -188,42 +191,42 @@ func AppendStore(path string, g games.Game, gs []Game) error {
 	return f.Close()
 }
 
-// ReadStore reads the store at path into a Set of g: ReadStoreContext
+// ReadPositionsFile reads the positions file at path into a Set of g: ReadPositionsFileContext
 // without a context.
-func ReadStore(path string, g games.Game) (*Set, error) {
-	return ReadStoreContext(context.Background(), path, g)
+func ReadPositionsFile(path string, g games.Game) (*Set, error) {
+	return ReadPositionsFileContext(context.Background(), path, g)
 }
 
-// ReadStoreContext reads the store at path (a regular file: a named pipe
-// or a device is refused at once; at most MaxStoreFile bytes and
-// MaxStoreGames games) into a Set of g: ReadSetContext.
-func ReadStoreContext(ctx context.Context, path string, g games.Game) (*Set, error) {
+// ReadPositionsFileContext reads the positions file at path (a regular file: a named pipe
+// or a device is refused at once; at most MaxPositionsFileBytes bytes and
+// MaxPositionsFileGames games) into a Set of g: ReadSetContext.
+func ReadPositionsFileContext(ctx context.Context, path string, g games.Game) (*Set, error) {
 	f, err := files.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("learn: positions file: %w", err)
 	}
 	defer f.Close()
-	set, err := ReadSetContext(ctx, f, g, MaxStoreFile)
+	set, err := ReadSetContext(ctx, f, g, MaxPositionsFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return set, nil
 }
 
-// ReadSet reads a store of g's games from r: ReadSetContext without a
+// ReadSet reads a positions file of g's games from r: ReadSetContext without a
 // context.
 func ReadSet(r io.Reader, g games.Game, limit int64) (*Set, error) {
 	return ReadSetContext(context.Background(), r, g, limit)
 }
 
-// ReadSetContext reads a store of g's games from r, at most limit bytes and
-// MaxStoreGames games of it: every block, every game's moves checked legal
-// from the start. A store of another game, a truncated or oversized one, a
+// ReadSetContext reads a positions file of g's games from r, at most limit bytes and
+// MaxPositionsFileGames games of it: every block, every game's moves checked legal
+// from the start. A positions file of another game, a truncated or oversized one, a
 // game of no moves, or one that does not read is an error wrapping
-// ErrBadStore that says where. ctx is checked every few thousand games: a
+// ErrBadPositionsFile that says where. ctx is checked every few thousand games: a
 // cancelled read returns ctx's error.
 func ReadSetContext(ctx context.Context, r io.Reader, g games.Game, limit int64) (*Set, error) {
-	sr := &storeReader{ctx: ctx, r: bufio.NewReader(io.LimitReader(r, limit+1)), limit: limit, game: g}
+	sr := &positionsReader{ctx: ctx, r: bufio.NewReader(io.LimitReader(r, limit+1)), limit: limit, game: g}
 	set := &Set{Game: g}
 	for block := 1; ; block++ {
 		done, err := sr.block(block, set)
@@ -236,8 +239,8 @@ func ReadSetContext(ctx context.Context, r io.Reader, g games.Game, limit int64)
 	}
 }
 
-// storeReader reads a store, counting the bytes and the games.
-type storeReader struct {
+// positionsReader reads a positions file, counting the bytes and the games.
+type positionsReader struct {
 	ctx   context.Context
 	r     *bufio.Reader
 	off   int64
@@ -247,26 +250,26 @@ type storeReader struct {
 	legal []games.Move
 }
 
-func (s *storeReader) ReadByte() (byte, error) {
+func (s *positionsReader) ReadByte() (byte, error) {
 	c, err := s.r.ReadByte()
 	if err == nil {
 		s.off++
 		if s.off > s.limit {
-			return 0, fmt.Errorf("%w: larger than the limit of %d bytes", ErrBadStore, s.limit)
+			return 0, fmt.Errorf("%w: larger than the limit of %d bytes", ErrBadPositionsFile, s.limit)
 		}
 	}
 	return c, err
 }
 
-// block reads block number n into set; true at the end of the store.
-func (s *storeReader) block(n int, set *Set) (bool, error) {
+// block reads block number n into set; true at the end of the positions file.
+func (s *positionsReader) block(n int, set *Set) (bool, error) {
 	start := s.off
 	var line []byte
 	for {
 		c, err := s.ReadByte()
 		if errors.Is(err, io.EOF) && len(line) == 0 {
 			if n == 1 {
-				return false, fmt.Errorf("%w: the file is empty (no header line)", ErrBadStore)
+				return false, fmt.Errorf("%w: the file is empty (no header line)", ErrBadPositionsFile)
 			}
 			return true, nil
 		}
@@ -277,15 +280,15 @@ func (s *storeReader) block(n int, set *Set) (bool, error) {
 			break
 		}
 		if line = append(line, c); len(line) > maxHeader {
-			return false, fmt.Errorf("%w: block %d (byte %d): a header line longer than %d bytes", ErrBadStore, n, start, maxHeader)
+			return false, fmt.Errorf("%w: block %d (byte %d): a header line longer than %d bytes", ErrBadPositionsFile, n, start, maxHeader)
 		}
 	}
 	count, version, err := parseHeader(string(line), s.game)
 	if err != nil {
 		return false, fmt.Errorf("block %d (byte %d): %w", n, start, err)
 	}
-	if count > MaxStoreGames-s.games {
-		return false, fmt.Errorf("%w: block %d (byte %d) brings the games to %d, more than %d, the most read (start a new positions file)", ErrBadStore, n, start, s.games+count, MaxStoreGames)
+	if count > MaxPositionsFileGames-s.games {
+		return false, fmt.Errorf("%w: block %d (byte %d) brings the games to %d, more than %d, the most read (start a new positions file)", ErrBadPositionsFile, n, start, s.games+count, MaxPositionsFileGames)
 	}
 	for i := 0; i < count; i++ {
 		if s.games++; s.games%checkEvery == 0 {
@@ -302,17 +305,17 @@ func (s *storeReader) block(n int, set *Set) (bool, error) {
 	return false, nil
 }
 
-func (s *storeReader) fail(block int, start int64, what string, err error) error {
-	if errors.Is(err, ErrBadStore) {
+func (s *positionsReader) fail(block int, start int64, what string, err error) error {
+	if errors.Is(err, ErrBadPositionsFile) {
 		return fmt.Errorf("block %d (byte %d): %s: %w", block, start, what, err)
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return &truncatedError{block: block, start: start, end: s.off, what: what}
 	}
-	return fmt.Errorf("%w: block %d (byte %d): %s: %w", ErrBadStore, block, start, what, err)
+	return fmt.Errorf("%w: block %d (byte %d): %s: %w", ErrBadPositionsFile, block, start, what, err)
 }
 
-// truncatedError is the error of a store whose last block ends before its
+// truncatedError is the error of a positions file whose last block ends before its
 // games do, as an append cut short by a crash leaves it; start is the byte
 // at which that block begins.
 type truncatedError struct {
@@ -322,43 +325,43 @@ type truncatedError struct {
 }
 
 func (e *truncatedError) Error() string {
-	return fmt.Sprintf("%v: truncated: block %d (byte %d) ends in its %s at byte %d", ErrBadStore, e.block, e.start, e.what, e.end)
+	return fmt.Sprintf("%v: truncated: block %d (byte %d) ends in its %s at byte %d", ErrBadPositionsFile, e.block, e.start, e.what, e.end)
 }
 
-func (e *truncatedError) Unwrap() error { return ErrBadStore }
+func (e *truncatedError) Unwrap() error { return ErrBadPositionsFile }
 
 // parseHeader reads a block's header line and returns its count and its
 // version.
 func parseHeader(line string, g games.Game) (count, version int, err error) {
 	f := strings.Fields(line)
-	if len(f) != 4 || f[0] != storeMagic {
-		return 0, 0, fmt.Errorf("%w: header %q: want %q (not a positions file?)", ErrBadStore, clip(line), storeMagic+" 1 GAME COUNT")
+	if len(f) != 4 || f[0] != positionsMagic {
+		return 0, 0, fmt.Errorf("%w: header %q: want %q (not a positions file?)", ErrBadPositionsFile, clip(line), positionsMagic+" 1 GAME COUNT")
 	}
-	if version, err = strconv.Atoi(f[1]); err != nil || version < 1 || version > storeVersion {
-		return 0, 0, fmt.Errorf("%w: version %q (this program reads versions 1 to %d)", ErrBadStore, clip(f[1]), storeVersion)
+	if version, err = strconv.Atoi(f[1]); err != nil || version < 1 || version > positionsVersion {
+		return 0, 0, fmt.Errorf("%w: version %q (this program reads versions 1 to %d)", ErrBadPositionsFile, clip(f[1]), positionsVersion)
 	}
 	if f[2] != g.Name() {
-		return 0, 0, fmt.Errorf("%w: games of %q, not of %s", ErrBadStore, clip(f[2]), g.Name())
+		return 0, 0, fmt.Errorf("%w: games of %q, not of %s", ErrBadPositionsFile, clip(f[2]), g.Name())
 	}
 	count, err = strconv.Atoi(f[3])
 	if err != nil || count < 0 {
-		return 0, 0, fmt.Errorf("%w: count %q is not a number of games", ErrBadStore, clip(f[3]))
+		return 0, 0, fmt.Errorf("%w: count %q is not a number of games", ErrBadPositionsFile, clip(f[3]))
 	}
 	return count, version, nil
 }
 
 // readGame reads one game of a block of version and checks its moves and
 // scores.
-func (s *storeReader) readGame(version int) (Game, error) {
+func (s *positionsReader) readGame(version int) (Game, error) {
 	n, err := binary.ReadUvarint(s)
 	if err != nil {
 		return Game{}, err
 	}
 	if n > MaxGameMoves {
-		return Game{}, fmt.Errorf("%w: %d moves (at most %d)", ErrBadStore, n, MaxGameMoves)
+		return Game{}, fmt.Errorf("%w: %d moves (at most %d)", ErrBadPositionsFile, n, MaxGameMoves)
 	}
 	if n == 0 {
-		return Game{}, fmt.Errorf("%w: a game of no moves (every game holds one move or more)", ErrBadStore)
+		return Game{}, fmt.Errorf("%w: a game of no moves (every game holds one move or more)", ErrBadPositionsFile)
 	}
 	p := s.game.Start()
 	moves := make([]games.Move, 0, min(n, 128))
@@ -371,7 +374,7 @@ func (s *storeReader) readGame(version int) (Game, error) {
 		var out games.Outcome
 		s.legal, out = p.Moves(s.legal[:0])
 		if out != games.Ongoing || !legal(s.legal, m) {
-			return Game{}, fmt.Errorf("%w: move %d (%d) is not legal", ErrBadStore, ply+1, v)
+			return Game{}, fmt.Errorf("%w: move %d (%d) is not legal", ErrBadPositionsFile, ply+1, v)
 		}
 		p.Play(m)
 		moves = append(moves, m)
@@ -381,7 +384,7 @@ func (s *storeReader) readGame(version int) (Game, error) {
 		return Game{}, err
 	}
 	if code > 2 {
-		return Game{}, fmt.Errorf("%w: result byte %d (want 0 a loss, 1 a draw, 2 a win)", ErrBadStore, code)
+		return Game{}, fmt.Errorf("%w: result byte %d (want 0 a loss, 1 a draw, 2 a win)", ErrBadPositionsFile, code)
 	}
 	g := Game{Moves: moves, Result: float64(code) / 2}
 	if version == 1 {
@@ -392,13 +395,13 @@ func (s *storeReader) readGame(version int) (Game, error) {
 }
 
 // readScores reads a game's scores flag and, when it is 1, its n scores.
-func (s *storeReader) readScores(n int) ([]int32, error) {
+func (s *positionsReader) readScores(n int) ([]int32, error) {
 	flag, err := s.ReadByte()
 	if err != nil || flag == 0 {
 		return nil, err
 	}
 	if flag != 1 {
-		return nil, fmt.Errorf("%w: scores byte %d (want 0 none, 1 a score per move)", ErrBadStore, flag)
+		return nil, fmt.Errorf("%w: scores byte %d (want 0 none, 1 a score per move)", ErrBadPositionsFile, flag)
 	}
 	scores := make([]int32, n)
 	for ply := range scores {
@@ -407,7 +410,7 @@ func (s *storeReader) readScores(n int) ([]int32, error) {
 			return nil, err
 		}
 		if !storable(v) {
-			return nil, fmt.Errorf("%w: score %d of move %d (at most %d in magnitude)", ErrBadStore, v, ply+1, MaxScore)
+			return nil, fmt.Errorf("%w: score %d of move %d (at most %d in magnitude)", ErrBadPositionsFile, v, ply+1, MaxScore)
 		}
 		scores[ply] = int32(v)
 	}
