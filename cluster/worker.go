@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/tournament"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -52,6 +53,9 @@ func NewWorker(ctx context.Context, conn *Conn, o WorkerOptions) (*Worker, error
 	if w.name == "" {
 		w.name = "worker"
 	}
+	if conn.keyName != "" {
+		w.name = conn.keyName // the broker binds it to the key: the only name it may publish under
+	}
 	w.ackWait = cons.CachedInfo().Config.AckWait
 	if w.ackWait <= 0 {
 		w.ackWait = DefaultAckWait
@@ -59,7 +63,8 @@ func NewWorker(ctx context.Context, conn *Conn, o WorkerOptions) (*Worker, error
 	return w, nil
 }
 
-// Name is the worker's name in results.
+// Name is the worker's name in results: for a worker with a key of its
+// own, its public key.
 func (w *Worker) Name() string { return w.name }
 
 // Close closes the connection OpenWorker opened for the worker; it does
@@ -141,6 +146,13 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Search
 		_ = msg.Term()
 		return
 	}
+	if w.conn.keyName != "" {
+		subject += "." + w.conn.keyName
+	}
+	out := outbox{subject: subject, job: msg}
+	if h := msg.Headers(); h != nil {
+		out.ticket = h.Get(TicketHeader)
+	}
 	job, spec, err := DecodeJob(msg.Data())
 	if err == nil {
 		err = w.limits.allow(job)
@@ -149,7 +161,7 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Search
 		refused := errors.Is(err, ErrRefused)
 		w.logf("job %s: %v", job.Key, err)
 		if job.Key != "" && len(job.Key) <= 64 {
-			w.publish(subject, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error(), Refused: refused})
+			w.publish(ctx, out, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error(), Refused: refused})
 		}
 		if refused {
 			_ = msg.NakWithDelay(time.Second)
@@ -179,16 +191,16 @@ func (w *Worker) handle(ctx context.Context, searchers map[int]tournament.Search
 			// bounds the attempts and then fails the run, naming this.
 			err = fmt.Errorf("gave the game up past its deadline of %v (the job's deadline_ms)", deadline(job))
 			w.logf("job %s: %v", job.Key, err)
-			w.publish(subject, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error(), Refused: true})
+			w.publish(ctx, out, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error(), Refused: true})
 			_ = msg.NakWithDelay(time.Second)
 			return
 		}
 		w.logf("job %s: %v", job.Key, err)
-		w.publish(subject, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error()})
+		w.publish(ctx, out, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error()})
 		_ = msg.TermWithReason("game failed")
 		return
 	}
-	if err := w.publish(subject, NewResult(job.Key, w.name, rec)); err != nil {
+	if err := w.publish(ctx, out, NewResult(job.Key, w.name, rec)); err != nil {
 		_ = msg.Nak()
 		return
 	}
@@ -225,18 +237,49 @@ func (w *Worker) play(ctx context.Context, s tournament.Searchers, spec tourname
 	return tournament.Play(ctx, s, spec)
 }
 
-// publish publishes a result and waits for the stream to have it.
-func (w *Worker) publish(subject string, r Result) error {
+// outbox is where the result of a job goes: its subject, the job's ticket
+// (sent back as the header TicketHeader) and the job's message.
+type outbox struct {
+	subject string
+	ticket  string
+	job     jetstream.Msg
+}
+
+// publish publishes a result and waits for the stream to have it. A stream
+// that is full (another worker filled it) is tried again every second,
+// the job kept in progress, until ctx ends or the stream has room for
+// fullRetry: a full stream is nobody's fault here, and handing the job
+// back would count a delivery against its run.
+func (w *Worker) publish(ctx context.Context, out outbox, r Result) error {
 	data, err := jsonMarshal(r)
-	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_, err = w.conn.JS.Publish(ctx, subject, data)
+	msg := &nats.Msg{Subject: out.subject, Data: data, Header: nats.Header{}}
+	if out.ticket != "" {
+		msg.Header.Set(TicketHeader, out.ticket)
+	}
+	for start := time.Now(); err == nil; {
+		pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err = w.conn.JS.PublishMsg(pctx, msg)
+		cancel()
+		if !streamFull(err) || ctx.Err() != nil || time.Since(start) > fullRetry {
+			break
+		}
+		_ = out.job.InProgress()
+		sleep(ctx, time.Second)
 	}
 	if err != nil {
 		w.logf("publishing the result of %s: %v", r.Key, err)
 	}
 	return err
+}
+
+// fullRetry is how long a worker tries to publish a result to a full
+// stream before it hands the job back.
+const fullRetry = 10 * time.Minute
+
+// streamFull reports whether err is a stream's refusal of a message for
+// its limits of messages or bytes.
+func streamFull(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "maximum messages") || strings.Contains(err.Error(), "maximum bytes"))
 }
 
 func (w *Worker) logf(format string, args ...any) {
