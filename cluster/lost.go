@@ -27,8 +27,9 @@ const lostCheck = time.Second
 const sweepMax = 200
 
 // requeueHere is the number of times a lost job is published again before
-// it is also played here.
-const requeueHere = DefaultMaxDeliver
+// it is also played here: a worker that drops every job it takes costs the
+// run that many rounds of lostCheck, then the coordinator's time.
+const requeueHere = 3
 
 // findLost looks for the batch's lost jobs and publishes again those found
 // before whose results are all read.
@@ -96,7 +97,7 @@ func (r *Runner) allRead(ctx context.Context) bool {
 func (b *batch) requeue(ctx context.Context, js *jobState) {
 	js.lost = false
 	js.requeued++
-	b.r.logf("game %d (job %s) left the queue without a result (a worker acknowledged it and sent none): published again (%d)", js.first, js.key, js.requeued)
+	b.r.logf("game %d (job %s) left the queue without a result (a worker acknowledged it, or handed it back max_deliver times, and sent none): published again (%d)", js.first, js.key, js.requeued)
 	if js.requeued >= requeueHere {
 		b.queue(js.key)
 	}
