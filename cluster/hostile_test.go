@@ -3,8 +3,11 @@ package cluster
 import (
 	"context"
 	"errors"
+	"net"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -509,4 +512,83 @@ func TestHostileWorkerAcksWithoutResults(t *testing.T) {
 	}
 	t.Logf("%d jobs taken and dropped by the hostile worker; the match took %v; %d games played here; games by worker %v",
 		n, took.Round(time.Millisecond), r.PlayedHere(), r.GamesByWorker())
+}
+
+// TestHostileOnDebianNATSServer: the bounds the streams set hold on
+// Debian's nats-server (2.9), where installed: a flood of one worker's
+// results on a stopped run is stored up to the run's quota, on a run that
+// does not exist not at all, and jobs taken and dropped without results
+// are handed out again. The server's configuration cannot hold both a
+// token and workers' keys, so the flooder and the dropper here hold the
+// token, publishing where a worker with a key would.
+func TestHostileOnDebianNATSServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a broker as a process")
+	}
+	bin, err := exec.LookPath("nats-server")
+	if err != nil {
+		t.Skip("nats-server is not installed")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	srv := exec.CommandContext(ctx, bin, "-a", "127.0.0.1", "-p", port, "--auth", testToken, "-js", "-sd", t.TempDir())
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	url := "nats://127.0.0.1:" + port
+	var c *Conn
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if c, err = Connect(ctx, url, testToken, ConnectOptions{MaxDeliver: 3}); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nats-server did not start: %v", err)
+		}
+	}
+	t.Cleanup(c.Close)
+	pub, err := NewWorkerKey(filepath.Join(t.TempDir(), "flooder.nk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRunner(ctx, c, RunnerOptions{Run: "flooded", resultsPerWorker: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	js, _ := jetstream.New(c.NC)
+	if stored, refused, first, _ := flood(t, js, keyedResultsSubject("flooded", pub), 2000, 1); stored != 500 || refused != 1500 {
+		t.Errorf("a flood on a stopped run: %d stored, %d refused (%v); want 500 stored", stored, refused, first)
+	}
+	if stored, _, first, _ := flood(t, js, keyedResultsSubject("no-such-run", pub), 200, 1); stored != 0 {
+		t.Errorf("a flood on a run that does not exist: %d stored (%v)", stored, first)
+	}
+
+	runWorker(t, url, WorkerOptions{Name: "honest"})
+	dropper := connect(t, url, ConnectOptions{})
+	hctx, stop := context.WithCancel(ctx)
+	taken := takeJobs(t, hctx, dropper, func(m jetstream.Msg) { _ = m.Ack() })
+	resumed, err := NewRunner(ctx, c, RunnerOptions{Run: "flooded", resultsPerWorker: 500, Ephemeral: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resumed.Close()
+	specs := matchSpecs(t, 2)
+	got := collect(t, resumed, specs)
+	stop()
+	n := taken()
+	if !reflect.DeepEqual(got, poolRecords(t, specs)) {
+		t.Error("the games differ from the pool's")
+	}
+	q := resumed.Quarantined()
+	if _, ok := q["honest"]; ok || len(q) != 1 || q[pub] == "" {
+		t.Errorf("quarantined %v: want the flooder alone", q)
+	}
+	t.Logf("%d jobs dropped; games by worker %v", n, resumed.GamesByWorker())
 }
