@@ -570,10 +570,26 @@ func TestHostileOnDebianNATSServer(t *testing.T) {
 		t.Errorf("a flood on a run that does not exist: %d stored (%v)", stored, first)
 	}
 
-	runWorker(t, url, WorkerOptions{Name: "honest"})
-	dropper := connect(t, url, ConnectOptions{})
+	// The honest worker starts once the dropper has dropped a job.
+	honest, err := NewWorker(ctx, connect(t, url, ConnectOptions{}), WorkerOptions{Name: "honest"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	hctx, stop := context.WithCancel(ctx)
-	taken := takeJobs(t, hctx, dropper, func(m jetstream.Msg) { _ = m.Ack() })
+	dropped, honestDone := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	taken := takeJobs(t, hctx, connect(t, url, ConnectOptions{}), func(m jetstream.Msg) {
+		_ = m.Ack()
+		once.Do(func() { close(dropped) })
+	})
+	go func() {
+		defer close(honestDone)
+		select {
+		case <-dropped:
+			honest.Run(hctx)
+		case <-hctx.Done():
+		}
+	}()
 	resumed, err := NewRunner(ctx, c, RunnerOptions{Run: "flooded", resultsPerWorker: 500, Ephemeral: true})
 	if err != nil {
 		t.Fatal(err)
@@ -583,6 +599,10 @@ func TestHostileOnDebianNATSServer(t *testing.T) {
 	got := collect(t, resumed, specs)
 	stop()
 	n := taken()
+	<-honestDone
+	if n == 0 {
+		t.Error("the dropper took no job")
+	}
 	if !reflect.DeepEqual(got, poolRecords(t, specs)) {
 		t.Error("the games differ from the pool's")
 	}

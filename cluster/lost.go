@@ -31,41 +31,44 @@ const sweepMax = 200
 // run that many rounds of lostCheck, then the coordinator's time.
 const requeueHere = 3
 
-// findLost looks for the batch's lost jobs and publishes again those found
-// before whose results are all read.
+// findLost looks for the batch's lost jobs and publishes them again once
+// every result stored before they were found gone has been read.
 func (b *batch) findLost() {
 	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
 	defer cancel()
-	var marked, waiting []*jobState
+	var waiting []*jobState
 	for _, js := range b.jobs {
-		switch {
-		case js.rec != nil || js.pending != nil || js.queued:
+		if js.rec != nil || js.pending != nil || js.queued {
 			js.lost = false
-		case js.lost:
-			marked = append(marked, js)
-		default:
+		} else if !js.lost {
 			waiting = append(waiting, js)
 		}
 	}
-	if len(marked) > 0 && b.r.allRead(ctx) {
-		for _, js := range marked {
-			b.requeue(ctx, js)
+	subject := jobsPrefix + b.r.run
+	if len(waiting) > 0 {
+		info, err := b.r.conn.jobs.Info(ctx, jetstream.WithSubjectFilter(subject))
+		if err == nil && int(info.State.Subjects[subject]) < len(waiting) {
+			slices.SortFunc(waiting, func(x, y *jobState) int { return x.first - y.first })
+			for i := range min(len(waiting), sweepMax) {
+				js := waiting[(b.sweep+i)%len(waiting)]
+				js.lost = !b.anyQueued(ctx, js)
+			}
+			b.sweep += sweepMax
 		}
 	}
-	if len(waiting) == 0 {
+	var lost []*jobState
+	for _, js := range b.jobs {
+		if js.lost {
+			lost = append(lost, js)
+		}
+	}
+	if len(lost) == 0 || !b.r.allRead(ctx) {
 		return
 	}
-	subject := jobsPrefix + b.r.run
-	info, err := b.r.conn.jobs.Info(ctx, jetstream.WithSubjectFilter(subject))
-	if err != nil || int(info.State.Subjects[subject]) >= len(waiting) {
-		return
+	slices.SortFunc(lost, func(x, y *jobState) int { return x.first - y.first })
+	for _, js := range lost {
+		b.requeue(ctx, js)
 	}
-	slices.SortFunc(waiting, func(x, y *jobState) int { return x.first - y.first })
-	for i := range min(len(waiting), sweepMax) {
-		js := waiting[(b.sweep+i)%len(waiting)]
-		js.lost = !b.anyQueued(ctx, js)
-	}
-	b.sweep += sweepMax
 }
 
 // anyQueued reports whether a message of js is still in the jobs stream
