@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -611,4 +612,37 @@ func TestHostileOnDebianNATSServer(t *testing.T) {
 		t.Errorf("quarantined %v: want the flooder alone", q)
 	}
 	t.Logf("%d jobs dropped; games by worker %v", n, resumed.GamesByWorker())
+}
+
+// TestStaleRunStreamsRemoved: the stream of a run that ended is removed
+// by a later coordinator once stale; one that holds results, or that a
+// coordinator reads, stays.
+func TestStaleRunStreamsRemoved(t *testing.T) {
+	b := startBroker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := connect(t, b.URL(), ConnectOptions{})
+	for _, run := range []string{"ended", "holding", "read"} {
+		r, err := NewRunner(ctx, c, RunnerOptions{Run: run})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == "read" {
+			defer r.Close()
+			continue
+		}
+		r.Close()
+	}
+	if _, err := c.JS.Publish(ctx, keyedResultsSubject("holding", "UDXU4RCSJNZOIQHZNWXHXORDPRTGNJAHAHFRGZNEEJCPQTT2M7NLCNF4"), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	removeStaleRunStreams(ctx, c.JS, 0)
+	var names []string
+	for name := range c.JS.StreamNames(ctx).Name() {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	if want := []string{JobsStream, ResultsStream, runResultsStream("holding"), runResultsStream("read")}; !slices.Equal(names, want) {
+		t.Errorf("streams %v, want %v", names, want)
+	}
 }

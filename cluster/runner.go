@@ -174,7 +174,7 @@ func (r *Runner) resultsConsumer(ctx context.Context) (shared, keyed jetstream.C
 	if err := r.conn.jobs.Purge(ctx, jetstream.WithPurgeSubject(jobsPrefix+r.run)); err != nil {
 		return nil, nil, r.conn.apiError("removing the run's old jobs", err)
 	}
-	removeStaleRunStreams(ctx, r.conn.JS)
+	removeStaleRunStreams(ctx, r.conn.JS, staleRunStream)
 	if r.keyed, err = ensureRunStream(ctx, r.conn.JS, r.run, r.perWork); err != nil {
 		return nil, nil, err
 	}
@@ -206,13 +206,14 @@ func (r *Runner) resultsConsumer(ctx context.Context) (shared, keyed jetstream.C
 // than RunConsumerInactive ago and every result it left expired.
 const staleRunStream = 2 * RunConsumerInactive
 
-// removeStaleRunStreams removes the stale streams of runs (staleRunStream);
-// it does what it can and reports nothing.
-func removeStaleRunStreams(ctx context.Context, js jetstream.JetStream) {
+// removeStaleRunStreams removes the streams of runs' results from workers
+// with keys that are empty, read by nobody and older than age; it does
+// what it can and reports nothing.
+func removeStaleRunStreams(ctx context.Context, js jetstream.JetStream, age time.Duration) {
 	list := js.ListStreams(ctx, jetstream.WithStreamListSubject(resultsPrefix+"*.*"))
 	var stale []string
 	for info := range list.Info() {
-		if strings.HasPrefix(info.Config.Name, ResultsStream+"_") && info.State.Msgs == 0 && info.State.Consumers == 0 && time.Since(info.Created) > staleRunStream {
+		if strings.HasPrefix(info.Config.Name, ResultsStream+"_") && info.State.Msgs == 0 && info.State.Consumers == 0 && time.Since(info.Created) > age {
 			stale = append(stale, info.Config.Name)
 		}
 	}

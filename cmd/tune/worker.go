@@ -72,7 +72,7 @@ run after 5 refusals), and gives up a game past its job's deadline.
 	f.IntVar(&o.limits.TableMiB, "max-hash", cluster.DefaultMaxTableMiB, "refuse games whose table is larger than this (MiB per game at once)")
 	f.IntVar(&o.limits.Plies, "max-plies", cluster.DefaultMaxPlies, "refuse games whose ply cap is larger than this")
 	f.IntVar(&o.workers, "workers", 0, workersHelp)
-	f.StringVar(&o.name, "name", "", "this worker's name in results (default: host and process id)")
+	f.StringVar(&o.name, "name", "", "this worker's name in results (default: host and process id; with --key-file: its public key, always)")
 	f.DurationVar(&o.cluster.AckWait, "ack-wait", 0, "see 'tune run'")
 	f.IntVar(&o.cluster.MaxDeliver, "max-deliver", 0, "see 'tune run'")
 	f.MarkHidden("ack-wait")
