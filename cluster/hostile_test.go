@@ -646,3 +646,57 @@ func TestStaleRunStreamsRemoved(t *testing.T) {
 		t.Errorf("streams %v, want %v", names, want)
 	}
 }
+
+// TestWorkerWaitsOutAFullStream: a worker whose result a full stream
+// refuses keeps its job and tries again, rather than hand the job back
+// (which would spend its deliveries): once there is room, the result is
+// stored, and no job is published again or played here.
+func TestWorkerWaitsOutAFullStream(t *testing.T) {
+	b := startBroker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := connect(t, b.URL(), ConnectOptions{MaxDeliver: 2})
+	var log syncBuffer
+	r, err := NewRunner(ctx, c, RunnerOptions{Run: "waits", Ephemeral: true, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// Room for the match's two results (held until both are in), taken.
+	cfg := c.results.CachedInfo().Config
+	cfg.MaxMsgs = 2
+	if _, err := c.JS.UpdateStream(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := c.JS.Publish(ctx, resultsPrefix+"another-run", []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = c.JS.Publish(ctx, resultsPrefix+"another-run", []byte("x"))
+	if !streamFull(err) {
+		t.Fatalf("a full stream: %v", err)
+	}
+	if _, err := c.JS.Publish(ctx, resultsPrefix+"no-such-run.nobody", []byte("x"), jetstream.WithRetryAttempts(0)); err == nil || streamFull(err) {
+		t.Fatalf("no stream: %v", err)
+	}
+	var wlog syncBuffer
+	runWorker(t, b.URL(), WorkerOptions{Name: "patient", Log: &wlog})
+	go func() {
+		for ctx.Err() == nil && !strings.Contains(wlog.String(), "maximum messages") {
+			time.Sleep(50 * time.Millisecond)
+		}
+		sleep(ctx, 2*time.Second) // the worker tries again meanwhile
+		c.results.Purge(ctx, jetstream.WithPurgeSubject(resultsPrefix+"another-run"))
+	}()
+	specs := matchSpecs(t, 1)
+	if got := collect(t, r, specs); !reflect.DeepEqual(got, poolRecords(t, specs)) {
+		t.Error("the games differ from the pool's")
+	}
+	if r.PlayedHere() != 0 || strings.Contains(log.String(), "left the queue") || r.GamesByWorker()["patient"] != len(specs) {
+		t.Errorf("%d played here, by worker %v; log:\n%s", r.PlayedHere(), r.GamesByWorker(), log.String())
+	}
+	if n := strings.Count(wlog.String(), "trying again"); n == 0 {
+		t.Errorf("the worker's log:\n%s", wlog.String())
+	}
+}

@@ -263,8 +263,12 @@ func (w *Worker) publish(ctx context.Context, out outbox, r Result) error {
 		if !streamFull(err) || ctx.Err() != nil || time.Since(start) > fullRetry {
 			break
 		}
+		if start.Add(time.Second).After(time.Now()) {
+			w.logf("publishing the result of %s: %v: trying again every second", r.Key, err)
+		}
 		_ = out.job.InProgress()
 		sleep(ctx, time.Second)
+		err = nil
 	}
 	if err != nil {
 		w.logf("publishing the result of %s: %v", r.Key, err)
