@@ -145,6 +145,10 @@ func (b *batch) receive(m jetstream.Msg) error {
 			return nil
 		}
 		b.r.logf("a result on %s: %v (ignored)", m.Subject(), err)
+		if keyed && res.V != WireVersion && res.V != 0 {
+			b.spend(worker, keyed, false) // a worker of another version: not a lie, not a result
+			return nil
+		}
 		if keyed || js != nil && res.V == WireVersion && worker != "" {
 			b.quarantine(worker, err.Error())
 			b.needGame(res.Key)
