@@ -336,7 +336,9 @@ func floodRuns(t *testing.T, n int, perWorker int64) {
 			}
 		}
 	}()
+	start := time.Now()
 	got := collect(t, resumed, specs)
+	took := time.Since(start)
 	stop()
 	wg.Wait()
 	if !reflect.DeepEqual(got, want) {
@@ -349,7 +351,7 @@ func floodRuns(t *testing.T, n int, perWorker int64) {
 	if info, err := keyed.Info(ctx); err != nil || info.State.Msgs > RunResultsMaxMsgs || info.State.Bytes > RunResultsMaxBytes {
 		t.Errorf("the run's stream: %+v, %v", info.State, err)
 	}
-	t.Logf("resumed under the flood: at most %d of the flooder's results waiting; games by worker %v", most, resumed.GamesByWorker())
+	t.Logf("resumed under the flood: %d games in %v, at most %d of the flooder's results waiting; games by worker %v", len(specs), took.Round(time.Millisecond), most, resumed.GamesByWorker())
 }
 
 // TestHostileWorkerWritesToRunsItHoldsNoJobOf: the hostile worker, which
