@@ -23,9 +23,10 @@ import (
 )
 
 // TestWorkerKeys: a worker with a key of its own, listed by the broker,
-// plays a coordinator's games under its public key; with it a client can neither create a
-// stream, nor publish a job, nor read results (permission errors); a key
-// the broker does not list is refused; the token still works.
+// plays a coordinator's games under its public key; with it a client can
+// neither create a stream, nor publish a job, nor read results (permission
+// errors); a key the broker does not list is refused; the token still
+// works.
 func TestWorkerKeys(t *testing.T) {
 	dir := t.TempDir()
 	keyFile := filepath.Join(dir, "worker.nk")
