@@ -242,6 +242,48 @@ func TestHostileWorkerFloods(t *testing.T) {
 func TestHostileWorkerFloodsLong(t *testing.T) {
 	long(t, "a flood of 1,000,000 messages")
 	floodRuns(t, 1_000_000, 0)
+	floodBytes(t)
+}
+
+// floodBytes floods a stopped run with results of 1 MiB, past the bytes of
+// its stream: the broker refuses what does not fit, and the run resumed
+// plays its games, the flood purged once read.
+func floodBytes(t *testing.T) {
+	k := startKeyedBroker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c := connect(t, k.b.URL(), ConnectOptions{})
+	r, err := NewRunner(ctx, c, RunnerOptions{Run: "heavy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	_, js, _ := k.hostileNATS(t)
+	n := int(RunResultsMaxBytes/(MaxMessage-1024)) + 100
+	stored, refused, first, rate := flood(t, js, keyedResultsSubject("heavy", k.hostile), n, MaxMessage-1024)
+	t.Logf("a flood of %d results of 1 MiB on a stopped run: %d stored, %d refused (%v), %.0f messages/s answered", n, stored, refused, first, rate)
+	if refused == 0 || first == nil || !strings.Contains(first.Error(), "maximum bytes") {
+		t.Errorf("%d stored, %d refused (%v): want the stream's bytes to refuse the rest", stored, refused, first)
+	}
+	keyed, err := c.JS.Stream(ctx, runResultsStream("heavy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := keyed.Info(ctx); err != nil || info.State.Bytes > RunResultsMaxBytes {
+		t.Errorf("the run's stream: %+v, %v", info.State, err)
+	}
+	resumed, err := NewRunner(ctx, c, RunnerOptions{Run: "heavy", Ephemeral: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resumed.Close()
+	specs := matchSpecs(t, 2)
+	start := time.Now()
+	if got := collect(t, resumed, specs); !reflect.DeepEqual(got, poolRecords(t, specs)) {
+		t.Error("the games differ from the pool's")
+	}
+	k.honestOnly(t, resumed, true)
+	t.Logf("resumed with its stream full: %d games in %v", len(specs), time.Since(start).Round(time.Millisecond))
 }
 
 func floodRuns(t *testing.T, n int, perWorker int64) {
