@@ -20,10 +20,11 @@ import (
 // message says.
 
 // wastedQuota is the number of results that serve nothing (second results
-// of a job, results of jobs settled in earlier batches) a worker with a
-// key may send in a run beyond the number of its results that served: an
-// honest worker sends such a result only when a job it played was handed
-// out again, which is rare; past it, the worker is quarantined.
+// of a job, results of jobs settled in earlier batches or never handed to
+// it) a worker with a key may send in a run beyond the number of its
+// results that served: an honest worker sends such a result only when a
+// job it played was handed out again, which is rare (or after the token
+// changed); past it, the worker is quarantined.
 const wastedQuota = 1000
 
 // purgeEvery is the least time between two purges of a quarantined

@@ -156,8 +156,14 @@ func (b *batch) receive(m jetstream.Msg) error {
 		return nil
 	}
 	if keyed && !b.r.conn.validTicket(b.r.run, res.Key, m.Headers().Get(TicketHeader)) {
+		// Not a job it was handed, or one published with another token
+		// (a run resumed after the token changed): dropped, and counted.
 		_ = m.Ack()
-		b.quarantine(worker, fmt.Sprintf("a result of job %.64q, which it was never handed (no ticket of this run's job)", res.Key))
+		if !b.r.unhanded[worker] {
+			b.r.unhanded[worker] = true
+			b.r.logf("worker %q sent a result of job %.64q, which it was never handed (no ticket of this run's job): dropped, as its others will be", worker, res.Key)
+		}
+		b.spend(worker, keyed, false)
 		return nil
 	}
 	switch {

@@ -405,9 +405,10 @@ func floodRuns(t *testing.T, n int, perWorker int64) {
 // TestHostileWorkerWritesToRunsItHoldsNoJobOf: the hostile worker, which
 // holds no job, publishes for a run whose jobs it can compute (a match's
 // are public): a failure, a refusal and a made-up game for every job, with
-// a ticket it made up; and results for a run that does not exist. None is
-// taken: the run gives the pool's games, no game is played again here, and
-// the writer is quarantined for results of jobs it was never handed.
+// a ticket it made up, then more than its quota of such results; and
+// results for a run that does not exist. None is taken: the run gives the
+// pool's games, no game is played again here, and past its quota the
+// writer is quarantined.
 func TestHostileWorkerWritesToRunsItHoldsNoJobOf(t *testing.T) {
 	k := startKeyedBroker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -423,6 +424,13 @@ func TestHostileWorkerWritesToRunsItHoldsNoJobOf(t *testing.T) {
 	want := poolRecords(t, specs)
 
 	_, js, _ := k.hostileNATS(t)
+	publish := func(run string, res Result) error {
+		data, _ := jsonMarshal(res)
+		m := &nats.Msg{Subject: keyedResultsSubject(run, k.hostile), Data: data, Header: nats.Header{}}
+		m.Header.Set(TicketHeader, "0123456789abcdef0123456789abcdef")
+		_, err := js.PublishMsg(ctx, m, jetstream.WithRetryAttempts(0))
+		return err
+	}
 	for _, s := range specs {
 		job, err := NewJob(s, 2)
 		if err != nil {
@@ -434,14 +442,11 @@ func TestHostileWorkerWritesToRunsItHoldsNoJobOf(t *testing.T) {
 			{V: WireVersion, Key: job.Key, Worker: k.honest, Error: "beyond my limits", Refused: true},
 			{V: WireVersion, Key: job.Key, Worker: k.honest, Outcome: int(games.Draw), Reason: string(tournament.ByPlyCap), Opening: p.String()},
 		} {
-			data, _ := jsonMarshal(res)
-			for _, run := range []string{"target", "no-such-run"} {
-				m := &nats.Msg{Subject: keyedResultsSubject(run, k.hostile), Data: data, Header: nats.Header{}}
-				m.Header.Set(TicketHeader, "0123456789abcdef0123456789abcdef")
-				_, err := js.PublishMsg(ctx, m, jetstream.WithRetryAttempts(0))
-				if (err == nil) != (run == "target") {
-					t.Errorf("a result for run %s: %v", run, err)
-				}
+			if err := publish("target", res); err != nil {
+				t.Fatal(err)
+			}
+			if err := publish("no-such-run", res); !errors.Is(err, jetstream.ErrNoStreamResponse) {
+				t.Errorf("a result for a run that does not exist: %v", err)
 			}
 		}
 	}
@@ -451,12 +456,26 @@ func TestHostileWorkerWritesToRunsItHoldsNoJobOf(t *testing.T) {
 	if r.PlayedHere() != 0 {
 		t.Errorf("%d games played again here for the results of a worker that held none of their jobs", r.PlayedHere())
 	}
-	k.honestOnly(t, r, true)
-	if why := r.Quarantined()[k.hostile]; !strings.Contains(why, "never handed") {
-		t.Errorf("the hostile worker quarantined for %q", why)
+	k.honestOnly(t, r, false)
+	if !strings.Contains(log.String(), "never handed") {
+		t.Errorf("the log:\n%s", log.String())
 	}
 	if r.GamesByWorker()[k.honest] != len(specs) {
 		t.Errorf("games by worker %v, want the honest worker's %d", r.GamesByWorker(), len(specs))
+	}
+
+	// Past its quota of results that serve nothing, it is quarantined.
+	for range wastedQuota {
+		if err := publish("target", Result{V: WireVersion, Key: "made-up", Error: "out of memory"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := collect(t, r, specs[:1]); !reflect.DeepEqual(got, want[:1]) {
+		t.Error("a second batch differs")
+	}
+	k.honestOnly(t, r, true)
+	if why := r.Quarantined()[k.hostile]; !strings.Contains(why, "served nothing") {
+		t.Errorf("the hostile worker quarantined for %q", why)
 	}
 }
 

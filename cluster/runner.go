@@ -55,6 +55,7 @@ type Runner struct {
 	// quota of the run (wastedQuota); when their results were last purged.
 	wasted, useful map[string]int
 	purged         map[string]time.Time
+	unhanded       map[string]bool   // those that sent a result of a job they were not handed
 	read           map[string]uint64 // the last stream sequence of a result read, by stream
 	sharedCons     jetstream.Consumer
 	keyedCons      jetstream.Consumer
@@ -114,7 +115,7 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 	r := &Runner{conn: conn, run: o.Run, tableMiB: o.TableMiB, log: o.Log, ephem: o.Ephemeral,
 		results: make(chan jetstream.Msg, 1024), closed: make(chan struct{}), maxDel: make(chan uint64, 64), workers: map[string]int{},
 		audit: newAuditor(o.Audit, o.AuditSeed), auditWorkers: max(o.AuditWorkers, 1), quarantined: map[string]string{},
-		perWork: o.resultsPerWorker, wasted: map[string]int{}, useful: map[string]int{}, purged: map[string]time.Time{}, read: map[string]uint64{}}
+		perWork: o.resultsPerWorker, wasted: map[string]int{}, useful: map[string]int{}, purged: map[string]time.Time{}, unhanded: map[string]bool{}, read: map[string]uint64{}}
 	r.searchers = make(chan tournament.Searchers, r.auditWorkers)
 	cons, keyedCons, err := r.resultsConsumer(ctx)
 	if err != nil {
