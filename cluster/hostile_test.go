@@ -726,7 +726,7 @@ func TestWorkerWaitsOutAFullStream(t *testing.T) {
 	defer cancel()
 	c := connect(t, b.URL(), ConnectOptions{MaxDeliver: 2})
 	var log syncBuffer
-	r, err := NewRunner(ctx, c, RunnerOptions{Run: "waits", Ephemeral: true, Log: &log})
+	r, err := NewRunner(ctx, c, RunnerOptions{Run: "waits", Audit: -1, Ephemeral: true, Log: &log})
 	if err != nil {
 		t.Fatal(err)
 	}
