@@ -169,9 +169,10 @@ func flood(t *testing.T, js jetstream.JetStream, subject string, n, size int) (s
 			t.Fatal("the broker did not answer the flood within 5 minutes")
 		}
 	}
+	chunk := max(1, min(20_000, (64<<20)/max(size, 1)))
 	for i := range n {
-		if i%20_000 == 19_999 {
-			wait() // the client holds at most so many answers pending
+		if i%chunk == chunk-1 {
+			wait() // the client holds at most so many answers pending, the broker so many bytes
 		}
 		f, err := js.PublishAsync(subject, data)
 		if err != nil {
