@@ -281,9 +281,14 @@ func (w *Worker) publish(ctx context.Context, out outbox, r Result) error {
 const fullRetry = 10 * time.Minute
 
 // streamFull reports whether err is a stream's refusal of a message for
-// its limits of messages or bytes.
+// its limits of messages or bytes, or for more messages at once than it
+// takes ("too many requests": a flood that the broker throttles).
 func streamFull(err error) bool {
-	return err != nil && (strings.Contains(err.Error(), "maximum messages") || strings.Contains(err.Error(), "maximum bytes"))
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "maximum messages") || strings.Contains(msg, "maximum bytes") || strings.Contains(msg, "too many requests")
 }
 
 func (w *Worker) logf(format string, args ...any) {
