@@ -38,7 +38,10 @@ type batch struct {
 	n        int
 	open     int // jobs whose result does not stand yet
 	refusals map[string]string
-	deferAck bool
+	// tokenRefused: jobs a token holder's worker refused. A refusal of a
+	// worker with a key alone does not fail a job (outOfDeliveries).
+	tokenRefused map[string]bool
+	deferAck     bool
 
 	tasks   chan localTask
 	played  chan localGame
@@ -90,7 +93,7 @@ type localGame struct {
 func (r *Runner) newBatch(ctx context.Context, jobs map[string]*jobState, byKey map[string][]int, n int) *batch {
 	ctx, cancel := context.WithCancel(ctx)
 	return &batch{r: r, ctx: ctx, cancel: cancel, jobs: jobs, byKey: byKey, n: n, open: len(jobs),
-		refusals: map[string]string{}, deferAck: len(jobs) <= maxHeld, settled: map[string]bool{},
+		refusals: map[string]string{}, tokenRefused: map[string]bool{}, deferAck: len(jobs) <= maxHeld, settled: map[string]bool{},
 		tasks: make(chan localTask, len(jobs)), played: make(chan localGame)}
 }
 
@@ -182,6 +185,7 @@ func (b *batch) receive(m jetstream.Msg) error {
 		_ = m.Ack()
 		if res.Refused {
 			b.refusals[res.Key] = fmt.Sprintf("%s: %s", worker, res.Error)
+			b.tokenRefused[res.Key] = b.tokenRefused[res.Key] || !keyed
 			return nil
 		}
 		if _, _, err := DecodeJob(js.job); err == nil {
@@ -420,11 +424,14 @@ func (b *batch) handOver(done func(i int, rec tournament.Record) error) error {
 }
 
 // outOfDeliveries handles a job of this batch that the server stopped
-// handing out, and removes it from the stream. Refused by workers (their
-// limits, a game they do not know), it fails the run with their reason.
-// Refused by nobody, it was taken and given back without a word (a worker
-// interrupted, or one with a key that takes jobs to drop them): it is
-// published again, as a lost job is, rather than stop the run.
+// handing out, and removes it from the stream. Refused by nobody, it was
+// taken and given back without a word (a worker interrupted, or one with a
+// key that takes jobs to drop them): it is published again, as a lost job
+// is, rather than stop the run. Refused by a token holder's worker (its
+// limits, a game it does not know), it fails the run with the reason.
+// Refused by workers with keys only, which may lie, it is published again
+// requeueHere-1 times; then played here if it is within a worker's default
+// limits and checks here, else it fails the run with the reason.
 func (b *batch) outOfDeliveries(seq uint64) error {
 	cctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
 	defer cancel()
@@ -442,10 +449,27 @@ func (b *batch) outOfDeliveries(seq uint64) error {
 	}
 	_ = b.r.conn.jobs.DeleteMsg(cctx, seq)
 	last := b.refusals[job.Key]
-	if last == "" {
+	switch {
+	case last == "":
 		b.requeue(cctx, js)
+		return nil
+	case !b.tokenRefused[job.Key] && js.requeued < requeueHere-1:
+		js.requeued++
+		b.r.logf("game %d (job %s) was refused max_deliver times by workers with keys only (last: %s): published again (%d)", js.first, js.key, last, js.requeued)
+		b.publishAgain(cctx, js)
+		return nil
+	case !b.tokenRefused[job.Key] && withinDefaults(js.job):
+		b.r.logf("game %d (job %s) was refused by workers with keys only (last: %s), and is within a worker's default limits: played here", js.first, js.key, last)
+		b.queue(js.key)
 		return nil
 	}
 	reason := "was handed out the consumer's max_deliver times without a result (workers refused it); last refusal: " + last
 	return &JobFailedError{Index: js.first, Key: job.Key, Reason: reason, Err: ErrMaxDeliver}
+}
+
+// withinDefaults reports whether the job message data checks here and is
+// within a worker's default limits.
+func withinDefaults(data []byte) bool {
+	job, _, err := DecodeJob(data)
+	return err == nil && JobLimits{}.allow(job) == nil
 }

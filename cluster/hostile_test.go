@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
 	"github.com/nats-io/nats.go"
@@ -583,6 +584,72 @@ func TestHostileWorkerAcksWithoutResults(t *testing.T) {
 	}
 	t.Logf("%d jobs taken and dropped by the hostile worker; the match took %v; %d games played here; games by worker %v",
 		n, took.Round(time.Millisecond), r.PlayedHere(), r.GamesByWorker())
+}
+
+// TestHostileWorkerRefusesEverything: the hostile worker takes jobs and
+// refuses each, with the job's ticket, handing it back at once, so that
+// jobs run out of deliveries. A refusal of a worker with a key does not
+// fail a job: the job is published again and, refused still, played here;
+// the match gives the pool's games.
+func TestHostileWorkerRefusesEverything(t *testing.T) {
+	k := startKeyedBroker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := connect(t, k.b.URL(), ConnectOptions{MaxDeliver: 2})
+	var log syncBuffer
+	r, err := NewRunner(ctx, c, RunnerOptions{Run: "refused", Ephemeral: true, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	specs := matchSpecs(t, 3)
+	want := poolRecords(t, specs)
+
+	hc := k.hostileConn(t)
+	nc, _, _ := k.hostileNATS(t)
+	hctx, stop := context.WithCancel(ctx)
+	taken := takeJobs(t, hctx, hc, func(m jetstream.Msg) {
+		job, _, _ := DecodeJob(m.Data())
+		data, _ := jsonMarshal(Result{V: WireVersion, Key: job.Key, Worker: k.hostile, Error: "cluster: job refused: beyond this worker's limits: depth 2 (--max-depth 1)", Refused: true})
+		nc.PublishMsg(&nats.Msg{Subject: keyedResultsSubject("refused", k.hostile), Data: data, Header: m.Headers()})
+		nc.Flush()
+		_ = m.Nak()
+	})
+	got := collect(t, r, specs)
+	stop()
+	n := taken()
+	if !reflect.DeepEqual(got, want) {
+		t.Error("the games differ from the pool's")
+	}
+	k.honestOnly(t, r, false)
+	t.Logf("%d jobs taken and refused by the hostile worker; %d games played here; games by worker %v", n, r.PlayedHere(), r.GamesByWorker())
+}
+
+// TestKeyWorkersRefusalFailsAJobBeyondTheDefaults: a job beyond a
+// worker's default limits, refused by the only worker, one with a key, is
+// published again and then fails its run, naming the refusal.
+func TestKeyWorkersRefusalFailsAJobBeyondTheDefaults(t *testing.T) {
+	k := startKeyedBroker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := connect(t, k.b.URL(), ConnectOptions{MaxDeliver: 1})
+	var log syncBuffer
+	r, err := NewRunner(ctx, c, RunnerOptions{Run: "beyond", Ephemeral: true, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	spec := matchSpecs(t, 1)[0]
+	spec.First.Limits = engine.Limits{Depth: 64}
+	spec.Second.Limits = engine.Limits{Depth: 64}
+	err = r.Run(ctx, []tournament.GameSpec{spec}, func(int, tournament.Record) error { return nil })
+	var fe *JobFailedError
+	if !errors.As(err, &fe) || !errors.Is(err, ErrMaxDeliver) || !strings.Contains(fe.Reason, k.honest+": cluster: job refused: beyond this worker's limits: depth 64") {
+		t.Fatalf("got %v", err)
+	}
+	if n := strings.Count(log.String(), "by workers with keys only"); n != requeueHere-1 || r.PlayedHere() != 0 {
+		t.Errorf("published again %d times, %d played here; log:\n%s", n, r.PlayedHere(), log.String())
+	}
 }
 
 // TestHostileOnDebianNATSServer: the bounds the streams set hold on

@@ -104,6 +104,12 @@ func (b *batch) requeue(ctx context.Context, js *jobState) {
 	if js.requeued >= requeueHere {
 		b.queue(js.key)
 	}
+	b.publishAgain(ctx, js)
+}
+
+// publishAgain publishes the job js again; when it cannot, the job is
+// played here.
+func (b *batch) publishAgain(ctx context.Context, js *jobState) {
 	ack, err := b.r.conn.JS.PublishMsg(ctx, b.r.jobMsg(js))
 	if err != nil {
 		b.r.logf("publishing job %s again: %v (it is played here)", js.key, err)
