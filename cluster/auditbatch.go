@@ -38,7 +38,10 @@ type batch struct {
 	n        int
 	open     int // jobs whose result does not stand yet
 	refusals map[string]string
-	deferAck bool
+	// tokenRefused: jobs a token holder's worker refused. A refusal of a
+	// worker with a key alone does not fail a job (outOfDeliveries).
+	tokenRefused map[string]bool
+	deferAck     bool
 
 	tasks   chan localTask
 	played  chan localGame
@@ -47,6 +50,8 @@ type batch struct {
 
 	settledMu sync.Mutex
 	settled   map[string]bool // jobs whose result stands: players here skip them
+
+	sweep int // where findLost's next look starts
 }
 
 // jobState is what a batch knows of one job.
@@ -62,6 +67,9 @@ type jobState struct {
 	pending     *heldResult        // a worker's result waiting for the game played here
 	queued      bool               // to be played here, or playing
 	republished bool
+	seqs        []uint64 // the stream sequences of its messages in the jobs stream
+	lost        bool     // its messages left the jobs stream without a result (findLost)
+	requeued    int      // times published again after that
 }
 
 type heldResult struct {
@@ -85,7 +93,7 @@ type localGame struct {
 func (r *Runner) newBatch(ctx context.Context, jobs map[string]*jobState, byKey map[string][]int, n int) *batch {
 	ctx, cancel := context.WithCancel(ctx)
 	return &batch{r: r, ctx: ctx, cancel: cancel, jobs: jobs, byKey: byKey, n: n, open: len(jobs),
-		refusals: map[string]string{}, deferAck: len(jobs) <= maxHeld, settled: map[string]bool{},
+		refusals: map[string]string{}, tokenRefused: map[string]bool{}, deferAck: len(jobs) <= maxHeld, settled: map[string]bool{},
 		tasks: make(chan localTask, len(jobs)), played: make(chan localGame)}
 }
 
@@ -95,11 +103,15 @@ func (b *batch) run(done func(i int, rec tournament.Record) error) error {
 		b.cancel()
 		b.players.Wait()
 	}()
+	tick := time.NewTicker(lostCheck)
+	defer tick.Stop()
 	for b.open > 0 {
 		var err error
 		select {
 		case <-b.ctx.Done():
 			return b.ctx.Err()
+		case <-tick.C:
+			b.findLost()
 		case seq := <-b.r.maxDel:
 			err = b.outOfDeliveries(seq)
 		case m := <-b.r.results:
@@ -114,90 +126,123 @@ func (b *batch) run(done func(i int, rec tournament.Record) error) error {
 	return b.handOver(done)
 }
 
-// receive reads one result message.
+// receive reads one result message. Its worker is the one the subject
+// names (sender): for a worker with a key, the key the broker let publish
+// there, whatever the message says; such a worker's result must carry its
+// job's ticket, and its results that serve nothing count against its
+// quota (spend).
 func (b *batch) receive(m jetstream.Msg) error {
+	b.r.seen(m)
+	worker, keyed := b.r.sender(m.Subject())
+	if keyed && b.r.isQuarantined(worker) {
+		b.r.purge(worker, false)
+	}
 	res, err := DecodeResult(m.Data())
+	if !keyed {
+		worker = res.Worker // a token holder's: trusted as a coordinator is
+	}
 	js := b.jobs[res.Key]
 	if err != nil {
 		_ = m.Ack()
+		if keyed && b.r.isQuarantined(worker) {
+			return nil
+		}
 		b.r.logf("a result on %s: %v (ignored)", m.Subject(), err)
-		if js != nil && res.V == WireVersion && res.Worker != "" {
-			b.quarantine(res.Worker, err.Error())
+		if keyed && res.V != WireVersion && res.V != 0 {
+			b.spend(worker, keyed, false) // a worker of another version: not a lie, not a result
+			return nil
+		}
+		if keyed || js != nil && res.V == WireVersion && worker != "" {
+			b.quarantine(worker, err.Error())
 			b.needGame(res.Key)
 		}
+		return nil
+	}
+	if keyed && !b.r.conn.validTicket(b.r.run, res.Key, m.Headers().Get(TicketHeader)) {
+		// Not a job it was handed, or one published with another token
+		// (a run resumed after the token changed): dropped, and counted.
+		_ = m.Ack()
+		if !b.r.unhanded[worker] {
+			b.r.unhanded[worker] = true
+			b.r.logf("worker %q sent a result of job %.64q, which it was never handed (no ticket of this run's job): dropped, as its others will be", worker, res.Key)
+		}
+		b.spend(worker, keyed, false)
 		return nil
 	}
 	switch {
 	case js == nil: // from an earlier batch
 		_ = m.Ack()
+		b.spend(worker, keyed, false)
 		return nil
-	case b.r.isQuarantined(res.Worker):
+	case b.r.isQuarantined(worker):
 		_ = m.Ack()
 		b.needGame(res.Key)
 		return nil
 	case js.rec != nil || js.pending != nil:
-		b.duplicate(js, m)
+		b.spend(worker, keyed, !b.duplicate(js, m))
 		return nil
 	case res.Error != "":
 		_ = m.Ack()
 		if res.Refused {
-			b.refusals[res.Key] = fmt.Sprintf("%s: %s", res.Worker, res.Error)
+			b.refusals[res.Key] = fmt.Sprintf("%s: %s", worker, res.Error)
+			b.tokenRefused[res.Key] = b.tokenRefused[res.Key] || !keyed
 			return nil
 		}
 		if _, _, err := decodeJob(b.ctx, js.job, b.r.tables); err == nil {
 			// A job that checks here: the failure is the worker's (or a
 			// lie), not the job's; the game is played again.
-			b.r.logf("worker %q failed game %d (job %s), a job that checks here: %s; it is played again", res.Worker, js.first, res.Key, res.Error)
+			b.r.logf("worker %q failed game %d (job %s), a job that checks here: %s; it is played again", worker, js.first, res.Key, res.Error)
 			b.needGame(res.Key)
 			return nil
 		}
-		return &JobFailedError{Index: js.first, Key: res.Key, Worker: res.Worker, Reason: res.Error}
+		return &JobFailedError{Index: js.first, Key: res.Key, Worker: worker, Reason: res.Error}
 	}
 	rec, err := CheckResult(js.spec, res)
 	if err != nil {
 		_ = m.Ack()
-		b.quarantine(res.Worker, fmt.Sprintf("game %d (job %s): %v", js.first, res.Key, err))
+		b.quarantine(worker, fmt.Sprintf("game %d (job %s): %v", js.first, res.Key, err))
 		b.needGame(res.Key)
 		return nil
 	}
-	b.r.noteSpeed(res.Worker, res.Speed)
+	b.r.noteSpeed(worker, res.Speed)
+	b.spend(worker, keyed, true)
 	if !b.deferAck {
 		_ = m.Ack()
 	}
 	if b.r.audit.sampled(res.Key) && !onClock(js.spec) { // a clock game cannot be played again to its moves
-		js.pending = &heldResult{rec: rec, worker: res.Worker, msg: m}
+		js.pending = &heldResult{rec: rec, worker: worker, msg: m}
 		b.queue(res.Key)
 		return nil
 	}
-	b.accept(res.Key, rec, res.Worker, m, false)
+	b.accept(res.Key, rec, worker, m, false)
 	return nil
 }
 
 // duplicate handles another result of a job that has one: the broker's
-// redelivery of the message held (kept, to be acknowledged at handover) or
-// a second result (acknowledged and dropped).
-func (b *batch) duplicate(js *jobState, m jetstream.Msg) {
+// redelivery of the message held (kept, to be acknowledged at handover:
+// true) or a second result (acknowledged and dropped: false).
+func (b *batch) duplicate(js *jobState, m jetstream.Msg) bool {
 	held := js.msg
 	if js.pending != nil {
 		held = js.pending.msg
 	}
-	if b.deferAck && held != nil && seqOf(held) == seqOf(m) && seqOf(m) != 0 {
+	if b.deferAck && held != nil && sameMessage(held, m) {
 		if js.pending != nil {
 			js.pending.msg = m
 		} else {
 			js.msg = m
 		}
-		return
+		return true
 	}
 	_ = m.Ack()
+	return false
 }
 
-func seqOf(m jetstream.Msg) uint64 {
-	md, err := m.Metadata()
-	if err != nil {
-		return 0
-	}
-	return md.Sequence.Stream
+// sameMessage reports whether a and b are one message of one stream.
+func sameMessage(a, b jetstream.Msg) bool {
+	ma, err1 := a.Metadata()
+	mb, err2 := b.Metadata()
+	return err1 == nil && err2 == nil && ma.Stream == mb.Stream && ma.Sequence.Stream == mb.Sequence.Stream && ma.Sequence.Stream != 0
 }
 
 // accept makes rec the result of the job key that stands.
@@ -229,6 +274,7 @@ func (b *batch) quarantine(worker, why string) {
 	if !b.r.setQuarantined(worker, why) {
 		return
 	}
+	b.r.purge(worker, true)
 	for key, js := range b.jobs {
 		if p := js.pending; p != nil && p.worker == worker {
 			if p.msg != nil {
@@ -264,9 +310,12 @@ func (b *batch) needGame(key string) {
 	js.republished = true
 	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
 	defer cancel()
-	if _, err := b.r.conn.JS.Publish(ctx, jobsPrefix+b.r.run, js.job); err != nil {
+	ack, err := b.r.conn.JS.PublishMsg(ctx, b.r.jobMsg(js))
+	if err != nil {
 		b.r.logf("publishing job %s again: %v (it is played here)", key, err)
+		return
 	}
+	js.seqs = append(js.seqs, ack.Sequence)
 }
 
 // queue has the game of the job key played here.
@@ -375,8 +424,15 @@ func (b *batch) handOver(done func(i int, rec tournament.Record) error) error {
 	return nil
 }
 
-// outOfDeliveries reports a job of this batch that the server stopped
-// handing out, and removes it from the stream.
+// outOfDeliveries handles a job of this batch that the server stopped
+// handing out, and removes it from the stream. Refused by nobody, it was
+// taken and given back without a word (a worker interrupted, or one with a
+// key that takes jobs to drop them): it is published again, as a lost job
+// is, rather than stop the run. Refused by a token holder's worker (its
+// limits, a game it does not know), it fails the run with the reason.
+// Refused by workers with keys only, which may lie, it is published again
+// requeueHere-1 times; then played here if it is within a worker's default
+// limits and checks here, else it fails the run with the reason.
 func (b *batch) outOfDeliveries(seq uint64) error {
 	cctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
 	defer cancel()
@@ -393,9 +449,28 @@ func (b *batch) outOfDeliveries(seq uint64) error {
 		return nil
 	}
 	_ = b.r.conn.jobs.DeleteMsg(cctx, seq)
-	reason := "was handed out the consumer's max_deliver times without a result (workers crashed on it or refused it)"
-	if last := b.refusals[job.Key]; last != "" {
-		reason += "; last refusal: " + last
+	last := b.refusals[job.Key]
+	switch {
+	case last == "":
+		b.requeue(cctx, js)
+		return nil
+	case !b.tokenRefused[job.Key] && js.requeued < requeueHere-1:
+		js.requeued++
+		b.r.logf("game %d (job %s) was refused max_deliver times by workers with keys only (last: %s): published again (%d)", js.first, js.key, last, js.requeued)
+		b.publishAgain(cctx, js)
+		return nil
+	case !b.tokenRefused[job.Key] && withinDefaults(js.job):
+		b.r.logf("game %d (job %s) was refused by workers with keys only (last: %s), and is within a worker's default limits: played here", js.first, js.key, last)
+		b.queue(js.key)
+		return nil
 	}
+	reason := "was handed out the consumer's max_deliver times without a result (workers refused it); last refusal: " + last
 	return &JobFailedError{Index: js.first, Key: job.Key, Reason: reason, Err: ErrMaxDeliver}
+}
+
+// withinDefaults reports whether the job message data checks here and is
+// within a worker's default limits.
+func withinDefaults(data []byte) bool {
+	job, _, err := DecodeJob(data)
+	return err == nil && JobLimits{}.allow(job) == nil
 }

@@ -21,7 +21,8 @@ type Broker struct {
 // one); Store is the directory of JetStream's data; Token is required: it
 // is what coordinators (and workers without keys) give. WorkerKeys are
 // the public NKeys of workers with keys of their own (ReadWorkerKeys),
-// allowed WorkerPermissions only. TLSCert and TLSKey, both or neither, are
+// allowed WorkerPermissions only: each publishes results under its
+// own key, its name in results. TLSCert and TLSKey, both or neither, are
 // PEM files: with them every client must speak TLS.
 type BrokerOptions struct {
 	Listen     string
@@ -84,7 +85,7 @@ func (o BrokerOptions) serverOptions() (*server.Options, error) {
 		JetStream: true, StoreDir: o.Store, NoSigs: true, NoLog: true, MaxPayload: MaxMessage + 4096,
 	}
 	for _, k := range o.WorkerKeys {
-		opts.Nkeys = append(opts.Nkeys, &server.NkeyUser{Nkey: k, Permissions: WorkerPermissions()})
+		opts.Nkeys = append(opts.Nkeys, &server.NkeyUser{Nkey: k, Permissions: WorkerPermissions(k)})
 	}
 	if o.TLSCert != "" || o.TLSKey != "" {
 		if opts.TLSConfig, err = serverTLS(o.TLSCert, o.TLSKey); err != nil {

@@ -2,6 +2,9 @@ package cluster
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -58,8 +61,15 @@ type Conn struct {
 	NC      *nats.Conn
 	JS      jetstream.JetStream
 	jobs    jetstream.Stream
-	results jetstream.Stream
+	results jetstream.Stream // nil on a worker's own key's connection
 	url     string
+	// keyName is the public key of a worker's connection with a key of its
+	// own: its name in results. "" for a connection with the token.
+	keyName string
+	// ticketKey signs job tickets (ticket): derived from the token, so that
+	// the coordinator of a resumed run checks the tickets of the jobs its
+	// predecessor published. nil on a worker's own key's connection.
+	ticketKey []byte
 }
 
 // ConnectOptions are the settings of a connection. The zero value of each
@@ -104,6 +114,7 @@ func Connect(ctx context.Context, url, token string, o ConnectOptions) (*Conn, e
 		return nil, errors.New("cluster: no broker URL (--nats nats://HOST:PORT)")
 	}
 	opts := []nats.Option{nats.Name(o.Name), nats.Timeout(5 * time.Second), nats.MaxReconnects(-1), nats.ReconnectWait(500 * time.Millisecond)}
+	c := &Conn{url: url}
 	if o.WorkerKey != nil {
 		kp, err := nkeys.FromSeed(o.WorkerKey)
 		if err != nil {
@@ -114,6 +125,7 @@ func Connect(ctx context.Context, url, token string, o ConnectOptions) (*Conn, e
 		if err != nil || !nkeys.IsValidPublicUserKey(pub) {
 			return nil, fmt.Errorf("cluster: the worker key is not a user's NKey seed (want one starting with SU; 'tune worker --new-key F' makes one)")
 		}
+		c.keyName = pub
 		sign := func(nonce []byte) ([]byte, error) {
 			kp, err := nkeys.FromSeed(o.WorkerKey)
 			if err != nil {
@@ -125,6 +137,8 @@ func Connect(ctx context.Context, url, token string, o ConnectOptions) (*Conn, e
 		opts = append(opts, nats.Nkey(pub, sign))
 	} else {
 		opts = append(opts, nats.Token(token))
+		sum := sha256.Sum256([]byte("gametune job tickets\x00" + token))
+		c.ticketKey = sum[:]
 	}
 	if o.TLSCA != "" {
 		tc, err := clientTLS(o.TLSCA)
@@ -146,7 +160,7 @@ func Connect(ctx context.Context, url, token string, o ConnectOptions) (*Conn, e
 		}
 		return nil, fmt.Errorf("cluster: connecting to %s: %w", url, err)
 	}
-	c := &Conn{NC: nc, url: url}
+	c.NC = nc
 	if c.JS, err = jetstream.New(nc); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("cluster: %w", err)
@@ -169,8 +183,10 @@ func (c *Conn) ensure(ctx context.Context, o ConnectOptions) error {
 	if c.jobs, err = ensureStream(ctx, c.JS, JobsStream, jobsPrefix+"*", worker); err != nil {
 		return err
 	}
-	if c.results, err = ensureStream(ctx, c.JS, ResultsStream, resultsPrefix+"*", worker); err != nil {
-		return err
+	if !worker { // a worker with a key publishes to its run's stream (runResultsStream)
+		if c.results, err = ensureStream(ctx, c.JS, ResultsStream, resultsPrefix+"*", worker); err != nil {
+			return err
+		}
 	}
 	cons, err := c.jobs.Consumer(ctx, WorkersConsumer)
 	if err == nil && !worker {
@@ -264,6 +280,66 @@ func ensureStream(ctx context.Context, js jetstream.JetStream, name, subject str
 		if s, err = js.UpdateStream(ctx, got); err != nil {
 			return nil, fmt.Errorf("cluster: giving stream %s its limits: %w", name, err)
 		}
+	}
+	return s, nil
+}
+
+// TicketHeader is the header of a job's ticket, which a worker sends back
+// with its result: a result of a worker with a key whose ticket is not the
+// job's is the result of a job it was never handed, and is refused.
+const TicketHeader = "Gametune-Ticket"
+
+// ticket is the ticket of the job key of run: a MAC with the coordinators'
+// secret, so that only a worker that was handed the job knows it.
+func (c *Conn) ticket(run, key string) string {
+	m := hmac.New(sha256.New, c.ticketKey)
+	m.Write([]byte(run + "\x00" + key))
+	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// validTicket reports whether t is the ticket of the job key of run.
+func (c *Conn) validTicket(run, key, t string) bool {
+	return c.ticketKey != nil && hmac.Equal([]byte(t), []byte(c.ticket(run, key)))
+}
+
+// The results of workers with keys of their own go to a stream of their
+// run (runResultsStream, subjects gametune.results.RUN.KEY), which the
+// run's coordinator makes: a worker that publishes for a run without one
+// stores nothing. Its limits bound what one worker can write: at most
+// RunResultsPerWorker results of one worker wait in it (above the most a
+// coordinator holds, maxHeld), a full subject or stream refuses new
+// results rather than dropping old ones, and a result is dropped after
+// RunResultsMaxAge (a run resumed later plays those games again).
+const (
+	RunResultsMaxBytes  = 1 << 30
+	RunResultsMaxMsgs   = 1_000_000
+	RunResultsPerWorker = 2 * maxHeld
+	RunResultsMaxAge    = 24 * time.Hour
+)
+
+// runResultsStream is the name of the stream of run's results from workers
+// with keys.
+func runResultsStream(run string) string { return ResultsStream + "_" + run }
+
+// keyedResultsSubject is the subject of the results the worker of public
+// key pub publishes for run.
+func keyedResultsSubject(run, pub string) string { return resultsPrefix + run + "." + pub }
+
+// ensureRunStream makes the stream of run's results from workers with
+// keys, or gives the one there this version's settings; perWorker is its
+// limit of results of one worker (0: RunResultsPerWorker).
+func ensureRunStream(ctx context.Context, js jetstream.JetStream, run string, perWorker int64) (jetstream.Stream, error) {
+	if perWorker <= 0 {
+		perWorker = RunResultsPerWorker
+	}
+	s, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: runResultsStream(run), Subjects: []string{resultsPrefix + run + ".*"}, Retention: jetstream.WorkQueuePolicy,
+		Storage: jetstream.FileStorage, MaxMsgSize: MaxMessage, Description: fmt.Sprintf("gametune wire version %d: results of run %s from workers with keys", WireVersion, run),
+		MaxBytes: RunResultsMaxBytes, MaxMsgs: RunResultsMaxMsgs, MaxAge: RunResultsMaxAge, Discard: jetstream.DiscardNew,
+		MaxMsgsPerSubject: perWorker, DiscardNewPerSubject: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: the stream of run %s's results: %w", run, err)
 	}
 	return s, nil
 }

@@ -36,4 +36,13 @@
 // own key (NewWorkerKey), which allows a worker's work only; TLS on demand.
 // Workers refuse jobs beyond their JobLimits and give up a game past its
 // job's deadline.
+//
+// A worker with a key of its own is named by it: it may publish results
+// only under its key, in the stream of a run that exists (one per run, made
+// by its coordinator, with a quota of each worker's results), and only for
+// jobs it was handed (each job carries a ticket the result must return).
+// The coordinator reads the name from the subject, quarantines and purges
+// a worker that sends what is not a result of a job it holds, and
+// publishes again the jobs that leave the queue without a result
+// (findLost).
 package cluster

@@ -17,25 +17,28 @@ import (
 // worker keeps the seed, the broker knows the public key), instead of the
 // token the coordinators hold. A worker with a key may only do what a
 // worker does (WorkerPermissions): pull jobs from the workers' consumer,
-// acknowledge them and publish results; it cannot create or delete
-// streams, publish jobs or read other runs' results. A key is revoked by
-// removing it from the broker's list and restarting the broker.
+// acknowledge them and publish results under its own public key; it cannot
+// create or delete streams, publish jobs, read results or publish them
+// under another name. Its name in results is its public key, which the
+// broker binds to it: the coordinator reads it from the subject of the
+// result, never from the message. A key is revoked by removing it from the
+// broker's list and restarting the broker.
 
 // maxWorkerKeys bounds the list of workers' keys a broker reads.
 const maxWorkerKeys = 10_000
 
-// WorkerPermissions are the subjects a worker with a key of its own may
+// WorkerPermissions are the subjects a worker with the public key pub may
 // publish and subscribe to: the JetStream API calls of a worker on the
-// workers' consumer, its acknowledgements, results, and replies.
-func WorkerPermissions() *server.Permissions {
+// workers' consumer, its acknowledgements, its results (under
+// gametune.results.RUN.pub only: keyedResultsSubject), and replies.
+func WorkerPermissions(pub string) *server.Permissions {
 	return &server.Permissions{
 		Publish: &server.SubjectPermission{Allow: append([]string{
 			"$JS.API.STREAM.INFO." + JobsStream,
-			"$JS.API.STREAM.INFO." + ResultsStream,
 			"$JS.API.CONSUMER.INFO." + JobsStream + "." + WorkersConsumer,
 			"$JS.API.CONSUMER.MSG.NEXT." + JobsStream + "." + WorkersConsumer,
 			"$JS.ACK." + JobsStream + "." + WorkersConsumer + ".>",
-			resultsPrefix + "*",
+			resultsPrefix + "*." + pub,
 		}, artifactsReader()...)},
 		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
 	}

@@ -31,6 +31,9 @@ type Runner struct {
 	results  chan jetstream.Msg
 	maxDel   chan uint64
 	consume  jetstream.ConsumeContext
+	keyed    jetstream.Stream         // the results of workers with keys (runResultsStream)
+	keyedCon jetstream.ConsumeContext // of keyed
+	perWork  int64                    // keyed's limit of one worker's results
 	advisory *nats.Subscription
 	local    *Worker
 	stopLoc  context.CancelFunc
@@ -50,6 +53,16 @@ type Runner struct {
 	workers     map[string]int    // games handed over, by worker name
 	speeds      map[string]int64  // nodes per second at their benchmark, by worker name
 	quarantined map[string]string // workers whose results are refused, and why
+
+	// Of the workers with keys, by public key: results that served nothing
+	// (duplicates, jobs of earlier batches) and results that did, the
+	// quota of the run (wastedQuota); when their results were last purged.
+	wasted, useful map[string]int
+	purged         map[string]time.Time
+	unhanded       map[string]bool   // those that sent a result of a job they were not handed
+	read           map[string]uint64 // the last stream sequence of a result read, by stream
+	sharedCons     jetstream.Consumer
+	keyedCons      jetstream.Consumer
 }
 
 // RunnerOptions configure a runner.
@@ -90,6 +103,8 @@ type RunnerOptions struct {
 	// the broker, as an artifact named by its SHA-256, for workers that
 	// accept engines they were not given (WorkerOptions.AcceptEngines).
 	UploadEngines bool
+
+	resultsPerWorker int64 // the run's stream's limit of one key worker's results (0: RunResultsPerWorker)
 }
 
 // NewRunner returns a runner of the run named in o. Jobs of the run left
@@ -111,12 +126,16 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 	}
 	r := &Runner{conn: conn, run: o.Run, tableMiB: o.TableMiB, log: o.Log, ephem: o.Ephemeral,
 		results: make(chan jetstream.Msg, 1024), closed: make(chan struct{}), maxDel: make(chan uint64, 64), workers: map[string]int{},
-		audit: newAuditor(o.Audit, o.AuditSeed), auditWorkers: max(o.AuditWorkers, 1), quarantined: map[string]string{}, tables: newTableArtifacts(conn, o.UploadEngines), scores: o.Scores}
+		audit: newAuditor(o.Audit, o.AuditSeed), auditWorkers: max(o.AuditWorkers, 1), quarantined: map[string]string{},
+		tables: newTableArtifacts(conn, o.UploadEngines), scores: o.Scores,
+		perWork: o.resultsPerWorker, wasted: map[string]int{}, useful: map[string]int{}, purged: map[string]time.Time{},
+		unhanded: map[string]bool{}, read: map[string]uint64{}}
 	r.seats = make(chan *tournament.Seat, r.auditWorkers)
-	cons, err := r.resultsConsumer(ctx)
+	cons, keyedCons, err := r.resultsConsumer(ctx)
 	if err != nil {
 		return nil, err
 	}
+	r.sharedCons, r.keyedCons = cons, keyedCons
 	r.advisory, err = conn.NC.Subscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+JobsStream+"."+WorkersConsumer, func(m *nats.Msg) {
 		var a struct {
 			StreamSeq uint64 `json:"stream_seq"`
@@ -131,12 +150,17 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	r.consume, err = cons.Consume(func(m jetstream.Msg) {
+	take := func(m jetstream.Msg) {
 		select {
 		case r.results <- m:
 		case <-r.closed:
 		}
-	})
+	}
+	if r.consume, err = cons.Consume(take); err == nil {
+		if r.keyedCon, err = keyedCons.Consume(take); err != nil {
+			r.consume.Stop()
+		}
+	}
 	if err != nil {
 		r.advisory.Unsubscribe()
 		return nil, conn.apiError("consuming results", err)
@@ -155,27 +179,62 @@ func NewRunner(ctx context.Context, conn *Conn, o RunnerOptions) (*Runner, error
 // is handed over.
 const resultsAckWait = 30 * time.Minute
 
-// resultsConsumer removes the run's old jobs and makes its consumer of
-// results afresh.
-func (r *Runner) resultsConsumer(ctx context.Context) (jetstream.Consumer, error) {
+// resultsConsumer removes the run's old jobs and makes its consumers of
+// results afresh: of the results stream, and of the run's stream of
+// results from workers with keys, which it makes if need be.
+func (r *Runner) resultsConsumer(ctx context.Context) (shared, keyed jetstream.Consumer, err error) {
+	var made [2]jetstream.Consumer
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := r.conn.jobs.Purge(ctx, jetstream.WithPurgeSubject(jobsPrefix+r.run)); err != nil {
-		return nil, r.conn.apiError("removing the run's old jobs", err)
+		return nil, nil, r.conn.apiError("removing the run's old jobs", err)
+	}
+	removeStaleRunStreams(ctx, r.conn.JS, staleRunStream)
+	if r.keyed, err = ensureRunStream(ctx, r.conn.JS, r.run, r.perWork); err != nil {
+		return nil, nil, err
 	}
 	name := "run-" + r.run
-	if err := r.conn.results.DeleteConsumer(ctx, name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
-		return nil, r.conn.apiError("the run's results consumer", err)
+	for i, s := range []jetstream.Stream{r.conn.results, r.keyed} {
+		if err := s.DeleteConsumer(ctx, name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+			return nil, nil, r.conn.apiError("the run's results consumer", err)
+		}
+		filter := resultsPrefix + r.run
+		if i == 1 {
+			filter += ".*"
+		}
+		cons, err := s.CreateConsumer(ctx, jetstream.ConsumerConfig{
+			Durable: name, AckPolicy: jetstream.AckExplicitPolicy, AckWait: resultsAckWait,
+			MaxAckPending: 100_000, FilterSubject: filter, DeliverPolicy: jetstream.DeliverAllPolicy,
+			InactiveThreshold: RunConsumerInactive,
+		})
+		if err != nil {
+			return nil, nil, r.conn.apiError("the run's results consumer", err)
+		}
+		made[i] = cons
 	}
-	cons, err := r.conn.results.CreateConsumer(ctx, jetstream.ConsumerConfig{
-		Durable: name, AckPolicy: jetstream.AckExplicitPolicy, AckWait: resultsAckWait,
-		MaxAckPending: 100_000, FilterSubject: resultsPrefix + r.run, DeliverPolicy: jetstream.DeliverAllPolicy,
-		InactiveThreshold: RunConsumerInactive,
-	})
-	if err != nil {
-		return nil, r.conn.apiError("the run's results consumer", err)
+	return made[0], made[1], nil
+}
+
+// staleRunStream is the age after which a run's stream of results from
+// workers with keys, empty and read by nobody, is removed by the next
+// coordinator that starts: its run ended, or its coordinator died more
+// than RunConsumerInactive ago and every result it left expired.
+const staleRunStream = 2 * RunConsumerInactive
+
+// removeStaleRunStreams removes the streams of runs' results from workers
+// with keys that are empty, read by nobody and older than age; it does
+// what it can and reports nothing.
+func removeStaleRunStreams(ctx context.Context, js jetstream.JetStream, age time.Duration) {
+	list := js.ListStreams(ctx, jetstream.WithStreamListSubject(resultsPrefix+"*.*"))
+	var stale []string
+	for info := range list.Info() {
+		if strings.HasPrefix(info.Config.Name, ResultsStream+"_") && info.State.Msgs == 0 && info.State.Consumers == 0 && time.Since(info.Created) > age {
+			stale = append(stale, info.Config.Name)
+		}
 	}
-	return cons, nil
+	for _, name := range stale {
+		_ = js.DeleteStream(ctx, name)
+	}
 }
 
 // startLocal starts the worker of this process, playing o.Workers games at
@@ -252,15 +311,20 @@ func (r *Runner) Close() error {
 	if r.consume != nil {
 		r.consume.Stop()
 	}
+	if r.keyedCon != nil {
+		r.keyedCon.Stop()
+	}
 	if r.advisory != nil {
 		r.advisory.Unsubscribe()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = r.conn.results.DeleteConsumer(ctx, "run-"+r.run) // made afresh by the next runner of the run
+	_ = r.keyed.DeleteConsumer(ctx, "run-"+r.run)
 	if r.ephem {
 		_ = r.conn.jobs.Purge(ctx, jetstream.WithPurgeSubject(jobsPrefix+r.run))
 		_ = r.conn.results.Purge(ctx, jetstream.WithPurgeSubject(resultsPrefix+r.run))
+		_ = r.conn.JS.DeleteStream(ctx, runResultsStream(r.run)) // no worker may publish for the run now
 	}
 	if r.owned != nil {
 		r.owned()
@@ -345,10 +409,10 @@ func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func
 	}
 	jobs := map[string]*jobState{}
 	byKey := map[string][]int{}
-	subject := jobsPrefix + r.run
 	var futures []jetstream.PubAckFuture
 	o := jobOptions{tables: func(g games.Game, ev *games.Evaluator) (string, error) { return r.tables.name(ctx, g, ev) },
 		engine: r.tables.wireEngine, scores: r.scores}
+	var published []*jobState
 	for i, s := range specs {
 		job, err := newJob(s, r.tableMiB, o)
 		if err != nil {
@@ -362,12 +426,14 @@ func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func
 		if err != nil {
 			return err
 		}
-		jobs[job.Key] = &jobState{key: job.Key, job: data, spec: s, first: i}
-		f, err := r.conn.JS.PublishAsync(subject, data)
+		js := &jobState{key: job.Key, job: data, spec: s, first: i}
+		jobs[job.Key] = js
+		f, err := r.conn.JS.PublishMsgAsync(r.jobMsg(js))
 		if err != nil {
 			return r.conn.apiError("publishing a job", err)
 		}
 		futures = append(futures, f)
+		published = append(published, js)
 	}
 	select {
 	case <-r.conn.JS.PublishAsyncComplete():
@@ -376,14 +442,22 @@ func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func
 	case <-time.After(time.Minute):
 		return fmt.Errorf("cluster: the broker at %s did not take the jobs within a minute", r.conn.url)
 	}
-	for _, f := range futures {
+	for i, f := range futures {
 		select {
 		case err := <-f.Err():
 			return r.conn.apiError("publishing a job", err)
-		default:
+		case ack := <-f.Ok():
+			published[i].seqs = append(published[i].seqs, ack.Sequence)
 		}
 	}
 	return r.newBatch(ctx, jobs, byKey, len(specs)).run(done)
+}
+
+// jobMsg is the message of the job js, with its ticket.
+func (r *Runner) jobMsg(js *jobState) *nats.Msg {
+	m := &nats.Msg{Subject: jobsPrefix + r.run, Data: js.job, Header: nats.Header{}}
+	m.Header.Set(TicketHeader, r.conn.ticket(r.run, js.key))
+	return m
 }
 
 // Quarantined returns the workers whose results this runner refuses, each

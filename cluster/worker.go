@@ -12,6 +12,7 @@ import (
 
 	"github.com/gametune/gametune/tournament"
 	"github.com/gametune/gametune/tournament/external"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -83,6 +84,9 @@ func NewWorker(ctx context.Context, conn *Conn, o WorkerOptions) (*Worker, error
 	if w.name == "" {
 		w.name = "worker"
 	}
+	if conn.keyName != "" {
+		w.name = conn.keyName // the broker binds it to the key: the only name it may publish under
+	}
 	w.ackWait = cons.CachedInfo().Config.AckWait
 	if w.ackWait <= 0 {
 		w.ackWait = DefaultAckWait
@@ -90,7 +94,8 @@ func NewWorker(ctx context.Context, conn *Conn, o WorkerOptions) (*Worker, error
 	return w, nil
 }
 
-// Name is the worker's name in results.
+// Name is the worker's name in results: for a worker with a key of its
+// own, its public key.
 func (w *Worker) Name() string { return w.name }
 
 // Close closes the connection OpenWorker opened for the worker; it does
@@ -180,6 +185,13 @@ func (w *Worker) handle(ctx context.Context, seats map[int]*tournament.Seat, msg
 		_ = msg.Term()
 		return
 	}
+	if w.conn.keyName != "" {
+		subject += "." + w.conn.keyName
+	}
+	out := outbox{subject: subject, job: msg}
+	if h := msg.Headers(); h != nil {
+		out.ticket = h.Get(TicketHeader)
+	}
 	job, spec, err := decodeJob(ctx, msg.Data(), w.tables)
 	if err == nil {
 		err = w.limits.allow(job)
@@ -188,7 +200,7 @@ func (w *Worker) handle(ctx context.Context, seats map[int]*tournament.Seat, msg
 		refused := errors.Is(err, ErrRefused)
 		w.logf("job %s: %v", job.Key, err)
 		if job.Key != "" && len(job.Key) <= 64 {
-			w.publish(subject, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error(), Refused: refused})
+			w.publish(ctx, out, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error(), Refused: refused})
 		}
 		if refused {
 			_ = msg.NakWithDelay(time.Second)
@@ -230,12 +242,12 @@ func (w *Worker) handle(ctx context.Context, seats map[int]*tournament.Seat, msg
 			// bounds the attempts and then fails the run, naming this.
 			err = fmt.Errorf("gave the game up past its deadline of %v (the job's deadline_ms)", deadline(job))
 			w.logf("job %s: %v", job.Key, err)
-			w.publish(subject, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error(), Refused: true})
+			w.publish(ctx, out, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error(), Refused: true})
 			_ = msg.NakWithDelay(time.Second)
 			return
 		}
 		w.logf("job %s: %v", job.Key, err)
-		w.publish(subject, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error()})
+		w.publish(ctx, out, Result{V: WireVersion, Key: job.Key, Worker: w.name, Error: err.Error()})
 		_ = msg.TermWithReason("game failed")
 		return
 	}
@@ -246,7 +258,7 @@ func (w *Worker) handle(ctx context.Context, seats map[int]*tournament.Seat, msg
 	if job.V == ArtifactsWireVersion {
 		res.Speed, res.Detail = w.speed, rec.Detail
 	}
-	if err := w.publish(subject, res); err != nil {
+	if err := w.publish(ctx, out, res); err != nil {
 		_ = msg.Nak()
 		return
 	}
@@ -301,18 +313,58 @@ func (w *Worker) play(ctx context.Context, seat *tournament.Seat, spec tournamen
 	return seat.Play(ctx, spec)
 }
 
-// publish publishes a result and waits for the stream to have it.
-func (w *Worker) publish(subject string, r Result) error {
+// outbox is where the result of a job goes: its subject, the job's ticket
+// (sent back as the header TicketHeader) and the job's message.
+type outbox struct {
+	subject string
+	ticket  string
+	job     jetstream.Msg
+}
+
+// publish publishes a result and waits for the stream to have it. A stream
+// that is full (another worker filled it) is tried again every second,
+// the job kept in progress, until ctx ends or the stream has room for
+// fullRetry: a full stream is nobody's fault here, and handing the job
+// back would count a delivery against its run.
+func (w *Worker) publish(ctx context.Context, out outbox, r Result) error {
 	data, err := jsonMarshal(r)
-	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_, err = w.conn.JS.Publish(ctx, subject, data)
+	msg := &nats.Msg{Subject: out.subject, Data: data, Header: nats.Header{}}
+	if out.ticket != "" {
+		msg.Header.Set(TicketHeader, out.ticket)
+	}
+	for start := time.Now(); err == nil; {
+		pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err = w.conn.JS.PublishMsg(pctx, msg)
+		cancel()
+		if !streamFull(err) || ctx.Err() != nil || time.Since(start) > fullRetry {
+			break
+		}
+		if start.Add(time.Second).After(time.Now()) {
+			w.logf("publishing the result of %s: %v: trying again every second", r.Key, err)
+		}
+		_ = out.job.InProgress()
+		sleep(ctx, time.Second)
+		err = nil
 	}
 	if err != nil {
 		w.logf("publishing the result of %s: %v", r.Key, err)
 	}
 	return err
+}
+
+// fullRetry is how long a worker tries to publish a result to a full
+// stream before it hands the job back.
+const fullRetry = 10 * time.Minute
+
+// streamFull reports whether err is a stream's refusal of a message for
+// its limits of messages or bytes, or for more messages at once than it
+// takes ("too many requests": a flood that the broker throttles).
+func streamFull(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "maximum messages") || strings.Contains(msg, "maximum bytes") || strings.Contains(msg, "too many requests")
 }
 
 func (w *Worker) logf(format string, args ...any) {

@@ -90,7 +90,8 @@ default) a binary a coordinator uploaded. Clock games play at most one per core.
 	f.BoolVar(&o.wo.AcceptEngines, "accept-engines", false, "also run an engine binary a coordinator uploaded "+
 		"(--upload-engines) that --engines does not list: code from anyone holding the broker's token runs on this "+
 		"machine (off by default)")
-	f.StringVar(&o.wo.Name, "name", "", "this worker's name in results (default: host and process id)")
+	f.StringVar(&o.wo.Name, "name", "", "this worker's name in results (default: host and process id; "+
+		"with --key-file: its public key, always)")
 	f.DurationVar(&o.cluster.AckWait, "ack-wait", 0, "see 'tune run'")
 	f.IntVar(&o.cluster.MaxDeliver, "max-deliver", 0, "see 'tune run'")
 	f.MarkHidden("ack-wait")
