@@ -455,10 +455,14 @@ func flagNames() []string {
 // PlannedGenerations is the number of generations (rounds, iteration
 // blocks, fit steps) the config plans, budgets aside.
 func (c Config) PlannedGenerations() int {
-	if d := c.tuner(); d != nil {
+	d := c.tuner()
+	if d == nil {
+		return c.Generations
+	}
+	if d.Generations != nil {
 		return d.Generations(c)
 	}
-	return c.Generations
+	return *c.length()
 }
 
 // Budgeted reports whether a run of c ends by a budget (budget-games or
