@@ -111,11 +111,7 @@ func (c Config) bayesRoundGames() int {
 // feature with a range; their c_end and r_end unused), at most
 // MaxBayesParams of them.
 func bayesParams(cfg Config, ev *games.Evaluator) ([]SPSAParam, error) {
-	start, err := cfg.StartOrDefaults(ev)
-	if err != nil {
-		return nil, err
-	}
-	params, err := spsaParams(cfg, ev, start)
+	params, err := recordedSPSAParams(cfg, ev)
 	if err != nil {
 		return nil, err
 	}
