@@ -16,29 +16,25 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gametune/gametune/protocol/lines"
 )
 
 // ErrEmpty is returned for a blank line, which NBoard never sends.
 var ErrEmpty = errors.New("nboard: empty line")
 
-// Command is one line from the GUI: its first word, the words after it,
-// and the text after the first word as written (for "set game", whose GGF
-// holds spaces).
-type Command struct {
-	Name string
-	Args []string
-	Rest string
-}
+// Command is one line from the GUI: "set game" keeps its GGF's spaces in
+// its Rest.
+type Command = lines.Command
 
-// ParseCommand splits a line into its command name and arguments.
+// ParseCommand splits a line into its command name and arguments; a line
+// with no word is ErrEmpty.
 func ParseCommand(line string) (Command, error) {
-	line = strings.TrimSpace(strings.TrimRight(line, "\r\n"))
-	if line == "" {
-		return Command{}, ErrEmpty
+	c, ok := lines.Split(line)
+	if !ok {
+		return c, ErrEmpty
 	}
-	f := strings.Fields(line)
-	rest := strings.TrimSpace(line[strings.Index(line, f[0])+len(f[0]):])
-	return Command{Name: f[0], Args: f[1:], Rest: rest}, nil
+	return c, nil
 }
 
 // Move is a move with what NBoard sends beside it: "F5/1.50/0.2" is F5

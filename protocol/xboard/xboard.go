@@ -7,30 +7,25 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gametune/gametune/protocol/lines"
 )
 
 // ErrEmpty is returned for a line with no command on it.
 var ErrEmpty = errors.New("xboard: empty line")
 
-// Command is one line from the GUI: its first word, the words after it,
-// and the text after the first word as sent (setboard's FEN, option's
-// NAME=VALUE, result's comment keep their spaces).
-type Command struct {
-	Name string
-	Args []string
-	Rest string
-}
+// Command is one line from the GUI: setboard's FEN, option's NAME=VALUE
+// and result's comment keep their spaces in its Rest.
+type Command = lines.Command
 
 // ParseCommand splits a line into its command and arguments; a line with
 // no word is ErrEmpty.
 func ParseCommand(line string) (Command, error) {
-	line = strings.TrimSpace(line)
-	f := strings.Fields(line)
-	if len(f) == 0 {
-		return Command{}, ErrEmpty
+	c, ok := lines.Split(line)
+	if !ok {
+		return c, ErrEmpty
 	}
-	rest := strings.TrimSpace(strings.TrimPrefix(line, f[0]))
-	return Command{Name: f[0], Args: f[1:], Rest: rest}, nil
+	return c, nil
 }
 
 // Level is the "level MOVES BASE INC" command: the moves of each time
