@@ -20,23 +20,6 @@ import (
 	"github.com/gametune/gametune/protocol/lines"
 )
 
-// ErrEmpty is returned for a blank line, which NBoard never sends.
-var ErrEmpty = errors.New("nboard: empty line")
-
-// Command is one line from the GUI: "set game" keeps its GGF's spaces in
-// its Rest.
-type Command = lines.Command
-
-// ParseCommand splits a line into its command name and arguments; a line
-// with no word is ErrEmpty.
-func ParseCommand(line string) (Command, error) {
-	c, ok := lines.Split(line)
-	if !ok {
-		return c, ErrEmpty
-	}
-	return c, nil
-}
-
 // Move is a move with what NBoard sends beside it: "F5/1.50/0.2" is F5
 // with an evaluation of 1.5 discs, played after 0.2 seconds.
 type Move struct {
@@ -131,6 +114,9 @@ func Search(pv []string, eval float64, depth int) string {
 	return fmt.Sprintf("search %s %.2f 0 %d", strings.Join(sq, "-"), eval, depth)
 }
 
+// ErrEmpty is returned for a blank line, which NBoard never sends.
+var ErrEmpty = errors.New("nboard: empty line")
+
 // Answer is one line from an engine, as a client reads it.
 type Answer struct {
 	Kind string // "===", "pong", "status", "search", "set", "learned", "nodestats" or another first word
@@ -141,11 +127,12 @@ type Answer struct {
 
 // ParseAnswer reads one line an engine wrote.
 func ParseAnswer(line string) (Answer, error) {
-	c, err := ParseCommand(line)
-	if err != nil {
-		return Answer{}, err
+	c, ok := lines.Split(line)
+	if !ok {
+		return Answer{}, ErrEmpty
 	}
 	a := Answer{Kind: c.Name, Text: c.Rest}
+	var err error
 	switch c.Name {
 	case "===":
 		if len(c.Args) == 0 {

@@ -1,32 +1,12 @@
 package xboard
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/gametune/gametune/protocol/lines"
 )
-
-// ErrEmpty is returned for a line with no command on it.
-var ErrEmpty = errors.New("xboard: empty line")
-
-// Command is one line from the GUI: setboard's FEN, option's NAME=VALUE
-// and result's comment keep their spaces in its Rest.
-type Command = lines.Command
-
-// ParseCommand splits a line into its command and arguments; a line with
-// no word is ErrEmpty.
-func ParseCommand(line string) (Command, error) {
-	c, ok := lines.Split(line)
-	if !ok {
-		return c, ErrEmpty
-	}
-	return c, nil
-}
 
 // Level is the "level MOVES BASE INC" command: the moves of each time
 // control (0: the whole game in one), the time for them, and the
