@@ -97,18 +97,7 @@ func (c *catalog) keepComparisons(list []foundDir) {
 // findComparison returns the comparison of id (scanning the folder again
 // when it is not known), or nil.
 func (c *catalog) findComparison(id string) *comparison {
-	c.mu.Lock()
-	x := c.comparisons[id]
-	c.mu.Unlock()
-	if x != nil {
-		return x
-	}
-	if _, err := c.scan(); err != nil {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.comparisons[id]
+	return lookup(c, func() *comparison { return c.comparisons[id] })
 }
 
 // listedComparisons returns the catalog's comparisons.
