@@ -89,6 +89,24 @@ const MaxRecordGames = 1_000_000
 // ErrNoGames is returned for a record file that holds no game.
 var ErrNoGames = errors.New("games: no game in the record")
 
+// ReadTagged reads the games of a PGN-like file (ParseTagged) as records:
+// each game's tags and moves, from its FEN tag or else from start.
+func ReadTagged(data []byte, resultTokens []string, start string) ([]GameRecord, error) {
+	tagged, err := ParseTagged(string(data), resultTokens)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]GameRecord, 0, len(tagged))
+	for _, t := range tagged {
+		r := GameRecord{Tags: t.Tags, Start: start, Moves: t.Moves}
+		if fen := r.Tag("FEN"); fen != "" {
+			r.Start = fen
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
 // TaggedGame is one game of a PGN-like record: tag pairs, then movetext.
 type TaggedGame struct {
 	Tags   [][2]string

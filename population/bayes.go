@@ -58,17 +58,14 @@ func bayesTuner() *Descriptor {
 	return &Descriptor{
 		Algo:       Bayes,
 		Generation: "round", LengthKey: "bayes-rounds", Longest: MaxBayesRounds,
-		Section: BayesConfig{}, Keys: bayesKeys,
-		Defaults: func(c *Config) {
-			c.BayesConfig = BayesConfig{BayesRounds: 60, BayesPairs: 8, BayesAcquisition: AcquireThompson}
-		},
+		Section:   BayesConfig{BayesRounds: 60, BayesPairs: 8, BayesAcquisition: AcquireThompson},
+		Keys:      bayesKeys,
 		Validate:  func(c Config) error { return c.BayesConfig.validate(c.BudgetGames, c.bayesRoundGames()) },
 		Opponents: true,
 		Resolve: func(c Config, ev *games.Evaluator) error {
 			_, err := bayesParams(c, ev)
 			return err
 		},
-		Generations:     func(c Config) int { return c.BayesRounds },
 		GenerationGames: func(c Config, _ *games.Evaluator) int { return c.bayesRoundGames() },
 		// The rounds are bounded (a round's fit costs O(n³)): a budget they
 		// cannot spend gets larger rounds, unless bayes-pairs is given.
@@ -114,11 +111,7 @@ func (c Config) bayesRoundGames() int {
 // feature with a range; their c_end and r_end unused), at most
 // MaxBayesParams of them.
 func bayesParams(cfg Config, ev *games.Evaluator) ([]SPSAParam, error) {
-	start, err := cfg.StartOrDefaults(ev)
-	if err != nil {
-		return nil, err
-	}
-	params, err := spsaParams(cfg, ev, start)
+	params, err := recordedSPSAParams(cfg, ev)
 	if err != nil {
 		return nil, err
 	}

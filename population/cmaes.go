@@ -46,8 +46,8 @@ func cmaesTuner() *Descriptor {
 	return &Descriptor{
 		Algo:       CMAES,
 		Generation: "generation", LengthKey: "cmaes-generations", Longest: MaxGenerations,
-		Section: CMAESConfig{}, Keys: cmaesKeys,
-		Defaults:  func(c *Config) { c.CMAESConfig = CMAESConfig{CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1} },
+		Section:   CMAESConfig{CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1},
+		Keys:      cmaesKeys,
 		Validate:  func(c Config) error { return c.CMAESConfig.validate(c.BudgetGames) },
 		Opponents: true,
 		OpponentGames: func(c Config) error {
@@ -56,7 +56,6 @@ func cmaesTuner() *Descriptor {
 			}
 			return nil
 		},
-		Generations: func(c Config) int { return c.CMAESGenerations },
 		GenerationGames: func(c Config, ev *games.Evaluator) int {
 			return (2*c.CMAESPairs + c.opponentGames()) * c.CMAESCandidates(ev)
 		},

@@ -364,24 +364,11 @@ func mergeConfig(c *Config, data []byte, internal bool) error {
 		return fmt.Errorf("population: config: %v (keys: %s)", err, strings.Join(flagNames(), ", "))
 	}
 	// An empty list or map reads as one, but is written as none.
-	if len(c.OpeningList) == 0 {
-		c.OpeningList = nil
-	}
-	if len(c.StartWeights) == 0 {
-		c.StartWeights = nil
-	}
-	if len(c.EngineParamList) == 0 {
-		c.EngineParamList = nil
-	}
-	if len(c.SPSAParamList) == 0 {
-		c.SPSAParamList = nil
-	}
-	if len(c.Opponents) == 0 {
-		c.Opponents = nil
-	}
-	if len(c.OpponentWeights) == 0 {
-		c.OpponentWeights = nil
-	}
+	yamlFields(reflect.ValueOf(c).Elem(), func(_ string, v reflect.Value) {
+		if (v.Kind() == reflect.Slice || v.Kind() == reflect.Map) && v.Len() == 0 {
+			v.SetZero()
+		}
+	})
 	return nil
 }
 
@@ -455,10 +442,14 @@ func flagNames() []string {
 // PlannedGenerations is the number of generations (rounds, iteration
 // blocks, fit steps) the config plans, budgets aside.
 func (c Config) PlannedGenerations() int {
-	if d := c.tuner(); d != nil {
+	d := c.tuner()
+	if d == nil {
+		return c.Generations
+	}
+	if d.Generations != nil {
 		return d.Generations(c)
 	}
-	return c.Generations
+	return *c.length()
 }
 
 // Budgeted reports whether a run of c ends by a budget (budget-games or

@@ -84,11 +84,9 @@ func geneticTuner() *Descriptor {
 	return &Descriptor{
 		Algo:       Genetic,
 		Generation: "generation", LengthKey: "generations", Longest: MaxGenerations,
-		Section: GeneticConfig{}, Keys: geneticKeys,
-		Defaults: func(c *Config) {
-			c.GeneticConfig = GeneticConfig{Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
-				TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1}
-		},
+		Section: GeneticConfig{Population: 16, Generations: 10, Games: 4, Fitness: "score", Selection: "roulette",
+			TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1},
+		Keys:      geneticKeys,
 		Resumable: []string{"generations", "converge"},
 		Validate:  func(c Config) error { return c.GeneticConfig.validate() },
 		Opponents: true,
@@ -100,7 +98,6 @@ func geneticTuner() *Descriptor {
 			}
 			return nil
 		},
-		Generations:     func(c Config) int { return c.Generations },
 		GenerationGames: func(c Config, _ *games.Evaluator) int { return c.Population * (2*c.Games + c.opponentGames()) },
 		New:             newGenetic,
 		Plan: func(c Config) string {

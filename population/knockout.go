@@ -52,13 +52,10 @@ func knockoutTuner() *Descriptor {
 	return &Descriptor{
 		Algo:       Knockout,
 		Generation: "round", LengthKey: "rounds", Longest: MaxRounds,
-		Section: KnockoutConfig{}, Keys: knockoutKeys,
-		Defaults: func(c *Config) {
-			c.KnockoutConfig = KnockoutConfig{Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02}
-		},
+		Section:         KnockoutConfig{Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02},
+		Keys:            knockoutKeys,
 		Resumable:       []string{"rounds", "window", "threshold"},
 		Validate:        func(c Config) error { return c.KnockoutConfig.validate() },
-		Generations:     func(c Config) int { return c.Rounds },
 		GenerationGames: func(c Config, _ *games.Evaluator) int { return (c.Candidates - 1) * c.BestOf },
 		New:             newKnockout,
 		Plan: func(c Config) string {

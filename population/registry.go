@@ -29,12 +29,11 @@ type Descriptor struct {
 	// what a budget whose games cannot be counted in advance gives it.
 	LengthKey string
 	Longest   int
-	// Section is the zero value of its section of a Config (the type of
-	// an inlined field of Config); Keys are the section's keys with their
-	// help, in the section's order; Defaults sets the section's defaults.
-	Section  any
-	Keys     []Key
-	Defaults func(c *Config)
+	// Section is its section of a Config with its defaults (the type of
+	// an inlined field of Config; Defaults sets it); Keys are the
+	// section's keys with their help, in the section's order.
+	Section any
+	Keys    []Key
 	// Resumable, optional, are the section's keys of when it stops, which
 	// a resumed run may change (CheckResume).
 	Resumable []string
@@ -55,7 +54,8 @@ type Descriptor struct {
 	// Resolve, optional, checks c against the evaluator tuned, when a
 	// run is set up (Resolve).
 	Resolve func(c Config, ev *games.Evaluator) error
-	// Generations is its planned length in generations, budgets aside.
+	// Generations, optional, is its planned length in generations,
+	// budgets aside (nil: the value of its LengthKey).
 	Generations func(c Config) int
 	// GenerationGames estimates the games of one generation, the
 	// yardstick's aside (ev may be nil: no tuned feature).
@@ -106,7 +106,7 @@ func init() {
 // register adds d to the registry; it panics (a programmer's mistake) on
 // a descriptor without its required parts or a name given twice.
 func register(d *Descriptor) {
-	if d.Algo == "" || d.Section == nil || d.Defaults == nil || d.Validate == nil || d.Generations == nil ||
+	if d.Algo == "" || d.Section == nil || d.Validate == nil ||
 		d.GenerationGames == nil || d.New == nil || d.Plan == nil || d.LengthKey == "" || d.Longest < 1 {
 		panic(fmt.Sprintf("population: tuner %q is not fully described", d.Algo))
 	}
@@ -114,6 +114,12 @@ func register(d *Descriptor) {
 		panic(fmt.Sprintf("population: tuner %q registered twice", d.Algo))
 	}
 	registry = append(registry, d)
+}
+
+// Defaults sets c's section of d's tuner to its defaults (d.Section).
+func (d *Descriptor) Defaults(c *Config) {
+	section := reflect.ValueOf(d.Section)
+	reflect.ValueOf(c).Elem().FieldByName(section.Type().Name()).Set(section)
 }
 
 // TunerOf returns the descriptor of algo; false for an unknown one.

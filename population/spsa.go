@@ -52,11 +52,9 @@ func spsaTuner() *Descriptor {
 	return &Descriptor{
 		Algo:       SPSA,
 		Generation: "block", LengthKey: "spsa-iterations", Longest: MaxSPSAIterations,
-		Section: SPSAConfig{}, Keys: spsaKeys,
-		Defaults: func(c *Config) {
-			c.SPSAConfig = SPSAConfig{SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101,
-				SPSACEnd: 0.05, SPSAREnd: 0.002}
-		},
+		Section: SPSAConfig{SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101,
+			SPSACEnd: 0.05, SPSAREnd: 0.002},
+		Keys:      spsaKeys,
 		Validate:  func(c Config) error { return c.SPSAConfig.validate(c.BudgetGames) },
 		Opponents: true,
 		OpponentGames: func(c Config) error {

@@ -37,11 +37,7 @@ func (s SPSAStep) Move() float64 { return s.R * s.C }
 // the recorded start weights (the defaults when none) or the spsa-params
 // lines'. It costs O(len(ev.Features)).
 func SPSAStepsAt(cfg Config, ev *games.Evaluator, k int) ([]SPSAStep, error) {
-	start, err := cfg.StartOrDefaults(ev)
-	if err != nil {
-		return nil, err
-	}
-	params, err := spsaParams(cfg, ev, start)
+	params, err := recordedSPSAParams(cfg, ev)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +61,16 @@ func (c Config) StartOrDefaults(ev *games.Evaluator) ([]float64, error) {
 		w = ev.Defaults()
 	}
 	return w, err
+}
+
+// recordedSPSAParams are the parameters a run of c tunes in ev
+// (spsaParams), from the start weights it recorded (StartOrDefaults).
+func recordedSPSAParams(c Config, ev *games.Evaluator) ([]SPSAParam, error) {
+	start, err := c.StartOrDefaults(ev)
+	if err != nil {
+		return nil, err
+	}
+	return spsaParams(c, ev, start)
 }
 
 // SPSAIterationsDone is the iterations an SPSA run of c has played at the

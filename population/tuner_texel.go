@@ -16,17 +16,14 @@ func texelTuner() *Descriptor {
 	return &Descriptor{
 		Algo:       Texel,
 		Generation: "round", LengthKey: "texel-rounds", Longest: MaxTexelRounds,
-		Section: TexelConfig{}, Keys: texelKeys,
-		Defaults: func(c *Config) {
-			c.TexelConfig = TexelConfig{TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8, TexelGatePairs: AutoTexelGatePairs}
-		},
+		Section:  TexelConfig{TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8, TexelGatePairs: AutoTexelGatePairs},
+		Keys:     texelKeys,
 		Later:    []string{"texel-gate-pairs"},
 		Validate: func(c Config) error { return c.TexelConfig.validate(c.BudgetGames) },
 		Foreign: func(c Config) error {
 			return check(len(c.TexelPositionsFrom) == 0 && c.TexelPositions == "",
 				"texel-positions-from and texel-positions feed Texel's fit: they need algo texel, not %s", c.Algo)
 		},
-		Generations:     func(c Config) int { return c.TexelRounds },
 		GenerationGames: func(c Config, _ *games.Evaluator) int { return c.TexelGames + 2*c.texelGatePairs() },
 		// TexelBudgetRounds rounds (more when a round would exceed
 		// MaxTexelGames) of the fewest texel-games that reach the target,

@@ -31,16 +31,14 @@ func bayesTerms(g population.Generation) string {
 
 // bayesTable is each round's candidate and the model's optimum.
 func (r *Run) bayesTable(idx []int) Table {
-	t := Table{ID: "history", Title: "Bayes: each round's candidate, and the optimum by the model (Elo against the reference, ± one sd; moved: the champion's normalised move)",
-		Head: []string{"round", "candidate", "observed", "record", "champion", "optimum", "moved"}}
-	for _, i := range idx {
-		g := r.Generations[i]
-		b := population.BayesRoundOf(g)
-		c := b.Candidate
-		t.Rows = append(t.Rows, []string{fmt.Sprint(GenerationNumber(g.Index)), fmt.Sprint(c.ID), fmt.Sprintf("%+.0f ± %.0f", b.Observed, b.ObservedSD),
-			fmt.Sprintf("%d-%d-%d", c.Wins, c.Draws, c.Losses), fmt.Sprint(g.Best), fmt.Sprintf("%+.0f ± %.0f", b.Expected, b.ExpectedSD), fmt.Sprintf("%.3f", b.Moved)})
-	}
-	return t
+	return r.historyTable("Bayes: each round's candidate, and the optimum by the model (Elo against the reference, ± one sd; moved: the champion's normalised move)",
+		[]string{"round", "candidate", "observed", "record", "champion", "optimum", "moved"}, idx,
+		func(g population.Generation) []string {
+			b := population.BayesRoundOf(g)
+			c := b.Candidate
+			return []string{fmt.Sprint(c.ID), fmt.Sprintf("%+.0f ± %.0f", b.Observed, b.ObservedSD), fmt.Sprintf("%d-%d-%d", c.Wins, c.Draws, c.Losses),
+				fmt.Sprint(g.Best), fmt.Sprintf("%+.0f ± %.0f", b.Expected, b.ExpectedSD), fmt.Sprintf("%.3f", b.Moved)}
+		})
 }
 
 // bayesOptimumTable is the model's optimum per parameter at the rounds

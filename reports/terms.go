@@ -200,62 +200,64 @@ func pick(n, most int) []int {
 
 func (r *Run) geneticTable(idx []int) Table {
 	c, unit := r.Config, r.Config.FitnessUnit()
-	t := Table{ID: "history", Title: "Genetic tuner: fitness (" + unit + ") and diversity by generation",
-		Head: []string{"generation", "best", "best fitness", "mean fitness", "worst fitness", "diversity"}}
+	return r.historyTable("Genetic tuner: fitness ("+unit+") and diversity by generation",
+		[]string{"generation", "best", "best fitness", "mean fitness", "worst fitness", "diversity"}, idx,
+		func(g population.Generation) []string {
+			return []string{fmt.Sprint(g.Best), fmt.Sprintf("%.3f", c.ShownFitness(g.BestFitness)),
+				fmt.Sprintf("%.3f", c.ShownFitness(g.MeanFitness)), fmt.Sprintf("%.3f", c.ShownFitness(g.WorstFitness)),
+				fmt.Sprintf("%.3f", g.Diversity)}
+		})
+}
+
+// historyTable is the history table of the generations idx: each row the
+// generation's number (head[0] names it), then what row makes of it.
+func (r *Run) historyTable(title string, head []string, idx []int, row func(g population.Generation) []string) Table {
+	t := Table{ID: "history", Title: title, Head: head}
 	for _, i := range idx {
 		g := r.Generations[i]
-		t.Rows = append(t.Rows, []string{fmt.Sprint(GenerationNumber(g.Index)), fmt.Sprint(g.Best),
-			fmt.Sprintf("%.3f", c.ShownFitness(g.BestFitness)), fmt.Sprintf("%.3f", c.ShownFitness(g.MeanFitness)),
-			fmt.Sprintf("%.3f", c.ShownFitness(g.WorstFitness)), fmt.Sprintf("%.3f", g.Diversity)})
+		t.Rows = append(t.Rows, append([]string{fmt.Sprint(GenerationNumber(g.Index))}, row(g)...))
 	}
 	return t
 }
 
 func (r *Run) knockoutTable(idx []int) Table {
-	t := Table{ID: "history", Title: "Knockout: winners by round (score: the winner's points per game over its matches; moved: the normalised distance from the previous winner)",
-		Head: []string{"round", "winner", "final", "score", "moved"}}
-	for _, i := range idx {
-		g := r.Generations[i]
-		fin := strings.TrimSuffix(strings.TrimPrefix(final(g), " (won the final "), ")")
-		if fin == "" {
-			fin = "-"
-		}
-		t.Rows = append(t.Rows, []string{fmt.Sprint(GenerationNumber(g.Index)), fmt.Sprint(g.Best), fin,
-			fmt.Sprintf("%.3f", g.BestFitness), fmt.Sprintf("%.3f", g.Distance)})
-	}
-	return t
+	return r.historyTable("Knockout: winners by round (score: the winner's points per game over its matches; moved: the normalised distance from the previous winner)",
+		[]string{"round", "winner", "final", "score", "moved"}, idx,
+		func(g population.Generation) []string {
+			fin := strings.TrimSuffix(strings.TrimPrefix(final(g), " (won the final "), ")")
+			if fin == "" {
+				fin = "-"
+			}
+			return []string{fmt.Sprint(g.Best), fin, fmt.Sprintf("%.3f", g.BestFitness), fmt.Sprintf("%.3f", g.Distance)}
+		})
 }
 
 func (r *Run) texelTable(idx []int) Table {
-	t := Table{ID: "history", Title: "Texel: losses by round (mean squared errors with the round's K)",
-		Head: []string{"round", "training loss", "held-out loss", "start's held-out loss", "gate (fit's score)", "fit", "champion"}}
-	for _, i := range idx {
-		g := r.Generations[i]
-		l := population.TexelLossesOf(g)
-		verdict := "accepted"
-		if !l.Accepted {
-			verdict = "refused"
-		}
-		gate := "-"
-		if l.Gate.Games() > 0 {
-			gate = fmt.Sprintf("%.1f%% (%d-%d-%d)", 100*l.Gate.Score(), l.Gate.Wins, l.Gate.Draws, l.Gate.Losses)
-		}
-		t.Rows = append(t.Rows, []string{fmt.Sprint(GenerationNumber(g.Index)), fmt.Sprintf("%.5f", l.Train), fmt.Sprintf("%.5f", l.Held),
-			fmt.Sprintf("%.5f", l.HeldStart), gate, verdict, fmt.Sprint(l.Champion)})
-	}
-	return t
+	return r.historyTable("Texel: losses by round (mean squared errors with the round's K)",
+		[]string{"round", "training loss", "held-out loss", "start's held-out loss", "gate (fit's score)", "fit", "champion"}, idx,
+		func(g population.Generation) []string {
+			l := population.TexelLossesOf(g)
+			verdict := "accepted"
+			if !l.Accepted {
+				verdict = "refused"
+			}
+			gate := "-"
+			if l.Gate.Games() > 0 {
+				gate = fmt.Sprintf("%.1f%% (%d-%d-%d)", 100*l.Gate.Score(), l.Gate.Wins, l.Gate.Draws, l.Gate.Losses)
+			}
+			return []string{fmt.Sprintf("%.5f", l.Train), fmt.Sprintf("%.5f", l.Held), fmt.Sprintf("%.5f", l.HeldStart), gate, verdict,
+				fmt.Sprint(l.Champion)}
+		})
 }
 
 func (r *Run) cmaesTable(idx []int) Table {
-	t := Table{ID: "history", Title: "CMA-ES: sigma and the mean's move by generation (sigma and moved: fractions of each range; scores: against the mean)",
-		Head: []string{"generation", "sigma", "mean moved", "best candidate", "candidates"}}
 	pop := r.Config.CMAESCandidates(r.Evaluator)
-	for _, i := range idx {
-		g := r.Generations[i]
-		t.Rows = append(t.Rows, []string{fmt.Sprint(GenerationNumber(g.Index)), fmt.Sprintf("%.4f", population.CMAESSigma(r.Evaluator, g, pop)),
-			fmt.Sprintf("%.4f", g.Distance), fmt.Sprintf("%.3f", g.BestFitness), fmt.Sprintf("%.3f", g.MeanFitness)})
-	}
-	return t
+	return r.historyTable("CMA-ES: sigma and the mean's move by generation (sigma and moved: fractions of each range; scores: against the mean)",
+		[]string{"generation", "sigma", "mean moved", "best candidate", "candidates"}, idx,
+		func(g population.Generation) []string {
+			return []string{fmt.Sprintf("%.4f", population.CMAESSigma(r.Evaluator, g, pop)), fmt.Sprintf("%.4f", g.Distance),
+				fmt.Sprintf("%.3f", g.BestFitness), fmt.Sprintf("%.3f", g.MeanFitness)}
+		})
 }
 
 // meanTable is CMA-ES's mean (each generation's champion) per searched

@@ -154,8 +154,7 @@ func IsComparison(dir string) bool {
 	if exists(filepath.Join(dir, CompareName)) {
 		return true
 	}
-	return !exists(filepath.Join(dir, DBName)) && exists(filepath.Join(dir, "compare.txt")) &&
-		exists(filepath.Join(dir, CompareLadder, DBName))
+	return !IsRun(dir) && exists(filepath.Join(dir, "compare.txt")) && IsRun(filepath.Join(dir, CompareLadder))
 }
 
 // ReadCompareRecord reads the record of the comparison in dir. A record

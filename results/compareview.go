@@ -127,7 +127,7 @@ func OpenCompareView(dir string) (*CompareView, error) {
 		tuners = append(tuners, readTuner(filepath.Join(dir, a), a, rec.Game))
 	}
 	var ladder *population.Ladder
-	if ld := filepath.Join(dir, CompareLadder); exists(filepath.Join(ld, DBName)) {
+	if ld := filepath.Join(dir, CompareLadder); IsRun(ld) {
 		r, err := OpenReadOnly(ld)
 		if err != nil {
 			return nil, fmt.Errorf("results: the comparison's ladder: %w", err)
@@ -283,7 +283,7 @@ func ListLines(root string) ([]RunLineJSON, []error) {
 	}
 	if entries, err := os.ReadDir(root); err == nil {
 		for _, e := range entries {
-			if d := filepath.Join(root, e.Name()); e.IsDir() && !strings.HasPrefix(e.Name(), ".") && IsComparison(d) {
+			if d := filepath.Join(root, e.Name()); Listed(e) && IsComparison(d) {
 				add(d)
 			}
 		}

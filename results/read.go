@@ -326,12 +326,22 @@ func (r *Run) DataVersion() (int64, error) {
 	return v, wrap(err)
 }
 
+// IsRun reports whether dir holds a run: its database.
+func IsRun(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, DBName))
+	return err == nil
+}
+
+// Listed reports whether a listing looks into e: a directory, but not a
+// hidden one (its name begins with a dot: a run being created).
+func Listed(e os.DirEntry) bool { return e.IsDir() && !strings.HasPrefix(e.Name(), ".") }
+
 // List finds the runs in the directories directly below root (and root
 // itself), sorted by directory. Directories that are not runs are skipped;
 // runs that cannot be read are returned with their error.
 func List(root string) ([]Info, []error) {
 	var dirs []string
-	if _, err := os.Stat(filepath.Join(root, DBName)); err == nil {
+	if IsRun(root) {
 		dirs = append(dirs, root)
 	}
 	entries, err := os.ReadDir(root)
@@ -339,10 +349,8 @@ func List(root string) ([]Info, []error) {
 		return nil, []error{fmt.Errorf("results: %w", err)}
 	}
 	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") { // hidden: a run being created
-			if _, err := os.Stat(filepath.Join(root, e.Name(), DBName)); err == nil {
-				dirs = append(dirs, filepath.Join(root, e.Name()))
-			}
+		if d := filepath.Join(root, e.Name()); Listed(e) && IsRun(d) {
+			dirs = append(dirs, d)
 		}
 	}
 	sort.Strings(dirs)

@@ -225,24 +225,28 @@ func (c *catalog) scan() ([]*entry, error) {
 	return out, nil
 }
 
-// find returns the run of id, or nil.
+// find returns the run of id (scanning the folder again when it is not
+// known), or nil.
 func (c *catalog) find(id string) *entry {
+	return lookup(c, func() *entry { return c.runs[id] })
+}
+
+// lookup returns what get finds in c, under c's lock; when it finds
+// nothing, it scans the folder again (scan) and asks get once more: nil
+// when the folder holds nothing of the kind either.
+func lookup[T any](c *catalog, get func() *T) *T {
 	c.mu.Lock()
-	e := c.runs[id]
+	x := get()
 	c.mu.Unlock()
-	if e != nil {
-		return e
+	if x != nil {
+		return x
 	}
-	runs, err := c.scan()
-	if err != nil {
+	if _, err := c.scan(); err != nil {
 		return nil
 	}
-	for _, e := range runs {
-		if e.id == id {
-			return e
-		}
-	}
-	return nil
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return get()
 }
 
 func (c *catalog) close() {

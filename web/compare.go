@@ -41,24 +41,19 @@ type foundDir struct{ id, dir, compare string }
 // comparisons there (and root itself) with their tuners' runs: the
 // directories below a comparison holding a run, but its ladder's.
 func findRuns(root string) (runs, comparisons []foundDir, err error) {
-	isRun := func(dir string) bool {
-		_, err := os.Stat(filepath.Join(dir, results.DBName))
-		return err == nil
-	}
-	visible := func(e os.DirEntry) bool { return e.IsDir() && !strings.HasPrefix(e.Name(), ".") }
 	addComparison := func(id, dir string) {
 		comparisons = append(comparisons, foundDir{id: id, dir: dir})
 		list, _ := os.ReadDir(dir)
 		for _, e := range list {
-			if d := filepath.Join(dir, e.Name()); visible(e) && e.Name() != results.CompareLadder && isRun(d) {
+			if d := filepath.Join(dir, e.Name()); results.Listed(e) && e.Name() != results.CompareLadder && results.IsRun(d) {
 				runs = append(runs, foundDir{id: id + ":" + e.Name(), dir: d, compare: id})
 			}
 		}
 	}
 	rootID := filepath.Base(filepath.Clean(root))
-	rootCompare := !isRun(root) && results.IsComparison(root)
+	rootCompare := !results.IsRun(root) && results.IsComparison(root)
 	switch {
-	case isRun(root):
+	case results.IsRun(root):
 		runs = append(runs, foundDir{id: rootID, dir: root})
 	case rootCompare:
 		addComparison(rootID, root) // its subdirectories are its tuners
@@ -68,8 +63,8 @@ func findRuns(root string) (runs, comparisons []foundDir, err error) {
 		return nil, nil, fmt.Errorf("web: reading the runs folder: %w", err)
 	}
 	for _, e := range list {
-		if d := filepath.Join(root, e.Name()); visible(e) && !rootCompare {
-			if isRun(d) {
+		if d := filepath.Join(root, e.Name()); results.Listed(e) && !rootCompare {
+			if results.IsRun(d) {
 				runs = append(runs, foundDir{id: e.Name(), dir: d})
 			} else if results.IsComparison(d) {
 				addComparison(e.Name(), d)
@@ -97,18 +92,7 @@ func (c *catalog) keepComparisons(list []foundDir) {
 // findComparison returns the comparison of id (scanning the folder again
 // when it is not known), or nil.
 func (c *catalog) findComparison(id string) *comparison {
-	c.mu.Lock()
-	x := c.comparisons[id]
-	c.mu.Unlock()
-	if x != nil {
-		return x
-	}
-	if _, err := c.scan(); err != nil {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.comparisons[id]
+	return lookup(c, func() *comparison { return c.comparisons[id] })
 }
 
 // listedComparisons returns the catalog's comparisons.
@@ -153,7 +137,7 @@ func (s *Server) readComparison(x *comparison, now time.Time) (*results.CompareV
 		tuners = append(tuners, t)
 	}
 	var ladder *population.Ladder
-	if _, err := os.Stat(filepath.Join(x.ladder.dir, results.DBName)); err == nil {
+	if results.IsRun(x.ladder.dir) {
 		snap := x.ladder.refresh(s.opts.Open, now)
 		if snap.run == nil {
 			return nil, nil, fmt.Errorf("the shared ladder (%s): %s", results.CompareLadder, snap.sum.Damaged)

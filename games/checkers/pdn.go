@@ -68,20 +68,14 @@ func (game) WriteGame(w io.Writer, g games.GameText) error {
 // ReadGames reads the PDN games of data: each game's FEN tag (or the
 // standard start) and its moves.
 func (game) ReadGames(data []byte) ([]games.GameRecord, error) {
-	tagged, err := games.ParseTagged(string(data), pdnResults)
+	records, err := games.ReadTagged(data, pdnResults, StartNotation)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]games.GameRecord, 0, len(tagged))
-	for i, t := range tagged {
-		r := games.GameRecord{Tags: t.Tags, Start: StartNotation, Moves: t.Moves}
+	for i, r := range records {
 		if gt := r.Tag("GameType"); gt != "" && !strings.HasPrefix(gt, "21") {
 			return nil, fmt.Errorf("checkers: PDN game %d: GameType %q is not English draughts (21)", i+1, gt)
 		}
-		if fen := r.Tag("FEN"); fen != "" {
-			r.Start = fen
-		}
-		out = append(out, r)
 	}
-	return out, nil
+	return records, nil
 }

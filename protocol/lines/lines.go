@@ -1,8 +1,9 @@
 // Package lines is the plumbing the protocol servers (protocol/uci, gtp,
-// nboard) and the play command share: a GUI's or a person's commands read
-// line by line on their own goroutine, so that a server answers while a
-// search runs and stops at once when its context ends, and answers written
-// whole lines at a time from the loop and the search alike.
+// xboard, nboard) and the play command share: a GUI's or a person's
+// commands read line by line on their own goroutine, so that a server
+// answers while a search runs and stops at once when its context ends,
+// answers written whole lines at a time from the loop and the search
+// alike, and a command line split into its words (Split).
 package lines
 
 import (

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -82,5 +83,23 @@ func TestEach(t *testing.T) {
 	})
 	if err != nil || strings.Join(got, " ") != "a b quit" || !errors.Is(long, lines.ErrTooLong) {
 		t.Fatalf("Each: %v, lines %q, too long %v", err, got, long)
+	}
+}
+
+func TestSplit(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want lines.Command
+		ok   bool
+	}{
+		{"usermove e2e4", lines.Command{Name: "usermove", Args: []string{"e2e4"}, Rest: "e2e4"}, true},
+		{"  set game (;GM[Othello] PB[a b];)\r\n", lines.Command{Name: "set", Args: []string{"game", "(;GM[Othello]", "PB[a", "b];)"}, Rest: "game (;GM[Othello] PB[a b];)"}, true},
+		{"ping", lines.Command{Name: "ping", Args: []string{}}, true},
+		{" \t\r\n", lines.Command{}, false},
+	} {
+		got, ok := lines.Split(tt.line)
+		if ok != tt.ok || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Split(%q) = %+v, %v; want %+v, %v", tt.line, got, ok, tt.want, tt.ok)
+		}
 	}
 }

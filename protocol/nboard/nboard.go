@@ -16,30 +16,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gametune/gametune/protocol/lines"
 )
-
-// ErrEmpty is returned for a blank line, which NBoard never sends.
-var ErrEmpty = errors.New("nboard: empty line")
-
-// Command is one line from the GUI: its first word, the words after it,
-// and the text after the first word as written (for "set game", whose GGF
-// holds spaces).
-type Command struct {
-	Name string
-	Args []string
-	Rest string
-}
-
-// ParseCommand splits a line into its command name and arguments.
-func ParseCommand(line string) (Command, error) {
-	line = strings.TrimSpace(strings.TrimRight(line, "\r\n"))
-	if line == "" {
-		return Command{}, ErrEmpty
-	}
-	f := strings.Fields(line)
-	rest := strings.TrimSpace(line[strings.Index(line, f[0])+len(f[0]):])
-	return Command{Name: f[0], Args: f[1:], Rest: rest}, nil
-}
 
 // Move is a move with what NBoard sends beside it: "F5/1.50/0.2" is F5
 // with an evaluation of 1.5 discs, played after 0.2 seconds.
@@ -135,6 +114,9 @@ func Search(pv []string, eval float64, depth int) string {
 	return fmt.Sprintf("search %s %.2f 0 %d", strings.Join(sq, "-"), eval, depth)
 }
 
+// ErrEmpty is returned for a blank line, which NBoard never sends.
+var ErrEmpty = errors.New("nboard: empty line")
+
 // Answer is one line from an engine, as a client reads it.
 type Answer struct {
 	Kind string // "===", "pong", "status", "search", "set", "learned", "nodestats" or another first word
@@ -145,11 +127,12 @@ type Answer struct {
 
 // ParseAnswer reads one line an engine wrote.
 func ParseAnswer(line string) (Answer, error) {
-	c, err := ParseCommand(line)
-	if err != nil {
-		return Answer{}, err
+	c, ok := lines.Split(line)
+	if !ok {
+		return Answer{}, ErrEmpty
 	}
 	a := Answer{Kind: c.Name, Text: c.Rest}
+	var err error
 	switch c.Name {
 	case "===":
 		if len(c.Args) == 0 {

@@ -64,7 +64,6 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("move %q -> %q -> %v", line, m.String(), err)
 			}
 		}
-		_, _ = ParseCommand(line)
 		_, _ = ParseAnswer(line)
 	})
 }

@@ -60,8 +60,8 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
 	return lines.Serve(ctx, r, lines.Session{
 		Kind: kind,
 		Handle: func(text string) bool {
-			c, err := ParseCommand(text)
-			return err != nil || s.answer(ctx, c)
+			c, ok := lines.Split(text)
+			return !ok || s.answer(ctx, c)
 		},
 		Busy:      e.Busy,
 		Held:      e.Held,
@@ -72,9 +72,9 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
 
 // kind is how a command is taken while a search runs.
 func kind(text string) lines.Kind {
-	c, err := ParseCommand(text)
+	c, ok := lines.Split(text)
 	switch {
-	case err != nil || c.Name == "quit":
+	case !ok || c.Name == "quit":
 		return lines.AtOnce
 	case c.Name == "ping":
 		return lines.Interrupt
@@ -105,7 +105,7 @@ func (s *server) number(command, text string, lo, hi int) (int, bool) {
 }
 
 // answer runs one command and reports whether to go on (not after quit).
-func (s *server) answer(ctx context.Context, c Command) bool {
+func (s *server) answer(ctx context.Context, c lines.Command) bool {
 	switch c.Name {
 	case "quit":
 		return false
@@ -148,7 +148,7 @@ func (s *server) answer(ctx context.Context, c Command) bool {
 }
 
 // set runs "set depth N", "set game GGF" and "set contempt N" (ignored).
-func (s *server) set(c Command) {
+func (s *server) set(c lines.Command) {
 	if len(c.Args) == 0 {
 		s.fail("set needs depth, game or contempt")
 		return

@@ -1,7 +1,7 @@
 // Package xboard reads and writes the messages of the Chess Engine
 // Communication Protocol (CECP, the protocol of xboard and WinBoard),
 // both ways: what a GUI sends an engine (level, time, usermove, setboard,
-// ...; ParseCommand, ParseLevel) and what an engine answers (feature,
+// ...; ParseLevel) and what an engine answers (feature,
 // move, pong, thinking lines, result claims, resign, Illegal move, Error;
 // ParseOutput, ParseFeatures, ParseOption). A match runner driving an
 // xboard engine (tournament/external) uses it as the GUI; `tune engine

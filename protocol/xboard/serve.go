@@ -101,9 +101,9 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, e Engine) error {
 
 // kind is how a command is taken while a search runs.
 func kind(text string) lines.Kind {
-	c, err := ParseCommand(text)
+	c, ok := lines.Split(text)
 	switch {
-	case err != nil || c.Name == "quit":
+	case !ok || c.Name == "quit":
 		return lines.AtOnce
 	case c.Name == "?" || c.Name == "force" || c.Name == "new" || c.Name == "setboard" ||
 		c.Name == "undo" || c.Name == "remove" || c.Name == "result":
@@ -130,8 +130,8 @@ func (s *server) fail(what, command string) {
 
 // handle runs one command and reports whether to go on (not after quit).
 func (s *server) handle(text string) bool {
-	c, err := ParseCommand(text)
-	if err != nil {
+	c, ok := lines.Split(text)
+	if !ok {
 		return true
 	}
 	if c.Name == "quit" {
@@ -145,7 +145,7 @@ func (s *server) handle(text string) bool {
 
 // setting runs a command that sets up the session or the limits and
 // reports whether c is one.
-func (s *server) setting(c Command) bool {
+func (s *server) setting(c lines.Command) bool {
 	switch c.Name {
 	case "protover":
 		if n, err := strconv.Atoi(c.Rest); err == nil && n >= 2 {
@@ -199,7 +199,7 @@ func (s *server) setting(c Command) bool {
 
 // play runs a command that moves, sets up the game or ends a search, and
 // reports whether c is one.
-func (s *server) play(c Command) bool {
+func (s *server) play(c lines.Command) bool {
 	switch c.Name {
 	case "new":
 		s.halt(false)
@@ -244,7 +244,7 @@ func (s *server) play(c Command) bool {
 
 // other answers a command that is none of the known ones: a move of a
 // GUI that does not send usermove, or an unknown command.
-func (s *server) other(c Command, text string) {
+func (s *server) other(c lines.Command, text string) {
 	if c.Rest == "" && looksLikeMove(c.Name) {
 		s.userMove(c.Name)
 		return

@@ -1,37 +1,12 @@
 package xboard
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 )
-
-// ErrEmpty is returned for a line with no command on it.
-var ErrEmpty = errors.New("xboard: empty line")
-
-// Command is one line from the GUI: its first word, the words after it,
-// and the text after the first word as sent (setboard's FEN, option's
-// NAME=VALUE, result's comment keep their spaces).
-type Command struct {
-	Name string
-	Args []string
-	Rest string
-}
-
-// ParseCommand splits a line into its command and arguments; a line with
-// no word is ErrEmpty.
-func ParseCommand(line string) (Command, error) {
-	line = strings.TrimSpace(line)
-	f := strings.Fields(line)
-	if len(f) == 0 {
-		return Command{}, ErrEmpty
-	}
-	rest := strings.TrimSpace(strings.TrimPrefix(line, f[0]))
-	return Command{Name: f[0], Args: f[1:], Rest: rest}, nil
-}
 
 // Level is the "level MOVES BASE INC" command: the moves of each time
 // control (0: the whole game in one), the time for them, and the

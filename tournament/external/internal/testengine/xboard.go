@@ -25,26 +25,11 @@ type dialect struct {
 
 func parseDialect(words string) dialect {
 	var d dialect
+	flags := map[string]*bool{"v1": &d.v1, "noping": &d.noPing, "nosetboard": &d.noSetboard, "san": &d.san,
+		"usermove": &d.usermove, "oldmoves": &d.oldMoves, "donezero": &d.doneZero, "noreuse": &d.noReuse, "grumpy": &d.grumpy}
 	for _, w := range strings.Split(words, ",") {
-		switch w {
-		case "v1":
-			d.v1 = true
-		case "noping":
-			d.noPing = true
-		case "nosetboard":
-			d.noSetboard = true
-		case "san":
-			d.san = true
-		case "usermove":
-			d.usermove = true
-		case "oldmoves":
-			d.oldMoves = true
-		case "donezero":
-			d.doneZero = true
-		case "noreuse":
-			d.noReuse = true
-		case "grumpy":
-			d.grumpy = true
+		if f, ok := flags[w]; ok {
+			*f = true
 		}
 	}
 	return d
