@@ -35,6 +35,9 @@ type ender struct {
 // move.
 func (e *ender) solve(me, them Bitboard, alpha, beta, win int32) (int32, games.Move) {
 	empty := ^(me | them)
+	if empty != 0 && empty&(empty-1) == 0 {
+		return e.last(me, them, win, bits.TrailingZeros64(empty))
+	}
 	best, bestMove := int32(math.MinInt32), games.NoMove
 	for _, group := range frontierOrder {
 		for b := empty & group; b != 0; b &= b - 1 {
@@ -75,6 +78,38 @@ func (e *ender) solve(me, them Bitboard, alpha, beta, win int32) (int32, games.M
 		return -win, games.NoMove
 	}
 	return 0, games.NoMove
+}
+
+// last is solve with one empty square, sq: the discs a move there turns
+// are counted (lastFlipCount) rather than flipped; the moves are counted as
+// solve counts them, and the scores are its.
+func (e *ender) last(me, them Bitboard, win int32, sq int) (int32, games.Move) {
+	n := popcount(me)
+	if f := lastFlipCount(me, sq); f > 0 {
+		if !e.play() {
+			return 0, games.NoMove
+		}
+		return endScore(n+f+1, 63-n-f, win-1), games.Move(sq + 1)
+	}
+	if f := lastFlipCount(them, sq); f > 0 {
+		if !e.play() || !e.play() {
+			return 0, games.NoMove
+		}
+		return endScore(n-f, 64-n+f, win-2), PassMove
+	}
+	return endScore(n, 63-n, win), games.NoMove
+}
+
+// endScore is the score of a finished game for the side with mine discs
+// against theirs: win, -win or 0.
+func endScore(mine, theirs int, win int32) int32 {
+	switch {
+	case mine > theirs:
+		return win
+	case mine < theirs:
+		return -win
+	}
+	return 0
 }
 
 // play counts a move, or stops the search when the budget is spent.
