@@ -39,8 +39,9 @@ func (e *ender) solve(me, them Bitboard, alpha, beta, win int32) (int32, games.M
 		return e.last(me, them, win, bits.TrailingZeros64(empty))
 	}
 	best, bestMove := int32(math.MinInt32), games.NoMove
+	near := empty & neighbours(them) // a move must turn a disc beside it
 	for _, group := range frontierOrder {
-		for b := empty & group; b != 0; b &= b - 1 {
+		for b := near & group; b != 0; b &= b - 1 {
 			sq := bits.TrailingZeros64(b)
 			f := flips(me, them, sq)
 			if f == 0 {
