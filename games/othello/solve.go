@@ -145,18 +145,24 @@ func (s *Solver) Solve(ctx context.Context, p *Position, o SolveOptions) (Soluti
 	for len(s.jobs) > 0 {
 		<-s.jobs // split points of an earlier solve, finished
 	}
-	var helpers sync.WaitGroup
-	quit := make(chan struct{})
 	for _, w := range s.workers {
 		w.reset()
 	}
-	for _, w := range s.workers[1:] {
-		helpers.Go(func() { w.help(quit) })
-	}
 	root := s.workers[0]
-	score, move := root.root(p.mine(), p.theirs())
-	close(quit)
-	helpers.Wait()
+	var score int
+	var move games.Move
+	if len(s.workers) == 1 {
+		score, move = root.root(p.mine(), p.theirs())
+	} else {
+		var helpers sync.WaitGroup
+		quit := make(chan struct{})
+		for _, w := range s.workers[1:] {
+			helpers.Go(func() { w.help(quit) })
+		}
+		score, move = root.root(p.mine(), p.theirs())
+		close(quit)
+		helpers.Wait()
+	}
 	for _, w := range s.workers {
 		w.publish()
 	}

@@ -43,6 +43,23 @@ func oddQuadrants(empty Bitboard) Bitboard {
 	return odd & empty
 }
 
+// neighbourSquares[sq] are the squares next to sq.
+var neighbourSquares = func() (n [64]Bitboard) {
+	for sq := range n {
+		n[sq] = neighbours(1 << sq)
+	}
+	return n
+}()
+
+// flipsNear is flips after a look at sq's neighbours: a move turns a disc
+// beside it, so a square with none of o's beside it turns nothing.
+func flipsNear(p, o Bitboard, sq int) Bitboard {
+	if neighbourSquares[sq&63]&o == 0 {
+		return 0
+	}
+	return flips(p, o, sq)
+}
+
 // finalScore is the score of a game over with p to move: discs difference,
 // the empty squares to the one ahead.
 func finalScore(p, o Bitboard) int {
@@ -76,13 +93,13 @@ func (w *worker) solve1(p Bitboard, sq int) int {
 // solve2 is the null-window score with p to move and x, y empty.
 func (w *worker) solve2(p, o Bitboard, alpha int, x, y int) int {
 	best := -inf
-	if f := flips(p, o, x); f != 0 {
+	if f := flipsNear(p, o, x); f != 0 {
 		w.nodes++
 		if best = -w.solve1(o&^f, y); best > alpha {
 			return best
 		}
 	}
-	if f := flips(p, o, y); f != 0 {
+	if f := flipsNear(p, o, y); f != 0 {
 		w.nodes++
 		return max(best, -w.solve1(o&^f, x))
 	}
@@ -91,13 +108,13 @@ func (w *worker) solve2(p, o Bitboard, alpha int, x, y int) int {
 	}
 	// p passes.
 	best = inf
-	if f := flips(o, p, x); f != 0 {
+	if f := flipsNear(o, p, x); f != 0 {
 		w.nodes += 2
 		if best = w.solve1(p&^f, y); best <= alpha {
 			return best
 		}
 	}
-	if f := flips(o, p, y); f != 0 {
+	if f := flipsNear(o, p, y); f != 0 {
 		w.nodes += 2
 		return min(best, w.solve1(p&^f, x))
 	}
@@ -113,7 +130,7 @@ func (w *worker) solve3(p, o Bitboard, alpha int, empty Bitboard) int {
 	x, y, z := threeSquares(empty)
 	best := -inf
 	for range 3 {
-		if f := flips(p, o, x); f != 0 {
+		if f := flipsNear(p, o, x); f != 0 {
 			w.nodes++
 			if sc := -w.solve2(o&^f, p|f|1<<x, -alpha-1, y, z); sc > best {
 				if best = sc; sc > alpha {
@@ -128,7 +145,7 @@ func (w *worker) solve3(p, o Bitboard, alpha int, empty Bitboard) int {
 	}
 	best = inf
 	for range 3 {
-		if f := flips(o, p, x); f != 0 {
+		if f := flipsNear(o, p, x); f != 0 {
 			w.nodes += 2
 			if sc := w.solve2(p&^f, o|f|1<<x, alpha, y, z); sc < best {
 				if best = sc; sc <= alpha {
@@ -173,7 +190,7 @@ func (w *worker) solve4(p, o Bitboard, alpha int, empty Bitboard) int {
 	best := -inf
 	for i := range 4 {
 		x := sq[i]
-		if f := flips(p, o, x); f != 0 {
+		if f := flipsNear(p, o, x); f != 0 {
 			w.nodes++
 			if sc := -w.solve3(o&^f, p|f|1<<x, -alpha-1, empty&^(1<<x)); sc > best {
 				if best = sc; sc > alpha {
@@ -188,7 +205,7 @@ func (w *worker) solve4(p, o Bitboard, alpha int, empty Bitboard) int {
 	best = inf
 	for i := range 4 {
 		x := sq[i]
-		if f := flips(o, p, x); f != 0 {
+		if f := flipsNear(o, p, x); f != 0 {
 			w.nodes += 2
 			if sc := w.solve3(p&^f, o|f|1<<x, alpha, empty&^(1<<x)); sc < best {
 				if best = sc; sc <= alpha {
@@ -236,7 +253,7 @@ func (w *worker) shallow(p, o Bitboard, alpha, n int) int {
 		for _, class := range squareClasses {
 			for m := group & class; m != 0; m &= m - 1 {
 				x := bits.TrailingZeros64(m)
-				f := flips(p, o, x)
+				f := flipsNear(p, o, x)
 				if f == 0 {
 					continue
 				}

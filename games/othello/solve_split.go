@@ -22,7 +22,7 @@ type splitPoint struct {
 	n      int
 	beta   int
 	pv     bool
-	list   *moveList
+	list   moveList // a copy: the owner's list stays on its stack
 
 	mu       sync.Mutex
 	alpha    int // raised as moves score above it (a PV node)
@@ -51,7 +51,7 @@ func (sp *splitPoint) cutAbove() bool {
 // split searches the moves of list after the first (siblings' work) with
 // the help of idle workers.
 func (w *worker) split(p, o Bitboard, alpha, beta, n int, pv bool, list *moveList, best, bestSq int) (int, int) {
-	sp := &splitPoint{parent: w.sp, p: p, o: o, n: n, beta: beta, pv: pv, list: list,
+	sp := &splitPoint{parent: w.sp, p: p, o: o, n: n, beta: beta, pv: pv, list: *list,
 		alpha: alpha, next: 1, best: best, bestSq: bestSq, active: 1, done: make(chan struct{})}
 	for range w.s.idle.Load() {
 		select {

@@ -131,3 +131,16 @@ func TestSolveStops(t *testing.T) {
 		t.Error("NewSolver takes -1 workers")
 	}
 }
+
+// TestSolveDoesNotAllocate: a solve with one worker allocates nothing.
+func TestSolveDoesNotAllocate(t *testing.T) {
+	s, err := NewSolver(SolverOptions{TableMiB: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := randomEndgame(rand.New(rand.NewPCG(3, 3)), 16)
+	ctx := context.Background()
+	if a := testing.AllocsPerRun(5, func() { s.Solve(ctx, p, SolveOptions{}) }); a != 0 {
+		t.Errorf("a solve allocates %v times", a)
+	}
+}
