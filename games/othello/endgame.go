@@ -21,14 +21,25 @@ func (p *Position) EndPlies() int { return 2 * EndEmpties }
 // flips a disc.
 func (p *Position) SolveEnd(alpha, beta, win int32, budget int64) games.EndResult {
 	e := ender{budget: budget}
-	sc, m := e.solve(p.discs[p.turn], p.discs[p.turn^1], alpha, beta, win)
+	me, them := p.discs[p.turn], p.discs[p.turn^1]
+	for _, group := range frontierOrder {
+		for b := ^(me | them) & group; b != 0; b &= b - 1 {
+			e.order[e.empties] = int8(bits.TrailingZeros64(b))
+			e.empties++
+		}
+	}
+	sc, m := e.solve(me, them, alpha, beta, win)
 	return games.EndResult{Score: sc, Move: m, Nodes: e.nodes, Stopped: e.stopped}
 }
 
-// ender counts the moves a SolveEnd search plays.
+// ender counts the moves a SolveEnd search plays, and lists the empty
+// squares of its root in the order it tries them (by group, then from a1
+// up), so that a node need not sort its own.
 type ender struct {
 	nodes, budget int64
 	stopped       bool
+	order         [64]int8
+	empties       int
 }
 
 // solve returns the score of the position with me to move, and its best
@@ -39,26 +50,26 @@ func (e *ender) solve(me, them Bitboard, alpha, beta, win int32) (int32, games.M
 		return e.last(me, them, win, bits.TrailingZeros64(empty))
 	}
 	best, bestMove := int32(math.MinInt32), games.NoMove
-	near := empty & neighbours(them) // a move must turn a disc beside it
-	for _, group := range frontierOrder {
-		for b := near & group; b != 0; b &= b - 1 {
-			sq := bits.TrailingZeros64(b)
-			f := flips(me, them, sq)
-			if f == 0 {
-				continue
-			}
-			if !e.play() {
-				return 0, games.NoMove
-			}
-			sc, _ := e.solve(them&^f, me|f|1<<sq, -beta, -max(alpha, best), win-1)
-			if e.stopped {
-				return 0, games.NoMove
-			}
-			if sc = -sc; sc > best {
-				best, bestMove = sc, games.Move(sq+1)
-				if sc >= beta {
-					return best, bestMove
-				}
+	for _, x := range e.order[:e.empties&63] {
+		sq := int(x) & 63
+		if empty&(1<<sq) == 0 {
+			continue
+		}
+		f := flipsNear(me, them, sq)
+		if f == 0 {
+			continue
+		}
+		if !e.play() {
+			return 0, games.NoMove
+		}
+		sc, _ := e.solve(them&^f, me|f|1<<sq, -beta, -max(alpha, best), win-1)
+		if e.stopped {
+			return 0, games.NoMove
+		}
+		if sc = -sc; sc > best {
+			best, bestMove = sc, games.Move(sq+1)
+			if sc >= beta {
+				return best, bestMove
 			}
 		}
 	}

@@ -69,8 +69,12 @@ func (w *worker) pollNow() bool {
 	return w.stopped
 }
 
-// root searches the root with the full window, its moves one after the
-// other, and returns the score and a best move.
+// root searches the root with the full window and returns the score and
+// a best move. The root's moves are searched one after the other in the
+// order sorted before (PVS), so that the move found is the first of the
+// best in it whatever the workers. (A window around a score guessed by a
+// midgame search, widened when the score falls outside, searched more
+// nodes on FFO #40-#47.)
 func (w *worker) root(p, o Bitboard) (int, games.Move) {
 	moves := legalMoves(p, o)
 	n := empties(p, o)
@@ -83,8 +87,18 @@ func (w *worker) root(p, o Bitboard) (int, games.Move) {
 	}
 	var list moveList
 	w.order(&list, p, o, moves, w.tableMove(p, o, n), n, -inf)
+	sc, sq := w.rootWindow(p, o, &list, -inf, inf, n)
+	if w.stopped {
+		return 0, games.NoMove
+	}
+	w.s.table.store(p, o, n, -inf, inf, sc, sq)
+	return sc, games.Move(sq + 1)
+}
+
+// rootWindow searches the root's moves of list in the window (alpha,
+// beta), fail-soft, and returns the score and the best move's square.
+func (w *worker) rootWindow(p, o Bitboard, list *moveList, alpha, beta, n int) (int, int) {
 	best, bestSq := -inf, -1
-	alpha, beta := -inf, inf
 	for i := range list.n {
 		m := &list.moves[i]
 		np, no := o&^m.flips, p|m.flips|1<<m.sq
@@ -96,15 +110,17 @@ func (w *worker) root(p, o Bitboard) (int, games.Move) {
 			sc = -w.pvs(np, no, -beta, -sc+1, n-1)
 		}
 		if w.stopped {
-			return 0, games.NoMove
+			return 0, -1
 		}
 		if sc > best {
 			best, bestSq = sc, int(m.sq)
+			if sc >= beta {
+				break
+			}
 			alpha = max(alpha, sc)
 		}
 	}
-	w.s.table.store(p, o, n, -inf, inf, best, bestSq)
-	return best, games.Move(bestSq + 1)
+	return best, bestSq
 }
 
 // empties counts the empty squares.
