@@ -122,7 +122,7 @@ func TestSolveStops(t *testing.T) {
 		if _, err := s.Solve(ctx, p, SolveOptions{}); !errors.Is(err, context.Canceled) {
 			t.Fatalf("%d workers, cancelled: %v", workers, err)
 		}
-		q, _ := randomEndgame(rand.New(rand.NewPCG(1, 1)), 12)
+		q, _ := randomEndgame(rand.New(rand.NewPCG(1, 1)), 9)
 		if sol, err := s.Solve(context.Background(), q, SolveOptions{}); err != nil || sol.Score != exactMinimax(q.mine(), q.theirs(), false) {
 			t.Fatalf("%d workers, after the stops: %+v %v", workers, sol, err)
 		}
