@@ -285,7 +285,7 @@ func (w *worker) sibling(p, o Bitboard, m *sortedMove, alpha, beta, n int, pv bo
 
 // etcEmpties is the least number of empty squares at which a null-window
 // node looks its moves' positions up in the table before searching them.
-var etcEmpties = 12
+var etcEmpties = 16
 
 // etc looks the positions after each move up in the table (enhanced
 // transposition cutoff): when one of them is bounded low enough that the

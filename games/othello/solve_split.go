@@ -13,7 +13,7 @@ import "sync"
 // splitEmpties is the least number of empty squares at which a node
 // offers its moves to idle workers: below, a move's search is too short
 // to be worth the hand-over.
-var splitEmpties = 12
+var splitEmpties = 16
 
 // splitPoint is a node whose moves several workers search.
 type splitPoint struct {
