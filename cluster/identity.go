@@ -3,13 +3,11 @@ package cluster
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
-	"syscall"
 
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/secretfile"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nkeys"
@@ -138,30 +136,9 @@ func ReadWorkerKeys(path string) ([]string, error) {
 // keys) but must be a regular file of at most limit bytes: it never blocks
 // on a FIFO or a device.
 func readPlainFile(path, what string, limit int64) ([]byte, error) {
-	st, err := os.Stat(path)
+	data, err := files.ReadLimited(path, limit)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %s: %w", what, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("cluster: %s %s is not a regular file (mode %v)", what, path, st.Mode())
-	}
-	if st.Size() > limit {
-		return nil, fmt.Errorf("cluster: %s %s holds %d bytes (at most %d)", what, path, st.Size(), limit)
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: %s: %w", what, err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("cluster: %s %s is not a regular file", what, path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = errors.New("grew while it was read")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("cluster: %s %s: %w", what, path, err)
 	}
 	return data, nil
 }

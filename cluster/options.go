@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gametune/gametune/files"
 )
 
 // Options say how a command reaches the broker that has its games played:
@@ -84,17 +86,14 @@ func (o *Options) files() []optionFile {
 func LoadOptions(dir string) (Options, error) {
 	var o Options
 	path := filepath.Join(dir, OptionsFile)
-	f, err := os.Open(path)
+	f, err := files.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return o, nil
 	}
 	if err != nil {
-		return o, err
+		return o, fmt.Errorf("cluster: %w", err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return o, fmt.Errorf("cluster: %s is not a regular file", path)
-	}
 	data, err := io.ReadAll(io.LimitReader(f, maxOptionsFile+1))
 	if err != nil {
 		return o, err

@@ -99,6 +99,9 @@ func wirePlayer(g games.Game, p tournament.Player) (WirePlayer, error) {
 	if p.Evaluator == nil {
 		return WirePlayer{}, fmt.Errorf("cluster: player %q has no evaluator", p.Name)
 	}
+	if p.Timing != (tournament.Timing{}) || p.Search != (tournament.Search{}) {
+		return WirePlayer{}, fmt.Errorf("cluster: player %q plays on a clock or with the selective search, which the wire does not carry: play it on the local pool", p.Name)
+	}
 	if len(p.Evaluator.Tables) > 0 || len(p.Evaluator.Data) > 0 {
 		own, err := games.FindEvaluator(g, p.Evaluator.Name)
 		if err != nil || !games.SameData(own.Data, p.Evaluator.Data) {

@@ -13,6 +13,16 @@
 // They return the values the engine would find, and their moves count as
 // nodes.
 //
+// With Options.Selective the search turns selective, as chess engines are:
+// table entries end nodes at their depth or deeper, and where the game
+// opts in (games.NullMover, games.Exchanger, games.ProbCutter) null-move
+// pruning, late-move reductions and pruning, futility and reverse futility
+// pruning, razoring, the pruning of losing captures in quiescence and
+// Multi-ProbCut prune the tree, each a switch in Options and every number
+// a named parameter (SearchParams, SearchParamList) that tuners, weights
+// files and engine options can set. It no longer returns the minimax value
+// to its depth; the exact search, the default, still does.
+//
 // Minimax, a plain full-width search, stays beside the Searcher as the
 // reference its tests compare against: at the same depth the two return
 // the same value.

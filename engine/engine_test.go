@@ -42,9 +42,9 @@ func randomPosition(t testing.TB, g games.Game, rng *rand.Rand, plies int) games
 // minimax tree stays under a node budget, so that large games are checked
 // at shallow depths and small games deeply.
 func TestAlphaBetaMatchesMinimax(t *testing.T) {
-	positions, budget := 1000, int64(20000)
-	if testing.Short() {
-		positions, budget = 300, 10000
+	positions, budget := 300, int64(10000)
+	if longChecks() {
+		positions, budget = 1000, 20000
 	}
 	for _, g := range all.Games() {
 		t.Run(g.Name(), func(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 // buffers have grown it allocates nothing but leaf's growth.
 func (s *Searcher) QuietLeaf(p games.Position, ev *games.Evaluator, w []float64, leaf []games.Move) ([]games.Move, int) {
 	s.pos, s.ev, s.w, s.quietChecker, s.repeater = p, ev, w, nil, nil // a leaf is where the captures end: none repeats
+	s.sel.on, s.sel.exchanger = false, nil                            // nor is any capture pruned
 	s.newEvals()
 	s.stats = Stats{Nodes: 1}
 	s.nodeLimit, s.stop, s.done = math.MaxInt64, false, nil

@@ -46,6 +46,29 @@ type Options struct {
 	NoFrontier       bool // search the last plies here even when the game can (games.Frontier)
 	FrontierDepth    int  // the most plies above the horizon a games.Frontier takes; 0 means the game's own
 	NoEnder          bool // search the last plies of a game here even when the game can (games.Ender)
+
+	// Selective turns the selective search on: table entries end a node
+	// at their depth or deeper, and the techniques below prune and reduce
+	// where the game allows them, with the numbers of Params. The search
+	// then no longer returns the minimax value to its depth; it reaches
+	// deeper in the same time. Off (the zero value), the search is the
+	// exact full-width one and the switches below do nothing.
+	Selective bool
+	// Params are the numbers of the selective search; the zero value means
+	// the game's defaults (DefaultSearchParams).
+	Params SearchParams
+	// Switches for single techniques of the selective search, for tests
+	// and measurements.
+	NoNullMove        bool // null-move pruning (games.NullMover)
+	NoLateReductions  bool // late-move reductions
+	NoLatePruning     bool // late-move pruning
+	NoFutility        bool // futility pruning of quiet moves
+	NoReverseFutility bool // reverse futility pruning (static null move)
+	NoRazoring        bool // razoring
+	NoExchangePruning bool // skip losing captures in quiescence (games.Exchanger)
+	NoProbCut         bool // Multi-ProbCut (games.ProbCutter)
+	NoReduceUnordered bool // internal iterative reductions
+	ExactTableCuts    bool // table entries end a node only at exactly the depth asked, as in the exact search
 }
 
 // Limits bound one search. Tuning uses Depth or Nodes so that results are
@@ -104,7 +127,8 @@ const historySize = 1 << 12
 // result of exactly the depth asked: the value of a search to depth d is
 // then the minimax value to depth d, whatever the table held before, and
 // the table still orders every move it has seen. Call NewGame between
-// games so that a game depends on its inputs alone.
+// games so that a game depends on its inputs alone. With
+// Options.Selective it searches selectively instead (selective.go).
 type Searcher struct {
 	opts  Options
 	table *Table
@@ -141,6 +165,8 @@ type Searcher struct {
 	pvLen  [MaxPly + 1]int
 	rootPV []games.Move
 
+	sel selection // the selective search's state (selective.go)
+
 	stats     Stats
 	nodeLimit int64
 	stop      bool
@@ -166,6 +192,11 @@ func New(opts Options) (*Searcher, error) {
 	}
 	if opts.AspirationSize < 0 {
 		return nil, fmt.Errorf("engine: aspiration window %d must be positive", opts.AspirationSize)
+	}
+	if opts.Params != (SearchParams{}) {
+		if err := opts.Params.Check(); err != nil {
+			return nil, err
+		}
 	}
 	t, err := NewTable(opts.TableMiB)
 	if err != nil {
@@ -262,6 +293,7 @@ func (s *Searcher) SearchEach(ctx context.Context, p games.Position, ev *games.E
 	if e, ok := p.(games.Ender); ok && !s.opts.NoExact && !s.opts.NoEnder && e.PliesLeft() >= 0 {
 		s.ender, s.endPlies = e, e.EndPlies()
 	}
+	s.setSelection(p)
 	s.stats = Stats{Nodes: 1}
 	s.nodeLimit = lim.Nodes
 	if s.nodeLimit == 0 {
@@ -322,6 +354,7 @@ func (s *Searcher) SearchEach(ctx context.Context, p games.Position, ev *games.E
 	res.PV = s.rootPV
 	res.Stats = s.iterationStats()
 	s.pos, s.ev, s.w, s.orderer, s.checker, s.quietChecker, s.outcomer, s.frontier, s.ender = nil, nil, nil, nil, nil, nil, nil, nil, nil
+	s.sel.checks, s.sel.nullMover, s.sel.exchanger, s.sel.prober = nil, nil, nil, nil
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
@@ -505,14 +538,15 @@ func (s *Searcher) orderKey(m, ttMove games.Move, depth, ply int, turn games.Sid
 
 // probe looks key up in the table: the move stored, and the stored score
 // with true when it settles the node (below the root, at the same depth,
-// with a bound that holds for the window).
+// with a bound that holds for the window; in the selective search, at
+// the same depth or deeper).
 func (s *Searcher) probe(key uint64, depth, ply int, alpha, beta int32) (games.Move, int32, bool) {
 	e, ok := s.table.probe(key)
 	if !ok {
 		return games.NoMove, 0, false
 	}
 	s.stats.TTHits++
-	if ply > 0 && int(e.depth) == depth {
+	if ply > 0 && (int(e.depth) == depth || (s.sel.on && !s.opts.ExactTableCuts && int(e.depth) > depth)) {
 		sc := fromTable(e.score, ply)
 		if e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha) {
 			s.stats.TTCuts++
@@ -606,7 +640,13 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 	if outcome != games.Ongoing {
 		return terminal(outcome, turn, ply)
 	}
-	if ply < s.extendTo && ((s.checker != nil && s.checker.InCheck()) || (s.extender != nil && ply > 0 && s.extender.Extend())) {
+	inCheck := false
+	if s.checker != nil && ply < s.extendTo {
+		inCheck = s.checker.InCheck()
+	} else if s.sel.on && s.sel.checks != nil {
+		inCheck = s.sel.checks.InCheck()
+	}
+	if ply < s.extendTo && (inCheck || (s.extender != nil && ply > 0 && s.extender.Extend())) {
 		depth++
 	}
 	if depth <= 0 || ply >= MaxPly {
@@ -622,6 +662,29 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 			return sc
 		}
 	}
+
+	// The selective search: ends a node outside the principal variation
+	// before its moves when the game and the evaluation allow it, and
+	// keeps the static evaluation for pruning quiet moves below.
+	pv := beta-alpha > 1
+	var eval int32
+	if s.sel.on && !inCheck && ply > 0 {
+		eval = s.evaluate()
+		if !pv {
+			sc, cut, again := s.pruneNode(depth, ply, alpha, beta, eval)
+			if cut {
+				return sc
+			}
+			if again {
+				moves, _ = s.pos.Moves(s.moves[ply][:0])
+				s.moves[ply] = moves[:0]
+			}
+		}
+		if p := s.sel.par.ReduceUnorderedFrom; p > 0 && ttMove == games.NoMove && depth >= max(p, 2) && !s.opts.NoReduceUnordered {
+			depth--
+		}
+	}
+	prunes := s.sel.on && !inCheck && !pv && ply > 0
 
 	if cap(s.keys[ply]) < len(moves) {
 		s.keys[ply] = make([]int32, len(moves))
@@ -643,6 +706,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 
 	origAlpha := alpha
 	best, bestMove := int32(-infinity), games.NoMove
+	quiets := 0 // quiet moves searched, for late-move pruning
 	for i := range moves {
 		switch {
 		case i < start:
@@ -652,12 +716,30 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) int32 {
 			pick(moves, keys, i)
 		}
 		m := moves[i]
+		// A quiet move: neither the table's, nor one the game hints is
+		// good (a capture), nor a killer.
+		quiet := s.sel.on && i >= start && keys[i] < 1<<27
+		if quiet && prunes && best > -infinity && s.prunable(m, depth, quiets, eval, alpha) {
+			continue
+		}
+		if quiet {
+			quiets++
+		}
 		s.play(m)
 		var sc int32
 		if i == 0 || s.opts.NoPVS {
 			sc = -s.negamax(depth-1, ply+1, -beta, -alpha)
 		} else {
-			sc = -s.negamax(depth-1, ply+1, -alpha-1, -alpha)
+			r := 0
+			if quiet && !inCheck {
+				if r = s.lateReduction(depth, i+1, pv); r > 0 && s.sel.checks != nil && s.sel.checks.InCheck() {
+					r = 0 // a check is searched in full
+				}
+			}
+			sc = -s.negamax(depth-1-r, ply+1, -alpha-1, -alpha)
+			if r > 0 && sc > alpha {
+				sc = -s.negamax(depth-1, ply+1, -alpha-1, -alpha)
+			}
 			if sc > alpha && sc < beta {
 				sc = -s.negamax(depth-1, ply+1, -beta, -alpha)
 			}
@@ -806,6 +888,7 @@ func (s *Searcher) quiesce(ply, qply int, alpha, beta int32) int32 {
 	}
 	var moves []games.Move
 	best := int32(-infinity)
+	captures := 0 // the noisy moves at the head of moves, for the exchange pruning
 	if s.quietChecker != nil && evasionsAt(qply) && ply < MaxPly && s.quietChecker.InCheck() {
 		var outcome games.Outcome
 		if moves, outcome = s.pos.Moves(s.moves[ply][:0]); outcome != games.Ongoing {
@@ -818,12 +901,18 @@ func (s *Searcher) quiesce(ply, qply int, alpha, beta int32) int32 {
 		}
 		best, alpha = stand, max(alpha, stand)
 		moves = s.pos.Noisy(s.moves[ply][:0])
+		if s.sel.exchanger != nil {
+			captures = len(moves)
+		}
 		if s.quietChecker != nil && quietChecksAt(qply, stand) {
 			moves = s.quietChecker.QuietChecks(moves)
 		}
 	}
 	s.moves[ply] = moves[:0]
-	for _, m := range moves {
+	for i, m := range moves {
+		if i < captures && s.sel.exchanger.Exchange(m) < -int32(s.sel.par.ExchangeMargin) {
+			continue
+		}
 		s.stats.QNodes++
 		s.play(m)
 		sc := -s.quiesce(ply+1, qply+1, -beta, -alpha)

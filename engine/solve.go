@@ -62,6 +62,10 @@ func (s *Searcher) SolveEach(ctx context.Context, p games.Position, ev *games.Ev
 	}
 	var sol Solution
 	w := ev.Defaults()
+	if s.opts.Selective { // a value is exact only from the full-width search
+		s.opts.Selective = false
+		defer func() { s.opts.Selective = true }()
+	}
 	for depth := 1; depth <= maxDepth; depth++ {
 		lim := Limits{Depth: depth}
 		if nodes > 0 {

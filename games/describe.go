@@ -18,18 +18,21 @@ type Description struct {
 }
 
 // EvaluatorDescription is an evaluator as data: its name, what it is and
-// its features.
+// its features; Strongest marks the game's strongest (Strongest), which
+// 'tune engine' plays.
 type EvaluatorDescription struct {
-	Name     string    `json:"name"`
-	Doc      string    `json:"doc"`
-	Features []Feature `json:"features"`
+	Name      string    `json:"name"`
+	Doc       string    `json:"doc"`
+	Features  []Feature `json:"features"`
+	Strongest bool      `json:"strongest,omitempty"`
 }
 
 // Describe returns the Description of g.
 func Describe(g Game) Description {
 	d := Description{Name: g.Name(), Doc: g.Doc(), Notation: g.Notation(), Start: g.Start().String()}
+	strongest := Strongest(g).Name
 	for _, e := range g.Evaluators() {
-		d.Evaluators = append(d.Evaluators, EvaluatorDescription{Name: e.Name, Doc: e.Doc, Features: e.Features})
+		d.Evaluators = append(d.Evaluators, EvaluatorDescription{Name: e.Name, Doc: e.Doc, Features: e.Features, Strongest: e.Name == strongest})
 	}
 	return d
 }
@@ -44,8 +47,11 @@ func WriteDescriptions(w io.Writer, list []Description) {
 		fmt.Fprintf(w, "%s: %s\n  notation: %s\n  start: %s\n", g.Name, g.Doc, g.Notation, g.Start)
 		for j, e := range g.Evaluators {
 			def := ""
-			if j == 0 {
+			switch {
+			case j == 0:
 				def = " (default)"
+			case e.Strongest:
+				def = " (the strongest: tune engine's default)"
 			}
 			fmt.Fprintf(w, "  evaluator %s%s: %s\n", e.Name, def, e.Doc)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -56,4 +62,18 @@ func WriteDescriptions(w io.Writer, list []Description) {
 			tw.Flush()
 		}
 	}
+}
+
+// Strongest is the strongest evaluator g ships, the one an engine for
+// people and other programs plays ('tune engine'): the last of its
+// evaluators with tables (learned from positions: g lists its evaluators
+// from the simplest on), or the first when none has tables.
+func Strongest(g Game) *Evaluator {
+	evs := g.Evaluators()
+	for i := len(evs) - 1; i >= 0; i-- {
+		if len(evs[i].Tables) > 0 {
+			return evs[i]
+		}
+	}
+	return evs[0]
 }

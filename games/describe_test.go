@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/games/tictactoe"
 )
 
@@ -39,6 +40,7 @@ func TestWriteDescriptions(t *testing.T) {
 	d := games.Description{Name: "g", Doc: "a game", Notation: "n", Start: "s", Evaluators: []games.EvaluatorDescription{
 		{Name: "e", Doc: "first", Features: []games.Feature{{Name: "f", Doc: "a feature", Default: 1, Min: 0, Max: 2, Step: 0.5}, {Name: "longer", Doc: "b", Max: 10}}},
 		{Name: "e2", Doc: "second"},
+		{Name: "e3", Doc: "third", Strongest: true},
 	}}
 	var b strings.Builder
 	games.WriteDescriptions(&b, []games.Description{d, {Name: "h", Doc: "another", Notation: "m", Start: "t"}})
@@ -51,6 +53,8 @@ func TestWriteDescriptions(t *testing.T) {
     longer   0        0    10   0     b
   evaluator e2: second
     feature  default  min  max  step  meaning
+  evaluator e3 (the strongest: tune engine's default): third
+    feature  default  min  max  step  meaning
 
 h: another
   notation: m
@@ -58,5 +62,25 @@ h: another
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestStrongest: the evaluator an engine plays is the last with tables
+// (chess pst, Othello and checkers patterns), else the first.
+func TestStrongest(t *testing.T) {
+	for name, want := range map[string]string{"chess": "pst", "othello": "patterns", "checkers": "patterns", "tictactoe": "lines"} {
+		g, err := all.Find(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := games.Strongest(g).Name; got != want {
+			t.Errorf("%s: strongest %s, want %s", name, got, want)
+		}
+		d := games.Describe(g)
+		for _, e := range d.Evaluators {
+			if e.Strongest != (e.Name == want) {
+				t.Errorf("%s: evaluator %s marked strongest %v", name, e.Name, e.Strongest)
+			}
+		}
 	}
 }

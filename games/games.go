@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // Move is one move of one game, encoded by that game. The zero Move is never a
@@ -254,6 +255,58 @@ type Extender interface {
 // its moves going round.
 type Repeater interface {
 	Repeats(plies int) bool
+}
+
+// NullMover is implemented by positions of games where giving the move to
+// the opponent without moving (a null move) is a fair test of a
+// position's strength: the engine's selective search (null-move pruning)
+// asks for it. PlayNull passes the move and UndoNull takes the pass back;
+// neither allocates, and Hash changes with the side to move. NullSafe
+// tells whether a null move may be tried here: false where passing could
+// be the best move (zugzwang: chess with kings and pawns alone) or is
+// against the rules in a way that misleads the search (a side in check, a
+// capture that must be made). Games whose passes are real moves (Othello)
+// do not implement it.
+type NullMover interface {
+	NullSafe() bool
+	PlayNull()
+	UndoNull()
+}
+
+// Exchanger is implemented by positions of games with exchanges on a
+// square (chess): Exchange is the static exchange evaluation of move m,
+// legal here, in the evaluation's units: what the side to move wins (or
+// loses, below zero) when both sides then capture on m's target square
+// with their least valuable piece first, each free to stop. The engine's
+// selective quiescence skips the captures that lose material by it.
+type Exchanger interface {
+	Exchange(m Move) int32
+}
+
+// ProbCutter is implemented by positions of games where a shallow search
+// predicts a deep one well (Othello, Buro's Multi-ProbCut): ProbCut gives,
+// for a search of depth plies at this position's stage, the depth of the
+// shallow search and the linear relation deep = Slope*shallow + Offset
+// with Sigma, the deviation of its error, all in the evaluation's units;
+// ok is false when the game has none for that depth. The engine's
+// selective search cuts a node when the shallow search's prediction
+// clears the window by its threshold in deviations.
+type ProbCutter interface {
+	ProbCut(depth int) (fit ProbCutFit, ok bool)
+}
+
+// ProbCutFit is one linear relation between a shallow and a deep search.
+type ProbCutFit struct {
+	Shallow              int
+	Slope, Offset, Sigma float32
+}
+
+// SearchDefaulter is implemented by positions of games that have their
+// own defaults for some of the engine's search parameters (their names in
+// engine.SearchParamList): margins are in the evaluation's units, which
+// differ from game to game. The map is the game's and must not be changed.
+type SearchDefaulter interface {
+	SearchDefaults() map[string]int
 }
 
 // Perfter is implemented by games with a fast leaf counter (the last ply
@@ -523,5 +576,5 @@ func FindEvaluator(g Game, name string) (*Evaluator, error) {
 		}
 		names[i] = e.Name
 	}
-	return nil, fmt.Errorf("%w %q for %s (have %v)", ErrUnknownEvaluator, name, g.Name(), names)
+	return nil, fmt.Errorf("%w %q for %s: give one of %s (tune games lists them)", ErrUnknownEvaluator, name, g.Name(), strings.Join(names, ", "))
 }

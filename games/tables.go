@@ -26,6 +26,19 @@ func (t Table) Size() int {
 	return n
 }
 
+// MaxTableValue bounds the magnitude of a table entry (Evaluator.Data) in
+// a weights file and in a fit: 1024. It keeps every score clear of
+// ±MaxEval, where the evaluation saturates: every position would look the
+// same to the search, which would then play its first legal move. An
+// evaluation adds the entries a position activates (TableTerm), each times
+// its coefficient and its table's scale; the coefficients of a position
+// sum to at most 128 in magnitude (Othello's patterns: 46 entries of 1;
+// chess's pst: 85 at most in random games; checkers' patterns: 16;
+// TestTablesCannotSaturate) and every scale lies within [0, 4], so the
+// tables add at most 128 * 4 * 1024 = MaxEval/2, the other half left to
+// the scalars. The tables learned so far peak below 500.
+const MaxTableValue = 1 << 10
+
 // TableTerm is one table entry a position activates: the evaluation adds
 // w[Feature] * Coef * Data[Entry], Feature being the feature that scales the
 // entry's table (Feature.Table names it).

@@ -35,3 +35,13 @@ type Thought struct {
 	Nodes    int64         // positions visited
 	Elapsed  time.Duration // the search's wall time
 }
+
+// Param is one of an engine's integer settings other than the
+// evaluation's weights, a search parameter or a clock-use constant, as a
+// protocol server offers it to a GUI (a UCI spin option, or a check
+// option when Check: 0 or 1).
+type Param struct {
+	Name, Doc       string
+	Value, Min, Max int
+	Check           bool
+}

@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
+
+	"github.com/gametune/gametune/files"
 )
 
 // WeightsFile is the JSON form of one evaluator's weights, the file that
@@ -117,7 +118,9 @@ const MaxTablesFile = 64 << 20
 
 // ReadWeights reads and checks a weights file from disk (ParseWeights). A
 // JSON file larger than MaxWeightsFile, or a compact one larger than
-// MaxTablesFile, is an error wrapping ErrTooLarge, read no further.
+// MaxTablesFile, is an error wrapping ErrTooLarge, read no further; a
+// path that is not a regular file (a named pipe, a device, a directory) is
+// refused at once (files.Open).
 func ReadWeights(path string, g Game) (*Evaluator, []float64, error) {
 	data, err := readWeightsFile(path)
 	if err != nil {
@@ -130,10 +133,10 @@ func ReadWeights(path string, g Game) (*Evaluator, []float64, error) {
 	return ev, w, nil
 }
 
-// readWeightsFile reads a weights file through the limit of its kind,
-// told by its first two bytes.
+// readWeightsFile reads a weights file (a regular file: files.Open)
+// through the limit of its kind, told by its first two bytes.
 func readWeightsFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := files.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -143,37 +146,45 @@ func readWeightsFile(path string) ([]byte, error) {
 	if magic, _ := r.Peek(len(gzipMagic)); IsTablesWeights(magic) {
 		limit = MaxTablesFile
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, &tooLargeError{path: path, limit: limit}
-	}
-	return data, nil
+	return files.ReadAllLimited(r, path, limit)
 }
 
 // WeightsGame returns the game a weights file of either kind names,
 // without checking the rest of it (ReadWeights does, given that game).
 func WeightsGame(path string) (string, error) {
+	game, _, err := weightsHeader(path)
+	return game, err
+}
+
+// WeightsSource returns the source a weights file of either kind records
+// (its "source": what made it; nil when it has none), without checking the
+// rest of it (ReadWeights does).
+func WeightsSource(path string) (map[string]any, error) {
+	_, source, err := weightsHeader(path)
+	return source, err
+}
+
+// weightsHeader reads the game and the source of a weights file.
+func weightsHeader(path string) (string, map[string]any, error) {
 	data, err := readWeightsFile(path)
 	if err != nil {
-		return "", fmt.Errorf("weights: %w", err)
-	}
-	var f struct {
-		Game string `json:"game"`
+		return "", nil, fmt.Errorf("weights: %w", err)
 	}
 	if IsTablesWeights(data) {
 		h, err := readTablesHeader(data)
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", path, err)
+			return "", nil, fmt.Errorf("%s: %w", path, err)
 		}
-		return h.Game, nil
+		return h.Game, h.Source, nil
+	}
+	var f struct {
+		Game   string         `json:"game"`
+		Source map[string]any `json:"source"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil || f.Game == "" {
-		return "", fmt.Errorf("%s: weights: not a weights file naming its game ({\"game\": ...}): %v", path, err)
+		return "", nil, fmt.Errorf("%s: weights: not a weights file naming its game ({\"game\": ...}): %v", path, err)
 	}
-	return f.Game, nil
+	return f.Game, f.Source, nil
 }
 
 // WriteWeights writes w for evaluator ev of game g: for an evaluator

@@ -11,6 +11,8 @@ import (
 	"io"
 	"math"
 	"slices"
+
+	"github.com/gametune/gametune/files"
 )
 
 // The compact weights file holds an evaluator with tables (Evaluator.Tables):
@@ -35,10 +37,11 @@ import (
 //
 // A reader checks the header against the evaluator before it reads any
 // data: the game, the evaluator, every feature, every table present once
-// with exactly the evaluator's shape and no other; then that DATA holds
-// every value (not truncated), finite, and nothing after them. The data read
-// is thus bounded by the evaluator's own tables, and the header line by
-// MaxTablesHeader, whatever the file claims.
+// with exactly the evaluator's shape and no other, an int16 table's scale
+// at most MaxTableValue; then that DATA holds every value (not
+// truncated), finite and within ±MaxTableValue, and nothing after them.
+// The data read is thus bounded by the evaluator's own tables, and the
+// header line by MaxTablesHeader, whatever the file claims.
 
 // TablesFormat and TablesVersion are the format and version of the compact
 // weights file this package writes and reads.
@@ -82,8 +85,11 @@ var gzipMagic = []byte{0x1f, 0x8b}
 // does (gzip's magic bytes) rather than as a JSON one.
 func IsTablesWeights(data []byte) bool { return bytes.HasPrefix(data, gzipMagic) }
 
-// maxScale keeps every int16 * scale a finite float32.
-const maxScale = math.MaxFloat32 / 32768
+// maxScale is the largest scale of an int16 table: with a larger one,
+// every value but 0 would lie beyond MaxTableValue (a table of zeros has
+// scale 1; the writer's scale is the table's peak over 32767). The values
+// read are checked against MaxTableValue all the same.
+const maxScale = float64(MaxTableValue)
 
 // QuantizeTable returns values as int16 with their scale: value ≈ q *
 // scale within scale/2, the largest magnitude becoming ±32767. A table of
@@ -114,8 +120,8 @@ func writeTablesWeights(out io.Writer, g Game, ev *Evaluator, w []float64, sourc
 	if len(ev.Data) != ev.TablesSize() {
 		return fmt.Errorf("weights: evaluator %q has tables of %d values in all, its Data %d", ev.Name, ev.TablesSize(), len(ev.Data))
 	}
-	if i := slices.IndexFunc(ev.Data, func(v float32) bool { return math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) }); i >= 0 {
-		return fmt.Errorf("weights: value %d of the tables of %q is %v (must be finite)", i, ev.Name, ev.Data[i])
+	if i := slices.IndexFunc(ev.Data, func(v float32) bool { return !(math.Abs(float64(v)) <= MaxTableValue) }); i >= 0 {
+		return fmt.Errorf("weights: value %d of the tables of %q is %v (must be finite, within ±%d: games.MaxTableValue)", i, ev.Name, ev.Data[i], MaxTableValue)
 	}
 	h := TablesHeader{Format: TablesFormat, Version: TablesVersion, Game: g.Name(), Evaluator: ev.Name,
 		Weights: map[string]float64{}, Source: source}
@@ -174,7 +180,7 @@ func openTables(data []byte) (*bufio.Reader, TablesHeader, error) {
 		chunk, err := r.ReadSlice('\n')
 		line = append(line, chunk...)
 		if len(line) > MaxTablesHeader {
-			return nil, h, fmt.Errorf("weights: the header line is longer than %s, the most read", byteSize(MaxTablesHeader))
+			return nil, h, fmt.Errorf("weights: the header line is longer than %s, the most read", files.ByteSize(MaxTablesHeader))
 		}
 		if err == nil {
 			break
@@ -261,6 +267,19 @@ func checkTablesHeader(h TablesHeader, g Game) (*Evaluator, []float64, []tableSp
 	return ev, w, spans, nil
 }
 
+// checkTableValues refuses a table value beyond ±MaxTableValue, with
+// which an evaluation could saturate.
+func checkTableValues(spans []tableSpan, values []float32) error {
+	for _, s := range spans {
+		for i, v := range values[s.offset : s.offset+s.size] {
+			if math.Abs(float64(v)) > MaxTableValue {
+				return fmt.Errorf("weights: table %s: value %d is %g; a table value lies within ±%d, so that no evaluation saturates (games.MaxTableValue)", s.Name, i, v, MaxTableValue)
+			}
+		}
+	}
+	return nil
+}
+
 // maxLeftover is how much of the data after the last table is counted
 // for the error that reports it.
 const maxLeftover = 1 << 20
@@ -300,6 +319,9 @@ func parseTablesWeights(data []byte, g Game) (*Evaluator, []float64, error) {
 			}
 			dst[i] = v
 		}
+	}
+	if err := checkTableValues(spans, values); err != nil {
+		return nil, nil, err
 	}
 	var one [1]byte
 	switch _, err := io.ReadFull(r, one[:]); {

@@ -196,7 +196,7 @@ func TestTablesWeightsErrors(t *testing.T) {
 	}{
 		{"wrong game", mutate(func(c *games.TablesHeader) { c.Game = "chess" }), `the file is for game "chess", not "othello"`},
 		{"evaluator without tables", mutate(func(c *games.TablesHeader) { c.Evaluator = "full" }), "evaluator othello/full has no tables: its weights file is JSON"},
-		{"unknown evaluator", mutate(func(c *games.TablesHeader) { c.Evaluator = "edax" }), `unknown evaluator "edax" for othello (have [report full patterns])`},
+		{"unknown evaluator", mutate(func(c *games.TablesHeader) { c.Evaluator = "edax" }), `unknown evaluator "edax" for othello: give one of report, full, patterns`},
 		{"no evaluator", mutate(func(c *games.TablesHeader) { c.Evaluator = "" }), "names no evaluator"},
 		{"wrong shape", mutate(func(c *games.TablesHeader) { c.Tables[1].Shape = []int{8, 100} }),
 			fmt.Sprintf("table %s: shape [8 100], want %v", second.Name, second.Shape)},

@@ -21,8 +21,10 @@ const DefaultK = 1.0 / 200
 // defaultRate is FitOptions.Rate's default.
 const defaultRate = 0.5
 
-// TableBound bounds the magnitude of a fitted table entry.
-const TableBound = 1e4
+// TableBound bounds the magnitude of a fitted table entry: the bound every
+// weights file keeps (games.MaxTableValue), so that the fit's tables are
+// written and read back whole.
+const TableBound = games.MaxTableValue
 
 // FitOptions sets up Fit. The zero value of each field means its default.
 type FitOptions struct {

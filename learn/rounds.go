@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,8 +51,18 @@ type Config struct {
 	// Store, when set, is a positions file (AppendStore): its games, when
 	// it exists, join the Set before round 0 (and the self-play games are
 	// counted on from them, so that a second run with the same seed plays
-	// new games), and each round's self-play games are appended to it.
+	// new games), and each round's self-play games are appended to it as
+	// they finish. It must be a regular file that can be appended to, or
+	// a new file in a folder that takes one: checked before any game.
 	Store string
+	// State, when set, is a file where the run keeps its state between
+	// rounds, so that a run interrupted (or killed) and started again
+	// with the same Config continues where it stopped, to the result of
+	// an uninterrupted run (see runState): a weights file of the current
+	// weights, readable as any. A State of other settings is an error
+	// (ErrConfig). Without Store, the games are kept in State+".games"
+	// meanwhile. RemoveState removes them once the result is written.
+	State string
 	// Margin is the share of each label taken from its game's final
 	// margin (Set.Margin).
 	Margin float64
@@ -65,14 +76,14 @@ type Config struct {
 	// Log, if not nil, is called after each round.
 	Log func(Round)
 	// Progress, if not nil, is called within each round: at every tenth
-	// of its self-play games and at the last, and as its fit and its gate
-	// begin.
+	// of its self-play games and at the last, as its fit begins and after
+	// each of its epochs, and as its gate begins.
 	Progress func(Progress)
 }
 
 // Progress is where a round of Learn is: Stage "self-play" with Done of
-// Total games played, "fit" with Total positions, or "gate" with at most
-// Total games to play.
+// Total games played, "fit" with Total positions, "fit epoch" with Done of
+// Total epochs done, or "gate" with at most Total games to play.
 type Progress struct {
 	Round       int
 	Stage       string
@@ -149,22 +160,20 @@ type Result struct {
 // (r+1) parts of the parts of the rounds left (of 4 rounds: 10%, 20%, 30%,
 // 40%), so that the later rounds, with better weights, play more; games a
 // gate did not use go to the later rounds' self-play. The result depends on
-// Config alone (and the store's games), whatever the number of workers.
+// Config alone (and the store's games), whatever the number of workers and
+// however often the run was interrupted and started again (Config.State).
+// Interrupted, Learn returns the result so far with ctx's error.
 func Learn(ctx context.Context, cfg Config) (*Result, error) {
 	plan, err := newPlan(&cfg)
 	if err != nil {
 		return nil, err
 	}
-	set := &Set{Game: cfg.Game}
-	if cfg.Store != "" {
-		if set, err = openStore(cfg.Store, cfg.Game); err != nil {
-			return nil, err
-		}
+	l, res, err := start(ctx, cfg, plan)
+	if err != nil {
+		return nil, err
 	}
-	set.Margin, set.Lambda = cfg.Margin, cfg.Lambda
-	res := &Result{Evaluator: cfg.Evaluator, Data: cfg.Evaluator.Data, Weights: cfg.Weights, Set: set}
-	first, seen := len(set.Games), map[uint64]bool{}
-	for r := range cfg.Rounds {
+	set := res.Set
+	for r := len(res.Rounds); r < cfg.Rounds; r++ {
 		t0 := time.Now()
 		n := plan.selfPlay(r, res.Played)
 		cur := tournament.Player{Name: fmt.Sprintf("round %d", r), Evaluator: res.Evaluator, Weights: res.Weights, Limits: cfg.Limits}
@@ -173,22 +182,12 @@ func Learn(ctx context.Context, cfg Config) (*Result, error) {
 				cfg.Progress(Progress{Round: r, Stage: stage, Done: done, Total: total, Elapsed: time.Since(t0)})
 			}
 		}
-		gs, err := SelfPlay(ctx, cfg.Runner, cfg.Game, cur, SelfPlayOptions{Games: n, Seed: cfg.Seed, First: first,
-			MinOpening: cfg.MinOpening, MaxOpening: cfg.MaxOpening, Seen: seen, Played: func(k int) {
-				if k == n || k*10/n != (k-1)*10/n {
-					progress("self-play", k, n)
-				}
-			}})
+		gs, err := l.selfPlay(ctx, r, n, cur, progress)
 		if err != nil {
 			return res, err
 		}
-		first, res.Played = first+n, res.Played+n
+		res.Played += n
 		set.Games = append(set.Games, gs...)
-		if cfg.Store != "" {
-			if err := AppendStore(cfg.Store, cfg.Game, gs); err != nil {
-				return res, err
-			}
-		}
 		round, next, err := fitAndGate(ctx, cfg, plan, r, set, cur, progress)
 		if err != nil {
 			return res, err
@@ -200,6 +199,9 @@ func Learn(ctx context.Context, cfg Config) (*Result, error) {
 			res.Evaluator, res.Data, res.Weights = next.Evaluator, next.Evaluator.Data, next.Weights
 		}
 		res.Rounds = append(res.Rounds, round)
+		if err := l.save(res); err != nil {
+			return res, err
+		}
 		if cfg.Log != nil {
 			cfg.Log(round)
 		}
@@ -209,8 +211,8 @@ func Learn(ctx context.Context, cfg Config) (*Result, error) {
 
 // openStore reads the store at path, or starts an empty Set when there is
 // no such file yet.
-func openStore(path string, g games.Game) (*Set, error) {
-	set, err := ReadStore(path, g)
+func openStore(ctx context.Context, path string, g games.Game) (*Set, error) {
+	set, err := ReadStoreContext(ctx, path, g)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, statErr := os.Stat(path); errors.Is(statErr, fs.ErrNotExist) {
 			return &Set{Game: g}, nil
@@ -226,6 +228,10 @@ func fitAndGate(ctx context.Context, cfg Config, plan plan, r int, set *Set, cur
 	opts := cfg.Fit
 	if opts.Seed == 0 {
 		opts.Seed = derive(cfg.Seed, 1, uint64(r))
+	}
+	if opts.Progress == nil {
+		epochs := cmp.Or(opts.Epochs, 10) // FitOptions.Epochs: 0 means 10
+		opts.Progress = func(e FitEpoch) { progress("fit epoch", e.Epoch, epochs) }
 	}
 	fit, err := Fit(ctx, cur.Evaluator, cur.Weights, set, opts)
 	if err != nil {

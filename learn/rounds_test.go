@@ -67,7 +67,8 @@ func TestLearnRounds(t *testing.T) {
 		t.Errorf("round 1 counts %d games, %d positions; the set has %d, %d", r1.Games, r1.Positions, len(one.Set.Games), one.Set.Positions())
 	}
 	// Progress: round 0's ten games one by one, round 1's at each tenth
-	// (of 22 to 24 games: 2, 4, 6, ...), each fit and gate as it begins.
+	// (of 22 to 24 games: 2, 4, 6, ...), each fit as it begins and after each
+	// epoch, each gate as it begins.
 	var want []string
 	positions := 0
 	for _, r := range one.Rounds {
@@ -79,8 +80,11 @@ func TestLearnRounds(t *testing.T) {
 			}
 		}
 		positions = r.Positions
-		want = append(want, fmt.Sprintf("learn: round %d: fitting %d positions (0s)", r.Round, positions),
-			fmt.Sprintf("learn: round %d: gate of at most 4 games (0s)", r.Round))
+		want = append(want, fmt.Sprintf("learn: round %d: fitting %d positions (0s)", r.Round, positions))
+		for e := 1; e <= 10; e++ { // FitOptions.Epochs 0: 10 epochs
+			want = append(want, fmt.Sprintf("learn: round %d: fit epoch %d/10 done (0s)", r.Round, e))
+		}
+		want = append(want, fmt.Sprintf("learn: round %d: gate of at most 4 games (0s)", r.Round))
 	}
 	if !reflect.DeepEqual(progress, want) {
 		t.Errorf("progress:\n%s\nwant:\n%s", strings.Join(progress, "\n"), strings.Join(want, "\n"))

@@ -3,6 +3,7 @@ package learn
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
 )
 
@@ -29,15 +31,31 @@ import (
 // game's result byte, one byte, 1 when scores follow and 0 when not, then
 // a score per move as a signed varint. A block whose games have no scores
 // is written as version 1, so files without scores read in older programs.
+//
+// Every game holds one move or more: a game of no moves teaches nothing,
+// and a file of them (2 bytes each) would hold more games than memory.
+//
+// Memory: a Set read from a store takes 56 bytes a game (its Game) plus 8
+// a move and 4 a score, and while it grows, up to a quarter more for the
+// slice of its games: a store of MaxStoreGames one-move games (12 MiB)
+// takes under 600 MB; of MaxStoreGames Othello games with scores (60 moves
+// each, some 750 MiB), about 3.2 GB.
 const (
 	storeMagic   = "gametune-games"
 	storeVersion = 2
 	// MaxStoreFile is the largest store ReadStore reads: 1 GiB, some 17
-	// million Othello games.
+	// million Othello games without scores.
 	MaxStoreFile = 1 << 30
+	// MaxStoreGames is the most games ReadStore reads: 4,194,304, some 250
+	// million Othello positions (a fit of them replays the games each
+	// epoch: FitOptions.MemoryMiB).
+	MaxStoreGames = 1 << 22
 	// MaxGameMoves bounds the moves of one stored game.
 	MaxGameMoves = 100_000
 	maxHeader    = 256
+	// checkEvery is how many games a read goes between looks at its
+	// context.
+	checkEvery = 4096
 )
 
 // ErrBadStore is wrapped by the errors of a store that does not read.
@@ -59,6 +77,9 @@ func encodeBlock(g games.Game, gs []Game) ([]byte, error) {
 	}
 	version := 1
 	for i, game := range gs {
+		if len(game.Moves) == 0 {
+			return nil, fmt.Errorf("learn: game %d has no move (a store holds games of one move or more)", i)
+		}
 		if len(game.Moves) > MaxGameMoves {
 			return nil, fmt.Errorf("learn: game %d has %d moves (a store holds at most %d)", i, len(game.Moves), MaxGameMoves)
 		}
@@ -167,27 +188,42 @@ func AppendStore(path string, g games.Game, gs []Game) error {
 	return f.Close()
 }
 
-// ReadStore reads the store at path (at most MaxStoreFile bytes) into a
-// Set of g: ReadSet.
+// ReadStore reads the store at path into a Set of g: ReadStoreContext
+// without a context.
 func ReadStore(path string, g games.Game) (*Set, error) {
-	f, err := os.Open(path)
+	return ReadStoreContext(context.Background(), path, g)
+}
+
+// ReadStoreContext reads the store at path (a regular file: a named pipe
+// or a device is refused at once; at most MaxStoreFile bytes and
+// MaxStoreGames games) into a Set of g: ReadSetContext.
+func ReadStoreContext(ctx context.Context, path string, g games.Game) (*Set, error) {
+	f, err := files.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("learn: %w", err)
+		return nil, fmt.Errorf("learn: positions file: %w", err)
 	}
 	defer f.Close()
-	set, err := ReadSet(f, g, MaxStoreFile)
+	set, err := ReadSetContext(ctx, f, g, MaxStoreFile)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return set, nil
 }
 
-// ReadSet reads a store of g's games from r, at most limit bytes of it:
-// every block, every game's moves checked legal from the start. A store of
-// another game, a truncated or oversized one, or one that does not read is
-// an error wrapping ErrBadStore that says where.
+// ReadSet reads a store of g's games from r: ReadSetContext without a
+// context.
 func ReadSet(r io.Reader, g games.Game, limit int64) (*Set, error) {
-	sr := &storeReader{r: bufio.NewReader(io.LimitReader(r, limit+1)), limit: limit, game: g}
+	return ReadSetContext(context.Background(), r, g, limit)
+}
+
+// ReadSetContext reads a store of g's games from r, at most limit bytes and
+// MaxStoreGames games of it: every block, every game's moves checked legal
+// from the start. A store of another game, a truncated or oversized one, a
+// game of no moves, or one that does not read is an error wrapping
+// ErrBadStore that says where. ctx is checked every few thousand games: a
+// cancelled read returns ctx's error.
+func ReadSetContext(ctx context.Context, r io.Reader, g games.Game, limit int64) (*Set, error) {
+	sr := &storeReader{ctx: ctx, r: bufio.NewReader(io.LimitReader(r, limit+1)), limit: limit, game: g}
 	set := &Set{Game: g}
 	for block := 1; ; block++ {
 		done, err := sr.block(block, set)
@@ -200,11 +236,13 @@ func ReadSet(r io.Reader, g games.Game, limit int64) (*Set, error) {
 	}
 }
 
-// storeReader reads a store, counting the bytes.
+// storeReader reads a store, counting the bytes and the games.
 type storeReader struct {
+	ctx   context.Context
 	r     *bufio.Reader
 	off   int64
 	limit int64
+	games int
 	game  games.Game
 	legal []games.Move
 }
@@ -246,7 +284,15 @@ func (s *storeReader) block(n int, set *Set) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("block %d (byte %d): %w", n, start, err)
 	}
+	if count > MaxStoreGames-s.games {
+		return false, fmt.Errorf("%w: block %d (byte %d) brings the games to %d, more than %d, the most read (start a new positions file)", ErrBadStore, n, start, s.games+count, MaxStoreGames)
+	}
 	for i := 0; i < count; i++ {
+		if s.games++; s.games%checkEvery == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return false, err
+			}
+		}
 		game, err := s.readGame(version)
 		if err != nil {
 			return false, s.fail(n, start, fmt.Sprintf("game %d of %d", i+1, count), err)
@@ -261,10 +307,25 @@ func (s *storeReader) fail(block int, start int64, what string, err error) error
 		return fmt.Errorf("block %d (byte %d): %s: %w", block, start, what, err)
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: truncated: block %d (byte %d) ends in its %s at byte %d", ErrBadStore, block, start, what, s.off)
+		return &truncatedError{block: block, start: start, end: s.off, what: what}
 	}
 	return fmt.Errorf("%w: block %d (byte %d): %s: %w", ErrBadStore, block, start, what, err)
 }
+
+// truncatedError is the error of a store whose last block ends before its
+// games do, as an append cut short by a crash leaves it; start is the byte
+// at which that block begins.
+type truncatedError struct {
+	block      int
+	start, end int64
+	what       string
+}
+
+func (e *truncatedError) Error() string {
+	return fmt.Sprintf("%v: truncated: block %d (byte %d) ends in its %s at byte %d", ErrBadStore, e.block, e.start, e.what, e.end)
+}
+
+func (e *truncatedError) Unwrap() error { return ErrBadStore }
 
 // parseHeader reads a block's header line and returns its count and its
 // version.
@@ -296,11 +357,11 @@ func (s *storeReader) readGame(version int) (Game, error) {
 	if n > MaxGameMoves {
 		return Game{}, fmt.Errorf("%w: %d moves (at most %d)", ErrBadStore, n, MaxGameMoves)
 	}
-	p := s.game.Start()
-	var moves []games.Move // nil for a game of no moves, as written
-	if n > 0 {
-		moves = make([]games.Move, 0, min(n, 128))
+	if n == 0 {
+		return Game{}, fmt.Errorf("%w: a game of no moves (every game holds one move or more)", ErrBadStore)
 	}
+	p := s.game.Start()
+	moves := make([]games.Move, 0, min(n, 128))
 	for ply := range int(n) {
 		v, err := binary.ReadUvarint(s)
 		if err != nil {

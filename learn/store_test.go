@@ -14,8 +14,9 @@ import (
 	"github.com/gametune/gametune/games/all"
 )
 
-// storeGames returns a few games of tic-tac-toe: every result, a game cut
-// short, an empty game. Squares are moves 0-8 (a1 b1 c1 a2 ...).
+// storeGames returns a few games of tic-tac-toe: every result, games cut
+// short (of two moves and of one: a store holds no game of none). Squares
+// are moves 0-8 (a1 b1 c1 a2 ...).
 func storeGames(t *testing.T, g games.Game) []Game {
 	t.Helper()
 	lines := []struct {
@@ -26,7 +27,7 @@ func storeGames(t *testing.T, g games.Game) []Game {
 		{"a1 b2 a2 a3 c3 c1", 0},            // second wins the a3-c1 diagonal
 		{"a1 b2 c3 b1 b3 a3 c1 c2 a2", 0.5}, // a full board
 		{"b2 a1", 0.5},
-		{"", 1},
+		{"c3", 1},
 	}
 	var out []Game
 	for _, l := range lines {
@@ -65,8 +66,8 @@ func TestStoreRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(set.Games, gs) || set.Game != g {
 		t.Errorf("read back %+v, wrote %+v", set.Games, gs)
 	}
-	if set.Positions() != 5+6+9+2 {
-		t.Errorf("%d positions, want 22", set.Positions())
+	if set.Positions() != 5+6+9+2+1 {
+		t.Errorf("%d positions, want 23", set.Positions())
 	}
 	if _, err := ReadSet(bytes.NewReader(b.Bytes()), g, int64(b.Len()-1)); err == nil || !strings.Contains(err.Error(), "larger than the limit") {
 		t.Errorf("a store over the limit: %v", err)
@@ -95,8 +96,11 @@ func TestStoreAppend(t *testing.T) {
 	if _, err := ReadStore(path, findGame(t, "othello")); !errors.Is(err, ErrBadStore) {
 		t.Errorf("reading a tic-tac-toe store as othello: %v", err)
 	}
-	if err := AppendStore(path, g, []Game{{Result: 0.25}}); err == nil {
+	if err := AppendStore(path, g, []Game{{Moves: gs[4].Moves, Result: 0.25}}); err == nil {
 		t.Error("a result of 0.25 was stored")
+	}
+	if err := AppendStore(path, g, []Game{{Result: 1}}); err == nil || !strings.Contains(err.Error(), "game 0 has no move") {
+		t.Errorf("a game of no moves: %v", err)
 	}
 	if _, err := ReadStore(filepath.Join(t.TempDir(), "none"), g); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a missing store: %v", err)
@@ -126,7 +130,9 @@ func TestStoreRefusesBadFiles(t *testing.T) {
 		"truncated more": {good + "gametune-games 1 tictactoe 3\n\x01\x04", "truncated: block 2"},
 		"illegal move":   {"gametune-games 1 tictactoe 1\n\x02\x04\x04\x01", "move 2 (4) is not legal"},
 		"after the end":  {"gametune-games 1 tictactoe 1\n\x06\x01\x04\x02\x05\x03\x06\x01", "move 6 (6) is not legal"},
-		"bad result":     {"gametune-games 1 tictactoe 1\n\x00\x03", "result byte 3"},
+		"bad result":     {"gametune-games 1 tictactoe 1\n\x01\x04\x03", "result byte 3"},
+		"no moves":       {"gametune-games 1 tictactoe 1\n\x00\x02", "a game of no moves"},
+		"too many games": {"gametune-games 1 tictactoe 4194305\n\x01\x04\x02", "more than 4194304, the most read"},
 		"too many moves": {"gametune-games 1 tictactoe 1\n\xff\xff\xff\x01", "moves (at most"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -187,11 +193,16 @@ func FuzzReadSet(f *testing.F) {
 		f.Fatal(err)
 	}
 	var b bytes.Buffer
-	WriteGames(&b, g, []Game{{Moves: []games.Move{4, 0, 8}, Result: 0.5}, {Result: 1}})
+	WriteGames(&b, g, []Game{{Moves: []games.Move{4, 0, 8}, Result: 0.5}, {Moves: []games.Move{8}, Result: 1}})
 	f.Add(b.Bytes())
 	f.Add([]byte("gametune-games 1 tictactoe 1\n\x02\x04\x04\x01"))
 	f.Add([]byte("gametune-games 1 tictactoe 0\ngametune-games 1 tictactoe 1\n\x00\x02"))
 	f.Add([]byte("gametune-games 2 tictactoe 2\n\x01\x04\x01\x01\x07\x00\x02\x00"))
+	// Hostile files: a thousand games of no moves, a count past
+	// MaxStoreGames, many one-move games.
+	f.Add(gamesBlock(1000, "\x00\x02"))
+	f.Add(gamesBlock(MaxStoreGames+1, "")[:40])
+	f.Add(gamesBlock(5000, "\x01\x04\x02"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		set, err := ReadSet(bytes.NewReader(data), g, 1<<16)
 		if err != nil {

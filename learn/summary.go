@@ -7,19 +7,23 @@ import (
 	"time"
 )
 
-// Summary is what `tune learn` prints: the rounds and the file written.
+// Summary is what `tune learn` prints: the rounds and the file written
+// (the run's state file when it was interrupted: Finish).
 type Summary struct {
-	Game      string  `json:"game"`
-	Evaluator string  `json:"evaluator"`
-	Output    string  `json:"output"`
-	Played    int     `json:"played"`
-	Accepted  int     `json:"accepted"`
-	Rounds    []Round `json:"rounds"`
+	Game        string  `json:"game"`
+	Evaluator   string  `json:"evaluator"`
+	Output      string  `json:"output"`
+	Interrupted bool    `json:"interrupted,omitempty"`
+	Played      int     `json:"played"`
+	Accepted    int     `json:"accepted"`
+	Rounds      []Round `json:"rounds"`
 }
 
-// NewSummary sums up res, the weights of which were written to output.
-func NewSummary(res *Result, game, evaluator, output string) Summary {
-	s := Summary{Game: game, Evaluator: evaluator, Output: output, Played: res.Played, Rounds: res.Rounds}
+// NewSummary sums up res, the weights of which were written to output;
+// interrupted tells a run that was interrupted (its weights so far in
+// output, its state file).
+func NewSummary(res *Result, game, evaluator, output string, interrupted bool) Summary {
+	s := Summary{Game: game, Evaluator: evaluator, Output: output, Interrupted: interrupted, Played: res.Played, Rounds: res.Rounds}
 	for _, r := range res.Rounds {
 		if r.Accepted {
 			s.Accepted++
@@ -50,6 +54,8 @@ func (p Progress) LogLine() string {
 		return fmt.Sprintf("learn: round %d: self-play %d/%d games (%s)", p.Round, p.Done, p.Total, elapsed)
 	case "fit":
 		return fmt.Sprintf("learn: round %d: fitting %d positions (%s)", p.Round, p.Total, elapsed)
+	case "fit epoch":
+		return fmt.Sprintf("learn: round %d: fit epoch %d/%d done (%s)", p.Round, p.Done, p.Total, elapsed)
 	}
 	return fmt.Sprintf("learn: round %d: %s of at most %d games (%s)", p.Round, p.Stage, p.Total, elapsed)
 }
@@ -63,6 +69,11 @@ func (s Summary) WriteTable(w io.Writer) {
 			r.K, r.TrainLoss, r.HeldOut, r.GateElo, r.GatePairs, r.LLR, Kept(r.Accepted), r.Elapsed.Round(time.Millisecond))
 	}
 	tw.Flush()
+	if s.Interrupted {
+		fmt.Fprintf(w, "interrupted: %d games played, %d of %d rounds kept; the %s %s weights so far are in %s: run the same command again to go on\n",
+			s.Played, s.Accepted, len(s.Rounds), s.Game, s.Evaluator, s.Output)
+		return
+	}
 	fmt.Fprintf(w, "%d games played, %d of %d rounds kept; %s %s weights written to %s\n",
 		s.Played, s.Accepted, len(s.Rounds), s.Game, s.Evaluator, s.Output)
 }

@@ -30,12 +30,26 @@ type Choice struct {
 	// Confident reports whether the candidate beats the reference with 95%
 	// confidence; the Choice is then the candidate, else the reference.
 	Confident bool
+	// Family is the number of candidates Low and High are family-wise over
+	// (widen): the strongest of many came out high partly by chance, so its
+	// interval is wider than its own 95% interval in the ladder or the
+	// yardstick. 0 or 1: a plain 95% interval.
+	Family int
+}
+
+// interval is the candidate's interval, named family-wise when widened.
+func (c Choice) interval() string {
+	s := fmt.Sprintf("%+.0f Elo [%+.0f, %+.0f]", c.Elo, c.Low, c.High)
+	if c.Family > 1 {
+		s += fmt.Sprintf(" (95%% family-wise over %d candidates, wider than its own interval)", c.Family)
+	}
+	return s
 }
 
 // Summary is one line for people: which genome is best and why.
 func (c Choice) Summary() string {
 	if c.Confident {
-		return fmt.Sprintf("%s (genome %d), %+.0f Elo [%+.0f, %+.0f] over the %s, by the %s", c.Label, c.Genome, c.Elo, c.Low, c.High, c.Reference, c.Source)
+		return fmt.Sprintf("%s (genome %d), %s over the %s, by the %s", c.Label, c.Genome, c.interval(), c.Reference, c.Source)
 	}
 	switch {
 	case c.Candidate == "":
@@ -45,7 +59,7 @@ func (c Choice) Summary() string {
 	case c.Candidate == c.Reference:
 		return fmt.Sprintf("the %s: no genome is rated above them (by the %s)", c.Reference, c.Source)
 	}
-	return fmt.Sprintf("the %s: no genome beats them with 95%% confidence (strongest: %s, %+.0f Elo [%+.0f, %+.0f], by the %s)", c.Reference, c.Candidate, c.Elo, c.Low, c.High, c.Source)
+	return fmt.Sprintf("the %s: no genome beats them with 95%% confidence (strongest: %s, %s, by the %s)", c.Reference, c.Candidate, c.interval(), c.Source)
 }
 
 // ChooseBest names a run's best genome from its history and ladder (nil
@@ -76,10 +90,10 @@ func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladd
 	if ladder != nil && len(ladder.Entries) > 0 {
 		b := ladder.Entries[ladder.Best]
 		ref.Source, ref.Candidate = "ladder", b.Label
-		ref.Elo, ref.Low, ref.High = b.Elo-ladder.Entries[ladder.Reference].Elo, ladder.BestLow, ladder.BestHigh
+		ref.Elo, ref.Low, ref.High, ref.Family = b.Elo-ladder.Entries[ladder.Reference].Elo, ladder.BestLow, ladder.BestHigh, ladder.candidates()
 		if ladder.Confident() {
 			return Choice{Label: b.Label, Genome: b.Genome, Generation: b.Generation, Weights: b.Weights, Reference: ref.Reference,
-				Source: "ladder", Candidate: b.Label, Elo: ref.Elo, Low: ref.Low, High: ref.High, Confident: true}, nil
+				Source: "ladder", Candidate: b.Label, Elo: ref.Elo, Low: ref.Low, High: ref.High, Confident: true, Family: ref.Family}, nil
 		}
 		if confirms(ver, b, ladder.Entries[ladder.Reference]) {
 			return Choice{Label: b.Label, Genome: b.Genome, Generation: b.Generation, Weights: b.Weights, Reference: ref.Reference,
@@ -106,14 +120,14 @@ func ChooseBest(ev *games.Evaluator, cfg Config, hist []Generation, ladder *Ladd
 		return ref, nil // the yardstick does not rate against the start
 	}
 	low, high := widen(y.Elo, y.EloLow, y.EloHigh, measured)
-	ref.Elo, ref.Low, ref.High = y.Elo, low, high
+	ref.Elo, ref.Low, ref.High, ref.Family = y.Elo, low, high, measured
 	if low <= 0 {
 		return ref, nil
 	}
 	for _, x := range g.Genomes {
 		if x.ID == y.Genome {
 			return Choice{Label: ref.Candidate, Genome: x.ID, Generation: g.Index, Weights: x.Weights, Reference: ref.Reference,
-				Source: "yardstick", Candidate: ref.Candidate, Elo: y.Elo, Low: low, High: high, Confident: true}, nil
+				Source: "yardstick", Candidate: ref.Candidate, Elo: y.Elo, Low: low, High: high, Confident: true, Family: measured}, nil
 		}
 	}
 	return Choice{}, fmt.Errorf("population: generation %d's yardstick names genome %d, which is not in it", g.Index, y.Genome)

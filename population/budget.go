@@ -9,13 +9,13 @@ import (
 
 // lengthKeys are the keys that say how long each tuner runs.
 var lengthKeys = map[Algo]string{Genetic: "generations", Knockout: "rounds", SPSA: "spsa-iterations",
-	CMAES: "cmaes-generations", Texel: "texel-rounds"}
+	CMAES: "cmaes-generations", Texel: "texel-rounds", Bayes: "bayes-rounds"}
 
 // longest is the most of each tuner's length Validate allows: what a budget
 // the games of which cannot be counted in advance (a time budget, or a
 // tuner whose steps do not depend on its length) gives it.
 var longest = map[Algo]int{Genetic: MaxGenerations, Knockout: MaxRounds, SPSA: MaxSPSAIterations,
-	CMAES: MaxGenerations, Texel: MaxTexelRounds}
+	CMAES: MaxGenerations, Texel: MaxTexelRounds, Bayes: MaxBayesRounds}
 
 // TexelBudgetRounds is the number of rounds a games budget is split into
 // when neither texel-rounds nor texel-games is given: each round's fit is
@@ -24,7 +24,8 @@ var longest = map[Algo]int{Genetic: MaxGenerations, Knockout: MaxRounds, SPSA: M
 const TexelBudgetRounds = 4
 
 // LengthKey is the key of the length of c's tuner: generations (genetic),
-// rounds (knockout), spsa-iterations, cmaes-generations or texel-rounds;
+// rounds (knockout), spsa-iterations, cmaes-generations, texel-rounds or
+// bayes-rounds;
 // "" for an unknown algo.
 func (c Config) LengthKey() string { return lengthKeys[c.Algo] }
 
@@ -50,8 +51,9 @@ func (c *Config) length() *int {
 // fewest rounds. The genetic, knockout and CMA-ES tuners, whose steps do
 // not depend on their length, get the most generations or rounds Validate
 // allows, and the budget ends them (knockout's settled winners do not: see
-// knockout). With budget-time alone, every tuner gets the most Validate
-// allows.
+// knockout); so does Bayes, whose rounds grow (bayes-pairs, unless given)
+// when MaxBayesRounds rounds of bayes-pairs would not reach the budget.
+// With budget-time alone, every tuner gets the most Validate allows.
 func SizeToBudget(c Config, explicit func(key string) bool) Config {
 	n := c.length()
 	if n == nil || c.BudgetGames <= 0 && c.BudgetTime == "" || explicit(c.LengthKey()) {
@@ -69,6 +71,16 @@ func SizeToBudget(c Config, explicit func(key string) bool) Config {
 			return c.spsaIterationGames()*n + 2*c.YardstickPairs*(1+len(c.Opponents))*c.yardstickMeasures(nil, (n+block-1)/block)
 		})
 		c.SPSABlock = min(c.SPSABlock, c.SPSAIterations)
+	case Bayes:
+		// The rounds are bounded (a round's fit costs O(n³)): a budget
+		// they cannot spend gets larger rounds, unless bayes-pairs is given.
+		if len(c.Opponents) == 0 && !explicit("bayes-pairs") && c.plannedGames(nil) < target {
+			c.BayesPairs = fewest(MaxBestOf, target, func(p int) int {
+				x := c
+				x.BayesPairs = p // the yardstick's auto spacing depends on it
+				return x.plannedGames(nil)
+			})
+		}
 	case Texel:
 		if explicit("texel-games") {
 			c.TexelRounds = fewest(MaxTexelRounds, target, func(r int) int { return r*c.generationGames(nil) + c.yardstickGames(nil, r) })
@@ -187,6 +199,8 @@ func (c Config) generationGames(ev *games.Evaluator) int {
 		return c.TexelGames + 2*c.texelGatePairs()
 	case SPSA:
 		return c.spsaIterationGames() * max(c.SPSABlock, 1)
+	case Bayes:
+		return c.bayesRoundGames()
 	}
 	return 0
 }

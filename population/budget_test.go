@@ -108,7 +108,7 @@ func TestBudgetNote(t *testing.T) {
 // uninterrupted run. Knockout's budget is 2,000 games: its winners settle
 // after about 250, and it plays on.
 func TestBudgetRunSpendsAndResumes(t *testing.T) {
-	for algo, budget := range map[Algo]int{SPSA: 400, Genetic: 400, Knockout: 2000} {
+	for algo, budget := range map[Algo]int{SPSA: 400, Genetic: 400, Knockout: 2000, Bayes: 400} {
 		cfg := smallTexel()
 		cfg.Algo, cfg.Start, cfg.BudgetGames, cfg.LadderPairs = algo, StartRandom, budget, 0
 		cfg = SizeToBudget(cfg, none)

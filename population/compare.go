@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// Algos are the tuners, in the order tune compare runs them by default.
-var Algos = []Algo{Genetic, Knockout, SPSA, CMAES, Texel}
+// Algos are the tuners: tune compare runs the first five by default, and
+// Bayes when asked (it models at most MaxBayesParams parameters).
+var Algos = []Algo{Genetic, Knockout, SPSA, CMAES, Texel, Bayes}
 
 // ParseAlgos reads a comma-separated list of tuners, each named once.
 func ParseAlgos(list string) ([]Algo, error) {
@@ -15,7 +16,7 @@ func ParseAlgos(list string) ([]Algo, error) {
 	for _, a := range strings.Split(list, ",") {
 		a := Algo(strings.TrimSpace(a))
 		if !slices.Contains(Algos, a) {
-			return nil, bad("unknown algo %q (genetic, knockout, spsa, cmaes, texel)", a)
+			return nil, bad("unknown algo %q (genetic, knockout, spsa, cmaes, texel, bayes)", a)
 		}
 		if slices.Contains(algos, a) {
 			return nil, bad("%q twice", a)

@@ -26,6 +26,7 @@ const (
 	SPSA     Algo = "spsa"     // simultaneous perturbation stochastic approximation, as fishtest runs it
 	CMAES    Algo = "cmaes"    // covariance matrix adaptation (gonum's CmaEsChol)
 	Texel    Algo = "texel"    // a logistic fit of the evaluation to game results
+	Bayes    Algo = "bayes"    // Bayesian optimisation: a Gaussian process of Elo over a few parameters
 )
 
 // Bounds on a config's sizes, checked by Validate, so that a config can
@@ -70,7 +71,7 @@ const StartRandom = "random"
 type Config struct {
 	Game      string `yaml:"game"`
 	Evaluator string `yaml:"evaluator"`
-	Algo      Algo   `yaml:"algo"` // Genetic, Knockout, SPSA, CMAES or Texel
+	Algo      Algo   `yaml:"algo"` // Genetic, Knockout, SPSA, CMAES, Texel or Bayes
 	Seed      uint64 `yaml:"seed"`
 	Depth     int    `yaml:"depth"` // search depth of every game (or nodes)
 	Nodes     int64  `yaml:"nodes"`
@@ -124,6 +125,7 @@ type Config struct {
 	SPSAConfig     `yaml:",inline"`
 	TexelConfig    `yaml:",inline"`
 	CMAESConfig    `yaml:",inline"`
+	BayesConfig    `yaml:",inline"`
 
 	// SPSAParamList is internal: the SPSAParams file's lines, filled in
 	// when a run is created (like OpeningList).
@@ -162,6 +164,7 @@ func Defaults() Config {
 			TournamentSize: 3, Crossover: "uniform", Redraw: 0.05, MutationRate: 0.1, Sigma: 0.1, Elite: 1},
 		KnockoutConfig: KnockoutConfig{Candidates: 8, Rounds: 10, BestOf: 5, Ties: "extra", Scale: 0.1, Window: 3, Threshold: 0.02},
 		CMAESConfig:    CMAESConfig{CMAESGenerations: 30, CMAESPairs: 2, CMAESSigma: 0.1},
+		BayesConfig:    BayesConfig{BayesRounds: 60, BayesPairs: 8, BayesAcquisition: AcquireThompson},
 		TexelConfig:    TexelConfig{TexelRounds: 3, TexelGames: 500, TexelOpeningPlies: 8, TexelGatePairs: AutoTexelGatePairs},
 		SPSAConfig: SPSAConfig{SPSAIterations: 1000, SPSABlock: 16, SPSAARatio: 0.1, SPSAAlpha: 0.602, SPSAGamma: 0.101,
 			SPSACEnd: 0.05, SPSAREnd: 0.002},
@@ -463,6 +466,8 @@ func (c Config) PlannedGenerations() int {
 		return c.TexelRounds
 	case CMAES:
 		return c.CMAESGenerations
+	case Bayes:
+		return c.BayesRounds
 	case SPSA:
 		return (c.SPSAIterations + max(c.SPSABlock, 1) - 1) / max(c.SPSABlock, 1)
 	}
@@ -508,10 +513,11 @@ func (c Config) GenerationOf(i int) string {
 }
 
 // GenerationName is what a generation of c's tuner is called: a "round"
-// of knockout or Texel, a "block" of SPSA iterations, else a "generation".
+// of knockout, Texel or Bayes, a "block" of SPSA iterations, else a
+// "generation".
 func (c Config) GenerationName() string {
 	switch c.Algo {
-	case Knockout, Texel:
+	case Knockout, Texel, Bayes:
 		return "round"
 	case SPSA:
 		return "block"
@@ -604,8 +610,10 @@ func (c Config) Validate() error {
 		return c.CMAESConfig.validate(c.BudgetGames)
 	case Texel:
 		return c.TexelConfig.validate(c.BudgetGames)
+	case Bayes:
+		return c.BayesConfig.validate(c.BudgetGames, c.bayesRoundGames())
 	}
-	return bad("unknown algo %q (genetic, knockout, spsa, cmaes or texel)", c.Algo)
+	return bad("unknown algo %q (genetic, knockout, spsa, cmaes, texel or bayes)", c.Algo)
 }
 
 // validated, when a test sets it, is called by every Validate: a run
@@ -744,4 +752,49 @@ func (c Config) CheckResume(d Config) error {
 		return fmt.Errorf("%w: it changes %s, which decide the games already recorded (only generations, rounds, converge, window, threshold, the budgets and the verification may change); start a new run instead", ErrNotResumable, strings.Join(bad, ", "))
 	}
 	return nil
+}
+
+// sections are the tuners' own sections of a Config, by algorithm.
+var sections = map[Algo]any{Genetic: GeneticConfig{}, Knockout: KnockoutConfig{}, SPSA: SPSAConfig{}, CMAES: CMAESConfig{}, Texel: TexelConfig{}, Bayes: BayesConfig{}}
+
+// OwnSettings is c as YAML without the other tuners' sections: the
+// settings every run shares and its own tuner's, in Marshal's order, for
+// a reader (a run's report). The run's config.yaml keeps every key.
+func (c Config) OwnSettings() []byte {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(c.Marshal(), &doc); err != nil || len(doc.Content) == 0 {
+		return c.Marshal()
+	}
+	others := map[string]bool{}
+	for algo, section := range sections {
+		if algo == c.Algo {
+			continue
+		}
+		t := reflect.TypeOf(section)
+		for i := range t.NumField() {
+			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" {
+				others[name] = true
+			}
+		}
+	}
+	own := map[string]bool{}
+	if t := reflect.TypeOf(sections[c.Algo]); t != nil {
+		for i := range t.NumField() {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+			own[name] = true
+		}
+	}
+	m := doc.Content[0]
+	kept := m.Content[:0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if key := m.Content[i].Value; !others[key] || own[key] {
+			kept = append(kept, m.Content[i], m.Content[i+1])
+		}
+	}
+	m.Content = kept
+	out, err := yaml.Marshal(m)
+	if err != nil {
+		return c.Marshal()
+	}
+	return out
 }

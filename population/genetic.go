@@ -263,7 +263,30 @@ func (m *genetic) fitness(g Genome) float64 {
 	if m.cfg.Fitness == "exp" {
 		return math.Exp2(float64(r.Wins)) / n
 	}
-	return r.Points()/n + 0.01
+	return r.Points()/n + ScoreFitnessFloor
+}
+
+// ScoreFitnessFloor is what the score fitness adds to a genome's points per
+// game, so that a roulette wheel can spin when every genome scored 0.
+const ScoreFitnessFloor = 0.01
+
+// ShownFitness is a genetic run's fitness f as reports show it, in
+// FitnessUnit: the points per game behind a score fitness (f without
+// ScoreFitnessFloor), the exp fitness itself.
+func (c Config) ShownFitness(f float64) float64 {
+	if c.Fitness == "exp" {
+		return f
+	}
+	return f - ScoreFitnessFloor
+}
+
+// FitnessUnit names what ShownFitness measures: "points a game" for the
+// score fitness, "2^wins/games" for exp.
+func (c Config) FitnessUnit() string {
+	if c.Fitness == "exp" {
+		return "2^wins/games"
+	}
+	return "points a game"
 }
 
 // bestIndex is the generation's champion: the genome with the most

@@ -31,7 +31,7 @@ func (k Key) FlagName() string {
 var Keys = []Key{
 	{Name: "game", Help: "game to tune (see 'tune games')"},
 	{Name: "evaluator", Help: "evaluator to tune (default: the game's first)"},
-	{Name: "algo", Help: "genetic, knockout, spsa, cmaes or texel"},
+	{Name: "algo", Help: "genetic, knockout, spsa, cmaes, texel or bayes"},
 	{Name: "seed", Help: "run seed: the same seed and config give the same run"},
 	{Name: "depth", Help: fmt.Sprintf("search depth of every game, 1-%d", engine.MaxDepth)},
 	{Name: "nodes", Help: "node limit per move (instead of or with --depth)"},
@@ -46,7 +46,7 @@ var Keys = []Key{
 	{Name: "verify-pairs", Help: fmt.Sprintf("the verification's cap on colour-swapped pairs, 1-%d (0: a twentieth of the run's games, at least %d pairs and at most %d; each deeper game costs several of the run's)", MaxVerifyPairs, MinVerifyPairs, MaxAutoVerifyPairs)},
 	{Name: "budget-games", Help: "end the run at the first generation boundary after this many games (0: no budget)"},
 	{Name: "budget-time", Help: "end the run at the first generation boundary after this much time, e.g. 8h or 90m (none: no budget)"},
-	{Name: "opponents", Help: "players every tuned genome also meets, and the yardstick's best too: an external engine (cmd=PATH,proto=uci|gtp,...; see 'tune match --help') or a built-in one (default, default:EVALUATOR or a weights file, with its own ,depth=D or ,nodes=N); repeat the flag, or separate specs with ';' (genetic and cmaes: besides their own games; spsa: instead of theta+ against theta-; not knockout or texel)"},
+	{Name: "opponents", Help: "players every tuned genome also meets, and the yardstick's best too: an external engine (cmd=PATH,proto=uci|gtp,...; see 'tune match --help') or a built-in one (default, default:EVALUATOR or a weights file, with its own ,depth=D or ,nodes=N); repeat the flag, or separate specs with ';' (genetic and cmaes: besides their own games; spsa: instead of theta+ against theta-; bayes: instead of the reference; not knockout or texel)"},
 	{Name: "opponent-pairs", Help: fmt.Sprintf("pairs each tuned genome plays against each opponent, 1-%d (0: one)", MaxBestOf)},
 
 	{Name: "population", Help: fmt.Sprintf("genetic: genomes per generation, 2-%d", MaxPopulation)},
@@ -77,7 +77,7 @@ var Keys = []Key{
 	{Name: "spsa-gamma", Help: "spsa: decay exponent of c_k (fishtest: 0.101)"},
 	{Name: "spsa-c-end", Help: "spsa: c_end of every feature as a fraction of its range, without --spsa-params"},
 	{Name: "spsa-r-end", Help: "spsa: r_end of every feature, without --spsa-params"},
-	{Name: "spsa-params", Help: "spsa: file of parameter lines 'name, int|float, start, min, max, c_end, r_end' or fishtest's 'name,start,min,max,c_end,r_end' (the features to tune)"},
+	{Name: "spsa-params", Help: "spsa and bayes: file of parameter lines 'name, int|float, start, min, max, c_end, r_end' or fishtest's 'name,start,min,max,c_end,r_end' (the features to tune; bayes uses their start, min and max)"},
 
 	{Name: "texel-rounds", Help: "texel: rounds of self-play games then a fit"},
 	{Name: "texel-games", Help: "texel: self-play games per round, counted against the budget"},
@@ -90,6 +90,11 @@ var Keys = []Key{
 	{Name: "cmaes-population", Help: "cmaes: candidates per generation (0: gonum's default, 4 + 3 ln n)"},
 	{Name: "cmaes-pairs", Help: "cmaes: colour-swapped pairs of each candidate against the mean"},
 	{Name: "cmaes-sigma", Help: "cmaes: initial step as a fraction of each range"},
+
+	{Name: "bayes-rounds", Help: fmt.Sprintf("bayes: rounds, one candidate each, 1-%d", MaxBayesRounds)},
+	{Name: "bayes-pairs", Help: "bayes: colour-swapped pairs each round's candidate plays against the reference (the start, or the defaults; with --opponents, opponent-pairs against each instead)"},
+	{Name: "bayes-initial", Help: "bayes: rounds of a space-filling design (a Latin hypercube) before the model chooses (0: the parameters plus 2)"},
+	{Name: "bayes-acquisition", Help: "bayes: how the model chooses each round's candidate: ei (expected improvement) or thompson (Thompson sampling)"},
 
 	{Name: "tune-engine", Help: "tune this external engine's own options instead of an evaluator: cmd=PATH,proto=uci,... (see 'tune match --help'); needs --params"},
 	{Name: "engine-params", Flag: "params", Help: "with --tune-engine: file of lines 'name, int|float, start, min, max, c_end, r_end' or fishtest's 'name,start,min,max,c_end,r_end' (as Stockfish's TUNE() prints them), one per engine option to tune; values within ±2147483647"},

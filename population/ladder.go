@@ -214,15 +214,22 @@ func rateLadder(players []LadderEntry, results []stats.PairResult) (*Ladder, err
 			l.Reference = i
 		}
 	}
-	candidates := 0 // the players that may be named best: champions and a random start
-	for _, e := range players {
+	elo, low, high := r.Difference(l.Best, l.Reference)
+	l.BestLow, l.BestHigh = widen(elo, low, high, l.candidates())
+	return l, nil
+}
+
+// candidates counts the players of l that may be named best, its
+// champions and a random start: its strongest's interval is family-wise
+// over them.
+func (l *Ladder) candidates() int {
+	n := 0
+	for _, e := range l.Entries {
 		if e.Generation >= 0 || e.Genome == RandomStartID {
-			candidates++
+			n++
 		}
 	}
-	elo, low, high := r.Difference(l.Best, l.Reference)
-	l.BestLow, l.BestHigh = widen(elo, low, high, candidates)
-	return l, nil
+	return n
 }
 
 // widen turns a 95% interval (elo, low, high) around the strongest of k

@@ -26,7 +26,9 @@ import (
 //   - spsa: both sides of an iteration, instead of each other (spsa's
 //     Generation says why);
 //   - cmaes: each candidate, besides its pairs against the mean; its loss
-//     is 1 - its score over every game.
+//     is 1 - its score over every game;
+//   - bayes: each round's candidate, instead of the reference; its
+//     observation is its Elo over those pairs.
 //
 // The yardstick plays yardstick-pairs pairs of the best against each
 // opponent too. Knockout and Texel take no opponents. OpponentWeights is
@@ -124,7 +126,7 @@ func (c OpponentConfig) validate(algo Algo) error {
 		return nil
 	}
 	if algo == Knockout || algo == Texel {
-		return bad("opponents: algo %s takes no opponents; genetic, spsa and cmaes do", algo)
+		return bad("opponents: algo %s takes no opponents; genetic, spsa, cmaes and bayes do", algo)
 	}
 	if len(c.Opponents) > MaxOpponents {
 		return bad("%d opponents: at most %d", len(c.Opponents), MaxOpponents)

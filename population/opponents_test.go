@@ -232,15 +232,15 @@ func interruptResolved(t *testing.T, cfg Config, stop int) (want, got *stopAfter
 	return want, got, before
 }
 
-// TestOpponentResume: genetic, SPSA and CMA-ES runs against an opponent,
+// TestOpponentResume: genetic, SPSA, CMA-ES and Bayes runs against an opponent,
 // interrupted among the opponent's games and resumed with another number
 // of workers, record exactly the generations (yardsticks against the
 // opponent included) of uninterrupted runs, playing no game twice.
 func TestOpponentResume(t *testing.T) {
-	for _, algo := range []Algo{Genetic, SPSA, CMAES} {
+	for _, algo := range []Algo{Genetic, SPSA, CMAES, Bayes} {
 		t.Run(string(algo), func(t *testing.T) {
 			cfg := opponentConfig()
-			cfg.Algo, cfg.SPSAIterations, cfg.SPSABlock = algo, 4, 2
+			cfg.Algo, cfg.SPSAIterations, cfg.SPSABlock, cfg.BayesRounds = algo, 4, 2, 3
 			cfg.CMAESGenerations, cfg.CMAESPopulation, cfg.CMAESPairs = 2, 3, 1
 			want, got, before := interruptResolved(t, cfg, 7)
 			if !reflect.DeepEqual(got.Generations, want.Generations) {
@@ -327,7 +327,7 @@ func TestOpponentsValidate(t *testing.T) {
 		set  func(*Config)
 		want string
 	}{
-		{"knockout", func(c *Config) { c.Algo = Knockout }, "algo knockout takes no opponents; genetic, spsa and cmaes do"},
+		{"knockout", func(c *Config) { c.Algo = Knockout }, "algo knockout takes no opponents; genetic, spsa, cmaes and bayes do"},
 		{"texel", func(c *Config) { c.Algo = Texel }, "algo texel takes no opponents"},
 		{"twice", func(c *Config) { c.Opponents = Specs{"default", "default"} }, "opponent 2 (default) is opponent 1 again"},
 		{"bad limit", func(c *Config) { c.Opponents = Specs{"default:full,depth=0"} }, "depth=0: want a whole number from 1 to"},
@@ -511,16 +511,16 @@ func TestGTPOpeningsAsMoves(t *testing.T) {
 // TestOpponentGameCounts: the games budgets count (generationGames,
 // yardstickGames) are the games a run against opponents plays.
 func TestOpponentGameCounts(t *testing.T) {
-	for _, algo := range []Algo{Genetic, SPSA, CMAES} {
+	for _, algo := range []Algo{Genetic, SPSA, CMAES, Bayes} {
 		cfg := opponentConfig()
-		cfg.Algo, cfg.Generations, cfg.SPSAIterations, cfg.SPSABlock, cfg.CMAESGenerations = algo, 1, 2, 2, 1
+		cfg.Algo, cfg.Generations, cfg.SPSAIterations, cfg.SPSABlock, cfg.CMAESGenerations, cfg.BayesRounds = algo, 1, 2, 2, 1, 1
 		cfg.CMAESPopulation, cfg.OpponentPairs, cfg.Opponents = 3, 2, Specs{"default:full,depth=2", "default,depth=1"}
 		store := NewMemoryStore()
 		if _, err := runPlan(context.Background(), t, cfg, 2, store); err != nil {
 			t.Fatal(err)
 		}
 		played := 0
-		for _, st := range []string{StageGeneration, StageSPSA, StageCMAES, StageOpponents} {
+		for _, st := range []string{StageGeneration, StageSPSA, StageCMAES, StageBayes, StageOpponents} {
 			played += len(stageGames(store, st, 0))
 		}
 		if want := cfg.generationGames(nil); played != want || want == 0 {

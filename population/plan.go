@@ -110,6 +110,11 @@ func Resolve(ctx context.Context, cfg Config, src Sources) (*Plan, error) {
 			return nil, inFile(cfg.SPSAParams, err)
 		}
 	}
+	if cfg.Algo == Bayes {
+		if _, err := bayesParams(cfg, ev); err != nil {
+			return nil, err
+		}
+	}
 	if p.texel, err = texelData(cfg, g, src); err != nil {
 		return nil, err
 	}
@@ -308,4 +313,28 @@ func (p *Plan) ExternalEngines() []string {
 		}
 	}
 	return out
+}
+
+// LimitText says how the run's moves are searched, for its first line: the
+// engine's own limit (depth=, nodes=, movetime=, tc=) when the run tunes an
+// external engine's options, which cfg's depth and nodes do not override,
+// and cfg's depth or nodes otherwise.
+func (p *Plan) LimitText() string {
+	if e := p.engine; e != nil {
+		switch {
+		case e.Depth > 0:
+			return fmt.Sprintf("depth %d", e.Depth)
+		case e.Nodes > 0:
+			return fmt.Sprintf("%d nodes a move", e.Nodes)
+		case e.MoveTime > 0:
+			return fmt.Sprintf("%s a move", e.MoveTime)
+		case e.TC != nil:
+			return "clock " + e.TC.String()
+		}
+		return "the engine's own limits"
+	}
+	if p.cfg.Depth > 0 {
+		return fmt.Sprintf("depth %d", p.cfg.Depth)
+	}
+	return fmt.Sprintf("%d nodes a move", p.cfg.Nodes)
 }

@@ -44,7 +44,7 @@ func smallGenetic() Config {
 // TestWorkersDoNotMatter: the same seed and config with 1 and 2 workers
 // give the identical sequence of genomes and the same best genome.
 func TestWorkersDoNotMatter(t *testing.T) {
-	for _, algo := range []Algo{Genetic, Knockout, SPSA, Texel, CMAES} {
+	for _, algo := range []Algo{Genetic, Knockout, SPSA, Texel, CMAES, Bayes} {
 		t.Run(string(algo), func(t *testing.T) {
 			cfg := smallTexel()
 			cfg.Algo, cfg.Rounds, cfg.Candidates, cfg.Ties, cfg.Scale = algo, 3, 5, "extra", 1
@@ -123,18 +123,24 @@ func interruptAndResume(t *testing.T, cfg Config, start []float64, stop int) (*s
 
 // TestResume: a run interrupted at several moments and resumed from its
 // store ends with exactly the generations of an uninterrupted run, and
-// replays no recorded game.
+// replays no recorded game. Bayes starts from random weights: from the
+// defaults of tic-tac-toe its model never finds better, and its
+// champions, the defaults, make no ladder.
 func TestResume(t *testing.T) {
-	for _, algo := range []Algo{Genetic, Knockout, SPSA, Texel, CMAES} {
+	for _, algo := range []Algo{Genetic, Knockout, SPSA, Texel, CMAES, Bayes} {
 		cfg := smallTexel()
+		var start []float64
+		if algo == Bayes {
+			cfg, start = randomStartBayes(t)
+		}
 		cfg.Algo, cfg.Rounds, cfg.Candidates, cfg.Scale = algo, 3, 5, 1
 		want := NewMemoryStore()
-		if _, err := newTestTuner(t, cfg, 2, want, nil, nil).Run(context.Background()); err != nil {
+		if _, err := newTestTuner(t, cfg, 2, want, start, nil).Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		total := want.Games()
 		for _, stop := range []int{1, total / 3, total / 2, total - 1} {
-			store, before := interruptAndResume(t, cfg, nil, stop)
+			store, before := interruptAndResume(t, cfg, start, stop)
 			if store.Played != total-before {
 				t.Errorf("%s stop %d: resumed run played %d games, want %d", algo, stop, store.Played, total-before)
 			}

@@ -250,10 +250,14 @@ func newSPSA(t *Tuner) (Method, error) {
 }
 
 // spsaParams returns a run's SPSA parameters: the spsa-params lines, or
-// every feature of ev with the default c_end and r_end.
+// with --tune-engine the engine-params lines (each with its own c_end and
+// r_end), or else every feature of ev with the default c_end and r_end.
 func spsaParams(cfg Config, ev *games.Evaluator, start []float64) ([]SPSAParam, error) {
 	if len(cfg.SPSAParamList) > 0 {
 		return ParseSPSAParams(cfg.SPSAParamList, ev)
+	}
+	if len(cfg.EngineParamList) > 0 {
+		return ParseSPSAParams(cfg.EngineParamList, ev)
 	}
 	params := defaultSPSAParams(ev, start, cfg.SPSACEnd, cfg.SPSAREnd)
 	if len(params) == 0 {

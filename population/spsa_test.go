@@ -155,3 +155,38 @@ func TestSPSARun(t *testing.T) {
 		t.Fatal("no ladder at the end of an SPSA run")
 	}
 }
+
+// TestEngineParamsReachSPSA: with --tune-engine, every field of a
+// --params line (type, start, min, max, c_end, r_end) reaches the SPSA
+// tuner; the spsa-c-end and spsa-r-end defaults apply only to features no
+// line names. c_k at the last iteration is the line's c_end.
+func TestEngineParamsReachSPSA(t *testing.T) {
+	lines := []string{"knight, int, 300, 200, 500, 15, 0.002", "mobility-knight, float, 4, 0, 10, 2, 0.005"}
+	ev, _, err := EngineEvaluator(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg Config
+	cfg.EngineParamList = lines
+	cfg.SPSACEnd, cfg.SPSAREnd = 0.05, 0.002
+	ps, err := spsaParams(cfg, ev, []float64{300, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []SPSAParam{
+		{Name: "knight", Feature: 0, Int: true, Start: 300, Min: 200, Max: 500, CEnd: 15, REnd: 0.002},
+		{Name: "mobility-knight", Feature: 1, Int: false, Start: 4, Min: 0, Max: 10, CEnd: 2, REnd: 0.005},
+	}
+	if len(ps) != len(want) {
+		t.Fatalf("got %d parameters, want %d: %+v", len(ps), len(want), ps)
+	}
+	sched := spsaSchedule{Iterations: 80, A: 8, Alpha: 0.602, Gamma: 0.101}
+	for i := range want {
+		if ps[i] != want[i] {
+			t.Errorf("parameter %d: got %+v, want %+v", i, ps[i], want[i])
+		}
+		if ck, _ := sched.at(ps[i], 80); math.Abs(ck-want[i].CEnd) > 1e-9 {
+			t.Errorf("%s: c_k at the last iteration %g, want its c_end %g", want[i].Name, ck, want[i].CEnd)
+		}
+	}
+}

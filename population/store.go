@@ -107,6 +107,23 @@ const (
 	StopBudgetTime  = "budget-time"  // the time budget was spent
 )
 
+// StopText says in words why a run of c ended (a Stop value): "its 35
+// generations played", "converged", "the games budget spent", "the time
+// budget spent"; "" for "".
+func (c Config) StopText(stop string) string {
+	switch stop {
+	case StopGenerations:
+		return fmt.Sprintf("its %d %ss played", c.PlannedGenerations(), c.GenerationName())
+	case StopConverged:
+		return "converged"
+	case StopBudgetGames:
+		return "the games budget spent"
+	case StopBudgetTime:
+		return "the time budget spent"
+	}
+	return stop
+}
+
 // MemoryStore is a Store in memory, safe for concurrent use.
 type MemoryStore struct {
 	mu          sync.Mutex

@@ -3,9 +3,9 @@ package population
 import (
 	"math"
 
-	"github.com/gametune/gametune/tournament/stats"
-
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament/stats"
 )
 
 // Each tuner's own terms, read back from what a run recorded (its config
@@ -187,10 +187,46 @@ func (c Config) ladderGames(tuning int) int {
 	if c.LadderPairs < 0 || gens < 2 {
 		return 0
 	}
-	players := min(gens, MaxLadderChampions) + 1
+	return c.LadderGames(gens, tuning)
+}
+
+// LadderGames are the games of a ladder of a run of c whose tuning spent
+// tuning games and named champions distinct champions (MaxLadderChampions
+// of them at most play): a round robin of them and the defaults, of
+// ladder-pairs pairs (0: AutoLadderPairs) a pairing.
+func (c Config) LadderGames(champions, tuning int) int {
+	if c.LadderPairs < 0 || champions < 1 {
+		return 0
+	}
+	players := min(champions, MaxLadderChampions) + 1
 	pairs := c.LadderPairs
 	if pairs == 0 {
 		pairs = AutoLadderPairs(players, tuning)
 	}
 	return pairs * players * (players - 1)
 }
+
+// AfterTuning counts the games a run of c plays once its tuning (spent
+// games, the yardstick's included) ends: its ladder's, and at most its
+// verification's (its cap: the SPRT may stop it sooner), 0 with verify off.
+// Verification games search deeper (VerifyLimits), except in a run that
+// tunes an external engine's options.
+func (c Config) AfterTuning(spent int) (ladder, verify int) {
+	ladder = c.ladderGames(spent)
+	if c.Verify == VerifyOff {
+		return ladder, 0
+	}
+	pairs := c.VerifyPairs
+	if pairs == 0 {
+		pairs = AutoVerifyPairs(spent + ladder)
+	}
+	return ladder, 2 * pairs
+}
+
+// VerifyLimits are the verification's search of a run of c: depth + 2 and
+// 4x the nodes, each limit the run set.
+func (c Config) VerifyLimits() engine.Limits { return c.deeper() }
+
+// PlannedTuningGames are the games c's tuner plays over its planned length,
+// the yardstick's included (not the ladder's or the verification's).
+func (c Config) PlannedTuningGames(ev *games.Evaluator) int { return c.plannedGames(ev) }

@@ -19,6 +19,7 @@ func smallTexel() Config {
 	c := smallSPSA()
 	c.Algo, c.TexelRounds, c.TexelGames, c.TexelOpeningPlies, c.TexelGatePairs = Texel, 3, 6, 5, 0
 	c.CMAESGenerations, c.CMAESPopulation, c.CMAESPairs, c.CMAESSigma = 3, 4, 1, 0.3
+	c.BayesRounds, c.BayesPairs = 4, 2
 	return c
 }
 
@@ -68,9 +69,7 @@ func TestTexelRun(t *testing.T) {
 // recovers pawn < knight ≈ bishop < rook < queen. The games take a few
 // minutes on two cores: not under -short.
 func TestTexelChessMaterial(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays about 1,500 chess games")
-	}
+	long(t, "plays about 1,500 chess games")
 	g := mustFind(t, "chess")
 	ev, err := games.FindEvaluator(g, "textbook")
 	if err != nil {

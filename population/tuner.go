@@ -12,8 +12,8 @@ import (
 )
 
 // Tuner is the driver of one tuning run (gonum's optimize.Minimize for
-// games): its Method (genetic, knockout, SPSA, CMA-ES or Texel, as the
-// config's algo says) proposes each generation's games and learns from
+// games): its Method (genetic, knockout, SPSA, CMA-ES, Texel or Bayes, as
+// the config's algo says) proposes each generation's games and learns from
 // their results; the Tuner plays them on its runner, records every game
 // and generation in its store, measures the yardstick, applies the
 // budgets, closes each generation, and at the end plays the ladder and
@@ -72,12 +72,14 @@ var methods = map[Algo]func(t *Tuner) (Method, error){
 	SPSA:     newSPSA,
 	CMAES:    newCMAES,
 	Texel:    newTexel,
+	Bayes:    newBayes,
 }
 
 // Progress describes where a run is.
 type Progress struct {
 	// Stage is the kind of the games being played: the method's own
-	// (StageGeneration, StageKnockout, StageSPSA, StageCMAES, StageTexel),
+	// (StageGeneration, StageKnockout, StageSPSA, StageCMAES, StageTexel,
+	// StageBayes),
 	// StageYardstick, StageLadder or StageVerify.
 	Stage      string
 	Generation int

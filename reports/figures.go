@@ -130,9 +130,12 @@ func (r *Run) elo() Figure {
 // figuresOf returns the run's own figures after the first: the genetic
 // tuner's coefficients, fitness and diversity; knockout's winners and the
 // distance between them; SPSA's theta, its moves in units of c_k and c_k;
-// CMA-ES's sigma and mean; Texel's losses.
+// CMA-ES's sigma and mean; Texel's losses; Bayes' optimum, its path and
+// its landscape (bayes.go).
 func (r *Run) figuresOf() []Figure {
 	switch r.Config.Algo {
+	case population.Bayes:
+		return r.bayesFigures()
 	case population.Knockout:
 		return []Figure{r.winners(), r.distance()}
 	case population.SPSA:

@@ -69,6 +69,8 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 <p id="plan">{{.Plan}}</p>
 <p>{{.Done}} of {{.Planned}} {{.Stage}}s · {{.Games}}{{if .GamesPlanned}} of about {{.GamesPlanned}}{{end}} games · {{printf "%.1f" .Seconds}} s of play{{if .GamesPerSecond}} · {{printf "%.1f" .GamesPerSecond}} games/s{{end}}{{if .Started}} · started {{.Started}}{{end}}{{if .Ended}} · ended {{.Ended}}{{end}}</p>
 
+{{with .Figures}}{{with index . 0}}<div class="figure" id="plot-{{.Name}}"><h3>{{.Title}}</h3>{{.SVG}}</div>{{end}}{{end}}
+
 <h2>Best weights</h2>
 <p id="best">Best: {{.BestSummary}}</p>
 {{with .Verification}}<p id="verification">Verification at a deeper search: {{.}}</p>
@@ -97,8 +99,8 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 {{end}}</table>
 {{end}}
 <h2>Plots</h2>
-{{range .Figures}}<div class="figure" id="plot-{{.Name}}"><h3>{{.Title}}</h3>{{.SVG}}</div>
-{{end}}
+{{range $i, $f := .Figures}}{{if $i}}<div class="figure" id="plot-{{$f.Name}}"><h3>{{$f.Title}}</h3>{{$f.SVG}}</div>
+{{end}}{{end}}
 {{.Tables}}
 {{if .Bracket}}<h2>Last knockout bracket ({{.Stage}} {{.BracketRound}})</h2>
 <div class="bracket" id="bracket">
@@ -260,9 +262,10 @@ func WriteHTML(r *Run, path string) error {
 	return results.WriteFileAtomic(path, data, true)
 }
 
-// configText is c as YAML for the report, the genetic games key marked as
+// configText is c as YAML for the report, its own tuner's settings only
+// (population.Config.OwnSettings), the genetic games key marked as
 // the count of pairs it is.
 func configText(c population.Config) string {
 	games := fmt.Sprintf("\ngames: %d\n", c.Games)
-	return strings.Replace("\n"+string(c.Marshal()), games, fmt.Sprintf("\ngames: %d # genetic: pairs per genome (%d games), alias pairs\n", c.Games, 2*c.Games), 1)[1:]
+	return strings.Replace("\n"+string(c.OwnSettings()), games, fmt.Sprintf("\ngames: %d # genetic: pairs per genome (%d games), alias pairs\n", c.Games, 2*c.Games), 1)[1:]
 }

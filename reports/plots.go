@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
@@ -90,11 +91,26 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	p.X.Tick.Marker = integerTicks{}
+	p.Y.Tick.Marker = plainTicks{}
 	p.Legend.Top = true
 	p.Legend.YOffs = vg.Points(-4)
 	p.Legend.XOffs = vg.Points(-4)
 	p.Add(plotter.NewGrid())
 	return p
+}
+
+// plainTicks are gonum's default ticks with their labels written without
+// needless decimals: "750", not "750.00"; "0.25" stays.
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if l := ticks[i].Label; strings.Contains(l, ".") && !strings.ContainsAny(l, "eE") {
+			ticks[i].Label = strings.TrimSuffix(strings.TrimRight(l, "0"), ".")
+		}
+	}
+	return ticks
 }
 
 // integerTicks marks whole generations or rounds, at most about ten.
@@ -216,17 +232,17 @@ func (r *Run) coefficients() Figure {
 }
 
 func (r *Run) fitness() Figure {
-	unit := "points per game"
-	if r.Config.Fitness == "exp" && !r.Knockout() {
-		unit = "2^wins / games"
+	unit, shown := "points per game", func(f float64) float64 { return f }
+	if !r.Knockout() {
+		unit, shown = r.Config.FitnessUnit(), r.Config.ShownFitness
 	}
 	p := newPlot("Fitness", r.stage(), unit)
 	var best, mean, worst plotter.XYs
 	for _, g := range r.Generations {
 		x := number(g)
-		best = append(best, plotter.XY{X: x, Y: g.BestFitness})
-		mean = append(mean, plotter.XY{X: x, Y: g.MeanFitness})
-		worst = append(worst, plotter.XY{X: x, Y: g.WorstFitness})
+		best = append(best, plotter.XY{X: x, Y: shown(g.BestFitness)})
+		mean = append(mean, plotter.XY{X: x, Y: shown(g.MeanFitness)})
+		worst = append(worst, plotter.XY{X: x, Y: shown(g.WorstFitness)})
 	}
 	line(p, best, palette[1], vg.Points(1.5), false, "best")
 	line(p, mean, palette[0], vg.Points(1.5), false, "mean")

@@ -119,10 +119,13 @@ func (p *Progress) Line(s string) {
 
 func (p *Progress) plain(s string) {
 	secs := time.Since(p.start).Seconds()
-	if secs < 1 && p.note != "" {
-		// Too early for the stage's own pace: the note (the run's) alone.
+	if secs < 1 {
+		// Too early for the stage's own pace: no rate of a first game or two.
 		p.lastLine = time.Now()
-		fmt.Fprintf(p.w, "%s: %s, %s\n", p.label, s, p.note)
+		if p.note != "" {
+			s += ", " + p.note
+		}
+		fmt.Fprintf(p.w, "%s: %s\n", p.label, s)
 		return
 	}
 	rate := float64(p.done) / max(secs, 1e-9)

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestProgressModes drives the display as a terminal (a bar redrawn in
 // place, with the count, the rate and the note), as plain output (a line
-// every N steps and every Line), and quiet (nothing).
+// every N steps and every Line, with a rate only after a stage's first
+// second), and quiet (nothing).
 func TestProgressModes(t *testing.T) {
 	var term bytes.Buffer
 	p := NewProgressMode(&term, false, 0, true)
@@ -35,8 +37,16 @@ func TestProgressModes(t *testing.T) {
 	p.Line("done")
 	p.Finish()
 	lines := strings.Split(strings.TrimSpace(plain.String()), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "match: 4/10 games, ") || !strings.Contains(lines[0], "games/s") || lines[2] != "done" {
+	// In a stage's first second its pace is not known: no rate, no time left.
+	if len(lines) != 3 || lines[0] != "match: 4/10 games" || lines[2] != "done" {
 		t.Errorf("plain output: %q", plain.String())
+	}
+	plain.Reset()
+	p.Start("ladder", 10)
+	p.start = p.start.Add(-2 * time.Second) // the stage began two seconds ago
+	p.Set(4)
+	if line := plain.String(); !strings.HasPrefix(line, "ladder: 4/10 games, ") || !strings.Contains(line, " games/s, ") || !strings.Contains(line, " left") {
+		t.Errorf("a line after the stage's first second has no rate and time left: %q", line)
 	}
 	if strings.Contains(plain.String(), "\r") {
 		t.Error("plain output redraws in place")

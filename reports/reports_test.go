@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -297,5 +299,23 @@ func TestCountTicks(t *testing.T) {
 	}
 	if n := len((countTicks{}).Ticks(0, 7)); n != 4 {
 		t.Fatalf("ticks of 0-7: %d, want 0, 2, 4, 6", n)
+	}
+}
+
+// TestPlainTicks: a plot's value axis is labelled without needless
+// decimals ("750", not "750.00"), and a fraction keeps its own.
+func TestPlainTicks(t *testing.T) {
+	for _, r := range [][2]float64{{0, 1500}, {-800, 800}, {0.2, 0.7}, {700, 760}} {
+		for _, tk := range (plainTicks{}).Ticks(r[0], r[1]) {
+			if tk.Label == "" {
+				continue
+			}
+			if strings.Contains(tk.Label, ".") && strings.HasSuffix(tk.Label, "0") {
+				t.Errorf("range %v: tick %q has a needless decimal", r, tk.Label)
+			}
+			if v, err := strconv.ParseFloat(tk.Label, 64); err != nil || math.Abs(v-tk.Value) > 1e-9*math.Max(1, math.Abs(tk.Value)) {
+				t.Errorf("range %v: tick %q does not read as its value %v", r, tk.Label, tk.Value)
+			}
+		}
 	}
 }

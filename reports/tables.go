@@ -8,8 +8,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
-	"github.com/gametune/gametune/results"
 )
 
 // ErrNoTables is returned for an evaluator that has no tables to draw (no
@@ -123,13 +123,15 @@ func TablesPage(title string, g games.Game, ev *games.Evaluator, w []float64) ([
 }
 
 // WriteTablesPage writes TablesPage to path atomically; an existing file is
-// replaced only with overwrite (results.ErrFileExists otherwise).
+// replaced only with overwrite (results.ErrFileExists otherwise). A write
+// that fails for another reason keeps the page in a file the error names
+// (files.WriteOrKeep).
 func WriteTablesPage(path, title string, g games.Game, ev *games.Evaluator, w []float64, overwrite bool) error {
 	page, err := TablesPage(title, g, ev, w)
 	if err != nil {
 		return err
 	}
-	return results.WriteFileAtomic(path, page, overwrite)
+	return files.WriteOrKeep(path, page, overwrite)
 }
 
 // HeatmapSVG draws b's Heat as a board of coloured squares on a diverging

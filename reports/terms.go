@@ -20,9 +20,12 @@ import (
 // before, theta at the start of the block; nil when not known: the
 // recorded start for the first block, no moves after it); CMA-ES's sigma,
 // its mean's move and its candidates' scores against the mean; Texel's
-// losses and whether the round accepted its fit.
+// losses and whether the round accepted its fit; Bayes' candidate as
+// observed and the model's optimum with its sd.
 func Terms(cfg population.Config, ev *games.Evaluator, before []float64, g population.Generation) string {
 	switch cfg.Algo {
+	case population.Bayes:
+		return bayesTerms(g)
 	case population.Knockout:
 		return fmt.Sprintf("winner genome %d%s, %.3f of the points over its matches, moved %.3f", g.Best, final(g), g.BestFitness, g.Distance)
 	case population.SPSA:
@@ -41,7 +44,11 @@ func Terms(cfg population.Config, ev *games.Evaluator, before []float64, g popul
 		}
 		return s + fmt.Sprintf("fit refused: kept genome %d", l.Champion)
 	}
-	return fmt.Sprintf("best %d fitness %.3f (mean %.3f), diversity %.3f", g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
+	if cfg.Fitness == "exp" {
+		return fmt.Sprintf("best genome %d fitness %.3f %s (mean %.3f), diversity %.3f", g.Best, g.BestFitness, cfg.FitnessUnit(), g.MeanFitness, g.Diversity)
+	}
+	return fmt.Sprintf("best genome %d scored %.3f points a game (mean %.3f), diversity %.3f", g.Best,
+		cfg.ShownFitness(g.BestFitness), cfg.ShownFitness(g.MeanFitness), g.Diversity)
 }
 
 // final describes the last match of knockout round g's bracket from its
@@ -152,7 +159,8 @@ type Table struct {
 // genetic tuner's fitness and diversity and knockout's winners per
 // generation (round), Texel's losses per round, CMA-ES's sigma per
 // generation and its mean at a few generations, SPSA's theta at a few
-// iterations with its c_k. A table of generations has at most rows rows,
+// iterations with its c_k, Bayes' rounds and its optimum at a few of
+// them. A table of generations has at most rows rows,
 // a table of weights at most points columns of them (evenly spaced, the
 // first and the last kept; 0: every generation).
 func (r *Run) History(rows, points int) []Table {
@@ -165,6 +173,8 @@ func (r *Run) History(rows, points int) []Table {
 		return []Table{r.cmaesTable(pick(len(r.Generations), rows)), r.meanTable(pick(len(r.Generations), points))}
 	case population.Texel:
 		return []Table{r.texelTable(pick(len(r.Generations), rows))}
+	case population.Bayes:
+		return []Table{r.bayesTable(pick(len(r.Generations), rows)), r.bayesOptimumTable(pick(len(r.Generations), points))}
 	}
 	return []Table{r.geneticTable(pick(len(r.Generations), rows))}
 }
@@ -189,12 +199,14 @@ func pick(n, most int) []int {
 }
 
 func (r *Run) geneticTable(idx []int) Table {
-	t := Table{ID: "history", Title: "Genetic tuner: fitness and diversity by generation",
+	c, unit := r.Config, r.Config.FitnessUnit()
+	t := Table{ID: "history", Title: "Genetic tuner: fitness (" + unit + ") and diversity by generation",
 		Head: []string{"generation", "best", "best fitness", "mean fitness", "worst fitness", "diversity"}}
 	for _, i := range idx {
 		g := r.Generations[i]
 		t.Rows = append(t.Rows, []string{fmt.Sprint(GenerationNumber(g.Index)), fmt.Sprint(g.Best),
-			fmt.Sprintf("%.3f", g.BestFitness), fmt.Sprintf("%.3f", g.MeanFitness), fmt.Sprintf("%.3f", g.WorstFitness), fmt.Sprintf("%.3f", g.Diversity)})
+			fmt.Sprintf("%.3f", c.ShownFitness(g.BestFitness)), fmt.Sprintf("%.3f", c.ShownFitness(g.MeanFitness)),
+			fmt.Sprintf("%.3f", c.ShownFitness(g.WorstFitness)), fmt.Sprintf("%.3f", g.Diversity)})
 	}
 	return t
 }

@@ -32,6 +32,7 @@ func termsConfig(algo population.Algo) population.Config {
 	c.SPSAIterations, c.SPSABlock, c.SPSAREnd = 24, 4, 0.02
 	c.CMAESGenerations, c.CMAESPairs = 3, 1
 	c.TexelRounds, c.TexelGames = 3, 30
+	c.BayesRounds, c.BayesPairs = 4, 2
 	return c
 }
 
@@ -74,6 +75,8 @@ var ownFigures = map[population.Algo][]string{
 	population.SPSA:     {"spsa-theta SPSA: each parameter's theta", "spsa SPSA: each parameter's theta moved", "spsa-c SPSA: each parameter's c_k"},
 	population.CMAES:    {"cmaes-sigma CMA-ES: the step sigma", "cmaes-mean CMA-ES: the mean"},
 	population.Texel:    {"texel-loss Texel: the losses"},
+	population.Bayes: {"bayes-optimum Bayes: the optimum's path", "bayes-path Bayes: the model's optimum",
+		"bayes-landscape Bayes: the landscape", "bayes-pair Bayes: the model's mean Elo"},
 }
 
 // TestOwnTerms plays a small real run of every tuner and checks that each
@@ -81,7 +84,7 @@ var ownFigures = map[population.Algo][]string{
 // its own, no genetic plot for the others), tune show's history table and
 // the report's.
 func TestOwnTerms(t *testing.T) {
-	for _, algo := range []population.Algo{population.Genetic, population.Knockout, population.SPSA, population.CMAES, population.Texel} {
+	for _, algo := range []population.Algo{population.Genetic, population.Knockout, population.SPSA, population.CMAES, population.Texel, population.Bayes} {
 		t.Run(string(algo), func(t *testing.T) {
 			r := playRun(t, termsConfig(algo))
 			checkFigures(t, r)
@@ -103,6 +106,17 @@ func TestOwnTerms(t *testing.T) {
 			first := strings.Index(s, `<div class="figure" id="plot-`)
 			if first < 0 || !strings.HasPrefix(s[first:], `<div class="figure" id="plot-elo"><h3>`+EloTitle) {
 				t.Errorf("%s: the report's first figure is not Elo against games spent", algo)
+			}
+			// Above the fold: the first figure before any table, and once only.
+			if table := strings.Index(s, "<table"); first > table || strings.Count(s, `id="plot-elo"`) != 1 {
+				t.Errorf("%s: the first figure comes after a table (at %d, the first table at %d), or twice", algo, first, table)
+			}
+			// The config shows the running tuner's settings, no other's.
+			for other, key := range map[population.Algo]string{population.SPSA: "spsa-c-end:", population.CMAES: "cmaes-sigma:",
+				population.Texel: "texel-rounds:", population.Knockout: "best-of:", population.Bayes: "bayes-pairs:"} {
+				if other != algo && strings.Contains(s, key) {
+					t.Errorf("%s: the report's config has %s's %q", algo, other, key)
+				}
 			}
 			if done := fmt.Sprintf("%d of %d %ss", len(r.Generations), len(r.Generations), r.Config.GenerationName()); !strings.Contains(s, done) {
 				t.Errorf("%s: the finished report does not say %q", algo, done)
@@ -206,6 +220,8 @@ func checkHistory(t *testing.T, r *Run, out string) {
 			}
 			wantRow(t, rows[i+1], fmt.Sprint(i+1), fmt.Sprintf("%.5f", -g.MeanFitness), fmt.Sprintf("%.5f", held), fmt.Sprintf("%.5f", -g.WorstFitness), gate, verdict, fmt.Sprint(g.Best))
 		}
+	case population.Bayes:
+		checkBayesHistory(t, r, out)
 	case population.Knockout:
 		rows := table(t, out, "Knockout: winners by round")
 		wantHead(t, rows[0], "round", "winner", "final", "score", "moved")
@@ -213,11 +229,12 @@ func checkHistory(t *testing.T, r *Run, out string) {
 			wantRow(t, rows[i+1], fmt.Sprint(i+1), fmt.Sprint(g.Best), rows[i+1][2], fmt.Sprintf("%.3f", g.BestFitness), fmt.Sprintf("%.3f", g.Distance))
 		}
 	default:
-		rows := table(t, out, "Genetic tuner: fitness and diversity by generation")
+		// The score fitness shown as the points a game behind it (without 0.01).
+		rows := table(t, out, "Genetic tuner: fitness (points a game) and diversity by generation")
 		wantHead(t, rows[0], "generation", "best", "best fitness", "mean fitness", "worst fitness", "diversity")
 		for i, g := range hist {
-			wantRow(t, rows[i+1], fmt.Sprint(i+1), fmt.Sprint(g.Best), fmt.Sprintf("%.3f", g.BestFitness), fmt.Sprintf("%.3f", g.MeanFitness),
-				fmt.Sprintf("%.3f", g.WorstFitness), fmt.Sprintf("%.3f", g.Diversity))
+			wantRow(t, rows[i+1], fmt.Sprint(i+1), fmt.Sprint(g.Best), fmt.Sprintf("%.3f", g.BestFitness-0.01), fmt.Sprintf("%.3f", g.MeanFitness-0.01),
+				fmt.Sprintf("%.3f", g.WorstFitness-0.01), fmt.Sprintf("%.3f", g.Diversity))
 		}
 	}
 }
@@ -250,6 +267,40 @@ func checkSPSAHistory(t *testing.T, r *Run, out string) {
 	}
 	if !moved {
 		t.Error("theta never moved: the table's values checked nothing")
+	}
+}
+
+// checkBayesHistory: Bayes' tables give each round's candidate, the Elo
+// observed and the model's optimum, and the optimum per parameter at a
+// few rounds with its length scale, from what the run recorded: the
+// candidate's record and the round's fields as population.BayesRoundOf
+// names them, every feature of tic-tac-toe tuned (ranges of 10).
+func checkBayesHistory(t *testing.T, r *Run, out string) {
+	t.Helper()
+	rows := table(t, out, "Bayes: each round's candidate")
+	wantHead(t, rows[0], "round", "candidate", "observed", "record", "champion", "optimum", "moved")
+	for i, g := range r.Generations {
+		var c population.Genome
+		for _, x := range g.Genomes {
+			if x.ID == 2*i+1 {
+				c = x
+			}
+		}
+		wantRow(t, rows[i+1], fmt.Sprint(i+1), fmt.Sprint(2*i+1), fmt.Sprintf("%+.0f ± %.0f", g.MeanFitness, g.WorstFitness),
+			fmt.Sprintf("%d-%d-%d", c.Wins, c.Draws, c.Losses), fmt.Sprint(g.Best), fmt.Sprintf("%+.0f ± %.0f", g.BestFitness, g.Diversity), fmt.Sprintf("%.3f", g.Distance))
+		if c.Games() != 2*r.Config.BayesPairs {
+			t.Errorf("round %d: the candidate played %d games, want %d", i+1, c.Games(), 2*r.Config.BayesPairs)
+		}
+	}
+	opt := table(t, out, "Bayes: the model's optimum at a few rounds")
+	wantHead(t, opt[0], "parameter", "start", "round 1", "round 2", "round 3", "round 4", "length scale")
+	last := r.Generations[len(r.Generations)-1]
+	for f, feat := range r.Evaluator.Features {
+		want := []string{feat.Name, NumberText(feat.Default)}
+		for _, g := range r.Generations {
+			want = append(want, NumberText(g.Mean[f]))
+		}
+		wantRow(t, opt[f+1], append(want, fmt.Sprintf("%.3f", last.Std[f]/10))...)
 	}
 }
 

@@ -154,9 +154,22 @@ func BestLine(b *results.BestJSON, interval func(elo, lo, hi float64) string) st
 }
 
 // EloInterval writes an Elo difference with its 95% interval for a
-// terminal: "+35 Elo [+10, +60]".
+// terminal: "+35 Elo [+10, +60]"; where a bound is infinite (a sweep, or no
+// games), in words instead, never "+Inf".
 func EloInterval(elo, lo, hi float64) string {
 	r := func(x float64) float64 { return math.Round(x) + 0 } // no "-0"
+	switch {
+	case math.IsInf(lo, 0) && math.IsInf(hi, 0), math.IsNaN(elo):
+		return "no Elo yet (too few games)"
+	case math.IsInf(elo, 1):
+		return fmt.Sprintf("every point won (Elo at least %+.0f)", r(lo))
+	case math.IsInf(elo, -1):
+		return fmt.Sprintf("every point lost (Elo at most %+.0f)", r(hi))
+	case math.IsInf(hi, 1):
+		return fmt.Sprintf("%+.0f Elo (at least %+.0f)", r(elo), r(lo))
+	case math.IsInf(lo, -1):
+		return fmt.Sprintf("%+.0f Elo (at most %+.0f)", r(elo), r(hi))
+	}
 	return fmt.Sprintf("%+.0f Elo [%+.0f, %+.0f]", r(elo), r(lo), r(hi))
 }
 
@@ -179,6 +192,11 @@ func Plan(c population.Config) string {
 		return fmt.Sprintf("each candidate plays %d pairs (%d games) against the mean", c.CMAESPairs, 2*c.CMAESPairs) + opponentsPlan(c, ", and")
 	case population.Texel:
 		return fmt.Sprintf("%d self-play games a round, then a fit", c.TexelGames)
+	case population.Bayes:
+		if len(c.Opponents) > 0 {
+			return "one candidate a round, chosen by " + c.BayesAcquisition + ", playing" + opponentsPlan(c, "")
+		}
+		return fmt.Sprintf("one candidate a round, chosen by %s, playing %d pairs (%d games) against the reference", c.BayesAcquisition, c.BayesPairs, 2*c.BayesPairs)
 	}
 	return string(c.Algo)
 }
@@ -191,4 +209,13 @@ func opponentsPlan(c population.Config, lead string) string {
 	}
 	pairs := max(c.OpponentPairs, 1)
 	return fmt.Sprintf("%s %d pairs against each of %d opponents (%s)", lead, pairs, len(c.Opponents), strings.Join(c.OpponentNames(), ", "))
+}
+
+// Count is n with its noun, singular for one: "1 pair", "4 pairs", "0
+// games". The noun is given in the singular and takes an s.
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -54,3 +54,23 @@ func TestWriteRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestEloIntervalNeverInfinite: an interval with an infinite bound is said
+// in words, never as "+Inf" or "-Inf".
+func TestEloIntervalNeverInfinite(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		elo, lo, hi float64
+		want        string
+	}{
+		{35.2, 10.4, 60, "+35 Elo [+10, +60]"},
+		{inf, 120.3, inf, "every point won (Elo at least +120)"},
+		{-inf, -inf, -120.3, "every point lost (Elo at most -120)"},
+		{0, -inf, inf, "no Elo yet (too few games)"},
+		{400, -52.7, inf, "+400 Elo (at least -53)"},
+	} {
+		if got := EloInterval(tc.elo, tc.lo, tc.hi); got != tc.want {
+			t.Errorf("EloInterval(%v, %v, %v) = %q, want %q", tc.elo, tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}

@@ -30,7 +30,7 @@ func Refresh(dir string) error {
 // population.ChooseBest) with its verification and a weight per feature
 // of ev, and where its results are (dir).
 func WriteResult(w io.Writer, cfg population.Config, ev *games.Evaluator, res population.Result, best population.Choice, dir string) {
-	fmt.Fprintf(w, "%d %ss, %d games (%s)\n", res.Generations, cfg.GenerationName(), res.Spent, res.Stop)
+	fmt.Fprintf(w, "%d %ss, %d games (ended: %s)\n", res.Generations, cfg.GenerationName(), res.Spent, cfg.StopText(res.Stop))
 	if res.Ladder != nil {
 		WriteLadder(w, res.Ladder)
 	}

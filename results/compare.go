@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gametune/gametune/files"
 )
 
 // A comparison of tuners (tune compare) is a directory holding its record
@@ -20,6 +22,10 @@ const (
 	CompareName   = "compare.json"
 	CompareLadder = "ladder"
 )
+
+// maxCompareRecord bounds the record of a comparison read: a few KiB are
+// written.
+const maxCompareRecord = 1 << 20
 
 // StatusPending is the status of a comparison's tuner that has not
 // started: its run directory does not exist yet.
@@ -61,7 +67,7 @@ func (r CompareRecord) check() error {
 	}
 	for i, a := range r.Algos {
 		if a == "" || a == CompareLadder || strings.ContainsAny(a, `/\:`) || strings.HasPrefix(a, ".") {
-			return fmt.Errorf("algo %q (want a tuner's name: genetic, knockout, spsa, cmaes, texel)", a)
+			return fmt.Errorf("algo %q (want a tuner's name: genetic, knockout, spsa, cmaes, texel, bayes)", a)
 		}
 		if slices.Contains(r.Algos[:i], a) {
 			return fmt.Errorf("algo %q twice (each tuner once)", a)
@@ -161,7 +167,7 @@ func IsComparison(dir string) bool {
 // dir holds no comparison.
 func ReadCompareRecord(dir string) (CompareRecord, error) {
 	path := filepath.Join(dir, CompareName)
-	data, err := os.ReadFile(path)
+	data, err := files.ReadLimited(path, maxCompareRecord)
 	if errors.Is(err, os.ErrNotExist) {
 		if IsComparison(dir) {
 			return legacyRecord(dir)

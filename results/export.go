@@ -11,8 +11,10 @@ import (
 	"unicode"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/protocol/uci"
+	"github.com/gametune/gametune/tournament"
 )
 
 // Formats lists the export formats.
@@ -340,4 +342,30 @@ func cTables(b *bytes.Buffer, prefix string, ev *games.Evaluator, encoding strin
 		nested(b, values, t.Shape, 1)
 		b.WriteString("};\n")
 	}
+}
+
+// ConvertWeights writes a set of weights in the format formatName (json,
+// go, c or uci): spec is a weights file of either kind (it names its game,
+// which must be game when game is given) or "default:EVALUATOR" with game,
+// an evaluator's own defaults, tables included. Its errors say what in
+// spec or game is wrong.
+func ConvertWeights(spec, game, formatName string, opts games.WeightsOptions) ([]byte, error) {
+	gameName, err := games.SpecGame(spec, game)
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	g, err := all.Find(gameName)
+	if err != nil {
+		return nil, err
+	}
+	evaluator, weights := "", spec
+	if e, ok := strings.CutPrefix(spec, "default:"); ok {
+		evaluator, weights = e, "default"
+	}
+	ev, w, err := tournament.BuiltinWeights(g, evaluator, weights)
+	if err != nil {
+		return nil, err
+	}
+	choice := population.Choice{Label: "converted from " + spec, Generation: -1, Weights: w}
+	return ExportWeightsWith(formatName, g, ev, choice, map[string]any{"from": spec}, opts)
 }

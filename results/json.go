@@ -97,7 +97,7 @@ func viewLine(v *View) RunLineJSON {
 type BestJSON struct {
 	Label      string      `json:"label"`      // "g12", "start" or "defaults"
 	Genome     int         `json:"genome"`     // its id
-	Generation int         `json:"generation"` // -1 for the start and the defaults
+	Generation int         `json:"generation"` // counted from 1, as the label's; 0 for the start and the defaults
 	Reference  string      `json:"reference"`  // what tuning had to beat: "start" or "defaults"
 	Source     string      `json:"source"`     // "ladder", "yardstick" or "none"
 	Candidate  string      `json:"candidate,omitempty"`
@@ -128,6 +128,8 @@ type LadderJSON struct {
 }
 
 // LadderEntryJSON is one player of a ladder, its weights by feature name.
+// Generation counts from 1, as the label "g12" does; 0 for the start and
+// the defaults.
 type LadderEntryJSON struct {
 	Label      string `json:"label"`
 	Genome     int    `json:"genome"`
@@ -141,7 +143,7 @@ type LadderEntryJSON struct {
 }
 
 // YardstickJSON is one yardstick match: a generation's champion against
-// the defaults and against the previous champion.
+// the defaults and against the previous champion. Generation counts from 1.
 type YardstickJSON struct {
 	Generation int `json:"generation"`
 	Genome     int `json:"genome"`
@@ -228,7 +230,7 @@ func (v *View) BestJSON() *BestJSON {
 
 // choiceJSON is the best c, its weights named by the features fs.
 func choiceJSON(c population.Choice, fs []games.Feature) *BestJSON {
-	return &BestJSON{c.Label, c.Genome, c.Generation, c.Reference, c.Source, c.Candidate,
+	return &BestJSON{c.Label, c.Genome, c.Generation + 1, c.Reference, c.Source, c.Candidate,
 		stats.Float(c.Elo), stats.Float(c.Low), stats.Float(c.High), c.Confident, c.Summary(), "", byName(fs, c.Weights)}
 }
 
@@ -254,7 +256,7 @@ func (v *View) LadderJSON() *LadderJSON {
 	j := &LadderJSON{Pairs: l.Pairs, DrawElo: l.DrawElo, Reference: l.Entries[l.Reference].Label, Strongest: l.Entries[l.Best].Label,
 		StrongestLow: stats.Float(l.BestLow), StrongestHigh: stats.Float(l.BestHigh)}
 	for _, e := range l.Entries {
-		j.Entries = append(j.Entries, LadderEntryJSON{e.Label, e.Genome, e.Generation, e.Spent, e.WDL,
+		j.Entries = append(j.Entries, LadderEntryJSON{e.Label, e.Genome, e.Generation + 1, e.Spent, e.WDL,
 			stats.Float(e.Elo), stats.Float(e.Low), stats.Float(e.High), byName(v.Evaluator.Features, e.Weights)})
 	}
 	return j
@@ -267,7 +269,7 @@ func (v *View) YardstickJSON() []YardstickJSON {
 	names := v.Config.OpponentNames()
 	for _, g := range v.Generations {
 		if y := g.Yardstick; y != nil {
-			j := YardstickJSON{g.Index, y.Genome, y.WDL, y.Score, stats.Float(y.Elo), stats.Float(y.EloLow), stats.Float(y.EloHigh),
+			j := YardstickJSON{g.Index + 1, y.Genome, y.WDL, y.Score, stats.Float(y.Elo), stats.Float(y.EloLow), stats.Float(y.EloHigh),
 				y.Previous, y.VsPrevious.Wins, y.VsPrevious.Draws, y.VsPrevious.Losses, nil}
 			for o, r := range y.VsOpponents {
 				name := fmt.Sprintf("o%d", o+1)

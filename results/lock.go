@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/gametune/gametune/files"
 )
 
 // lockRun takes the exclusive lock of a run directory: flock(2) on
@@ -17,9 +19,13 @@ import (
 // never leaves a stale lock.
 func lockRun(dir string) (*os.File, error) {
 	path := filepath.Join(dir, LockName)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("results: locking the run: %w", err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("results: locking the run: %s is not a regular file (remove it: the lock file is made again)", path)
 	}
 	if err := lockExclusive(f); err != nil {
 		f.Close()
@@ -51,7 +57,7 @@ func unlockRun(f *os.File) error {
 // naming a process that died holds no lock: flock's lock dies with the
 // process.
 func writerWorking(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, LockName))
+	f, err := files.Open(filepath.Join(dir, LockName))
 	if err != nil {
 		return false
 	}
@@ -61,8 +67,8 @@ func writerWorking(dir string) bool {
 
 // lockHolder reads the process id written in a lock file ("?" when none).
 func lockHolder(path string) string {
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) > 32 {
+	data, err := files.ReadLimited(path, 32)
+	if err != nil {
 		return "?"
 	}
 	pid := strings.TrimSpace(string(data))
@@ -108,7 +114,7 @@ func lockExclusive(f *os.File) error {
 // it is held no writer works on the run and none can start. It is nil when
 // the run has no lock file or a writer holds the lock.
 func readLock(dir string) *os.File {
-	f, err := os.Open(filepath.Join(dir, LockName))
+	f, err := files.Open(filepath.Join(dir, LockName))
 	if err != nil {
 		return nil
 	}

@@ -344,9 +344,9 @@ func Open(dir string) (*Run, error) {
 // checkHeader refuses files that are not SQLite databases before the driver
 // touches them.
 func checkHeader(path string) error {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
-		return fmt.Errorf("results: %w", err)
+		return err
 	}
 	defer f.Close()
 	head := make([]byte, 100)

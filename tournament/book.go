@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/protocol/lines"
 )
@@ -95,7 +96,8 @@ func ReadOpenings(path string, g games.Game) ([]string, error) {
 	return ReadBook(context.Background(), Book{Path: path, Start: 1}, g, 0, false)
 }
 
-// ReadBook reads the openings of a book, streaming it: a line file holds
+// ReadBook reads the openings of a book (a regular file: a named pipe or a
+// device is refused at once, files.Open), streaming it: a line file holds
 // one position a line in the game's notation (EPD or FEN for chess, its
 // operations read past) or "moves: m1 m2 ..." for moves from the start,
 // blank lines and lines starting with # skipped; a record file (PGN, PDN,
@@ -107,14 +109,11 @@ func ReadOpenings(path string, g games.Game) ([]string, error) {
 // at b.Start. With asMoves, openings given as moves from the start stay
 // moves ("moves: ..."), the form GTP engines need.
 func ReadBook(ctx context.Context, b Book, g games.Game, seed uint64, asMoves bool) ([]string, error) {
-	f, err := os.Open(b.Path)
+	f, err := files.Open(b.Path)
 	if err != nil {
 		return nil, fmt.Errorf("tournament: openings: %w", err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("tournament: openings %s is not a regular file", b.Path)
-	}
 	format := b.Format
 	if format == "bin" || (format == "" && strings.HasSuffix(b.Path, ".bin")) {
 		return readMoveBook(ctx, f, b, g, seed, asMoves)
@@ -144,6 +143,9 @@ func ReadBook(ctx context.Context, b Book, g games.Game, seed uint64, asMoves bo
 	}
 	out := make([]string, len(kept))
 	for i, e := range kept {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if e.parsed {
 			out[i] = e.text
 			continue
@@ -374,7 +376,10 @@ func readMoveBook(ctx context.Context, f *os.File, b Book, g games.Game, seed ui
 			return nil, err
 		}
 		rng := rand.New(rand.NewPCG(seed, uint64(i)^0x62696e))
-		p, moves, err := bookWalk(g, book, rng, plies)
+		p, moves, err := bookWalk(ctx, g, book, rng, plies)
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("tournament: %s: %w", b.Path, err)
 		}
@@ -397,11 +402,15 @@ func readMoveBook(ctx context.Context, f *os.File, b Book, g games.Game, seed ui
 }
 
 // bookWalk plays up to plies book moves from the start, each drawn by its
-// weight, stopping where the book has none or the next would end the game.
-func bookWalk(g games.Game, book games.MoveBook, rng *rand.Rand, plies int) (games.Position, []string, error) {
+// weight, stopping where the book has none or the next would end the game;
+// ctx is checked before each lookup.
+func bookWalk(ctx context.Context, g games.Game, book games.MoveBook, rng *rand.Rand, plies int) (games.Position, []string, error) {
 	p := g.Start()
 	var moves []string
 	for range plies {
+		if err := ctx.Err(); err != nil {
+			return p, moves, err
+		}
 		choices, err := book.BookMoves(p)
 		if err != nil || len(choices) == 0 {
 			return p, moves, err

@@ -33,19 +33,26 @@ func BuiltinWeights(g games.Game, evaluator, weights string) (*games.Evaluator, 
 
 // BuiltinPlayer resolves a built-in player spec: "default" (the defaults
 // of evaluator, "" meaning the game's first), "default:EVALUATOR", or a
-// weights file (BuiltinWeights), each optionally followed by a search
-// limit of its own, ",depth=D" and/or ",nodes=N", which replaces lim (as
-// an external engine's own limit does). The player is named by its spec,
-// "default" written as "default:EVALUATOR". A file whose name ends in
-// what looks like a limit is read as a limit: rename such a file.
+// weights file (BuiltinWeights), each optionally followed by settings of
+// its own (Settings): search limits ",depth=D" and/or ",nodes=N", which
+// replace lim (as an external engine's own limit does); a clock ",tc=",
+// ",st=" or ",movetime=", which plays without lim (to the engine's
+// deepest, unless the spec gives depth or nodes too); the search
+// ",search=selective" and its parameters ",param.NAME=VALUE". The player
+// is named by its spec, "default" written as "default:EVALUATOR". A file
+// whose name ends in what looks like a setting is read as a setting:
+// rename such a file.
 func BuiltinPlayer(g games.Game, evaluator, spec string, lim engine.Limits) (Player, error) {
-	base, own, err := CutLimits(spec)
+	base, set, err := CutSettings(spec)
 	if err != nil {
 		return Player{}, err
 	}
-	suffix := spec[len(base):] // the limits as written
-	if own != (engine.Limits{}) {
-		lim = own
+	suffix := spec[len(base):] // the settings as written
+	switch {
+	case set.Limits != (engine.Limits{}):
+		lim = set.Limits
+	case set.timed():
+		lim = engine.Limits{Depth: engine.MaxDepth}
 	}
 	weights := base
 	if e, ok := strings.CutPrefix(base, "default:"); ok {
@@ -59,7 +66,11 @@ func BuiltinPlayer(g games.Game, evaluator, spec string, lim engine.Limits) (Pla
 	if weights == "default" || weights == "" {
 		name = "default:" + ev.Name + suffix
 	}
-	return Player{Name: name, Evaluator: ev, Weights: w, Limits: lim}, nil
+	pl := Player{Name: name, Evaluator: ev, Weights: w, Limits: lim}
+	if err := set.apply(g, &pl); err != nil {
+		return Player{}, fmt.Errorf("%w (player %q)", err, spec)
+	}
+	return pl, nil
 }
 
 // CutLimits splits the trailing ",depth=D" and ",nodes=N" settings off a

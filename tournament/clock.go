@@ -88,15 +88,13 @@ type sideClock struct {
 
 func newSideClock(pl Player) sideClock {
 	c := sideClock{margin: DefaultTimeMargin}
-	if pl.Engine != nil {
-		t := pl.Engine.Timing()
-		c.tc, c.moveTime = t.TC, t.MoveTime
-		if t.Margin > 0 {
-			c.margin = t.Margin
-		}
-		if c.tc != nil {
-			c.left = c.tc.Base
-		}
+	t := pl.timing()
+	c.tc, c.moveTime = t.TC, t.MoveTime
+	if t.Margin > 0 {
+		c.margin = t.Margin
+	}
+	if c.tc != nil {
+		c.left = c.tc.Base
 	}
 	return c
 }
@@ -107,7 +105,9 @@ func (c *sideClock) spend(elapsed time.Duration) (lost bool, detail string) {
 	switch {
 	case c.tc != nil:
 		if elapsed > c.left+c.margin {
-			return true, fmt.Sprintf("used %v with %v left (margin %v)", elapsed.Round(time.Millisecond), c.left.Round(time.Millisecond), c.margin)
+			detail = fmt.Sprintf("used %v with %v left (margin %v)", elapsed.Round(time.Millisecond), c.left.Round(time.Millisecond), c.margin)
+			c.left -= elapsed
+			return true, detail
 		}
 		c.left += c.tc.Increment - elapsed
 		c.movesDone++
@@ -120,6 +120,31 @@ func (c *sideClock) spend(elapsed time.Duration) (lost bool, detail string) {
 		}
 	}
 	return false, ""
+}
+
+// end is the clock at the end of the game: zero without a time control.
+func (c sideClock) end() ClockEnd {
+	if c.tc == nil {
+		return ClockEnd{}
+	}
+	return ClockEnd{Left: c.left, Start: c.tc.Base}
+}
+
+// ClockEnd is a side's clock at the end of a game played on a time
+// control: the time left (negative after a loss on time) and the time it
+// started with. The zero value is a side without a time control.
+type ClockEnd struct {
+	Left  time.Duration
+	Start time.Duration
+}
+
+// Share is the share of its start the clock had left, 0 for a side
+// without a time control.
+func (c ClockEnd) Share() float64 {
+	if c.Start <= 0 {
+		return 0
+	}
+	return float64(c.Left) / float64(c.Start)
 }
 
 // turnClock is the clock side is shown when it is asked for a move: none

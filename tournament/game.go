@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/engine/thinker"
 	"github.com/gametune/gametune/games"
 )
 
@@ -17,9 +18,27 @@ type Player struct {
 	Evaluator *games.Evaluator
 	Weights   []float64
 	Limits    engine.Limits
+	// Search is the built-in searcher's search: the zero value is the
+	// exact full-width search.
+	Search Search
+	// Timing is the built-in player's clock or move time, kept by the
+	// referee (for measurements: a game on a clock depends on the
+	// machine's speed); the zero value plays within Limits alone.
+	Timing Timing
+	// Time are the constants of the built-in player's clock use; the zero
+	// value means thinker.DefaultTimeParams.
+	Time thinker.TimeParams
 	// Engine, when not nil, plays instead of the built-in searcher; the
 	// fields above but Name are then unused.
 	Engine Engine
+}
+
+// timing is how the referee times p: its engine's Timing, or its own.
+func (p Player) timing() Timing {
+	if p.Engine != nil {
+		return p.Engine.Timing()
+	}
+	return p.Timing
 }
 
 // checkBuiltin checks that a built-in player can search: an evaluator and
@@ -103,6 +122,9 @@ type Record struct {
 	Nodes    int64  // nodes searched by both engines
 	Detail   string // why a player lost by a fault or on time: "sf: crashed (exit status 1)"
 	Duration time.Duration
+	// Clocks are each side's clock at the end (by games.Side), for the
+	// sides on a time control.
+	Clocks [2]ClockEnd
 	// Evals holds, move by move, what the mover said of it and the time
 	// it took: the move comments of the record files a match writes. Not
 	// kept by the run store, nor carried by cluster results (a game played

@@ -1,6 +1,11 @@
 package tournament
 
-import "github.com/gametune/gametune/tournament/stats"
+import (
+	"slices"
+
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/tournament/stats"
+)
 
 // The JSON shapes of a match and of a tournament: what tune match --json
 // and tune tournament --json print.
@@ -34,7 +39,64 @@ type MatchJSON struct {
 	PairsRatio  stats.Float `json:"pairs_ratio"`
 	Pentanomial [5]int      `json:"pentanomial"`
 	SPRT        *SPRTJSON   `json:"sprt,omitempty"`
-	Interrupted bool        `json:"interrupted"` // the match stopped before its end
+	Clock       *ClockJSON  `json:"clock,omitempty"` // when a player played on a time control
+	Interrupted bool        `json:"interrupted"`     // the match stopped before its end
+}
+
+// ClockJSON is how a match's players used their clocks: each one's losses
+// on time, and the median share of its starting clock it had left at the
+// end of its games (omitted for a player without a time control).
+type ClockJSON struct {
+	ATimeLosses int          `json:"a_time_losses"`
+	BTimeLosses int          `json:"b_time_losses"`
+	AMedianLeft *stats.Float `json:"a_median_left,omitempty"`
+	BMedianLeft *stats.Float `json:"b_median_left,omitempty"`
+}
+
+// clockJSON sums up the clocks of records, game i with A as the first
+// side when i is even (MatchSpecs' order); nil when no side played on a
+// time control.
+func clockJSON(records []Record) *ClockJSON {
+	var c ClockJSON
+	var left [2][]float64 // A, B
+	for i, r := range records {
+		a := games.Side(i % 2) // A's side
+		for side := range games.Side(2) {
+			who := 0
+			if side != a {
+				who = 1
+			}
+			if end := r.Clocks[side]; end.Start > 0 {
+				left[who] = append(left[who], end.Share())
+			}
+			if r.Reason == ByTime && r.Outcome == games.WinFor(side.Other()) {
+				if who == 0 {
+					c.ATimeLosses++
+				} else {
+					c.BTimeLosses++
+				}
+			}
+		}
+	}
+	if len(left[0]) == 0 && len(left[1]) == 0 {
+		return nil
+	}
+	c.AMedianLeft, c.BMedianLeft = median(left[0]), median(left[1])
+	return &c
+}
+
+// median is the median of xs, nil when there are none.
+func median(xs []float64) *stats.Float {
+	if len(xs) == 0 {
+		return nil
+	}
+	s := slices.Sorted(slices.Values(xs))
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + m) / 2
+	}
+	f := stats.Float(m)
+	return &f
 }
 
 // SPRTJSON is a match's sequential test: its hypotheses and error rates,
@@ -66,6 +128,7 @@ func (r *MatchResult) JSON(game, a, b string) MatchJSON {
 		lo, hi := t.Bounds()
 		s.SPRT = &SPRTJSON{t.Model.String(), t.Elo0, t.Elo1, t.Alpha, t.Beta, stats.Float(r.LLR), lo, hi, r.Status.String()}
 	}
+	s.Clock = clockJSON(r.Records)
 	return s
 }
 

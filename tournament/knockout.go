@@ -119,10 +119,16 @@ func (o BracketOptions) withDefaults() (BracketOptions, error) {
 	if o.MaxExtraPairs == 0 {
 		o.MaxExtraPairs = 4
 	}
+	return o, o.Check()
+}
+
+// Check says what is wrong with options given explicitly: BestOf below 1,
+// or Ties other than "random" or "extra".
+func (o BracketOptions) Check() error {
 	if o.BestOf < 1 || (o.Ties != "random" && o.Ties != "extra") {
-		return o, fmt.Errorf("tournament: bracket best-of %d, ties %q (want best-of >= 1, ties random or extra)", o.BestOf, o.Ties)
+		return fmt.Errorf("tournament: bracket best-of %d, ties %q (want best-of >= 1, ties random or extra)", o.BestOf, o.Ties)
 	}
-	return o, nil
+	return nil
 }
 
 // bracketRound is one round of a bracket: the matches to play (live, each

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/engine/thinker"
 	"github.com/gametune/gametune/games"
 )
 
@@ -104,21 +105,62 @@ type Fault struct {
 func (f *Fault) Error() string { return fmt.Sprintf("%s: %s", f.Reason, f.Detail) }
 
 // builtin is the built-in searcher as a Mover: one side's searcher (see
-// Searchers), searching with the evaluator, weights and limits of the
-// player of each game.
+// Searchers), searching with the evaluator, weights, limits and search of
+// the player of each game, on its clock when it has one. A player whose
+// search is not the exact one gets a searcher of its own, made at its
+// first game and kept.
 type builtin struct {
-	s  *engine.Searcher
-	pl Player
+	exact    *engine.Searcher
+	tableMiB int
+	others   map[Search]*engine.Searcher
+	s        *engine.Searcher // the searcher of the game
+	pl       Player
+	timer    *thinker.Timer
+}
+
+func newBuiltin(s *engine.Searcher, tableMiB int) *builtin {
+	return &builtin{exact: s, tableMiB: tableMiB, timer: thinker.NewTimer()}
 }
 
 func (b *builtin) NewGame(_ context.Context, s Start) error {
 	b.pl = s.Player
+	b.s = b.exact
+	if b.pl.Search != (Search{}) {
+		if b.s = b.others[b.pl.Search]; b.s == nil {
+			var err error
+			opts := engine.Options{TableMiB: b.tableMiB, Selective: b.pl.Search.Selective, Params: b.pl.Search.Params}
+			if b.s, err = engine.New(opts); err != nil {
+				return fmt.Errorf("tournament: player %q: %w", b.pl.Name, err)
+			}
+			if b.others == nil {
+				b.others = map[Search]*engine.Searcher{}
+			}
+			b.others[b.pl.Search] = b.s
+		}
+	}
 	b.s.NewGame()
+	b.timer.NewGame()
+	b.timer.Params = b.pl.Time
+	if b.pl.Time == (thinker.TimeParams{}) {
+		b.timer.Params = thinker.DefaultTimeParams()
+	}
 	return nil
 }
 
 func (b *builtin) Move(ctx context.Context, t Turn) (Reply, error) {
-	res, err := b.s.Search(ctx, t.Position, b.pl.Evaluator, b.pl.Weights, b.pl.Limits)
+	pl := b.pl
+	var res engine.Result
+	var err error
+	if pl.Timing.TC == nil && pl.Timing.MoveTime == 0 {
+		res, err = b.s.Search(ctx, t.Position, pl.Evaluator, pl.Weights, pl.Limits)
+	} else {
+		l := games.ThinkLimits{MoveTime: pl.Timing.MoveTime}
+		if c := t.Clock; c.Timed {
+			side := t.Position.Turn()
+			l.Clock, l.Left, l.Increment, l.MovesToGo = true, c.Left[side], c.Increment[side], c.MovesToGo
+		}
+		res, err = b.timer.Search(ctx, b.s, t.Position, pl.Evaluator, pl.Weights, pl.Limits, l, nil)
+	}
 	return Reply{Move: res.Move, Score: res.Score, Scored: true, Depth: res.Stats.Depth, Nodes: res.Stats.Nodes}, err
 }
 
@@ -142,7 +184,9 @@ func NewSearchers(tableMiB int) (Searchers, error) {
 	return s, nil
 }
 
-// movers are the built-in movers of the searchers, one per side.
-func (s Searchers) movers() [2]Mover {
-	return [2]Mover{&builtin{s: s[0]}, &builtin{s: s[1]}}
+// movers are the built-in movers of the searchers, one per side; the
+// searchers they make for players of other searches have tableMiB tables
+// (0 means 16).
+func (s Searchers) movers(tableMiB int) [2]Mover {
+	return [2]Mover{newBuiltin(s[0], tableMiB), newBuiltin(s[1], tableMiB)}
 }

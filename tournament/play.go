@@ -20,7 +20,7 @@ func Play(ctx context.Context, s Searchers, spec GameSpec) (Record, error) {
 			return Record{}, fmt.Errorf("tournament: player %q is an external engine: play it on a Pool", pl.Name)
 		}
 	}
-	return PlayMovers(ctx, spec, s.movers())
+	return PlayMovers(ctx, spec, s.movers(0))
 }
 
 // PlayMovers plays one game of spec between movers[0] (spec.First) and
@@ -46,6 +46,7 @@ func PlayMovers(ctx context.Context, spec GameSpec, movers [2]Mover) (Record, er
 		}
 	}
 	r.rec.Duration = time.Since(r.started)
+	r.rec.Clocks = [2]ClockEnd{r.clocks[0].end(), r.clocks[1].end()}
 	return r.rec, nil
 }
 
@@ -136,6 +137,7 @@ func (r *referee) turn(ctx context.Context) error {
 // interruption, a Fault a loss for side; any other error is returned.
 func (r *referee) forfeit(ctx context.Context, side games.Side, why error) (Record, error) {
 	rec := r.rec
+	rec.Clocks = [2]ClockEnd{r.clocks[0].end(), r.clocks[1].end()}
 	if err := ctx.Err(); err != nil {
 		rec.Reason, rec.Duration = ByInterruption, time.Since(r.started)
 		return rec, err

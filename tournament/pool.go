@@ -37,7 +37,7 @@ func NewPool(workers, tableMiB int) (*Pool, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.held = append(p.held, newWorker(s))
+		p.held = append(p.held, newWorker(s, tableMiB))
 	}
 	return p, nil
 }

@@ -6,8 +6,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
 )
 
@@ -95,10 +97,15 @@ type RecordFile struct {
 
 // OpenRecordFile opens path for the records of games of g, appending to it
 // when it exists (as cutechess and fastchess do: nothing in it is lost),
-// creating it otherwise. timeControl is the PGN TimeControl tag's value
-// ("-" or "" for none, as when both players search to a depth).
+// creating it otherwise; a path that is not a regular file (a named pipe,
+// a device) is refused at once (files.CheckAppendable). timeControl is the
+// PGN TimeControl tag's value ("-" or "" for none, as when both players
+// search to a depth).
 func OpenRecordFile(path string, g games.Game, timeControl string) (*RecordFile, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err := files.CheckAppendable(path); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -113,13 +120,11 @@ func TimeControlTag(players []Player) string {
 	tags := map[string]bool{}
 	for _, p := range players {
 		tag := "-"
-		if p.Engine != nil {
-			switch t := p.Engine.Timing(); {
-			case t.TC != nil:
-				tag = t.TC.String()
-			case t.MoveTime > 0:
-				tag = "1/" + strconv.FormatFloat(t.MoveTime.Seconds(), 'f', -1, 64)
-			}
+		switch t := p.timing(); {
+		case t.TC != nil:
+			tag = t.TC.String()
+		case t.MoveTime > 0:
+			tag = "1/" + strconv.FormatFloat(t.MoveTime.Seconds(), 'f', -1, 64)
 		}
 		tags[tag] = true
 	}

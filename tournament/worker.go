@@ -12,8 +12,8 @@ type worker struct {
 	idle    map[string][]Mover
 }
 
-func newWorker(s Searchers) *worker {
-	return &worker{builtin: s.movers(), idle: map[string][]Mover{}}
+func newWorker(s Searchers, tableMiB int) *worker {
+	return &worker{builtin: s.movers(tableMiB), idle: map[string][]Mover{}}
 }
 
 // movers returns the movers of spec's two players and the function that

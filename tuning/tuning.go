@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gametune/gametune/cluster"
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/population"
@@ -161,7 +162,7 @@ func writeResult(w io.Writer, plan *population.Plan, run *results.Run, res popul
 
 // Sources is where a plan reads what its config names
 // (population.Sources): games from the registry (games/all), a user's
-// files up to MaxFile bytes (games.ReadFileLimited), and the games of
+// files up to MaxFile bytes (files.ReadLimited), and the games of
 // other runs from their directories.
 type Sources struct {
 	MaxFile int64
@@ -172,7 +173,7 @@ func (Sources) Game(name string) (games.Game, error) { return all.Find(name) }
 
 // ReadFile reads a file a user named, refusing one over MaxFile bytes.
 func (s Sources) ReadFile(path string) ([]byte, error) {
-	return games.ReadFileLimited(path, s.MaxFile)
+	return files.ReadLimited(path, s.MaxFile)
 }
 
 // RunGames returns the game of the run in dir and its last n games, newest

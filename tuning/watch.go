@@ -1,10 +1,14 @@
 package tuning
 
 import (
+	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"strings"
 	"time"
 
+	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
@@ -34,6 +38,7 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 	progress.Line(planLine(plan, run.Dir(), workersOf(runner)))
 	progress.Interval = progressInterval
 	played, known, stage, stageGen, perGeneration := 0, 0, "", -1, 0
+	after := laterStages(plan)
 	var refreshed time.Time // the report's last refresh: none yet
 	tuner.OnGame = func(p population.Progress) {
 		known++
@@ -55,12 +60,21 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 			}
 			progress.Start(label, p.Total)
 		}
-		progress.Note(runLeft(cfg, p, played, known, perGeneration, time.Since(start)))
+		progress.Note(runLeft(cfg, p, played, known, perGeneration, time.Since(start), after))
+		if seenLeft != nil {
+			if games, _, ok := gamesLeft(cfg, p, played, known, perGeneration, time.Since(start), after); ok {
+				seenLeft(p, known, games)
+			}
+		}
 		progress.Set(p.Done)
 	}
 	var before []float64 // SPSA's theta at the start of the next block; nil: the start
 	tuner.OnGeneration = func(g population.Generation) {
-		rate := float64(played) / max(time.Since(start).Seconds(), 1e-9)
+		after.closedGeneration(g, known)
+		rate := 0.0 // no rate for generations a resume replays, or before a second of play
+		if secs := time.Since(start).Seconds(); played > 0 && secs >= 1 {
+			rate = float64(played) / secs
+		}
 		progress.Line(generationLine(cfg, plan.Evaluator(), before, g, rate))
 		before = g.Mean
 		if err := run.RecordTime(); err != nil && !quiet {
@@ -77,7 +91,8 @@ func watch(tuner *population.Tuner, plan *population.Plan, run *results.Run, run
 }
 
 // generationLine describes a closed generation g of a run of cfg tuning
-// ev, which plays rate games a second: in its tuner's own terms
+// ev, which plays rate games a second (0: not known, as for a generation a
+// resume replays from the store, or in the run's first second): in its tuner's own terms
 // (reports.Terms; before is the weights the generation began from, nil
 // for the first), its yardstick and why the run stopped there.
 func generationLine(cfg population.Config, ev *games.Evaluator, before []float64, g population.Generation, rate float64) string {
@@ -92,9 +107,12 @@ func generationLine(cfg population.Config, ev *games.Evaluator, before []float64
 		}
 	}
 	if g.Stop != "" && g.Stop != population.StopGenerations {
-		line += ", stopped: " + g.Stop
+		line += ", stopped: " + cfg.StopText(g.Stop)
 	}
-	return line + fmt.Sprintf(", %.1f games/s", rate)
+	if rate > 0 {
+		line += fmt.Sprintf(", %.1f games/s", rate)
+	}
+	return line
 }
 
 // progressInterval is how often a run's progress is printed as a line
@@ -116,11 +134,7 @@ func planLine(plan *population.Plan, dir string, workers int) string {
 	cfg := plan.Config()
 	line := fmt.Sprintf("run %s: %s, evaluator %s (%d weights), %s, %d %ss", dir, cfg.Game, plan.Evaluator().Name,
 		len(plan.Evaluator().Features), cfg.Algo, cfg.PlannedGenerations(), cfg.GenerationName())
-	if cfg.Depth > 0 {
-		line += fmt.Sprintf(", depth %d", cfg.Depth)
-	} else if cfg.Nodes > 0 {
-		line += fmt.Sprintf(", %d nodes a move", cfg.Nodes)
-	}
+	line += ", " + plan.LimitText()
 	switch {
 	case cfg.BudgetGames > 0 && cfg.BudgetTime != "":
 		line += fmt.Sprintf(", budget %d games or %s", cfg.BudgetGames, cfg.BudgetTime)
@@ -138,23 +152,171 @@ func planLine(plan *population.Plan, dir string, workers int) string {
 	return line
 }
 
-// runLeft estimates the time the run has left, from the pace so far
-// (played games in elapsed, this session's) and the games known so far
-// (known, the run's, found in the store or played): with a games budget,
-// the budget's games left (its ladder's included); else the batch's games
-// left and those of the generations after it (perGeneration games each, 0
-// unknown), the yardstick's, the ladder's and the verification's aside.
-// "" before the first game.
-func runLeft(cfg population.Config, p population.Progress, played, known, perGeneration int, elapsed time.Duration) string {
-	if played == 0 || perGeneration == 0 || p.Stage == population.StageLadder || p.Stage == population.StageVerify {
+// seenLeft, when not nil (in tests), sees each count of the games a run
+// has left (gamesLeft) with the progress and the games known then.
+var seenLeft func(p population.Progress, known int, games float64)
+
+// later are the games a run plays after its tuning: its ladder's, at most
+// its verification's, and what a verification game costs in games of the
+// run's own search (its deeper search).
+type later struct {
+	tuning, ladder, verify int // tuning: the games the tuning plans, the yardstick's included
+	verifyCost             float64
+	// champions are the distinct champions (by weights) of the closed
+	// generations, which the ladder will rate.
+	champions map[string]bool
+	// closed generations, with the run's games known when the last closed:
+	// the games a generation takes, its yardstick's included, as played.
+	closed, knownAtClose int
+}
+
+// closedGeneration counts g's champion for the ladder, and known games of
+// the run as g closes.
+func (l *later) closedGeneration(g population.Generation, known int) {
+	for _, x := range g.Genomes {
+		if x.ID == g.Best {
+			l.champions[fmt.Sprint(x.Weights)] = true
+		}
+	}
+	l.closed++
+	l.knownAtClose = known
+}
+
+// tuningLeft are the games left of a tuning of gens generations (known:
+// the run's games so far): as planned before the first generation closes,
+// then at the games a generation took so far (a yardstick plays fewer
+// games when the champion did not change).
+func (l later) tuningLeft(gens, known int) int {
+	if l.closed == 0 {
+		return l.tuning - known
+	}
+	return int(math.Round(float64(gens)*float64(l.knownAtClose)/float64(l.closed))) - known
+}
+
+// ladderGames are the games the ladder will play: as planned before the
+// first generation closes, then as many distinct champions as the run's
+// generations (gens in all) give at the rate they came so far.
+func (l later) ladderGames(cfg population.Config, gens int) int {
+	if l.closed == 0 || l.ladder == 0 {
+		return l.ladder
+	}
+	n := len(l.champions)
+	projected := n + int(math.Ceil(float64(max(gens-l.closed, 0))*float64(n)/float64(l.closed)))
+	return cfg.LadderGames(projected, l.tuning)
+}
+
+// laterStages are the stages of a run of plan after its tuning. A
+// verification game's cost is measured once, before the first game: the
+// nodes of searches to the verification's limits over those to the run's,
+// on calibrationPositions (a search of the start alone once said 3.6 for
+// Othello at depth 6 and 8, where the verification played at a tenth of
+// the run's pace); 1 for a run tuning an external engine, whose search is
+// its own.
+func laterStages(plan *population.Plan) later {
+	cfg := plan.Config()
+	tuning := cfg.PlannedTuningGames(plan.Evaluator())
+	if b := cfg.TuningBudget(); b > 0 {
+		tuning = min(tuning, b)
+	}
+	l := later{tuning: tuning, verifyCost: 1, champions: map[string]bool{}}
+	l.ladder, l.verify = cfg.AfterTuning(tuning)
+	if l.verify == 0 || cfg.TuneEngine != "" {
+		return l
+	}
+	own, deep := engine.Limits{Depth: cfg.Depth, Nodes: cfg.Nodes}, cfg.VerifyLimits()
+	ev := plan.Evaluator()
+	s, err := engine.New(engine.Options{TableMiB: 4})
+	if err != nil {
+		return l
+	}
+	var a, b int64
+	for _, p := range calibrationPositions(plan.Game(), cfg.Seed) {
+		for _, x := range []struct {
+			lim   engine.Limits
+			nodes *int64
+		}{{own, &a}, {deep, &b}} {
+			s.NewGame()
+			if res, err := s.Search(context.Background(), p, ev, ev.Defaults(), x.lim); err == nil {
+				*x.nodes += res.Stats.Nodes
+			}
+		}
+	}
+	if a > 0 && b > a {
+		l.verifyCost = float64(b) / float64(a)
+	}
+	return l
+}
+
+// calibrationPositions are the positions laterStages measures on: the
+// game's start and every 8th position of one game of random moves drawn
+// from seed, up to ply 40 or the game's end.
+func calibrationPositions(g games.Game, seed uint64) []games.Position {
+	rng := rand.New(rand.NewPCG(seed, 0x7e11))
+	p := g.Start()
+	var out []games.Position
+	var buf []games.Move
+	for ply := 0; ply <= 40; ply++ {
+		moves, outcome := p.Moves(buf[:0])
+		if outcome != games.Ongoing || len(moves) == 0 {
+			break
+		}
+		if ply%8 == 0 {
+			out = append(out, p.Clone())
+		}
+		buf = moves
+		p.Play(moves[rng.IntN(len(moves))])
+	}
+	return out
+}
+
+// runLeft says how long the run has left at the pace so far (played games
+// in elapsed), as gamesLeft counts the games; "" when it cannot tell, and
+// in the run's first second, when its pace is one game's or two.
+func runLeft(cfg population.Config, p population.Progress, played, known, perGeneration int, elapsed time.Duration, after later) string {
+	games, verify, ok := gamesLeft(cfg, p, played, known, perGeneration, elapsed, after)
+	if !ok || elapsed < time.Second {
 		return ""
 	}
 	rate := float64(played) / max(elapsed.Seconds(), 1e-9)
-	games := max(cfg.BudgetGames-known, 0)
-	if cfg.BudgetGames <= 0 {
-		gens := cfg.ExpectedGenerations(p.Generation, known, elapsed.Seconds())
-		games = max(p.Total-p.Done, 0) + max(gens-p.Generation-1, 0)*perGeneration
+	seconds := func(games float64) string {
+		return time.Duration(games / rate * float64(time.Second)).Round(time.Second).String()
 	}
-	left := time.Duration(float64(games) / rate * float64(time.Second))
-	return "run about " + left.Round(time.Second).String() + " left"
+	text := "run about " + seconds(games) + " left"
+	if verify > 0 {
+		text += ", then up to " + seconds(verify) + " for the verification"
+	}
+	return text
+}
+
+// gamesLeft counts the games the run has left, in games of its own search,
+// as progress p reports it (known games of the run found in the store or
+// played), every stage counted: with a games budget the budget's games
+// left (its ladder's included); with a time budget the batch's games left,
+// those of the generations the pace gives (perGeneration games each, 0
+// unknown) and the ladder's; else the tuning's planned games left (the
+// yardstick's included) and the ladder's; in the ladder, its games left.
+// The verification is counted apart (verify), since its SPRT may stop it
+// sooner: at most its games, each after.verifyCost games. Not ok before the
+// first game, nor before the first generation's size is known.
+func gamesLeft(cfg population.Config, p population.Progress, played, known, perGeneration int, elapsed time.Duration, after later) (games, verify float64, ok bool) {
+	if played == 0 || (perGeneration == 0 && p.Stage != population.StageLadder && p.Stage != population.StageVerify) {
+		return 0, 0, false
+	}
+	verify = float64(after.verify) * after.verifyCost
+	batch := max(p.Total-p.Done, 0)
+	switch budget, _ := cfg.TimeBudget(); {
+	case p.Stage == population.StageVerify:
+		return float64(batch) * after.verifyCost, 0, true
+	case p.Stage == population.StageLadder:
+		games = float64(batch)
+	case cfg.BudgetGames > 0:
+		games = float64(max(cfg.BudgetGames-known, 0))
+	case budget > 0:
+		gens := cfg.ExpectedGenerations(p.Generation, known, elapsed.Seconds())
+		games = float64(batch+max(gens-p.Generation-1, 0)*perGeneration) + float64(after.ladderGames(cfg, gens))
+	default:
+		gens := cfg.PlannedGenerations()
+		games = float64(max(after.tuningLeft(gens, known), batch)) + float64(after.ladderGames(cfg, gens))
+	}
+	return games, verify, true
 }

@@ -24,15 +24,17 @@ func termsConfig(algo population.Algo) population.Config {
 	cfg.SPSAIterations, cfg.SPSABlock, cfg.SPSAREnd = 24, 4, 0.02
 	cfg.CMAESGenerations, cfg.CMAESPairs = 3, 1
 	cfg.TexelRounds, cfg.TexelGames = 3, 30
+	cfg.BayesRounds, cfg.BayesPairs = 4, 2
 	return cfg
 }
 
 // TestGenerationLinesOwnTerms runs every tuner for real and reads its
 // terminal lines: each generation's line speaks in the tuner's terms, with
 // the values the run recorded (SPSA's c_k and a_k computed here by hand),
-// and only the genetic tuner's speaks of fitness and diversity.
+// and only the genetic tuner's speaks of diversity; its score fitness is
+// shown as the points a game behind it.
 func TestGenerationLinesOwnTerms(t *testing.T) {
-	for _, algo := range []population.Algo{population.Genetic, population.Knockout, population.SPSA, population.CMAES, population.Texel} {
+	for _, algo := range []population.Algo{population.Genetic, population.Knockout, population.SPSA, population.CMAES, population.Texel, population.Bayes} {
 		t.Run(string(algo), func(t *testing.T) {
 			plan, run := newRun(t, termsConfig(algo))
 			var stderr bytes.Buffer
@@ -53,8 +55,8 @@ func TestGenerationLinesOwnTerms(t *testing.T) {
 					t.Errorf("line %d\n  %s\nlacks\n  %s", i+1, lines[i], want)
 				}
 				own := algo == population.Genetic
-				if own != strings.Contains(lines[i], "diversity") || own != strings.Contains(lines[i], "fitness") {
-					t.Errorf("%s's line speaks of fitness and diversity: %v, want %v:\n  %s", algo, !own, own, lines[i])
+				if own != strings.Contains(lines[i], "diversity") || strings.Contains(lines[i], "fitness") {
+					t.Errorf("%s's line speaks of diversity: %v, want %v (and of a score fitness never):\n  %s", algo, !own, own, lines[i])
 				}
 			}
 		})
@@ -92,8 +94,23 @@ func wantTerms(t *testing.T, cfg population.Config, g population.Generation) str
 		return fmt.Sprintf("%straining loss %.5f, held-out loss %.5f (the start's %.5f), %s%s", name, -g.MeanFitness, held, -g.WorstFitness, gate, verdict)
 	case population.Knockout:
 		return fmt.Sprintf("%swinner genome %d (won the final ", name, g.Best)
+	case population.Bayes:
+		// The candidate is genome 2g+1, its Elo and sd the round's mean and
+		// worst fitness; the model's mean and sd at the champion its best
+		// fitness and its diversity (population.BayesRoundOf).
+		var c population.Genome
+		for _, x := range g.Genomes {
+			if x.ID == 2*g.Index+1 {
+				c = x
+			}
+		}
+		return fmt.Sprintf("%scandidate %+.0f ± %.0f Elo (%d-%d-%d), optimum %+.0f ± %.0f Elo by the model at champion genome %d, moved %.3f",
+			name, g.MeanFitness, g.WorstFitness, c.Wins, c.Draws, c.Losses, g.BestFitness, g.Diversity, g.Best, g.Distance)
 	}
-	return fmt.Sprintf("%sbest %d fitness %.3f (mean %.3f), diversity %.3f", name, g.Best, g.BestFitness, g.MeanFitness, g.Diversity)
+	// The score fitness is shown as the points a game behind it, without the
+	// 0.01 the roulette wheel needs.
+	return fmt.Sprintf("%sbest genome %d scored %.3f points a game (mean %.3f), diversity %.3f", name, g.Best,
+		g.BestFitness-0.01, g.MeanFitness-0.01, g.Diversity)
 }
 
 // cmaesSigma is the spread of a tic-tac-toe CMA-ES generation's 8
@@ -110,21 +127,70 @@ func cmaesSigma(g population.Generation) float64 {
 // TestRunLeft: with a games budget the time left is the budget's games
 // left at the pace so far, from the first game (a budget-sized run plans
 // 100,000 generations, which the first estimates once took for its
-// length: "389h left"); without one, the planned generations' games.
+// length: "389h left"); without one, the planned generations' games, the
+// ladder's and at most the verification's, at their cost.
 func TestRunLeft(t *testing.T) {
 	cfg := population.Defaults()
 	cfg.BudgetGames, cfg.Generations = 6000, population.MaxGenerations
 	p := population.Progress{Stage: population.StageGeneration, Generation: 0, Done: 1, Total: 128}
 	// 100 games played in 10 s, 1,000 known (900 found in the store):
 	// 5,000 games left at 10 games a second.
-	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second); got != "run about 8m20s left" {
+	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second, later{}); got != "run about 8m20s left" {
 		t.Errorf("budget: %q, want run about 8m20s left", got)
 	}
 	cfg.BudgetGames, cfg.Generations = 0, 10
-	// Generation 3 of 10: 28 games left in it, then 6 generations of 128.
+	// Generation 3 of 10, 1,796 games planned (the yardstick's included),
+	// 1,000 known: 796 left.
 	p.Generation, p.Done = 3, 100
-	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second); got != "run about 1m20s left" {
+	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second, later{tuning: 1796}); got != "run about 1m20s left" {
 		t.Errorf("no budget: %q, want run about 1m20s left (796 games)", got)
+	}
+	// A time budget: 28 games left in generation 3, then the generations
+	// the pace gives (3 in 10 s of a 40 s budget: 12 in all, 8 after this
+	// one), of 128 games.
+	cfg.BudgetTime, cfg.Generations = "40s", population.MaxGenerations
+	if got := runLeft(cfg, p, 100, 1000, 128, 10*time.Second, later{}); got != "run about 1m45s left" {
+		t.Errorf("time budget: %q, want run about 1m45s left (28 + 8*128 = 1,052 games)", got)
+	}
+	cfg.BudgetTime, cfg.Generations = "", 10
+	// Every stage counted: then a ladder of 200 games, and a verification of
+	// at most 400 games each costing 3 of the run's: 796 + 200 games, then
+	// up to 1,200, at 10 a second.
+	after := later{tuning: 1796, ladder: 200, verify: 400, verifyCost: 3}
+	for _, tc := range []struct {
+		p    population.Progress
+		want string
+	}{
+		{p, "run about 1m40s left, then up to 2m0s for the verification"},
+		{population.Progress{Stage: population.StageLadder, Done: 50, Total: 200}, "run about 15s left, then up to 2m0s for the verification"},
+		{population.Progress{Stage: population.StageVerify, Done: 100, Total: 400}, "run about 1m30s left"},
+	} {
+		if got := runLeft(cfg, tc.p, 100, 1000, 128, 10*time.Second, after); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.p.Stage, got, tc.want)
+		}
+	}
+	if got := runLeft(cfg, p, 3, 3, 128, 500*time.Millisecond, after); got != "" {
+		t.Errorf("in the run's first second: %q, want nothing (the pace of a game or two)", got)
+	}
+}
+
+// TestLaterStages: a run's ladder and verification are known before its
+// first game: the ladder's games as the run will play them, the
+// verification's cap, and a verification game's cost measured as the
+// nodes of a search to depth + 2 over those to the run's depth (more than
+// one game of the run's); with verify off, none.
+func TestLaterStages(t *testing.T) {
+	cfg := smallConfig(3)
+	cfg.Verify, cfg.VerifyPairs, cfg.LadderPairs = population.VerifyAuto, 10, 2
+	plan, _ := newRun(t, cfg)
+	l := laterStages(plan)
+	if l.verify != 20 || l.ladder == 0 || l.verifyCost <= 1 {
+		t.Errorf("later stages %+v: want 20 verification games, a ladder, and a verification game costing more than 1", l)
+	}
+	cfg.Verify = population.VerifyOff
+	plan, _ = newRun(t, cfg)
+	if l := laterStages(plan); l.verify != 0 || l.ladder == 0 {
+		t.Errorf("verify off: later stages %+v, want a ladder and no verification", l)
 	}
 }
 
@@ -155,5 +221,67 @@ func TestReportRefreshedSparingly(t *testing.T) {
 	}
 	if len(hist) != 20 || calls != 2 {
 		t.Errorf("%d generations, %d drawings of the report: want 20 and 2", len(hist), calls)
+	}
+}
+
+// TestGenerationLineRate: a generation's line gives the run's rate only
+// when it is known: not for a generation a resume replays from the store
+// (no game played yet: once "0.0 games/s"), nor in the run's first second.
+func TestGenerationLineRate(t *testing.T) {
+	cfg := termsConfig(population.Genetic)
+	plan, _ := newRun(t, cfg)
+	g := population.Generation{Index: 0, Genomes: []population.Genome{{ID: 1}}, Best: 1}
+	if line := generationLine(plan.Config(), plan.Evaluator(), nil, g, 0); strings.Contains(line, "games/s") {
+		t.Errorf("a replayed generation's line gives a rate: %q", line)
+	}
+	if line := generationLine(plan.Config(), plan.Evaluator(), nil, g, 2.5); !strings.HasSuffix(line, ", 2.5 games/s") {
+		t.Errorf("a played generation's line lacks its rate: %q", line)
+	}
+}
+
+// TestGamesLeftFromTheFirstGeneration: from the end of the first
+// generation on, the games a run says it has left (the time-left line's
+// count, before the pace turns it into time) are within 20% of the games
+// it then plays: its generations', its yardstick's and its ladder's. The
+// run is a small othello-report preset (genetic, Othello's report
+// evaluator, at depth 1, 24 generations of 8 genomes, a ladder of its
+// champions). Counted in games, not seconds, so that a busy machine cannot
+// break it; the verification is off (its SPRT decides its length, and
+// the line gives it apart as an upper bound).
+func TestGamesLeftFromTheFirstGeneration(t *testing.T) {
+	cfg := population.Defaults()
+	if err := population.ApplyPreset(&cfg, "othello-report"); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Depth, cfg.Population, cfg.Generations, cfg.Games = 1, 8, 24, 2
+	cfg.Verify, cfg.YardstickEvery, cfg.YardstickPairs, cfg.LadderPairs = population.VerifyOff, 1, 2, 1
+	type seen struct {
+		p     population.Progress
+		known int
+		games float64
+	}
+	var log []seen
+	seenLeft = func(p population.Progress, known int, games float64) { log = append(log, seen{p, known, games}) }
+	defer func() { seenLeft = nil }()
+	plan, run := newRun(t, cfg)
+	if err := Tune(context.Background(), plan, run, local(t), Output{io.Discard, io.Discard, false}); err != nil {
+		t.Fatal(err)
+	}
+	if len(log) == 0 {
+		t.Fatal("no count of the games left")
+	}
+	total, checked := log[len(log)-1].known, 0
+	for _, s := range log {
+		actual := total - s.known
+		if (s.p.Stage != population.StageLadder && s.p.Generation < 1) || actual < 20 {
+			continue
+		}
+		checked++
+		if math.Abs(s.games-float64(actual)) > 0.2*float64(actual) {
+			t.Errorf("%s %d, %d/%d games: %.0f games left counted, %d played", s.p.Stage, s.p.Generation+1, s.p.Done, s.p.Total, s.games, actual)
+		}
+	}
+	if checked < 500 {
+		t.Errorf("only %d counts checked of %d", checked, len(log))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
@@ -112,7 +113,7 @@ func stampOf(dir string) (stamp, error) {
 // readIndexHeader reads the WAL index's header from the -shm file at path
 // (opened, read and closed): "" when there is none.
 func readIndexHeader(path string) string {
-	f, err := os.Open(path)
+	f, err := files.Open(path)
 	if err != nil {
 		return ""
 	}

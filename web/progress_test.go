@@ -24,6 +24,7 @@ func tunedConfig(algo population.Algo) population.Config {
 	c.SPSAIterations, c.SPSABlock = 24, 4
 	c.CMAESGenerations, c.CMAESPairs = 3, 1
 	c.TexelRounds, c.TexelGames = 3, 30
+	c.BayesRounds, c.BayesPairs = 3, 2
 	return c
 }
 
@@ -67,7 +68,7 @@ func tuneRun(t *testing.T, root, name string, cfg population.Config, stop int) {
 }
 
 // TestProgressEveryTuner: the dashboard measures a run's progress in
-// games, whatever its tuner: a finished SPSA, CMA-ES or Texel run has
+// games, whatever its tuner: a finished SPSA, CMA-ES, Texel or Bayes run has
 // played all it planned (its games of its games, its blocks or rounds of
 // them), its page shows Elo against games spent first, then its tuner's
 // own figures and history; a running run with a games budget is measured
@@ -78,6 +79,7 @@ func TestProgressEveryTuner(t *testing.T) {
 		population.SPSA:  {"elo", "spsa-theta", "spsa", "spsa-c"},
 		population.CMAES: {"elo", "cmaes-sigma", "cmaes-mean"},
 		population.Texel: {"elo", "texel-loss"},
+		population.Bayes: {"elo", "bayes-optimum", "bayes-path", "bayes-landscape", "bayes-pair"},
 	}
 	for algo := range figures {
 		tuneRun(t, root, string(algo), tunedConfig(algo), 0)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -42,7 +43,14 @@ func TestBudgetSpent(t *testing.T) {
 // each plays it within 5%, the yardstick some of it and at most a tenth.
 func checkBudgetSpent(t *testing.T, budget int) {
 	dir := t.TempDir()
-	for _, algo := range []string{"spsa", "genetic", "cmaes", "texel", "knockout"} {
+	full := budget
+	for _, algo := range []string{"spsa", "genetic", "cmaes", "texel", "knockout", "bayes"} {
+		budget := full
+		if algo == "bayes" {
+			// Bayes is for expensive games: each round of its 8 pairs refits
+			// its model, so it spends at most 600 of tic-tac-toe's here.
+			budget = min(full, 600)
+		}
 		run := filepath.Join(dir, algo)
 		code, out, errOut := tune(t, "", "--quiet", "run", "--game", "tictactoe", "--start", "random", "--depth", "2",
 			"--algo", algo, "--budget-games", itoa(budget), "--out", run)
@@ -68,9 +76,13 @@ func TestShortLengthNoted(t *testing.T) {
 	args := []string{"run", "--game", "tictactoe", "--depth", "1", "--population", "4", "--games", "1", "--yardstick-pairs", "1",
 		"--budget-games", "2000"}
 	want := "generations 10 ends the run after about"
-	code, _, errOut := tune(t, "", append(args, "--generations", "10", "--out", filepath.Join(dir, "short"))...)
+	code, out, errOut := tune(t, "", append(args, "--generations", "10", "--out", filepath.Join(dir, "short"))...)
 	if code != 0 || !strings.Contains(errOut, "note: "+want) {
 		t.Fatalf("exit %d; stderr lacks %q:\n%s", code, want, errOut)
+	}
+	// Why the run ended, in words (once "10 generations, 1340 games (generations)").
+	if !regexp.MustCompile(`(?m)^10 generations, \d+ games \(ended: its 10 generations played\)$`).MatchString(out) {
+		t.Errorf("the result does not say in words why the run ended:\n%s", out)
 	}
 	if _, out, _ := tune(t, "", "show", filepath.Join(dir, "short")); !strings.Contains(out, "note: "+want) {
 		t.Errorf("show lacks %q:\n%s", want, out)
@@ -116,8 +128,6 @@ func yardstickGames(t *testing.T, dir string) int {
 // 45% when its default was measured every block). Tic-tac-toe at depth 2,
 // so that 100,000 games take about a minute.
 func TestBudget20000(t *testing.T) {
-	if testing.Short() {
-		t.Skip("five runs of 20,000 games")
-	}
+	long(t, "five runs of 20,000 games")
 	checkBudgetSpent(t, 20000)
 }

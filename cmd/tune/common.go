@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
 	"github.com/gametune/gametune/tournament"
@@ -55,8 +56,8 @@ const poolTableMiB = 2
 // saved games): gametune's own are a few KiB.
 const maxUserFile = 4 << 20
 
-// readUserFile reads a file a user named, refusing one larger than
-// maxUserFile (or endless, as /dev/zero) with the limit in the message.
+// readUserFile reads a file a user named (files.ReadLimited), refusing one
+// over maxUserFile, or a pipe or a device, with the reason in the message.
 func readUserFile(path string) ([]byte, error) {
-	return games.ReadFileLimited(path, maxUserFile)
+	return files.ReadLimited(path, maxUserFile)
 }

@@ -72,7 +72,7 @@ func compareAlgos(o compareOptions) ([]population.Algo, error) {
 func newCompareCommand(g *globalOptions) *cobra.Command {
 	o := compareOptions{base: population.Defaults()}
 	c := command("compare --game G --budget-games N --out DIR [flags]", "Run several tuners from the same start on the same budget, then rate their champions in one ladder",
-		`compare runs each tuner of --algos (genetic, knockout, spsa, cmaes, texel) from
+		`compare runs each tuner of --algos (genetic, knockout, spsa, cmaes, texel, bayes) from
 the same start, seed and games budget, each in its own run directory DIR/<algo>
 (its defaults, stopped by the budget); then rates the champions of every run
 (up to --champions each, evenly spaced, the last always) with the start and the

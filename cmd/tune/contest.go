@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/tournament"
@@ -94,7 +95,11 @@ func (o contestOptions) prepare(ctx context.Context, specs []string, stderr io.W
 	}
 	var anyExternal bool
 	ct.players, anyExternal, err = engines.PlayersEach(ctx, g, specs, each, func(spec string) (tournament.Player, error) {
-		return contestant(g, o.evaluator, spec, limits)
+		pl, err := tournament.BuiltinPlayer(g, o.evaluator, spec, limits)
+		if err != nil {
+			return pl, usageError{err}
+		}
+		return pl, nil
 	})
 	if errors.Is(err, external.ErrSpec) {
 		err = usageError{err}
@@ -140,21 +145,13 @@ func (o contestOptions) check() (games.Game, engine.Limits, error) {
 	if o.maxPlies < 0 || o.maxPlies > population.MaxPlyCap {
 		return nil, engine.Limits{}, usageError{fmt.Errorf("--max-plies %d: want 1 to %d, or 0 for 400", o.maxPlies, population.MaxPlyCap)}
 	}
+	if err := files.CheckAppendable(o.gamesOut); o.gamesOut != "" && err != nil {
+		return nil, engine.Limits{}, usageError{fmt.Errorf("--games-out: %w", err)}
+	}
 	if o.adjudicate.Check() != nil {
 		return nil, engine.Limits{}, usageError{errors.New("the adjudication settings (--draw-after, --draw-plies, --draw-margin, --resign-plies, --resign-margin) must not be negative")}
 	}
 	return g, limits, nil
-}
-
-// contestant resolves a built-in player SPEC: "default",
-// "default:EVALUATOR" or a weights file, with its own ",depth=D" or
-// ",nodes=N" if any (tournament.BuiltinPlayer).
-func contestant(g games.Game, evaluator, spec string, lim engine.Limits) (tournament.Player, error) {
-	pl, err := tournament.BuiltinPlayer(g, evaluator, spec, lim)
-	if err != nil {
-		return tournament.Player{}, usageError{err}
-	}
-	return pl, nil
 }
 
 // Run plays specs on the runner, writing each finished game to

@@ -216,7 +216,7 @@ func refereeChess(t *testing.T, white, black uciEngine, opening []string, maxPli
 func TestEngineAgainstStockfish(t *testing.T) {
 	needBinary(t, stockfishPath)
 	pairs := envInt(t, "GAMETUNE_STOCKFISH_PAIRS", 1)
-	ours := uciEngine{startTuneEngine(t, false, "chess"), "go depth 5"}
+	ours := uciEngine{startTuneEngine(t, false, "chess", "--evaluator", "textbook", "--search", "exact"), "go depth 5"}
 	sf := uciEngine{startEngine(t, false, stockfishPath), "go depth 8"}
 	sf.p.send("uci", "setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1800", "setoption name Threads value 1")
 	sf.p.expect("uciok", 10*time.Second)

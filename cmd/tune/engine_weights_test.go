@@ -69,14 +69,15 @@ func builtinGame(t *testing.T, g games.Game, path string, depth, plies int) []st
 
 // TestEngineWeightsFile: `tune engine` with a weights file plays the moves of
 // the built-in player with those weights at the same fixed depth, through
-// GTP (Othello) and UCI (chess).
+// GTP (Othello) and UCI (chess), both with the exact search the built-in
+// player searches with.
 func TestEngineWeightsFile(t *testing.T) {
 	t.Run("othello-gtp", func(t *testing.T) {
 		g := othello.Game()
 		ev, _ := games.FindEvaluator(g, "full")
 		path, _ := writeTunedWeights(t, g, ev)
 		want := builtinGame(t, g, path, 4, 0)
-		p := startTuneEngine(t, true, "othello", "--weights", path, "--depth", "4", "--hash", "16")
+		p := startTuneEngine(t, true, "othello", "--weights", path, "--depth", "4", "--hash", "16", "--search", "exact")
 		p.gtp("clear_board", 5*time.Second)
 		pos := othello.Start()
 		for i, w := range want {
@@ -98,7 +99,7 @@ func TestEngineWeightsFile(t *testing.T) {
 			plies = 16
 		}
 		want := builtinGame(t, g, path, 3, plies)
-		p := startTuneEngine(t, false, "chess", "--weights", path)
+		p := startTuneEngine(t, false, "chess", "--weights", path, "--search", "exact")
 		p.send("uci", "ucinewgame", "isready")
 		p.expect("readyok", 5*time.Second)
 		pos := chess.Start()

@@ -137,8 +137,9 @@ func TestEnginesJSONMatch(t *testing.T) {
 	}
 }
 
-// TestEnginesJSONRefusals (issue 29): an xboard engine of engines.json is
-// refused by name, saying what gametune speaks; --each with no external
+// TestEnginesJSONRefusals (issues 29, 58): an xboard engine of
+// engines.json without a limit is refused, saying what it needs, and one
+// whose command is missing names it; --each with no external
 // player, and with a key it cannot set, are refused; all with exit 2 and
 // before any game.
 func TestEnginesJSONRefusals(t *testing.T) {
@@ -151,9 +152,10 @@ func TestEnginesJSONRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--engines", file, "--a", "gamma"}, `proto=xboard: gametune speaks UCI (chess) and GTP (Othello), not xboard`},
+		{[]string{"--engines", file, "--a", "gamma"}, `an xboard engine needs depth=, movetime=, nodes= or tc=`},
+		{[]string{"--engines", file, "--a", "gamma", "--each", "depth=1"}, `cmd=sloppy`},
 		{[]string{"--each", "tc=10+0.1"}, "--each sets external engines, and no player is one"},
-		{[]string{"--each", "cmd=x", "--a", "cmd=x,depth=1"}, "--each: external: engine spec: each \"cmd=x\": cmd= belongs to each engine"},
+		{[]string{"--each", "cmd=x", "--a", "cmd=x,depth=1"}, "--each: engine spec: each \"cmd=x\": cmd= belongs to each engine"},
 		{[]string{"--engines", filepath.Join(dir, "none.json")}, "--engines: open"},
 	} {
 		args := append([]string{"match", "--game", "chess", "--b", "default", "--pairs", "1", "--depth", "1"}, c.args...)

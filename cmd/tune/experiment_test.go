@@ -77,9 +77,8 @@ func tuneFor(t *testing.T, bin string, args ...string) {
 // --start default --budget-games 30000 --depth 4 over seeds 1 to 5: the
 // exported best beats default:full with its interval above 0 in an
 // independent match of 400 pairs at depth 4 on another seed's openings
-// (one opening a pair) for at least 4 of them. Measured: +48.5, +55.6,
-// +35.3, +41.0 and 0 (seed 5's best is the defaults), median +41 Elo;
-// about 6 minutes a seed on 2 cores.
+// (one opening a pair) for at least 4 of them; about 6 minutes a seed on
+// 2 cores. Measurements: docs/experiments.md#what-the-defaults-gain.
 func TestExperimentOthelloFullFromDefaults(t *testing.T) {
 	experiment(t)
 	bin := buildTune(t)
@@ -112,10 +111,8 @@ func TestExperimentOthelloFullFromDefaults(t *testing.T) {
 // --game checkers --evaluator full --start default --budget-games 6000
 // --depth 4, then every tuner's exported best against default:full, 200
 // pairs at depth 4 on another seed's openings: none significantly worse
-// than the defaults, at least two significantly better. Measured: genetic
-// +65.9 [+35.4, +97.4], CMA-ES +70.4 [+39.7, +102.3], knockout, SPSA and
-// Texel the defaults (their runs found no confident gain); 10 minutes on 2
-// cores.
+// than the defaults, at least two significantly better; 10 minutes on 2
+// cores. Measurements: docs/experiments.md#what-the-defaults-gain.
 func TestExperimentCheckersCompare(t *testing.T) {
 	experiment(t)
 	bin := buildTune(t)

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
-	"github.com/gametune/gametune/population"
 	"github.com/gametune/gametune/results"
 	"github.com/spf13/cobra"
 )
@@ -30,6 +30,9 @@ func runExport(ctx context.Context, o exportOptions, gopts globalOptions, out ou
 	if o.encoding != games.EncodingInt16 && o.encoding != games.EncodingFloat32 {
 		return usageError{fmt.Errorf("export: encoding %q (accepted: %s, %s)", o.encoding, games.EncodingInt16, games.EncodingFloat32)}
 	}
+	if err := files.CheckWritable(o.out, o.force); o.out != "" && err != nil {
+		return usageError{outputError(err)}
+	}
 	var data []byte
 	var err error
 	if o.weights != "" {
@@ -44,17 +47,17 @@ func runExport(ctx context.Context, o exportOptions, gopts globalOptions, out ou
 		_, err := out.Stdout.Write(data)
 		return err
 	}
-	return writeOutput(o.out, data, o.force)
+	return outputError(files.WriteOrKeep(o.out, data, o.force))
 }
 
-// writeOutput writes a file the user named, atomically, never replacing
-// one without force: an existing file or a non-regular one is a usage error.
-func writeOutput(path string, data []byte, force bool) error {
-	err := results.WriteFileAtomic(path, data, force)
-	if errors.Is(err, results.ErrFileExists) {
+// outputError marks the errors of a file the user named to write that are
+// the user's to fix as usage errors: an existing file (without --force), a
+// special file.
+func outputError(err error) error {
+	switch {
+	case errors.Is(err, files.ErrExists):
 		return usageError{fmt.Errorf("%w (use --force to replace it)", err)}
-	}
-	if errors.Is(err, results.ErrNotRegular) {
+	case errors.Is(err, files.ErrNotRegular):
 		return usageError{err}
 	}
 	return err
@@ -77,29 +80,12 @@ func exportRun(o exportOptions) ([]byte, error) {
 }
 
 // convertWeights writes a weights file, or an evaluator's defaults, in
-// another format.
+// another format (results.ConvertWeights).
 func convertWeights(o exportOptions) ([]byte, error) {
 	if o.format == "csv" || o.generation >= 0 {
 		return nil, usageError{errors.New("export: --weights converts one set of weights: formats json, go, c and uci, no --generation")}
 	}
-	gameName, err := games.SpecGame(o.weights, o.game)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("export: %w", err)}
-	}
-	g, err := findGame(gameName)
-	if err != nil {
-		return nil, err
-	}
-	evaluator, weights := "", o.weights
-	if e, ok := strings.CutPrefix(o.weights, "default:"); ok {
-		evaluator, weights = e, "default"
-	}
-	ev, w, err := player(g, evaluator, weights)
-	if err != nil {
-		return nil, err
-	}
-	choice := population.Choice{Label: "converted from " + o.weights, Generation: -1, Weights: w}
-	data, err := results.ExportWeightsWith(o.format, g, ev, choice, map[string]any{"from": o.weights}, games.WeightsOptions{Encoding: o.encoding})
+	data, err := results.ConvertWeights(o.weights, o.game, o.format, games.WeightsOptions{Encoding: o.encoding})
 	if err != nil {
 		return nil, usageError{err}
 	}

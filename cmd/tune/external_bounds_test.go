@@ -143,8 +143,10 @@ func TestEngineLogAndFaultRecord(t *testing.T) {
 		t.Errorf("a match whose engine wrote nothing left %v", left)
 	}
 	games := filepath.Join(dir, "games.pgn")
-	match("cmd="+engine+",proto=uci,depth=1,name=staller,stall=300,arg=-stall-at,arg=4", "--games-out", games)
-	const detail = "staller: no answer in 300ms while searching"
+	// The stall limit also bounds the handshake: 3 s, so that an engine slow
+	// to start on a busy machine still reaches the ply where it stalls.
+	match("cmd="+engine+",proto=uci,depth=1,name=staller,stall=3000,arg=-stall-at,arg=4", "--games-out", games)
+	const detail = "staller: no answer in 3s while searching"
 	if pgn, _ := os.ReadFile(games); !strings.Contains(string(pgn), `[TerminationDetails "`+detail) {
 		t.Errorf("the games file lacks the stall's detail:\n%s", pgn)
 	}

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/gametune/gametune/engine"
-	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/learn"
 	"github.com/gametune/gametune/tournament"
 	"github.com/spf13/cobra"
@@ -44,10 +42,11 @@ func runLearn(ctx context.Context, o learnOptions, gopts globalOptions, out outp
 	if runErr != nil && (res == nil || ctx.Err() == nil) {
 		return runErr
 	}
-	if err := o.write(cfg.Game, res); err != nil {
+	written, err := learn.Finish(cfg, res, runErr, o.out, o.force, o.source(res))
+	if err != nil {
 		return err
 	}
-	summary := learn.NewSummary(res, cfg.Game.Name(), cfg.Evaluator.Name, o.out)
+	summary := learn.NewSummary(res, cfg.Game.Name(), cfg.Evaluator.Name, written, runErr != nil)
 	if err := emit(out, o.json, summary, summary.WriteTable); err != nil {
 		return err
 	}
@@ -68,8 +67,10 @@ func (o learnOptions) config() (learn.Config, error) {
 	case o.epochs < 0 || o.l2 < 0 || o.rate < 0:
 		return learn.Config{}, usageError{fmt.Errorf("learn: --epochs %d, --l2 %v, --rate %v: want 0 (the fit's default) or more", o.epochs, o.l2, o.rate)}
 	}
-	if _, err := os.Lstat(o.out); err == nil && !o.force {
+	if err := files.CheckWritable(o.out, o.force); errors.Is(err, files.ErrExists) {
 		return learn.Config{}, usageError{fmt.Errorf("learn: %s exists already (use --force to replace it)", o.out)}
+	} else if err != nil {
+		return learn.Config{}, usageError{fmt.Errorf("learn: -o: %w", err)}
 	}
 	if _, err := checkWorkers(o.workers); err != nil {
 		return learn.Config{}, err
@@ -87,18 +88,13 @@ func (o learnOptions) config() (learn.Config, error) {
 		return learn.Config{}, usageError{err}
 	}
 	return learn.Config{Game: g, Evaluator: ev, Weights: w, Limits: lim, Budget: o.budget, Rounds: o.rounds,
-		Seed: o.seed, Store: o.positions, Lambda: o.lambda, Gate: learn.Gate{MaxPairs: o.gatePairs}, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers, Tables: o.tables}}, nil
+		Seed: o.seed, Store: o.positions, State: o.out + ".resume", Lambda: o.lambda, Gate: learn.Gate{MaxPairs: o.gatePairs}, Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers, Tables: o.tables}}, nil
 }
 
-// write writes the learned weights file atomically.
-func (o learnOptions) write(g games.Game, res *learn.Result) error {
-	source := map[string]any{"command": "learn", "seed": o.seed, "budget_games": o.budget, "depth": o.depth, "rounds": len(res.Rounds), "start": o.start, "lambda": o.lambda,
+// source is what the learned weights file records of the command.
+func (o learnOptions) source(res *learn.Result) map[string]any {
+	return map[string]any{"command": "learn", "seed": o.seed, "budget_games": o.budget, "depth": o.depth, "rounds": len(res.Rounds), "start": o.start, "lambda": o.lambda,
 		"gate_pairs": o.gatePairs, "epochs": o.epochs, "rate": o.rate, "l2": o.l2, "tables": o.tables, "games": len(res.Set.Games), "positions": res.Set.Positions()}
-	var b bytes.Buffer
-	if err := games.WriteWeights(&b, g, res.Evaluator, res.Weights, source); err != nil {
-		return err
-	}
-	return writeOutput(o.out, b.Bytes(), o.force)
 }
 
 func newLearnCommand(g *globalOptions) *cobra.Command {
@@ -117,7 +113,9 @@ beats the current weights in colour-swapped pairs: a pentanomial SPRT (H0 0, H1
 5 normalized Elo) accepts, or at the gate's last pair the Elo interval lies
 above 0. The budget counts every game: a quarter for the gates, the rest
 self-play, later rounds playing more. Results do not depend on --workers.
--o is written atomically and never replaced without --force.`,
+-o is written atomically and never replaced without --force. Interrupted, learn
+keeps its weights so far in FILE.resume and its games in --positions (or
+FILE.resume.games): run again, it goes on to the result of an unbroken run.`,
 		cobra.NoArgs, func(ctx context.Context, out output) error { return runLearn(ctx, o, *g, out) })
 	f := c.Flags()
 	f.StringVar(&o.game, "game", "othello", "the game")

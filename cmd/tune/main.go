@@ -13,6 +13,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"syscall"
+
+	"github.com/gametune/gametune/reports"
 )
 
 // Exit statuses.
@@ -61,14 +63,14 @@ func profiled(path string, stderr io.Writer, f func() int) int {
 // 1 for any other error.
 func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCommand()
-	out := &checkedWriter{w: stdout}
+	out := &reports.CheckedWriter{W: stdout}
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(out)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
-	if err == nil && out.err != nil {
-		err = fmt.Errorf("writing the results to standard output: %w", out.err)
+	if err == nil && out.Err != nil {
+		err = fmt.Errorf("writing the results to standard output: %w", out.Err)
 	}
 	switch {
 	case err == nil:
@@ -77,7 +79,7 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "tune: interrupted")
 		return exitInterrupted
 	}
-	fmt.Fprintln(stderr, "tune:", err)
+	fmt.Fprintln(stderr, "tune:", reports.ErrorText(err))
 	var u usageError
 	// cobra has no error type for an unknown command, only its message.
 	if errors.As(err, &u) || strings.HasPrefix(err.Error(), "unknown command ") {
@@ -91,23 +93,3 @@ type usageError struct{ err error }
 
 func (u usageError) Error() string { return u.err.Error() }
 func (u usageError) Unwrap() error { return u.err }
-
-// checkedWriter keeps the first error of the writes to standard output, so
-// that a command whose results could not be written (a full disk, a closed
-// pipe) fails although it printed with fmt.Fprintf and ignored the error.
-// After the first error it writes nothing more.
-type checkedWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (c *checkedWriter) Write(p []byte) (int, error) {
-	if c.err != nil {
-		return 0, c.err
-	}
-	n, err := c.w.Write(p)
-	if err != nil {
-		c.err = err
-	}
-	return n, err
-}

@@ -53,14 +53,15 @@ func newMatchCommand(g *globalOptions) *cobra.Command {
 colours swapped, on all cores. A SPEC is "default" (the evaluator's default weights),
 "default:EVALUATOR", a weights file (JSON, as 'tune export' writes), an external
 engine, or the name of one in the --engines file. A built-in SPEC may end with
-a limit of its own, ",depth=D" and/or ",nodes=N", which replaces --depth and
---nodes for that player (default:full,depth=2). An external engine is
+settings: ",depth=D", ",nodes=N" (for --depth, --nodes), a clock the runner keeps
+(",tc=[MOVES/]SECONDS[+INC]", ",st=S", ",movetime=MS"), ",search=selective" and
+",param.NAME=V" (default:pst,tc=10+0.1,search=selective). An external engine is
 
-  cmd=PATH,proto=uci|gtp[,name=N][,arg=A]...[,dir=D][,option.NAME=VALUE]...
+  cmd=PATH,proto=uci|xboard|gtp[,name=N][,arg=A]...[,dir=D][,option.NAME=VALUE]...
       [,depth=D|nodes=N|movetime=MS|tc=[MOVES/]SECONDS[+INC]]
       [,restart=on|off][,timemargin=MS][,stall=MS]
 
-(UCI for chess, GTP for Othello). The runner keeps the clocks of tc= and
+(UCI or xboard for chess, GTP for Othello). The runner keeps the clocks of tc= and
 movetime=; an engine over its time by more than timemargin (100ms), that crashes,
 stops answering for stall (60s) or plays an illegal move loses the game, and is
 restarted for the next. Its stderr goes to --engine-log.

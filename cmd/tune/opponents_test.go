@@ -59,7 +59,7 @@ func TestOpponentsRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--algo", "knockout", "--opponents", "default"}, "algo knockout takes no opponents; genetic, spsa and cmaes do"},
+		{[]string{"--algo", "knockout", "--opponents", "default"}, "algo knockout takes no opponents; genetic, spsa, cmaes and bayes do"},
 		{[]string{"--opponents", "cmd=/bin/sh,proto=gtp", "--nats", "nats://127.0.0.1:1"}, "opponent 1 (sh): external engines play on the local pool only"},
 		{[]string{"--opponents", "cmd=/bin/sh,proto=uci,depth=1"}, "proto=uci plays chess, not othello"},
 	} {

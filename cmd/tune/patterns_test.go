@@ -12,19 +12,17 @@ import (
 // openings of a seed the pipeline never played (random:8, seed 2700): at
 // least +200 Elo with the interval above +100.
 func TestPatternsBeatFull(t *testing.T) {
-	if testing.Short() {
-		t.Skip("400 games at depth 6: skipped with -short")
-	}
+	long(t, "400 games at depth 6")
 	beats(t, "othello", "default:patterns", "default:full", 200, 6, "2700", 200, 100)
 }
 
 // TestExperimentPatternsAgainstRhino: issue 27's second must-show. The
 // shipped patterns evaluator at depth 6 against GRhino's gtp-rhino at level
-// 4, 24 colour-swapped pairs: at least 75% (full scored 37.5%; patterns
-// 84.4%). GRhino thinks 20-30 s of CPU a game at level 4, so the 48 games
-// take 8-9 minutes on 2 cores, two fifths of CI's time: it runs with the
-// experiments, and CI plays the first 8 of its pairs
-// (TestPatternsAgainstRhino).
+// 4, 24 colour-swapped pairs: at least 75%. GRhino thinks 20-30 s of CPU a
+// game at level 4, so the 48 games take 8-9 minutes on 2 cores, two fifths
+// of CI's time: it runs with the experiments, and CI plays the first 8 of
+// its pairs (TestPatternsAgainstRhino).
+// Measurements: docs/experiments.md#othello-patterns.
 func TestExperimentPatternsAgainstRhino(t *testing.T) {
 	experiment(t)
 	needBinary(t, rhinoPath)
@@ -33,9 +31,9 @@ func TestExperimentPatternsAgainstRhino(t *testing.T) {
 
 // TestPatternsAgainstRhino plays the first 8 pairs of the must-show's 24
 // (same seed, same openings) in about 3 minutes: at least 62.5%, above
-// full's 37.5% over the 24 (patterns scored 75.0% on these 8, 12-0-4;
-// GRhino plays without randomness, so the figure moves only when the
-// engine or the tables do).
+// full's score over the 24. GRhino plays without randomness, so the figure
+// moves only when the engine or the tables do.
+// Measurements: docs/experiments.md#othello-patterns.
 func TestPatternsAgainstRhino(t *testing.T) {
 	if testing.Short() {
 		t.Skip("16 games against gtp-rhino at level 4: skipped with -short")
@@ -83,9 +81,7 @@ func matchScore(t *testing.T, bin, game, a, b string, pairs, depth int, seed str
 // depth 2, must end with weights that beat default:report at depth 2 over
 // 100 pairs on another seed's openings, the interval above 0.
 func TestPatternsLearnFromScratch(t *testing.T) {
-	if testing.Short() {
-		t.Skip("6,000 games and their fits: skipped with -short")
-	}
+	long(t, "6,000 games and their fits")
 	bin := buildTune(t)
 	out := filepath.Join(t.TempDir(), "learned.gtw")
 	t0 := time.Now()

@@ -17,7 +17,7 @@ type perftOptions struct {
 	json        bool
 }
 
-func runPerft(ctx context.Context, o perftOptions, _ globalOptions, out output) error {
+func runPerft(ctx context.Context, o perftOptions, g globalOptions, out output) error {
 	s, err := o.engine.resolve(o.game)
 	if err != nil {
 		return err
@@ -25,6 +25,9 @@ func runPerft(ctx context.Context, o perftOptions, _ globalOptions, out output) 
 	depth, err := games.ParsePerftDepth(o.depth)
 	if err != nil {
 		return usageError{err}
+	}
+	if !g.quiet {
+		fmt.Fprintf(out.Stderr, "perft: counting %s to depth %d (Ctrl-C stops)\n", s.game.Name(), depth)
 	}
 	r, err := games.TimedPerft(ctx, s.game, s.pos, depth)
 	if err != nil {

@@ -33,11 +33,11 @@ func newPlotCommand(g *globalOptions) *cobra.Command {
 	var o plotOptions
 	c := command("plot DIR", "Draw a run's convergence plots into DIR/plots",
 		`plot draws, from the run store in DIR, into DIR/plots/: first elo.* (the Elo of the
-champions against the games spent: the yardstick's and the ladder's ratings with their
-95% intervals, the defaults = 0), then the tuner's own: coefficients.* (population mean
-± 1 sd and the best), fitness.* and diversity.* for the genetic tuner; winners.* and
-distance.* for knockout; spsa-theta.*, spsa.* (theta's move in units of c_k) and
-spsa-c.* for SPSA; cmaes-sigma.* and cmaes-mean.* for CMA-ES; texel-loss.* for Texel.`,
+champions against the games spent: the yardstick's and the ladder's ratings with their 95%
+intervals, the defaults = 0), then the tuner's own: coefficients.*, fitness.*, diversity.*
+for the genetic tuner; winners.*, distance.* for knockout; spsa-theta.*, spsa.*, spsa-c.*
+for SPSA; cmaes-sigma.*, cmaes-mean.* for CMA-ES; texel-loss.* for Texel; bayes-optimum.*,
+bayes-path.*, bayes-landscape.* (partial dependence), bayes-pair.* (a heat map) for Bayes.`,
 		cobra.ExactArgs(1), func(ctx context.Context, out output) error { return runPlot(ctx, o, *g, out) }, &o.dir)
 	c.Flags().StringVar(&o.format, "format", "png", "png, svg or both")
 	return c

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/reports"
 	"github.com/gametune/gametune/results"
 	"github.com/spf13/cobra"
@@ -39,6 +41,9 @@ func runReport(ctx context.Context, o reportOptions, gopts globalOptions, out ou
 		return usageError{err}
 	}
 	path := filepath.Join(o.dir, "report.html")
+	if err := files.CheckWritable(path, true); err != nil {
+		return usageError{err}
+	}
 	if err := reports.WriteHTML(r, path); err != nil {
 		return err
 	}
@@ -66,15 +71,12 @@ func runTablesReport(o reportOptions, out output) error {
 	if len(ev.Tables) == 0 || ev.Pictures == nil {
 		return usageError{fmt.Errorf("report: %s holds weights of %s/%s, an evaluator without tables: nothing to draw (evaluators with tables, such as othello's patterns, have pictures)", o.weights, g.Name(), ev.Name)}
 	}
-	path := o.out
-	if path == "" {
-		path = o.weights + ".html"
+	path := cmp.Or(o.out, o.weights+".html")
+	if err := files.CheckWritable(path, o.force); err != nil {
+		return usageError{outputError(err)}
 	}
-	page, err := reports.TablesPage(fmt.Sprintf("Tables of %s (%s/%s)", filepath.Base(o.weights), g.Name(), ev.Name), g, ev, w)
-	if err == nil {
-		err = writeOutput(path, page, o.force)
-	}
-	if err != nil {
+	title := fmt.Sprintf("Tables of %s (%s/%s)", filepath.Base(o.weights), g.Name(), ev.Name)
+	if err := outputError(reports.WriteTablesPage(path, title, g, ev, w, o.force)); err != nil {
 		return err
 	}
 	fmt.Fprintln(out.Stdout, path)

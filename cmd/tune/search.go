@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/gametune/gametune/engine/thinker"
 	"github.com/spf13/cobra"
@@ -13,16 +15,28 @@ type searchOptions struct {
 	json   bool
 }
 
-func runSearch(ctx context.Context, o searchOptions, _ globalOptions, out output) error {
+// runSearch searches, with a line on stderr per iteration (at most one a
+// second) unless quiet; interrupted, it prints the best so far and fails.
+func runSearch(ctx context.Context, o searchOptions, g globalOptions, out output) error {
 	s, err := o.engine.resolve(o.game)
 	if err != nil {
 		return err
 	}
-	a, err := thinker.Analyse(ctx, s.game, s.pos, s.ev, s.w, s.lim, o.engine.tableMiB)
-	if err != nil {
+	var last time.Time
+	each := func(a thinker.Analysis) {
+		if !g.quiet && time.Since(last) >= time.Second {
+			last = time.Now()
+			fmt.Fprintln(out.Stderr, "search: "+a.ProgressLine())
+		}
+	}
+	a, err := thinker.AnalyseEach(ctx, s.game, s.pos, s.ev, s.w, s.lim, o.engine.tableMiB, each)
+	if err != nil && a.Move == "" {
 		return err
 	}
-	return emit(out, o.json, a, a.WriteText)
+	if perr := emit(out, o.json, a, a.WriteText); perr != nil {
+		return perr
+	}
+	return err
 }
 
 func newSearchCommand(g *globalOptions) *cobra.Command {

@@ -64,13 +64,8 @@ func (o tournamentOptions) playerSpecs() ([]string, error) {
 	if len(specs) < 2 {
 		return nil, usageError{fmt.Errorf("give at least two players: --players SPEC,SPEC or --player SPEC repeated")}
 	}
-	if o.format == "knockout" {
-		if o.ties != "random" && o.ties != "extra" {
-			return nil, usageError{fmt.Errorf("--ties %q: want random or extra", o.ties)}
-		}
-		if o.bestOf < 1 {
-			return nil, usageError{fmt.Errorf("--best-of %d: want 1 or more", o.bestOf)}
-		}
+	if err := (tournament.BracketOptions{BestOf: o.bestOf, Ties: o.ties}).Check(); o.format == "knockout" && err != nil {
+		return nil, usageError{fmt.Errorf("--best-of, --ties: %w", err)}
 	}
 	for i := range specs {
 		specs[i] = strings.TrimSpace(specs[i])
@@ -83,8 +78,8 @@ func newTournamentCommand(g *globalOptions) *cobra.Command {
 	c := command("tournament --game G --format roundrobin|gauntlet|knockout --players SPEC,SPEC,... [flags]",
 		"Play a round robin, a gauntlet (the first player against each other) or a knockout bracket",
 		`tournament plays several players. A SPEC is "default", "default:EVALUATOR" or a
-weights file, with its own ",depth=D" or ",nodes=N" if any (give such a
-SPEC with --player: --players splits at commas). roundrobin: every two players meet over --pairs colour-swapped pairs.
+weights file, with its own settings as in 'tune match' (give such a SPEC
+with --player: --players splits at commas). roundrobin: every two players meet over --pairs colour-swapped pairs.
 gauntlet: the first player meets every other. knockout: a single-elimination
 bracket in the order given (byes to the first), each match best-of --best-of games,
 ties broken by --ties random (a seeded coin) or extra (extra pairs). External

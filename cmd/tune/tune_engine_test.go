@@ -70,7 +70,7 @@ func TestTuneExternalEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := external.Parse("cmd=" + bin + ",arg=engine,arg=chess,arg=--evaluator,arg=textbook,proto=uci,name=tune-engine,option.Hash=16,depth=1")
+	spec, err := external.Parse("cmd=" + bin + ",arg=engine,arg=chess,arg=--evaluator,arg=textbook,arg=--search,arg=exact,proto=uci,name=tune-engine,option.Hash=16,depth=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,8 @@ func (r *recordingRunner) Run(ctx context.Context, specs []tournament.GameSpec, 
 // options (here 'tune engine chess' as a separate process, its material
 // weights as UCI options): the run finishes, show names the options, export
 // writes setoption lines, and an option the engine does not list is refused
-// before anything is created.
+// before anything is created. The run's first line gives the engine's own
+// depth, not --depth.
 func TestRunTuneEngine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a tuning run against engine processes")
@@ -140,9 +141,13 @@ func TestRunTuneEngine(t *testing.T) {
 	run := filepath.Join(dir, "run")
 	code, out, errOut := tune(t, "", "run", "--game", "chess", "--tune-engine", spec, "--params", params,
 		"--population", "4", "--generations", "2", "--games", "1", "--yardstick-pairs", "1", "--ladder-pairs", "-1",
-		"--openings", "random:4", "--depth", "1", "--workers", "2", "--out", run, "--quiet")
+		"--openings", "random:4", "--depth", "3", "--workers", "2", "--out", run)
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	// The engine's own depth=1 applies, not --depth: the run's first line says so.
+	if first, _, _ := strings.Cut(errOut+out, "\n"); !strings.Contains(first, ", depth 1,") {
+		t.Errorf("the run's first line does not give the engine's depth 1: %q", first)
 	}
 	code, out, errOut = tune(t, "", "show", run, "--json")
 	if code != 0 || !strings.Contains(out, `"pawn"`) || !strings.Contains(out, `"knight"`) {

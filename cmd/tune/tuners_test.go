@@ -114,6 +114,15 @@ func TestSPSAParamsBadInput(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "too small for one SPSA iteration") {
 		t.Errorf("budget of 1 game: exit %d, %q", code, errOut)
 	}
+	// Bayes says plainly that it models at most 20 parameters, before a
+	// run directory is made.
+	code, _, errOut = tune(t, "", "run", "--game", "chess", "--algo", "bayes", "--out", filepath.Join(dir, "bayes"))
+	if code != 2 || !strings.Contains(errOut, "at most 20 parameters, and evaluator textbook has 23") {
+		t.Errorf("bayes of 23 parameters: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bayes")); err == nil {
+		t.Error("bayes of 23 parameters: a run directory was made")
+	}
 }
 
 // TestSPSARunCLI: a short SPSA run from a parameter file ends with a best.
@@ -128,9 +137,10 @@ func TestSPSARunCLI(t *testing.T) {
 	}
 }
 
-// TestKillAndResumeTuners: an SPSA run and a Texel run killed (SIGKILL) in
-// the middle of their games and resumed, with another number of workers,
-// end with the generations and the export of an uninterrupted run.
+// TestKillAndResumeTuners: an SPSA run, a Texel run and a Bayes run killed
+// (SIGKILL) in the middle of their games and resumed, with another number
+// of workers, end with the generations and the export of an uninterrupted
+// run.
 func TestKillAndResumeTuners(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs several processes")
@@ -143,6 +153,7 @@ func TestKillAndResumeTuners(t *testing.T) {
 	}{
 		{"spsa", population.StageSPSA, []string{"--spsa-iterations", "48", "--spsa-block", "12", "--spsa-r-end", "0.05"}},
 		{"texel", population.StageTexel, []string{"--texel-rounds", "3", "--texel-games", "24", "--texel-opening-plies", "6"}},
+		{"bayes", population.StageBayes, []string{"--bayes-rounds", "8", "--bayes-pairs", "3", "--start", "random"}},
 	} {
 		t.Run(tc.algo, func(t *testing.T) {
 			root := t.TempDir()

@@ -72,7 +72,7 @@ func TestVerifyShown(t *testing.T) {
 
 	for _, c := range []struct{ flag, value, says string }{
 		{"--verify", "always", `verify "always": auto (verify a confident best at a deeper search) or off`},
-		{"--verify-bounds", "5,0", `verify-bounds: stats: bad SPRT "5,0": elo0 (5) must be below elo1 (0)`},
+		{"--verify-bounds", "5,0", `verify-bounds: bad SPRT "5,0": elo0 (5) must be below elo1 (0)`},
 		{"--verify-pairs", "-3", "verify-pairs -3: 1 to 100000 pairs, or 0 for a twentieth of the run's games"},
 	} {
 		code, _, errOut := tune(t, "", append(args, "--out", filepath.Join(root, "bad"), c.flag, c.value)...)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,6 +45,39 @@ func TestGenerationNumbersAgree(t *testing.T) {
 	}
 	if rows[0][1] != "1" || !strings.Contains(progress, "generation 1/2: ") {
 		t.Errorf("the first generation is %s in show, want 1 as on the terminal:\n%s\n%s", rows[0][1], show, progress)
+	}
+	// The API (show --json) counts the same way: a label gN is generation N,
+	// and the yardstick's rows are generations 1 and 2.
+	_, data, _ := tune(t, "", "show", dir, "--json")
+	var v struct {
+		Best struct {
+			Label      string
+			Generation int
+		}
+		Ladder *struct {
+			Entries []struct {
+				Label      string
+				Generation int
+			}
+		}
+		Yardstick []struct{ Generation int }
+	}
+	if err := json.Unmarshal([]byte(data), &v); err != nil {
+		t.Fatal(err)
+	}
+	label := func(l string, gen int) {
+		if want := "g" + strconv.Itoa(gen); strings.HasPrefix(l, "g") && l != want || !strings.HasPrefix(l, "g") && gen != 0 {
+			t.Errorf("label %q with generation %d in the API", l, gen)
+		}
+	}
+	label(v.Best.Label, v.Best.Generation)
+	if v.Ladder != nil {
+		for _, e := range v.Ladder.Entries {
+			label(e.Label, e.Generation)
+		}
+	}
+	if len(v.Yardstick) != 2 || v.Yardstick[0].Generation != 1 || v.Yardstick[1].Generation != 2 {
+		t.Errorf("the API's yardstick generations are %+v, want 1 and 2", v.Yardstick)
 	}
 }
 
@@ -118,5 +152,28 @@ func TestPairsAlias(t *testing.T) {
 	code, _, errOut := tune(t, "", append(base, "--config", conf, "--out", filepath.Join(root, "both"))...)
 	if code == 0 || !strings.Contains(errOut, "line 2: pairs sets games, set already on line 1") {
 		t.Errorf("a config with games and pairs: exit %d, %q; want an error naming line 2", code, errOut)
+	}
+}
+
+// TestErrorsWithoutPackagePaths: errors reach the user without the names
+// of the packages that wrapped them ("tune: population: games: unknown
+// evaluator" once), and say what to give instead.
+func TestErrorsWithoutPackagePaths(t *testing.T) {
+	dir := t.TempDir()
+	pkg := regexp.MustCompile(`\b(population|games|engine|thinker|tournament|external|stats|results|reports|tuning|web): `)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--game", "othello", "--evaluator", "nope", "--out", filepath.Join(dir, "x")},
+			`tune: unknown evaluator "nope" for othello: give one of report, full, patterns`},
+		{[]string{"match", "--game", "chess", "--a", "default:nope", "--b", "default", "--pairs", "1"},
+			`tune: unknown evaluator "nope" for chess: give one of`},
+		{[]string{"show", filepath.Join(dir, "none")}, "tune: "},
+	} {
+		code, _, errOut := tune(t, "", tc.args...)
+		if code == 0 || !strings.HasPrefix(errOut, tc.want) || pkg.MatchString(errOut) {
+			t.Errorf("%v: exit %d, stderr %q: want it to start %q, with no package name", tc.args, code, errOut, tc.want)
+		}
 	}
 }

@@ -50,16 +50,37 @@ type StatsData struct {
 // Analyse searches p of g within lim with a new searcher of a tableMiB
 // table, evaluating with ev and w, and returns what it found, timed.
 func Analyse(ctx context.Context, g games.Game, p games.Position, ev *games.Evaluator, w []float64, lim engine.Limits, tableMiB int) (Analysis, error) {
+	return AnalyseEach(ctx, g, p, ev, w, lim, tableMiB, nil)
+}
+
+// AnalyseEach is Analyse that gives each completed iteration of the
+// search to each (when not nil) as it completes, on the search's
+// goroutine. When ctx is cancelled after an iteration completed, it
+// returns the analysis of the last one with ctx's error: the best so far.
+func AnalyseEach(ctx context.Context, g games.Game, p games.Position, ev *games.Evaluator, w []float64, lim engine.Limits, tableMiB int, each func(Analysis)) (Analysis, error) {
 	s, err := engine.New(engine.Options{TableMiB: tableMiB})
 	if err != nil {
 		return Analysis{}, err
 	}
 	start := time.Now()
-	res, err := s.Search(ctx, p, ev, w, lim)
+	var iteration func(engine.Result)
+	if each != nil {
+		iteration = func(r engine.Result) { each(analysis(g, p, ev, r, time.Since(start).Seconds())) }
+	}
+	res, err := s.SearchEach(ctx, p, ev, w, lim, iteration)
 	if err != nil {
+		if ctx.Err() != nil && res.Stats.Depth > 0 {
+			return analysis(g, p, ev, res, time.Since(start).Seconds()), err
+		}
 		return Analysis{}, err
 	}
 	return analysis(g, p, ev, res, time.Since(start).Seconds()), nil
+}
+
+// ProgressLine is the analysis in a line, for a search in progress:
+// "depth 12: best d3, score +25, 25266576 nodes in 1.9 s".
+func (a Analysis) ProgressLine() string {
+	return fmt.Sprintf("depth %d: best %s, score %s, %d nodes in %.1f s", a.Stats.Depth, a.Move, a.ScoreText(), a.Stats.Nodes, a.Seconds)
 }
 
 // analysis is the Analysis of res, a search of p that took secs seconds.

@@ -2,6 +2,7 @@ package thinker
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/gametune/gametune/engine"
@@ -18,69 +19,234 @@ const (
 	MaxMoveOverhead     = 5 * time.Second
 )
 
-// SuddenDeathMoves is the number of moves MoveBudget plans for when no
-// time control is near.
-const SuddenDeathMoves = 30
-
-// MoveBudget is the time for one move with left on the clock, inc added
-// after each move and movesToGo moves to the next time control (0: sudden
-// death, planned as SuddenDeathMoves more moves), overhead kept back for
-// the GUI and the process. It spends half of the increment and never plans
-// more than a third of what is left, so that at 1 s + 10 ms per move and
-// an overhead of 10 ms the clock settles near 30 x (inc/2 + overhead - o)
-// = 300 ms for a real overhead o of 5 ms per move: a reserve against a slow
-// moment, where spending three quarters of the increment left 75 ms. It is
-// never less than a millisecond.
-func MoveBudget(left, inc time.Duration, movesToGo int, overhead time.Duration) time.Duration {
-	if left <= 0 {
-		return time.Millisecond
-	}
-	if movesToGo <= 0 {
-		movesToGo = SuddenDeathMoves
-	}
-	b := left/time.Duration(movesToGo) + inc/2
-	b = min(b, left/3) - overhead
-	return max(b, time.Millisecond)
+// TimeParams are the constants of the clock use, each an integer so that
+// a GUI sets it as a UCI spin option and a tuner moves it in steps of one
+// (TimeParamList gives each one's name, range and doc). Shares and ratios
+// are in thousandths. The zero value is not usable: start from
+// DefaultTimeParams.
+type TimeParams struct {
+	Horizon     int // moves the clock is shared over in sudden death
+	BareHorizon int // the same when the increment does not pay the move overhead
+	HardRatio   int // the hard limit over the soft limit, in thousandths
+	HardShare   int // the most of the usable clock one move may take, in thousandths
+	ChangeBonus int // the soft limit's extension per recent change of the best move, in thousandths
+	DropBonus   int // the soft limit's extension for a score drop of DropUnits or more, in thousandths
+	DropUnits   int // the score drop, in the evaluation's units, that earns the whole DropBonus
+	Growth      int // the next iteration's time over the last's when the node counts cannot tell yet, in thousandths
 }
 
-// MoveOverhead returns the time kept back from every move's time.
-func (t *Thinker) MoveOverhead() time.Duration { return t.overhead }
+// TimeParam describes one field of TimeParams, as engine.SearchParamList
+// describes the search's: its name (a UCI option's), a line of doc, the
+// default and the range, in steps of Step.
+type TimeParam struct {
+	Name, Doc               string
+	Default, Min, Max, Step int
 
-// SetMoveOverhead makes d the time kept back from every move's time, or
-// says why not: 0 to MaxMoveOverhead, in whole milliseconds.
-func (t *Thinker) SetMoveOverhead(d time.Duration) error {
-	if d < 0 || d > MaxMoveOverhead || d%time.Millisecond != 0 {
-		return fmt.Errorf("move overhead %v: want 0 to %d ms in whole milliseconds", d, MaxMoveOverhead.Milliseconds())
-	}
-	t.overhead = d
-	return nil
+	field func(*TimeParams) *int
 }
 
-// limits turns what a GUI asked for into the engine's limits, the time for
-// the search (0: none) and whether its report waits for Stop. No limit at
-// all is the Thinker's default limits; otherwise a depth not given is
-// engine.MaxDepth, and values beyond the engine's bounds are cut to them.
-// The move overhead is kept back from a move time and from a clock's
-// share.
-func (t *Thinker) limits(l games.ThinkLimits) (engine.Limits, time.Duration, bool) {
-	if l == (games.ThinkLimits{}) {
-		return t.defaults, 0, false
+// timeParams is the one list of the clock use's constants.
+var timeParams = []TimeParam{
+	{Name: "time-horizon", Default: 16, Min: 5, Max: 100, Step: 1, field: func(p *TimeParams) *int { return &p.Horizon },
+		Doc: "moves the clock (plus their increments) is shared over in sudden death, or fewer when the next time control is nearer: the soft limit is that share"},
+	{Name: "time-bare-horizon", Default: 40, Min: 5, Max: 200, Step: 1, field: func(p *TimeParams) *int { return &p.BareHorizon },
+		Doc: "time-horizon when the increment is below the move overhead (no increment): each move then costs the clock, so it must last longer"},
+	{Name: "time-hard-ratio", Default: 3000, Min: 1000, Max: 10000, Step: 100, field: func(p *TimeParams) *int { return &p.HardRatio },
+		Doc: "the hard limit, at which a search is stopped, as thousandths of the soft limit"},
+	{Name: "time-hard-share", Default: 400, Min: 50, Max: 900, Step: 10, field: func(p *TimeParams) *int { return &p.HardShare },
+		Doc: "the most one move may take, as thousandths of the clock left less the move overhead"},
+	{Name: "time-change-bonus", Default: 500, Min: 0, Max: 3000, Step: 50, field: func(p *TimeParams) *int { return &p.ChangeBonus },
+		Doc: "thousandths of the soft limit added per change of the best move between iterations (each earlier change counts half as much per iteration)"},
+	{Name: "time-drop-bonus", Default: 500, Min: 0, Max: 3000, Step: 50, field: func(p *TimeParams) *int { return &p.DropBonus },
+		Doc: "thousandths of the soft limit added when the score is time-drop-units or more below the previous move's (in proportion below that)"},
+	{Name: "time-drop-units", Default: 100, Min: 1, Max: 10000, Step: 10, field: func(p *TimeParams) *int { return &p.DropUnits },
+		Doc: "the score drop from the previous move, in the evaluation's units (centipawns in chess), that earns the whole time-drop-bonus"},
+	{Name: "time-growth", Default: 4000, Min: 1000, Max: 20000, Step: 250, field: func(p *TimeParams) *int { return &p.Growth },
+		Doc: "thousandths of the last iteration's time the next is predicted to take before two iterations' node counts give the ratio"},
+}
+
+// TimeParamList describes the clock use's constants, in a fixed order.
+func TimeParamList() []TimeParam { return append([]TimeParam(nil), timeParams...) }
+
+// DefaultTimeParams returns the default of every constant.
+func DefaultTimeParams() TimeParams {
+	var p TimeParams
+	for _, d := range timeParams {
+		*d.field(&p) = d.Default
 	}
-	lim := engine.Limits{Depth: engine.MaxDepth}
-	if l.Depth > 0 {
-		lim.Depth = min(l.Depth, engine.MaxDepth)
-	}
-	if l.Nodes > 0 {
-		lim.Nodes = min(l.Nodes, engine.MaxNodes)
-	}
-	var budget time.Duration
-	if l.MoveTime > 0 {
-		budget = max(l.MoveTime-t.overhead, time.Millisecond)
-	}
-	if l.Clock {
-		if b := MoveBudget(l.Left, l.Increment, l.MovesToGo, t.overhead); budget == 0 || b < budget {
-			budget = b
+	return p
+}
+
+// Get returns the value of the constant named name, and false when there
+// is none of that name.
+func (p TimeParams) Get(name string) (int, bool) {
+	for _, d := range timeParams {
+		if d.Name == name {
+			return *d.field(&p), true
 		}
 	}
-	return lim, budget, l.Infinite
+	return 0, false
 }
+
+// Set makes v the value of the constant named name, or says why not: no
+// such name, or v out of its range.
+func (p *TimeParams) Set(name string, v int) error {
+	for _, d := range timeParams {
+		if d.Name != name {
+			continue
+		}
+		if v < d.Min || v > d.Max {
+			return fmt.Errorf("%s %d: want %d to %d", name, v, d.Min, d.Max)
+		}
+		*d.field(p) = v
+		return nil
+	}
+	return fmt.Errorf("no time parameter %q (have %s)", name, timeParamNames())
+}
+
+func timeParamNames() string {
+	s := ""
+	for i, d := range timeParams {
+		if i > 0 {
+			s += ", "
+		}
+		s += d.Name
+	}
+	return s
+}
+
+// Budget is the time of one move: the search aims at Soft and is stopped
+// at Hard, whatever happens.
+type Budget struct {
+	Soft, Hard time.Duration
+}
+
+// Budget is the time for one move with left on the clock, inc added after
+// each move and movesToGo moves to the next time control (0: sudden
+// death), overhead kept back for the GUI and the process. Over the next
+// m = min(Horizon, movesToGo) moves (BareHorizon in place of Horizon when
+// inc is below the overhead: every move then costs the clock, which must
+// last longer) the clock and the m-1 increments to come, less m
+// overheads, are shared evenly: that share is the soft limit. The hard limit is HardRatio times the soft limit, but never more
+// than HardShare of the clock less one overhead; the soft limit is never
+// above the hard. Both are at least a millisecond. At 10 s + 100 ms, 10 ms
+// overhead and the defaults, the soft limit is (10 s + 15 x 100 ms - 16 x
+// 10 ms) / 16 = 708.75 ms and the hard 2,126.25 ms. As the clock runs
+// down, it settles near the increment plus Horizon times the overhead
+// less the real cost of a move outside the search (r): inc + Horizon x
+// (overhead - r), about 120 ms at 1 s + 10 ms for r near 3 ms.
+func (p TimeParams) Budget(left, inc time.Duration, movesToGo int, overhead time.Duration) Budget {
+	usable := left - overhead
+	if usable <= 0 {
+		return Budget{time.Millisecond, time.Millisecond}
+	}
+	m := max(p.Horizon, 1)
+	if inc < overhead {
+		m = max(p.BareHorizon, 1)
+	}
+	if movesToGo > 0 && movesToGo < m {
+		m = movesToGo
+	}
+	n := time.Duration(m)
+	soft := max((left+max(inc, 0)*(n-1)-overhead*n)/n, 0)
+	hard := min(perMille(soft, p.HardRatio), perMille(usable, p.HardShare))
+	soft = min(soft, hard)
+	return Budget{max(soft, time.Millisecond), max(hard, time.Millisecond)}
+}
+
+// perMille is k thousandths of d, without overflow for any clock.
+func perMille(d time.Duration, k int) time.Duration {
+	if k <= 0 || d <= 0 {
+		return 0
+	}
+	if d > math.MaxInt64/time.Duration(k) {
+		return d / 1000 * time.Duration(k)
+	}
+	return d * time.Duration(k) / 1000
+}
+
+// Pace decides, after each iteration of the iterative deepening of a
+// timed search, whether to start the next: the search stops once its time
+// reaches the target (the soft limit, extended for an unstable best move
+// or a falling score, never past the hard limit), or when the next
+// iteration is predicted not to finish by the hard limit, which would
+// waste its time. It is fed elapsed times, never reads a clock itself.
+type Pace struct {
+	p      TimeParams
+	budget Budget
+
+	previous    int  // the score of the player's previous move
+	hasPrevious bool // whether previous holds one
+
+	iterations  int
+	move        games.Move
+	score       int
+	changes     int           // recent best-move changes, in thousandths, halved at each iteration
+	lastElapsed time.Duration // when the last iteration ended
+	lastTime    time.Duration // how long it took
+	total       int64         // the search's nodes after the last iteration
+	nodes       [3]int64      // the nodes of the last three iterations, newest first
+}
+
+// NewPace returns the pace of one search on budget b; previous is the
+// score the player's search of its previous move found (its own point of
+// view), when hasPrevious.
+func (p TimeParams) NewPace(b Budget, previous int, hasPrevious bool) *Pace {
+	return &Pace{p: p, budget: b, previous: previous, hasPrevious: hasPrevious}
+}
+
+// After takes the iteration that ended elapsed into the search, with its
+// best move, score and the search's node count so far, and reports
+// whether to stop the search now rather than start the next iteration.
+func (pc *Pace) After(elapsed time.Duration, move games.Move, score int, nodes int64) bool {
+	pc.changes /= 2
+	if pc.iterations > 0 && move != pc.move {
+		pc.changes += 1000
+	}
+	pc.iterations++
+	pc.move, pc.score = move, score
+	pc.lastTime, pc.lastElapsed = elapsed-pc.lastElapsed, elapsed
+	pc.nodes = [3]int64{nodes - pc.total, pc.nodes[0], pc.nodes[1]}
+	pc.total = nodes
+	if elapsed >= pc.Target() {
+		return true
+	}
+	return elapsed+pc.Next() > pc.budget.Hard
+}
+
+// Target is the time the search aims at after the iterations seen: the
+// soft limit, plus ChangeBonus for each recent change of the best move
+// (a change counts whole at its iteration and half as much at each
+// iteration after) and DropBonus in proportion to the fall of the score below the previous
+// move's (up to DropUnits), at most the hard limit.
+func (pc *Pace) Target() time.Duration {
+	t := perMille(pc.budget.Soft, 1000+pc.p.ChangeBonus*pc.changes/1000)
+	if pc.hasPrevious && pc.iterations > 0 && !mateScore(pc.previous) && !mateScore(pc.score) {
+		if drop := min(pc.previous-pc.score, pc.p.DropUnits); drop > 0 {
+			t = perMille(t, 1000+pc.p.DropBonus*drop/max(pc.p.DropUnits, 1))
+		}
+	}
+	return min(t, pc.budget.Hard)
+}
+
+// Next predicts the time of the next iteration: the last one's times the
+// growth of the node counts per iteration (the square root of the last
+// iteration's nodes over those two iterations before, which evens out the
+// odd-even swing of some games; the last over the one before after two
+// iterations), or Growth after one; the growth is held between 1 and 50,
+// a bound on the counts of tiny first iterations, not a constant of the
+// clock use.
+func (pc *Pace) Next() time.Duration {
+	growth := float64(pc.p.Growth) / 1000
+	n := pc.nodes
+	switch {
+	case pc.iterations >= 3 && n[2] > 0:
+		growth = math.Sqrt(float64(n[0]) / float64(n[2]))
+	case pc.iterations == 2 && n[1] > 0:
+		growth = float64(n[0]) / float64(n[1])
+	}
+	growth = min(max(growth, 1), 50)
+	return time.Duration(float64(pc.lastTime) * growth)
+}
+
+func mateScore(s int) bool { return engine.IsWin(s) || engine.IsLoss(s) }

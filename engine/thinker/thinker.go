@@ -3,7 +3,7 @@
 // goroutine within the limits or the time a GUI asks for, reports what it
 // found, and stops at once when told; with it the evaluator, the weights and
 // the table size a GUI may change between searches, and the time manager
-// that turns a clock into the time for one move (MoveBudget).
+// that turns a clock into the time for one move (Timer: Budget and Pace).
 //
 // Analyse and Solve are the one-shot search and solve of a position as
 // data (Analysis, Solved: the JSON of 'tune search' and 'tune solve').
@@ -36,6 +36,12 @@ type Options struct {
 	// MaxTableMiB is the largest table a GUI is offered (UCI's Hash
 	// option) and accepted; 0: engine.LargestTableMiB(Memory).
 	MaxTableMiB int
+
+	// Selective plays the selective search (engine.Options.Selective)
+	// rather than the exact one, with Params (the zero value: the game's
+	// defaults). A GUI may change both (SetParam).
+	Selective bool
+	Params    engine.SearchParams
 }
 
 // Thinker is the built-in player of a protocol server: a game, an evaluator
@@ -47,7 +53,7 @@ type Thinker struct {
 	s        *engine.Searcher
 	tableMiB int
 	defaults engine.Limits
-	overhead time.Duration // kept back from every move's time (SetMoveOverhead)
+	timer    *Timer // the clock use: its constants, the move overhead, the last move's score
 	opts     Options
 
 	cancel context.CancelFunc
@@ -73,7 +79,10 @@ func New(g games.Game, ev *games.Evaluator, w []float64, o Options) (*Thinker, e
 	if err := o.Limits.Check(); err != nil {
 		return nil, err
 	}
-	t := &Thinker{g: g, ev: ev, w: w, defaults: o.Limits, opts: o, overhead: DefaultMoveOverhead}
+	if o.Params == (engine.SearchParams{}) {
+		o.Params = engine.DefaultSearchParams(g.Start())
+	}
+	t := &Thinker{g: g, ev: ev, w: w, defaults: o.Limits, opts: o, timer: NewTimer()}
 	if err := t.SetTableMiB(o.TableMiB); err != nil {
 		return nil, err
 	}
@@ -108,7 +117,7 @@ func (t *Thinker) SetTableMiB(mib int) error {
 	if mib > t.opts.MaxTableMiB {
 		return fmt.Errorf("hash %d: want 1 to %d MiB", mib, t.opts.MaxTableMiB)
 	}
-	s, err := engine.New(engine.Options{TableMiB: mib})
+	s, err := engine.New(engine.Options{TableMiB: mib, Selective: t.opts.Selective, Params: t.opts.Params})
 	if err != nil {
 		return err
 	}
@@ -126,9 +135,12 @@ func (t *Thinker) SetDepth(d int) error {
 	return nil
 }
 
-// NewGame clears the searcher's tables: what it learnt of one game does not
-// decide the moves of the next.
-func (t *Thinker) NewGame() { t.s.NewGame() }
+// NewGame clears the searcher's tables and the clock use's memory: what
+// it learnt of one game does not decide the moves of the next.
+func (t *Thinker) NewGame() {
+	t.s.NewGame()
+	t.timer.NewGame()
+}
 
 // Think starts a search of p within lim on its own goroutine, after ending
 // the search in flight, if any; report gets what it found. With
@@ -148,9 +160,9 @@ func (t *Thinker) ThinkEach(ctx context.Context, p games.Position, lim games.Thi
 	if err != nil {
 		return err
 	}
-	elim, budget, hold := t.limits(lim)
-	s, ev, w := t.s, t.ev, t.w
-	t.start(ctx, budget, hold, func(sctx context.Context, start time.Time) {
+	elim, timed, hold := t.limits(lim)
+	s, ev, w, timer := t.s, t.ev, t.w, t.timer
+	t.start(ctx, hold, func(sctx context.Context, start time.Time) {
 		var each func(engine.Result)
 		if iteration != nil {
 			each = func(res engine.Result) {
@@ -159,7 +171,7 @@ func (t *Thinker) ThinkEach(ctx context.Context, p games.Position, lim games.Thi
 				iteration(th)
 			}
 		}
-		res, _ := s.SearchEach(sctx, q, ev, w, elim, each) // stopped: the last completed iteration's move
+		res, _ := timer.Search(sctx, s, q, ev, w, elim, timed, each) // stopped: the last completed iteration's move
 		if hold {
 			<-sctx.Done()
 		}
@@ -169,18 +181,12 @@ func (t *Thinker) ThinkEach(ctx context.Context, p games.Position, lim games.Thi
 }
 
 // start runs work on its own goroutine as the search in flight, after
-// ending the one before, with a context that ends after budget (0: none)
-// or at Stop. hold marks a search whose report waits for Stop.
-func (t *Thinker) start(ctx context.Context, budget time.Duration, hold bool, work func(ctx context.Context, start time.Time)) {
+// ending the one before, with a context that ends at Stop. hold marks a
+// search whose report waits for Stop.
+func (t *Thinker) start(ctx context.Context, hold bool, work func(ctx context.Context, start time.Time)) {
 	t.Stop()
 	start := time.Now()
-	var sctx context.Context
-	var cancel context.CancelFunc
-	if budget > 0 {
-		sctx, cancel = context.WithTimeout(ctx, budget)
-	} else {
-		sctx, cancel = context.WithCancel(ctx)
-	}
+	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	t.cancel, t.done, t.held = cancel, done, hold
 	go func() {

@@ -27,36 +27,6 @@ func newThinker(t *testing.T, game string, o thinker.Options) *thinker.Thinker {
 	return th
 }
 
-// TestMoveBudget: the time manager's known answers, with the default
-// overhead of 10 ms and others; more than 30 moves to go are honoured.
-func TestMoveBudget(t *testing.T) {
-	ms := time.Millisecond
-	for _, c := range []struct {
-		left, inc time.Duration
-		togo      int
-		overhead  time.Duration
-		want      time.Duration
-	}{
-		{0, 0, 0, 10 * ms, ms},                              // nothing left: the least
-		{-5 * ms, 10 * ms, 0, 10 * ms, ms},                  // a clock that ran over
-		{3000 * ms, 0, 0, 10 * ms, 90 * ms},                 // 3 s / 30 - 10 ms
-		{3000 * ms, 100 * ms, 0, 10 * ms, 140 * ms},         // plus half the increment
-		{3000 * ms, 0, 10, 10 * ms, 290 * ms},               // 3 s / 10
-		{3000 * ms, 0, 50, 10 * ms, 50 * ms},                // 3 s / 50: more than 30 to go honoured
-		{4000 * ms, 0, 40, 10 * ms, 90 * ms},                // movestogo 40: 4 s / 40
-		{4000 * ms, 0, 40, 0, 100 * ms},                     // no overhead
-		{4000 * ms, 0, 40, 60 * ms, 40 * ms},                // a GUI's overhead of 60 ms
-		{300 * ms, 10 * ms, 1, 10 * ms, 90 * ms},            // never more than a third
-		{15 * ms, 0, 0, 10 * ms, ms},                        // the overhead eats it all
-		{1000 * ms, 10 * ms, 0, 10 * ms, 1000*ms/30 - 5*ms}, // 1 s + 10 ms
-		{10 * time.Second, 0, 0, 5000 * ms, ms},             // the largest overhead eats it all
-	} {
-		if got := thinker.MoveBudget(c.left, c.inc, c.togo, c.overhead); got != c.want {
-			t.Errorf("MoveBudget(%v, %v, %d, %v) = %v, want %v", c.left, c.inc, c.togo, c.overhead, got, c.want)
-		}
-	}
-}
-
 // TestThinkLimits: what a GUI asks for becomes the engine's limits, the
 // time and the hold, as the reports show: a depth limit is the depth of the
 // report, no limit at all the default depth.

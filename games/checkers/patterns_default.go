@@ -9,7 +9,7 @@ import (
 // shippedWeights is the default of the patterns evaluator: a compact
 // weights file (games.WriteWeights) made by gametune's own pipeline, 48,166
 // games of self-play at depth 6 in four rounds, each kept by its gate, 5.85
-// million positions, 34 minutes on one core (the README gives the
+// million positions, 34 minutes on one core (docs/experiments.md gives the
 // figures). Results do not depend on --workers, so this rebuilds it:
 //
 //	tune learn --game checkers --evaluator patterns --start empty --budget-games 50000 \

@@ -69,9 +69,7 @@ func midgames(t testing.TB) []*checkers.Position {
 // alpha-beta finds minimax's values with far fewer nodes, most beta
 // cutoffs coming from the first move.
 func TestAlphaBetaVersusMinimax(t *testing.T) {
-	if testing.Short() {
-		t.Skip("minimax to depth 6 on 12 positions")
-	}
+	long(t, "minimax to depth 6 on 12 positions")
 	var positions []games.Position
 	for _, p := range midgames(t) {
 		positions = append(positions, p)

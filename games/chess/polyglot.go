@@ -48,11 +48,37 @@ func PolyglotKey(p *Position) uint64 {
 	return key
 }
 
+// MaxPolyglotMoves bounds the entries of one position a Polyglot book may
+// hold: a chess position has at most 218 legal moves, so a book with more
+// entries for one key is damaged or padded (4 million copies of one entry
+// would otherwise be read one by one at every visit of the position).
+const MaxPolyglotMoves = 256
+
+// MaxPolyglotReads bounds the reads of a PolyglotBook over its life: 2^21,
+// enough for 4,096 walks of 16 plies through positions all different (a
+// position costs a binary search of the file, 23 reads for 4 million
+// entries, and one read of its entries; a position looked up again costs
+// none).
+const MaxPolyglotReads = 1 << 21
+
+// maxPolyglotCached bounds the positions whose entries a PolyglotBook keeps.
+const maxPolyglotCached = 1 << 16
+
 // PolyglotBook is a Polyglot book read in place: lookups search the file,
-// so its size is no limit.
+// so its size is no limit; the entries of the positions looked up are
+// kept, so that walks through the same positions read the file once. A
+// book is not safe for use by several goroutines at once.
 type PolyglotBook struct {
 	r       io.ReaderAt
 	entries int64
+	reads   int64
+	cache   map[uint64][]polyglotEntry
+}
+
+// polyglotEntry is an entry of a Polyglot book without its key.
+type polyglotEntry struct {
+	index        int64 // its place in the file, from 0
+	move, weight uint16
 }
 
 // OpenPolyglot reads a Polyglot book of size bytes from r.
@@ -60,36 +86,78 @@ func OpenPolyglot(r io.ReaderAt, size int64) (*PolyglotBook, error) {
 	if size%16 != 0 || size == 0 {
 		return nil, fmt.Errorf("chess: a Polyglot book holds entries of 16 bytes; %d bytes is not a whole number of them", size)
 	}
-	return &PolyglotBook{r: r, entries: size / 16}, nil
+	return &PolyglotBook{r: r, entries: size / 16, cache: map[uint64][]polyglotEntry{}}, nil
 }
 
 // Moves returns the book's moves in p with their weights, in the book's
-// order; an entry whose move is not legal in p is an error naming it.
+// order. An entry whose move is not legal in p, more than MaxPolyglotMoves
+// entries for p, or a lookup past MaxPolyglotReads reads of the book, is an
+// error that says so.
 func (b *PolyglotBook) Moves(p *Position) ([]games.WeightedMove, error) {
 	key := PolyglotKey(p)
+	found, err := b.lookup(key)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]games.WeightedMove, 0, len(found))
+	for _, e := range found {
+		text := polyglotMove(p, e.move)
+		m, perr := p.ParseMove(text)
+		if perr != nil {
+			return nil, fmt.Errorf("chess: Polyglot entry %d (key %016x): move %s is not legal in %s", e.index, key, text, p.String())
+		}
+		out = append(out, games.WeightedMove{Move: m, Weight: int(e.weight)})
+	}
+	return out, nil
+}
+
+// lookup returns the entries of key: a binary search of the file for the
+// first, then one read of up to MaxPolyglotMoves+1 entries from there.
+func (b *PolyglotBook) lookup(key uint64) ([]polyglotEntry, error) {
+	if found, ok := b.cache[key]; ok {
+		return found, nil
+	}
 	var buf [16]byte
 	var err error
-	at := func(i int64) uint64 {
-		if _, e := b.r.ReadAt(buf[:], 16*i); e != nil && err == nil {
-			err = e
+	keyAt := func(i int64) uint64 {
+		if err == nil {
+			err = b.readAt(buf[:], i)
 		}
 		return binary.BigEndian.Uint64(buf[:8])
 	}
-	i := int64(sort.Search(int(b.entries), func(i int) bool { return at(int64(i)) >= key }))
-	var out []games.WeightedMove
-	for ; i < b.entries && at(i) == key && err == nil; i++ {
-		raw := binary.BigEndian.Uint16(buf[8:10])
-		text := polyglotMove(p, raw)
-		m, perr := p.ParseMove(text)
-		if perr != nil {
-			return nil, fmt.Errorf("chess: Polyglot entry %d (key %016x): move %s is not legal in %s", i, key, text, p.String())
-		}
-		out = append(out, games.WeightedMove{Move: m, Weight: int(binary.BigEndian.Uint16(buf[10:12]))})
-	}
+	first := int64(sort.Search(int(b.entries), func(i int) bool { return keyAt(int64(i)) >= key }))
 	if err != nil {
-		return nil, fmt.Errorf("chess: reading the Polyglot book: %w", err)
+		return nil, err
 	}
-	return out, nil
+	run := make([]byte, 16*min(b.entries-first, MaxPolyglotMoves+1))
+	if len(run) > 0 {
+		if err := b.readAt(run, first); err != nil {
+			return nil, err
+		}
+	}
+	var found []polyglotEntry
+	for i := 0; i < len(run) && binary.BigEndian.Uint64(run[i:]) == key; i += 16 {
+		if len(found) == MaxPolyglotMoves {
+			return nil, fmt.Errorf("chess: the Polyglot book holds more than %d entries for one position (key %016x, from entry %d): a position has at most 218 legal moves; the book is damaged or padded", MaxPolyglotMoves, key, first)
+		}
+		found = append(found, polyglotEntry{index: first + int64(i/16), move: binary.BigEndian.Uint16(run[i+8:]), weight: binary.BigEndian.Uint16(run[i+10:])})
+	}
+	if len(b.cache) < maxPolyglotCached {
+		b.cache[key] = found
+	}
+	return found, nil
+}
+
+// readAt reads len(buf) bytes of the book from entry i on, counting the
+// read against MaxPolyglotReads.
+func (b *PolyglotBook) readAt(buf []byte, i int64) error {
+	if b.reads++; b.reads > MaxPolyglotReads {
+		return fmt.Errorf("chess: the Polyglot book's lookups took more than %d reads (walks of fewer plies read less)", MaxPolyglotReads)
+	}
+	if _, err := b.r.ReadAt(buf, 16*i); err != nil {
+		return fmt.Errorf("chess: reading the Polyglot book: %w", err)
+	}
+	return nil
 }
 
 // OpenBook reads a Polyglot book in place (games.BookOpener).

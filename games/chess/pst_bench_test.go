@@ -59,16 +59,9 @@ func deepPositions(b *testing.B) []games.Position {
 // over textbook's: issue 28 asks for at least 0.60 with the new evaluator,
 // pst with its shipped tables, and the benchmark fails below
 // (enginetest.SearchRatio). It reports the ratio with random tables
-// (benchPST) too: the same code on other trees (no floor). The tables
-// shipped now use the king-safety tables: 0.650 (random ones 0.637, in the
-// same run). Those shipped before had them at zero, and evaluatePST leaves
-// zero ones out: they measured 0.72 and 0.82, random ones 0.63 and 0.66.
-// With the engine's evaluation
-// cache and each position's searches paired, before that, the shipped tables
-// measured 0.605-0.662 in six runs, random ones 0.56-0.64; before, this
-// machine's noise spread the shipped tables' ratio over 0.52-0.69 (0.64-0.66
-// before the quiet checks, 0.71-0.74 before the king-safety tables). Run
-// it with -benchtime 3x or more.
+// (benchPST) too: the same code on other trees (no floor). Run it with
+// -benchtime 3x or more.
+// Measurements: docs/experiments.md#speed-of-psts-search.
 func BenchmarkDeepSearchRatio(b *testing.B) {
 	pst, pw := benchPST(b)
 	positions := deepPositions(b)

@@ -38,7 +38,8 @@ import (
 // self-play game more), kept by its gate at depth 4: +34.3 [+11.0, +57.8]
 // over those tables (300 pairs), 17.5 minutes; on openings the gate never
 // saw, +5.2 [-24.2, +34.7] at depth 4 (200 pairs) and +17.4 [-22.1, +57.3]
-// at depth 5 (120 pairs): no measured gain over them in self-play (README).
+// at depth 5 (120 pairs): no measured gain over them in self-play
+// (docs/experiments.md, "Chess pst: the shipped tables").
 // This file is that fit:
 //
 //	tune learn --game chess --evaluator pst --start first.gtw --rounds 1 --depth 4 \

@@ -201,9 +201,7 @@ func TestMoveExtensions(t *testing.T) {
 // of them: on four middlegames at depth 6, pst computes at most 90% of the
 // evaluations the iterations ask for (measured 78%; 100% with no cache).
 func TestEvalCacheHits(t *testing.T) {
-	if testing.Short() {
-		t.Skip("four searches to depth 6 (7 s): skipped with -short")
-	}
+	long(t, "four searches to depth 6 (7 s)")
 	ev0 := evaluator("pst")
 	ev := *ev0
 	computed := int64(0)

@@ -7,8 +7,9 @@ import (
 )
 
 // shippedWeights is the default of the patterns evaluator: a compact
-// weights file (games.WriteWeights) made by gametune's own pipeline. The
-// README gives the command and seed that rebuild it:
+// weights file (games.WriteWeights) made by gametune's own pipeline;
+// docs/learn.md ("Othello patterns") gives the command and seed that
+// rebuild it:
 //
 //	tune learn --game othello --evaluator patterns ... -o games/othello/patterns.gtw
 //

@@ -65,9 +65,7 @@ func midgames(t testing.TB) []*othello.Position {
 // alpha-beta visits at least 100 times fewer nodes than minimax and at
 // least 90% of its beta cutoffs come from the first move searched.
 func TestAlphaBetaVersusMinimax(t *testing.T) {
-	if testing.Short() {
-		t.Skip("minimax to depth 6 on 20 positions takes about 20 s")
-	}
+	long(t, "minimax to depth 6 on 20 positions takes about 20 s")
 	var positions []games.Position
 	for _, p := range midgames(t) {
 		positions = append(positions, p)

@@ -20,8 +20,11 @@ func TestFor(t *testing.T) {
 		{"othello", "nboard", "nboard", ""},
 		{"othello", "uci", "uci", ""},
 		{"checkers", "uci", "uci", ""},
-		{"chess", "gtp", "", "protocol gtp: the protocol is for Othello; chess speaks uci"},
-		{"othello", "xboard", "", `protocol "xboard": want uci, gtp or nboard`},
+		{"chess", "gtp", "", "protocol gtp: the protocol is for Othello; chess speaks uci or xboard"},
+		{"checkers", "nboard", "", "protocol nboard: the protocol is for Othello; checkers speaks uci"},
+		{"chess", "xboard", "xboard", ""},
+		{"othello", "xboard", "", "protocol xboard: the protocol is for chess; othello speaks gtp, nboard or uci"},
+		{"othello", "cecp", "", `protocol "cecp": want uci, xboard, gtp or nboard`},
 	} {
 		g, err := gamesall.Find(c.game)
 		if err != nil {
@@ -46,6 +49,7 @@ func TestServe(t *testing.T) {
 		{"uci", "uci\nquit\n", "uciok"},
 		{"gtp", "protocol_version\nquit\n", "= 2"},
 		{"nboard", "nboard 2\nping 1\n", "pong 1"},
+		{"xboard", "xboard\nprotover 2\nping 3\n", "pong 3"},
 	} {
 		var out strings.Builder
 		if err := all.Serve(context.Background(), c.name, strings.NewReader(c.input), &out, e); err != nil {
@@ -55,7 +59,7 @@ func TestServe(t *testing.T) {
 			t.Errorf("%s: %q lacks %q", c.name, out.String(), c.want)
 		}
 	}
-	if err := all.Serve(context.Background(), "xboard", strings.NewReader(""), &strings.Builder{}, e); err == nil {
+	if err := all.Serve(context.Background(), "cecp", strings.NewReader(""), &strings.Builder{}, e); err == nil {
 		t.Error("an unknown protocol served")
 	}
 }

@@ -23,12 +23,17 @@ type Engine interface {
 	// error when there is nothing to search. Wait waits for the report.
 	Think(ctx context.Context, p games.Position, lim games.ThinkLimits, report func(games.Thought)) error
 	Wait()
+	// Params are the engine's settings besides the weights (search
+	// parameters, clock-use constants): gametune-param lists and sets
+	// them; SetParam says why it refuses a value.
+	Params() []games.Param
+	SetParam(name string, v int) error
 }
 
 // Commands are the commands Serve knows, in the order list_commands gives
 // them.
 var Commands = []string{"protocol_version", "name", "version", "known_command", "list_commands", "boardsize",
-	"clear_board", "komi", "play", "genmove", "undo", "time_settings", "time_left", "final_score", "showboard", "quit"}
+	"clear_board", "komi", "play", "genmove", "undo", "time_settings", "time_left", "final_score", "showboard", "gametune-param", "quit"}
 
 // server is one GTP session: the engine, the position and the clocks the
 // controller set up.
@@ -97,6 +102,7 @@ var handlers = map[string]handler{
 	"time_left":        {2, (*server).timeLeft},
 	"final_score":      {0, (*server).finalScore},
 	"showboard":        {0, (*server).showBoard},
+	"gametune-param":   {0, (*server).param},
 	"quit":             {0, func(*server, context.Context, []string) (string, error) { return "", nil }},
 }
 
@@ -329,4 +335,32 @@ func playFor(p games.Position, side games.Side, move string) (games.Position, er
 	}
 	q.Play(m)
 	return q, nil
+}
+
+// param is gametune-param, GoGui's form of a parameter command: with no
+// arguments it lists the engine's settings, one "[TYPE] NAME VALUE" line
+// each ([bool] for a switch, [string] for a number, with its range after
+// it); with NAME VALUE it sets one.
+func (s *server) param(_ context.Context, args []string) (string, error) {
+	params := s.e.Params()
+	if len(args) == 0 {
+		lines := make([]string, len(params))
+		for i, p := range params {
+			if p.Check {
+				lines[i] = fmt.Sprintf("[bool] %s %d", p.Name, p.Value)
+			} else {
+				lines[i] = fmt.Sprintf("[string] %s %d (%d to %d)", p.Name, p.Value, p.Min, p.Max)
+			}
+		}
+		return strings.Join(lines, "\n"), nil
+	}
+	if len(args) != 2 {
+		return "", errors.New("syntax error: gametune-param [NAME VALUE]")
+	}
+	v, err := strconv.Atoi(args[1])
+	if err != nil {
+		return "", fmt.Errorf("syntax error: gametune-param %s %q: want a whole number", args[0], args[1])
+	}
+	s.e.Wait()
+	return "", s.e.SetParam(args[0], v)
 }

@@ -30,6 +30,11 @@ type Engine interface {
 	// (an infinite search).
 	Busy() <-chan struct{}
 	Held() bool
+	// Params are the engine's settings besides the weights (search
+	// parameters, clock-use constants): "set NAME VALUE" sets one;
+	// SetParam says why it refuses a value.
+	Params() []games.Param
+	SetParam(name string, v int) error
 }
 
 // server is one NBoard session: the engine, the position the GUI set up
@@ -172,8 +177,31 @@ func (s *server) set(c Command) {
 		}
 		s.pos = p
 	default:
-		s.fail("set %s: unknown setting (depth, game, contempt)", c.Args[0])
+		s.setParam(c.Args)
 	}
+}
+
+// setParam runs "set NAME VALUE" for one of the engine's settings
+// besides depth, game and contempt (Engine.Params).
+func (s *server) setParam(args []string) {
+	var names []string
+	for _, p := range s.e.Params() {
+		if p.Name != args[0] {
+			names = append(names, p.Name)
+			continue
+		}
+		v, err := 0, error(nil)
+		if len(args) == 2 {
+			v, err = strconv.Atoi(args[1])
+		}
+		if len(args) != 2 || err != nil {
+			s.fail("set %s needs one whole number from %d to %d", p.Name, p.Min, p.Max)
+		} else if err := s.e.SetParam(p.Name, v); err != nil {
+			s.fail("set %s: %v", p.Name, err)
+		}
+		return
+	}
+	s.fail("set %s: unknown setting (depth, game, contempt) or engine parameter (%s)", args[0], strings.Join(names, ", "))
 }
 
 // move plays one move such as F5 or F5/1.00/0.5 for the side to move.

@@ -29,6 +29,12 @@ type Engine interface {
 	// Overhead option); SetMoveOverhead says why it refuses one.
 	MoveOverhead() time.Duration
 	SetMoveOverhead(d time.Duration) error
+	// Params are the engine's settings besides the weights (search
+	// parameters, clock-use constants), each offered as a spin option (a
+	// check option when Check) as Stockfish's tuning builds offer theirs;
+	// SetParam says why it refuses a value.
+	Params() []games.Param
+	SetParam(name string, v int) error
 	NewGame() // ucinewgame and Clear Hash
 	// ThinkEach searches p on its own goroutine, reports each iteration
 	// completed to iteration and the end once to report; it returns an
@@ -164,6 +170,9 @@ func (s *server) hello() []string {
 		Option{Name: "Move Overhead", Type: "spin", Default: strconv.FormatInt(s.e.MoveOverhead().Milliseconds(), 10),
 			Min: 0, Max: MaxMoveOverhead}.String(),
 	)
+	for _, p := range s.e.Params() {
+		out = append(out, ParamOption(p).String())
+	}
 	for i, f := range ev.Features {
 		out = append(out, WeightOption(f, w[i]).String())
 	}
@@ -203,10 +212,19 @@ func setOption(e Engine, o SetOption) error {
 		}
 		return e.SetMoveOverhead(time.Duration(n) * time.Millisecond)
 	}
+	for _, p := range e.Params() {
+		if strings.EqualFold(p.Name, o.Name) {
+			v, err := ParamValue(p, o.Value)
+			if err != nil {
+				return err
+			}
+			return e.SetParam(p.Name, v)
+		}
+	}
 	ev, _ := e.Evaluator()
 	i := ev.Index(o.Name)
 	if i < 0 {
-		return fmt.Errorf("no option %q (options: Hash, Clear Hash, Move Overhead and the features of evaluator %s)", o.Name, ev.Name)
+		return fmt.Errorf("no option %q (options: Hash, Clear Hash, Move Overhead, the search and clock parameters and the features of evaluator %s)", o.Name, ev.Name)
 	}
 	v, err := Weight(ev.Features[i], o.Value)
 	if err != nil {

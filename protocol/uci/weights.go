@@ -69,3 +69,33 @@ func decimals(u float64) int {
 	}
 	return 12
 }
+
+// ParamOption is the option of an engine's setting p: a spin with its
+// range, or a check (true for 1) when p.Check.
+func ParamOption(p games.Param) Option {
+	if p.Check {
+		return Option{Name: p.Name, Type: "check", Default: strconv.FormatBool(p.Value != 0)}
+	}
+	return Option{Name: p.Name, Type: "spin", Default: strconv.Itoa(p.Value), Min: int64(p.Min), Max: int64(p.Max)}
+}
+
+// ParamValue reads a setoption value for setting p: true or false for a
+// check, a whole number within its range for a spin; the error names the
+// option and what it accepts.
+func ParamValue(p games.Param, value string) (int, error) {
+	value = strings.TrimSpace(value)
+	if p.Check {
+		switch strings.ToLower(value) {
+		case "true":
+			return 1, nil
+		case "false":
+			return 0, nil
+		}
+		return 0, fmt.Errorf("uci: option %s value %q: want true or false", p.Name, value)
+	}
+	n, err := strconv.Atoi(value)
+	if err != nil || n < p.Min || n > p.Max {
+		return 0, fmt.Errorf("uci: option %s value %q: want an integer from %d to %d", p.Name, value, p.Min, p.Max)
+	}
+	return n, nil
+}

@@ -1,6 +1,7 @@
 // Package external plays external engine processes as tournament players.
 // A Spec (read by Parse, or from an engines file by ParseEngines) describes
-// an engine: its command, protocol (UCI for chess, GTP for Othello),
+// an engine: its command, protocol (UCI or xboard for chess, GTP for
+// Othello),
 // options, limits and supervision; as a Player's Engine it makes the
 // movers a tournament.Pool worker holds. Check tries a spec before any
 // game. Engines.Players resolves the player specs of a match or a
@@ -21,4 +22,15 @@
 //   - its faults: crashes, stalls and illegal moves lose the game as
 //     tournament.Faults whose one-line detail (with the last line of the
 //     engine's stderr) reaches the game's record and the log.
+//
+// An xboard (CECP) engine is spoken to as cutechess speaks to it
+// (xboard.go): protover 2 and its features, or version 1 when it says
+// none; new, force, setboard (edit where it is not offered), level, st or
+// sd, time and otim, usermove or plain moves in coordinates or SAN, go,
+// ping to stay in step. What it says is judged as cutechess judges it:
+// resign, or a claim of its own loss, loses by resignation; a claim the
+// board does not bear out loses (a draw claimed before a move that does
+// not end the game drawn, a win or * while the game goes on); offer draw
+// is passed over; Illegal move about a legal move is a crash. A
+// resignation or a false claim leaves the process running.
 package external

@@ -63,7 +63,7 @@ func TestParseEachBad(t *testing.T) {
 		"option.Hash=1,option.HASH=2": "option.HASH is given twice",
 		"tc=ten":                      "tc",
 		"depth=0":                     "depth=0: want 1 to 200 plies",
-		"proto=xboard":                "proto=xboard: want uci (chess) or gtp (Othello)",
+		"proto=cecp":                  "proto=cecp: want uci or xboard (chess), or gtp (Othello)",
 		"restart=maybe":               "restart=maybe: want on or off",
 		`option.Hash="a"b"c"`:         "cannot hold one",
 		"option.X=a\nb":               "control character",

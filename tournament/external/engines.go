@@ -121,9 +121,6 @@ func (en Engines) player(ctx context.Context, g games.Game, s string, each Each)
 	if !IsSpec(s) {
 		return tournament.Player{}, false, nil
 	}
-	if err := refuseXboard(s); err != nil {
-		return tournament.Player{}, true, err
-	}
 	if s, err = each.Apply(s); err != nil {
 		return tournament.Player{}, true, err
 	}
@@ -135,20 +132,4 @@ func (en Engines) player(ctx context.Context, g games.Game, s string, each Each)
 		return tournament.Player{}, true, err
 	}
 	return tournament.Player{Name: e.Name, Engine: e}, true, nil
-}
-
-// refuseXboard refuses a spec with proto=xboard (an engine of cutechess's
-// engines.json may speak it) with an error that says what is spoken.
-func refuseXboard(s string) error {
-	fields, err := splitSpec(s)
-	if err != nil {
-		return nil // Parse says what is wrong
-	}
-	for _, kv := range fields {
-		key, value, _ := strings.Cut(strings.TrimSpace(kv), "=")
-		if key == "proto" && strings.EqualFold(strings.Trim(value, `"`), "xboard") {
-			return fmt.Errorf("%w %q: proto=xboard: gametune speaks UCI (chess) and GTP (Othello), not xboard (CECP); use the engine's UCI mode if it has one", ErrSpec, s)
-		}
-	}
-	return nil
 }

@@ -41,13 +41,14 @@ func IsEnginesJSON(data []byte) bool {
 
 // ParseEnginesJSON reads cutechess-cli's engines.json (the file of
 // cutechess's GUI and of "cutechess-cli -engine conf=NAME"): a JSON array
-// of objects with name, command, protocol ("uci"; "xboard" is kept but
-// refused when played, as gametune speaks UCI and GTP), workingDirectory,
-// initStrings, restart and options (objects with name, type and value;
-// buttons are skipped). The command is split into the program and its
-// arguments as cutechess does (Qt's QProcess: at white space, double
-// quotes group, three double quotes are one). Lines "setoption name N
-// value V" of initStrings set option N; other lines are refused. The
+// of objects with name, command, protocol ("uci" or "xboard"),
+// workingDirectory, initStrings, restart and options (objects with name,
+// type and value; buttons are skipped). The command is split into the
+// program and its arguments as cutechess does (Qt's QProcess: at white
+// space, double quotes group, three double quotes are one). Lines of
+// initStrings that set an option set it: UCI's "setoption name N value
+// V", xboard's "option N=V", "memory V" and "cores V"; other lines are
+// refused. The
 // specs have no limit: cutechess gives one with -each, gametune with
 // --each or in the player spec. Errors name the engine.
 func ParseEnginesJSON(data []byte) (Engines, error) {
@@ -91,7 +92,7 @@ func (e cutechessEngine) spec() (string, error) {
 	case "uci":
 		proto = ProtocolUCI
 	case "xboard":
-		proto = "xboard" // refused when played (refuseXboard)
+		proto = ProtocolXboard
 	default:
 		return "", fmt.Errorf("protocol %q: cutechess's engines.json says uci or xboard", e.Protocol)
 	}
@@ -111,10 +112,7 @@ func (e cutechessEngine) spec() (string, error) {
 	if err := errors.Join(errs...); err != nil {
 		return "", err
 	}
-	if proto == "xboard" {
-		return strings.Join(kv, ","), nil // its options and init strings are xboard's
-	}
-	opts, err := e.options()
+	opts, err := e.options(proto)
 	if err != nil {
 		return "", err
 	}
@@ -130,8 +128,8 @@ func (e cutechessEngine) spec() (string, error) {
 }
 
 // options are the engine's options (buttons skipped), then those of its
-// setoption init strings.
-func (e cutechessEngine) options() ([]Option, error) {
+// init strings in proto's form.
+func (e cutechessEngine) options(proto string) ([]Option, error) {
 	var out []Option
 	for _, o := range e.Options {
 		if o.Type == "button" {
@@ -151,18 +149,40 @@ func (e cutechessEngine) options() ([]Option, error) {
 		if line == "" {
 			continue
 		}
-		rest, ok := strings.CutPrefix(line, "setoption name ")
-		name, value, hasValue := strings.Cut(rest, " value ")
-		if !ok || !hasValue {
-			return nil, fmt.Errorf("init string %q: gametune sends options only, as init strings \"setoption name NAME value VALUE\" or options", sanitize(line))
+		name, value, err := initOption(proto, line)
+		if err != nil {
+			return nil, err
 		}
-		name = strings.TrimSpace(name)
 		if err := checkOptionName(name); err != nil {
 			return nil, err
 		}
 		out = append(out, Option{Name: name, Value: strings.TrimSpace(value)})
 	}
 	return out, nil
+}
+
+// initOption reads an init string that sets an option: UCI's "setoption
+// name NAME value VALUE", xboard's "option NAME=VALUE", "memory N" or
+// "cores N".
+func initOption(proto, line string) (name, value string, err error) {
+	if proto == ProtocolXboard {
+		word, rest, _ := strings.Cut(line, " ")
+		switch word {
+		case "memory", "cores":
+			return word, strings.TrimSpace(rest), nil
+		case "option":
+			if name, value, ok := strings.Cut(rest, "="); ok {
+				return strings.TrimSpace(name), strings.TrimSpace(value), nil
+			}
+		}
+		return "", "", fmt.Errorf("init string %q: gametune sends options only, as init strings \"option NAME=VALUE\", \"memory N\" and \"cores N\", or options", sanitize(line))
+	}
+	rest, ok := strings.CutPrefix(line, "setoption name ")
+	name, value, hasValue := strings.Cut(rest, " value ")
+	if !ok || !hasValue {
+		return "", "", fmt.Errorf("init string %q: gametune sends options only, as init strings \"setoption name NAME value VALUE\" or options", sanitize(line))
+	}
+	return strings.TrimSpace(name), strings.TrimSpace(value), nil
 }
 
 // optionValue is an option's JSON value as text: a string as it is, a

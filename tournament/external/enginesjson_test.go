@@ -15,7 +15,7 @@ import (
 // cutechessFile is an engines.json in the shape cutechess writes it
 // (QJsonDocument, indented, keys sorted): a UCI engine with options of
 // each type, a working directory, a command with arguments and init
-// strings; an xboard engine; keys gametune ignores.
+// strings; an xboard engine with an init string; keys gametune ignores.
 const cutechessFile = `[
     {
         "command": "./sf \"--threads 2\" -q",
@@ -74,12 +74,12 @@ const cutechessFile = `[
 
 // TestParseEnginesJSON: cutechess's engines.json gives specs in Parse's
 // form: the command split as cutechess splits it, the working directory,
-// the options (buttons skipped) and setoption init strings; xboard is
-// kept, and refused when played.
+// the options (buttons skipped) and the init strings that set options,
+// UCI's and xboard's.
 func TestParseEnginesJSON(t *testing.T) {
 	want := Engines{
 		"Stockfish 16": `cmd=./sf,proto=uci,name=Stockfish 16,arg=--threads 2,arg=-q,dir=/opt/engines/sf,option.Hash=64,option.Ponder=true,option.SyzygyPath="/tb/a,/tb/b",option.Contempt=10,restart=on`,
-		"Sloppy":       "cmd=sloppy,proto=xboard,name=Sloppy",
+		"Sloppy":       "cmd=sloppy,proto=xboard,name=Sloppy,option.memory=64",
 	}
 	for _, parse := range []func([]byte) (Engines, error){ParseEnginesJSON, ParseEngines} {
 		en, err := parse([]byte(cutechessFile))
@@ -106,7 +106,7 @@ func TestParseEnginesJSON(t *testing.T) {
 	g, _ := all.Find("chess")
 	for _, s := range []string{"Sloppy", "engine:Sloppy"} {
 		_, ok, err := Engines(want).Player(context.Background(), g, s)
-		if !ok || !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), "proto=xboard: gametune speaks UCI (chess) and GTP (Othello), not xboard") {
+		if !ok || !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), "an xboard engine needs depth=") {
 			t.Errorf("%s: ok %v, %v", s, ok, err)
 		}
 	}
@@ -143,6 +143,7 @@ func TestParseEnginesJSONBad(t *testing.T) {
 		`[{"name": "a", "command": "x", "protocol": "gtp"}]`:                                                   `engine 1 ("a"): protocol "gtp": cutechess's engines.json says uci or xboard`,
 		`[{"name": "a", "command": "x"}]`:                                                                      `protocol "": cutechess's engines.json says uci or xboard`,
 		`[{"name": "a", "command": "x", "protocol": "uci", "initStrings": ["debug on"]}]`:                      `init string "debug on": gametune sends options only`,
+		`[{"name": "a", "command": "x", "protocol": "xboard", "initStrings": ["egtpath x y"]}]`:                `init string "egtpath x y": gametune sends options only, as init strings "option NAME=VALUE"`,
 		`[{"name": "a", "command": "x", "protocol": "uci", "options": [{"name": "H", "value": null}]}]`:        `option "H": value is null`,
 		`[{"name": "a", "command": "x", "protocol": "uci", "options": [{"name": "H", "value": [1]}]}]`:         `option "H": value is an object or an array`,
 		`[{"name": "a", "command": "x", "protocol": "uci", "options": [{"name": "H"}]}]`:                       `option "H": has no value`,
@@ -188,12 +189,13 @@ func TestReadEnginesJSON(t *testing.T) {
 }
 
 // FuzzParseEnginesJSON: nothing panics, a file accepted is told as JSON
-// by IsEnginesJSON, and every engine of it gives a spec that Parse reads back (with a limit added) under
-// its own name, or, speaking xboard, is refused when played.
+// by IsEnginesJSON, and every engine of it gives a spec that Parse reads
+// back (with a limit added) under its own name.
 func FuzzParseEnginesJSON(f *testing.F) {
 	f.Add([]byte(cutechessFile))
 	f.Add([]byte(`[{"name": " a,b ", "command": "\"x y\" \"\"\"", "protocol": "uci", "options": [{"name": "n", "value": 1e3}]}]`))
 	f.Add([]byte(`[{"name": "a", "command": "x", "protocol": "uci", "initStrings": ["setoption name A value  b,c "]}]`))
+	f.Add([]byte(`[{"name": "a", "command": "x", "protocol": "xboard", "initStrings": ["option A=b,c", "cores 2"]}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		en, err := ParseEnginesJSON(data)
 		if err != nil {
@@ -203,9 +205,6 @@ func FuzzParseEnginesJSON(f *testing.F) {
 			t.Fatalf("%q was read as engines.json but is not told as one", data)
 		}
 		for name, spec := range en {
-			if refuseXboard(spec) != nil {
-				continue
-			}
 			e, err := Parse(spec + ",depth=1")
 			if err != nil {
 				t.Fatalf("%s: spec %q does not parse: %v", name, spec, err)

@@ -37,6 +37,7 @@ func TestParse(t *testing.T) {
 		"cmd=e,proto=uci,name=x,arg=-a,arg=b,dir=d,option.Hash=16,nodes=5": "cmd=e,proto=uci,name=x,arg=-a,arg=b,dir=d,option.Hash=16,nodes=5",
 		"cmd=e,proto=uci,tc=40/60+0.5,timemargin=50,restart=on":            "cmd=e,proto=uci,name=e,tc=40/60+0.5,restart=on,timemargin=50",
 		"cmd=e,proto=gtp,arg=-l,arg=3":                                     "cmd=e,proto=gtp,name=e,arg=-l,arg=3",
+		"cmd=e,proto=xboard,st=2,option.memory=64":                         "cmd=e,proto=xboard,name=e,option.memory=64,movetime=2000",
 		"cmd=e,proto=uci,movetime=100,stall=2000":                          "cmd=e,proto=uci,name=e,movetime=100,stall=2000",
 	}
 	for in, want := range good {
@@ -51,7 +52,9 @@ func TestParse(t *testing.T) {
 	}
 	bad := map[string]string{
 		"proto=uci,depth=1":                   "cmd= is missing",
-		"cmd=e,proto=xboard,depth=1":          "want uci",
+		"cmd=e,proto=cecp,depth=1":            "want uci or xboard (chess), or gtp (Othello)",
+		"cmd=e,proto=xboard":                  "an xboard engine needs depth=",
+		"cmd=e,proto=xboard,movetime=1500":    "xboard's st takes whole seconds",
 		"cmd=e,proto=uci":                     "needs depth=",
 		"cmd=e,proto=uci,depth=1,nodes=2":     "not 2",
 		"cmd=e,proto=uci,tc=40/":              "tc=40/",

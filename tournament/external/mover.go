@@ -22,8 +22,9 @@ type mover struct {
 	log  io.Writer
 	proc *process
 
-	listed map[string]uci.Option // UCI: the options the engine listed, by lower-case name
-	set    map[string]string     // UCI: the values set, by lower-case name
+	listed map[string]uci.Option // UCI, xboard: the options the engine listed, by lower-case name
+	set    map[string]string     // UCI, xboard: the values set, by lower-case name
+	xb     *xboardEngine         // xboard: its features and the game's state
 
 	replay    games.Position // the game as the engine was told it
 	startText string
@@ -61,17 +62,21 @@ func (x *mover) handshake() time.Duration {
 // Fault.
 const maxListed = 1000
 
-// start starts the process and greets it: uci/uciok (the options listed)
-// or GTP's protocol_version. Unknown options are an ErrSpec error.
+// start starts the process and greets it: uci/uciok (the options listed),
+// xboard's protover 2 and features, or GTP's protocol_version. Unknown
+// options are an ErrSpec error.
 func (x *mover) start(ctx context.Context) error {
 	p, err := startProcess(&x.spec, x.log)
 	if err != nil {
 		return err
 	}
 	x.proc = p
-	if x.spec.Protocol == ProtocolGTP {
+	switch x.spec.Protocol {
+	case ProtocolGTP:
 		_, err := x.gtp(ctx, "protocol_version", x.handshake())
 		return err
+	case ProtocolXboard:
+		return x.greetXboard(ctx)
 	}
 	return x.greetUCI(ctx)
 }
@@ -132,8 +137,14 @@ func (x *mover) Close() error {
 
 // fail stops a process that broke (so that it stops searching at once)
 // and passes err on. A Fault's detail gains the last line of the engine's
-// stderr, and is written to the engines' log.
+// stderr, and is written to the engines' log. A verdict (a resignation, a
+// false claim) is logged and leaves the process running.
 func (x *mover) fail(err error) error {
+	var v verdict
+	if errors.As(err, &v) && x.proc != nil {
+		x.proc.stderr.note(fmt.Sprintf("%s [%s: the game is lost]", v.f.Detail, v.f.Reason))
+		return err // the engine goes on to the next game
+	}
 	var f *tournament.Fault
 	fault := errors.As(err, &f)
 	if !fault && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) || x.proc == nil {
@@ -160,8 +171,8 @@ func (x *mover) NewGame(ctx context.Context, s tournament.Start) error {
 		return fmt.Errorf("external: player %q is not an engine of this mover's process", s.Player.Name)
 	}
 	x.spec = spec
-	if x.spec.Restart {
-		x.stop()
+	if x.spec.Restart || x.xb != nil && !x.xb.features.Reuse {
+		x.stop() // an xboard engine's feature reuse=0 asks for a process a game
 	}
 	if x.proc == nil {
 		if err := x.start(ctx); err != nil {
@@ -170,10 +181,13 @@ func (x *mover) NewGame(ctx context.Context, s tournament.Start) error {
 	}
 	x.proc.stderr.newGame()
 	x.replay, x.startText, x.told, x.synced = s.Position, s.Notation, x.told[:0], 0
-	if x.spec.Protocol == ProtocolGTP {
+	switch x.spec.Protocol {
+	case ProtocolGTP:
 		return x.newGameGTP(ctx)
+	case ProtocolXboard:
+		return x.fail(x.newGameXboard(ctx, s.Game))
 	}
-	if err := x.setOptions(); err != nil {
+	if err := x.setOptions(setOptionUCI); err != nil {
 		return x.fail(err)
 	}
 	if err := x.proc.send("ucinewgame", "isready"); err != nil {
@@ -217,9 +231,12 @@ func (x *mover) Move(ctx context.Context, t tournament.Turn) (tournament.Reply, 
 	}
 	var r tournament.Reply
 	var err error
-	if x.spec.Protocol == ProtocolUCI {
+	switch x.spec.Protocol {
+	case ProtocolUCI:
 		r, err = x.moveUCI(ctx, t, budget)
-	} else {
+	case ProtocolXboard:
+		r, err = x.moveXboard(ctx, t, budget)
+	default:
 		r, err = x.moveGTP(ctx, t, budget)
 	}
 	return r, x.fail(err)

@@ -15,8 +15,8 @@ import (
 //
 //	cmd=/usr/games/stockfish,proto=uci,name=sf,option.Hash=16,depth=8
 //
-// Keys: cmd, proto (uci, the default as in fastchess and cutechess, or
-// gtp), name, arg (repeatable, in order), dir, option.NAME=VALUE
+// Keys: cmd, proto (uci, the default as in fastchess and cutechess,
+// xboard or gtp), name, arg (repeatable, in order), dir, option.NAME=VALUE
 // (repeatable), one of depth=D, nodes=N, movetime=MS, st=SECONDS or
 // tc=[MOVES/]TIME[+INC] (tc=inf: no clock), restart=on|off, timemargin=MS
 // and stall=MS. A value in double quotes may hold commas
@@ -82,8 +82,8 @@ func (e *Spec) setProcess(key, value string) (bool, error) {
 	case key == "cmd":
 		e.Command = value
 	case key == "proto":
-		if value != ProtocolUCI && value != ProtocolGTP {
-			return true, fmt.Errorf("proto=%s: want uci (chess) or gtp (Othello)", value)
+		if value != ProtocolUCI && value != ProtocolXboard && value != ProtocolGTP {
+			return true, fmt.Errorf("proto=%s: want uci or xboard (chess), or gtp (Othello)", value)
 		}
 		e.Protocol = value
 	case key == "name":
@@ -216,6 +216,10 @@ func (e *Spec) complete(limits int) error {
 	switch {
 	case e.Protocol == ProtocolUCI && limits == 0:
 		return errors.New("a UCI engine needs depth=, nodes=, movetime= or tc=")
+	case e.Protocol == ProtocolXboard && limits == 0:
+		return errors.New("an xboard engine needs depth=, movetime=, nodes= or tc=")
+	case e.Protocol == ProtocolXboard && e.MoveTime%time.Second != 0:
+		return fmt.Errorf("movetime=%d: xboard's st takes whole seconds (movetime=1000, st=1)", e.MoveTime.Milliseconds())
 	case e.Protocol == ProtocolGTP && (e.Depth > 0 || e.Nodes > 0 || e.MoveTime > 0):
 		return errors.New("GTP has no depth, node or movetime limit: use tc=, or the engine's own level through arg=")
 	}

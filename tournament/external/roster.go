@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gametune/gametune/files"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
 )
@@ -26,7 +27,7 @@ const MaxEnginesFile = 1 << 20
 // .json, else as ParseEngines tells by its content. Its errors name the
 // file.
 func ReadEngines(path string) (Engines, error) {
-	f, err := os.Open(path)
+	f, err := files.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -20,12 +20,14 @@ var ErrSpec = errors.New("external: engine spec")
 
 // Protocols an external engine may speak.
 const (
-	ProtocolUCI = "uci" // chess
-	ProtocolGTP = "gtp" // Othello, as GRhino's gtp-rhino speaks it
+	ProtocolUCI    = "uci"    // chess
+	ProtocolXboard = "xboard" // chess: CECP, versions 1 and 2
+	ProtocolGTP    = "gtp"    // Othello, as GRhino's gtp-rhino speaks it
 )
 
 // Option is one option set on an external engine: UCI's
-// "setoption name NAME value VALUE".
+// "setoption name NAME value VALUE", xboard's "option NAME=VALUE" (or
+// "memory N" and "cores N" for the options memory and cores).
 type Option struct {
 	Name  string
 	Value string
@@ -40,12 +42,13 @@ type Spec struct {
 	Command  string   // the executable
 	Args     []string // its arguments
 	Dir      string   // its working directory; "" inherits gametune's
-	Protocol string   // ProtocolUCI or ProtocolGTP
+	Protocol string   // ProtocolUCI, ProtocolXboard or ProtocolGTP
 	Options  []Option
 
 	// At most one limit: Depth, Nodes, MoveTime, or a clock (TC). A UCI
-	// engine needs one; a GTP engine knows only clocks, or plays at its
-	// own level with none.
+	// or xboard engine needs one (xboard's st takes whole seconds, its
+	// nodes need an engine with feature nps=1); a GTP engine knows only
+	// clocks, or plays at its own level with none.
 	Depth    int
 	Nodes    int64
 	MoveTime time.Duration
@@ -186,7 +189,7 @@ func (e Spec) CheckCommand(gameName string) error {
 			return fmt.Errorf("%w: %s: %v", ErrSpec, e.Name, err)
 		}
 	}
-	want := map[string]string{ProtocolUCI: "chess", ProtocolGTP: "othello"}[e.Protocol]
+	want := map[string]string{ProtocolUCI: "chess", ProtocolXboard: "chess", ProtocolGTP: "othello"}[e.Protocol]
 	if want != gameName {
 		return fmt.Errorf("%w: %s: proto=%s plays %s, not %s", ErrSpec, e.Name, e.Protocol, want, gameName)
 	}

@@ -11,10 +11,11 @@ import (
 	"github.com/gametune/gametune/tournament"
 )
 
-// setOptions sends the setoption lines that bring the engine from the
-// values set to the spec's (an option the spec leaves out returns to its
-// default).
-func (x *mover) setOptions() error {
+// setOptions sends the lines (command writes each: UCI's setoption,
+// xboard's option) that bring the engine from the values set to the
+// spec's. An option the spec leaves out returns to its default, when the
+// engine said one (xboard's memory and cores have none).
+func (x *mover) setOptions(command func(name, value string) (string, error)) error {
 	want := map[string]string{}
 	var order []string
 	for _, o := range x.spec.Options {
@@ -31,7 +32,7 @@ func (x *mover) setOptions() error {
 		want[k] = o.Value
 	}
 	for k, v := range x.set {
-		if _, ok := want[k]; !ok && v != x.listed[k].Default {
+		if _, ok := want[k]; !ok && v != x.listed[k].Default && (x.listed[k].Default != "" || x.spec.Protocol == ProtocolUCI) {
 			want[k] = x.listed[k].Default
 			order = append(order, k)
 		}
@@ -41,12 +42,21 @@ func (x *mover) setOptions() error {
 		if cur, ok := x.set[k]; ok && cur == v {
 			continue
 		}
-		if err := x.proc.send(uci.SetOption{Name: x.listed[k].Name, Value: v}.String()); err != nil {
+		line, err := command(x.listed[k].Name, v)
+		if err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrSpec, x.spec.Name, err)
+		}
+		if err := x.proc.send(line); err != nil {
 			return err
 		}
 		x.set[k] = v
 	}
 	return nil
+}
+
+// setOptionUCI is UCI's line that sets an option.
+func setOptionUCI(name, value string) (string, error) {
+	return uci.SetOption{Name: name, Value: value}.String(), nil
 }
 
 // expect reads lines until one that is word.

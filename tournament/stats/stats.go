@@ -155,6 +155,21 @@ func (p Pentanomial) EloEstimate() Estimate {
 	return estimate(m, v, p.Pairs())
 }
 
+// EloVariance is the Elo of the mean pair score s, Elo(s), and the
+// variance of that estimate by the delta method: the per-pair variance
+// over the pairs, divided by their number, times Elo'(s)² = (400 / (ln 10
+// s (1 - s)))². It is the normal approximation behind EloEstimate. With
+// no pairs, or at a score of 0 or 1, the variance is +Inf.
+func (p Pentanomial) EloVariance() (elo, variance float64) {
+	m, v := p.pentanomial()
+	n := p.Pairs()
+	if n == 0 || m <= 0 || m >= 1 {
+		return Elo(m), math.Inf(1)
+	}
+	slope := 400 / (math.Ln10 * m * (1 - m))
+	return Elo(m), v / float64(n) * slope * slope
+}
+
 // LOS is the likelihood of superiority: the probability that the player is
 // the stronger, Phi((W-L)/sqrt(W+L)); 0.5 without a decisive game.
 func (r WDL) LOS() float64 {

@@ -106,7 +106,9 @@ func TestSPRTTrinomial(t *testing.T) {
 // 0.032299; interval [0.553571 -+ 0.063305] -> [-6.763, +82.743].
 // The generalised SPRT's approximation of the logistic LLR for 0,10,
 // 70 * 0.014387 * (2*0.553571 - 1.014387) / (2*0.073023) = 0.639624, is
-// within 4% of the exact one.
+// within 4% of the exact one. The delta method's variance of the Elo:
+// 0.073023/70 * (400 / (ln 10 * 0.553571 * 0.446429))^2 = 0.00104319 *
+// 702.9406^2 = 515.464 (sd 22.70 Elo).
 func TestPentanomialByHand(t *testing.T) {
 	p := Pentanomial{5, 10, 30, 15, 10}
 	e := p.EloEstimate()
@@ -114,6 +116,15 @@ func TestPentanomialByHand(t *testing.T) {
 	near(t, "elo", e.Elo, 37.369, 0.001)
 	near(t, "low", e.Low, -6.763, 0.001)
 	near(t, "high", e.High, 82.743, 0.001)
+	elo, variance := p.EloVariance()
+	near(t, "elo of EloVariance", elo, 37.369, 0.001)
+	near(t, "variance", variance, 515.464, 0.001)
+	if _, v := (Pentanomial{0, 0, 0, 0, 3}).EloVariance(); !math.IsInf(v, 1) {
+		t.Errorf("a clean sweep's variance is %g, want +Inf", v)
+	}
+	if _, v := (Pentanomial{}).EloVariance(); !math.IsInf(v, 1) {
+		t.Errorf("no pairs: variance %g, want +Inf", v)
+	}
 	s := SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: Logistic}
 	near(t, "llr", s.LLRPairs(p), 0.639624, 0.026)
 	var q Pentanomial

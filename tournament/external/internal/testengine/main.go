@@ -2,7 +2,10 @@
 // external players: it plays the first legal move, and with its flags
 // exits, stops answering or plays an illegal move at a given ply of the
 // game, ignores quit, floods its stderr or stdout, starts children that
-// try to outlive it, or logs the commands it receives.
+// try to outlive it, or logs the commands it receives. With -xboard it
+// speaks xboard (CECP) in the dialect its words give (v1, noping,
+// nosetboard, san, usermove, oldmoves, donezero, noreuse, grumpy), and may also
+// resign, claim a result, refuse a legal move or offer draws.
 package main
 
 import (
@@ -28,6 +31,12 @@ func main() {
 	stderrBytes := flag.Int("stderr-bytes", 0, "write this many bytes to stderr, without a newline, before each move")
 	longLineAt := flag.Int("long-line-at", 0, "from this ply on, answer with a line of 50 MB before the move")
 	logPath := flag.String("log", "", "append every command received to this file")
+	xboardWords := flag.String("xboard", "", "speak xboard in this dialect: comma-separated words (v2 for the plain one)")
+	resignAt := flag.Int("resign-at", 0, "xboard: resign from this ply on")
+	claimAt := flag.Int("claim-at", 0, "xboard: claim -claim's result from this ply on (a draw claim comes with a move)")
+	claim := flag.String("claim", "1-0", "xboard: the result -claim-at claims")
+	refuseAt := flag.Int("refuse-at", 0, "xboard: answer Illegal move to the moves told from this ply on")
+	offerDraw := flag.Bool("offer-draw", false, "xboard: offer a draw before each move")
 	flag.Parse()
 	if *child {
 		startSleeper(false)
@@ -43,6 +52,15 @@ func main() {
 		}
 	}
 	in := bufio.NewScanner(os.Stdin)
+	if *xboardWords != "" {
+		bad := misbehaviour{crashAt: *crashAt, stallAt: *stallAt, illegalAt: *illegalAt, resignAt: *resignAt,
+			claimAt: *claimAt, claim: *claim, refuseAt: *refuseAt, offerDraw: *offerDraw}
+		playXboard(in, log, parseDialect(*xboardWords), bad, *ignoreQuit)
+		if *ignoreQuit {
+			time.Sleep(time.Hour)
+		}
+		return
+	}
 	var pos *chess.Position
 	for in.Scan() {
 		if log != nil {

@@ -1,0 +1,77 @@
+package thinker_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/engine"
+	"github.com/gametune/gametune/engine/thinker"
+	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/games/all"
+)
+
+// TestThinkerParams: the settings a GUI may change, with the game's
+// defaults, set and refused by name and range; a selective thinker still
+// finds tic-tac-toe's won move.
+func TestThinkerParams(t *testing.T) {
+	th := newThinker(t, "tictactoe", thinker.Options{TableMiB: 1})
+	values := func() map[string]int {
+		m := map[string]int{}
+		for _, p := range th.Params() {
+			m[p.Name] = p.Value
+		}
+		return m
+	}
+	v := values()
+	if v[thinker.SelectiveParam] != 0 || v["lmr-base"] != 75 || v["time-horizon"] != 16 || th.Search() != "exact" {
+		t.Errorf("defaults: %v, search %s", v, th.Search())
+	}
+	for name, value := range map[string]int{thinker.SelectiveParam: 1, "lmr-base": 80, "time-horizon": 30} {
+		if err := th.SetParam(name, value); err != nil {
+			t.Errorf("SetParam(%s, %d): %v", name, value, err)
+		}
+	}
+	v = values()
+	if v[thinker.SelectiveParam] != 1 || v["lmr-base"] != 80 || v["time-horizon"] != 30 || th.Search() != "selective" || th.TimeParams().Horizon != 30 {
+		t.Errorf("after SetParam: %v, search %s", v, th.Search())
+	}
+	for name, value := range map[string]int{thinker.SelectiveParam: 2, "lmr-base": 301, "time-horizon": 4, "nothing": 1} {
+		if err := th.SetParam(name, value); err == nil {
+			t.Errorf("SetParam(%s, %d) accepted", name, value)
+		}
+	}
+	if v2 := values(); v2["lmr-base"] != 80 || v2[thinker.SelectiveParam] != 1 {
+		t.Errorf("a refused value changed the settings: %v", v2)
+	}
+	p, _ := th.Game().ParsePosition("xx-oo----")
+	var got games.Thought
+	if err := th.Think(context.Background(), p, games.ThinkLimits{Depth: 5}, func(r games.Thought) { got = r }); err != nil {
+		t.Fatal(err)
+	}
+	th.Wait()
+	if p.FormatMove(got.Move) != "c1" {
+		t.Errorf("the selective thinker plays %s in %s, want the win c1", p.FormatMove(got.Move), p)
+	}
+}
+
+// TestParamNamesAreNotFeatures: no setting a GUI sees shares its name with
+// a feature weight of any evaluator (both are UCI options).
+func TestParamNamesAreNotFeatures(t *testing.T) {
+	names := map[string]bool{thinker.SelectiveParam: true}
+	for _, p := range engine.SearchParamList() {
+		names[p.Name] = true
+	}
+	for _, p := range thinker.TimeParamList() {
+		names[p.Name] = true
+	}
+	for _, g := range all.Games() {
+		for _, ev := range g.Evaluators() {
+			for _, f := range ev.Features {
+				if names[strings.ToLower(f.Name)] {
+					t.Errorf("%s %s: feature %s is also an engine setting", g.Name(), ev.Name, f.Name)
+				}
+			}
+		}
+	}
+}
