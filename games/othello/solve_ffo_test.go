@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,12 +22,21 @@ func init() {
 		{"SE", []any{&shallowEmpties}}, {"EVO", []any{&evalOrderEmpties}},
 		{"OEV", []any{&orderEval[0], &orderEval[1], &orderEval[2]}},
 		{"SD", []any{&sortDepths[0], &sortDepths[1]}}, {"NEAR", []any{&nearEmpties, &nearMiB}},
-		{"ETC", []any{&etcEmpties}},
+		{"ETC", []any{&etcEmpties}}, {"SPLIT", []any{&splitEmpties}},
 	} {
 		if v := os.Getenv(k.name); v != "" {
 			fmt.Sscan(v, k.vars...)
 		}
 	}
+}
+
+// ffoWorkers is the solver's workers in the FFO tests and benchmark:
+// GAMETUNE_SOLVE_WORKERS, or runtime.GOMAXPROCS.
+func ffoWorkers() int {
+	if n, err := strconv.Atoi(os.Getenv("GAMETUNE_SOLVE_WORKERS")); err == nil && n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // ffoPosition is one position of the FFO endgame test suite.
@@ -75,8 +85,7 @@ var ffoQuick = map[int]bool{40: true, 44: true, 47: true}
 // and the move against the suite's.
 func solveFFO(tb testing.TB, s *Solver, f ffoPosition) Solution {
 	tb.Helper()
-	s.table.clear()
-	s.near.clear()
+	s.clear()
 	sol, err := s.Solve(context.Background(), f.pos, SolveOptions{})
 	if err != nil {
 		tb.Fatalf("FFO #%d: %v", f.number, err)
@@ -90,21 +99,27 @@ func solveFFO(tb testing.TB, s *Solver, f ffoPosition) Solution {
 
 // TestSolveFFO solves FFO test positions to their published scores and
 // best moves: the quick ones (ffoQuick) under plain go test, all twenty
-// (#40-#59, several minutes) with GAMETUNE_EXPERIMENTS=1, which prints each
-// position's time and nodes.
+// (#40-#59, many minutes) with GAMETUNE_EXPERIMENTS=1, which prints each
+// position's time and nodes; FFO=53-59 with it solves those alone.
 func TestSolveFFO(t *testing.T) {
 	if testing.Short() {
 		t.Skip("solves endgames of 20 empty squares and more")
 	}
 	all := os.Getenv("GAMETUNE_EXPERIMENTS") == "1"
-	s, err := NewSolver(0)
+	lo, hi := 40, 59
+	if r := os.Getenv("FFO"); all && r != "" {
+		if _, err := fmt.Sscanf(r, "%d-%d", &lo, &hi); err != nil {
+			t.Fatalf("FFO=%q: want a range of FFO numbers such as 53-59", r)
+		}
+	}
+	s, err := NewSolver(SolverOptions{Workers: ffoWorkers()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var total time.Duration
 	var nodes int64
 	for _, f := range ffoSuite(t) {
-		if !all && !ffoQuick[f.number] {
+		if !all && !ffoQuick[f.number] || f.number < lo || f.number > hi {
 			continue
 		}
 		start := time.Now()
@@ -124,7 +139,7 @@ func TestSolveFFO(t *testing.T) {
 // BenchmarkSolveFFO solves each FFO position (#40-#59) and reports its
 // nodes: go test -bench SolveFFO/40 for one, -benchtime 1x for all once.
 func BenchmarkSolveFFO(b *testing.B) {
-	s, err := NewSolver(0)
+	s, err := NewSolver(SolverOptions{Workers: ffoWorkers()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -146,21 +161,21 @@ func TestSolveFFOProof(t *testing.T) {
 	if os.Getenv("FFO") == "" {
 		t.Skip("set FFO=40-44 to prove those positions' values")
 	}
-	s, _ := NewSolver(0)
+	s, _ := NewSolver(SolverOptions{})
 	for _, f := range ffoSuite(t) {
 		var lo, hi int
 		fmt.Sscanf(os.Getenv("FFO"), "%d-%d", &lo, &hi)
 		if f.number < lo || f.number > hi {
 			continue
 		}
-		s.table.clear()
-		s.near.clear()
-		s.nodes = 0
+		s.clear()
+		w := s.workers[0]
+		w.reset()
 		p, o := f.pos.mine(), f.pos.theirs()
 		n := empties(p, o)
-		a := s.nws(p, o, f.score-1, n)
-		n1 := s.nodes
-		b := s.nws(p, o, f.score+1, n)
-		t.Logf("#%d proof: %d %d nodes %.1f + %.1f Mn", f.number, a, b, float64(n1)/1e6, float64(s.nodes-n1)/1e6)
+		a := w.nws(p, o, f.score-1, n)
+		n1 := w.nodes
+		b := w.nws(p, o, f.score+1, n)
+		t.Logf("#%d proof: %d %d nodes %.1f + %.1f Mn", f.number, a, b, float64(n1)/1e6, float64(w.nodes-n1)/1e6)
 	}
 }

@@ -20,6 +20,24 @@ func sortDepth(n int) int {
 // deep, from 0 to 6.
 var sortDepths = [2]int{15, 2}
 
+// orderEval[d] weighs the score of a depth-d search of the move (tenths
+// of a disc) against a unit of mobility (orderMobility): a unit of
+// mobility is worth 4 discs at depth 0, 2 at depth 1, 1 deeper.
+var orderEval = [3]int32{orderMobility / 40, orderMobility / 20, orderMobility / 10}
+
+// sortWindow is how far below alpha (in discs) the searches that order
+// moves keep their scores exact.
+const sortWindow = 8
+
+// evalKey is the evaluation's part of the ordering key of a move to np,
+// no (the mover's discs and the opponent's, n empty squares before the
+// move) at a node searched against alpha.
+func (w *worker) evalKey(np, no Bitboard, n, alpha int) int32 {
+	d := sortDepth(n)
+	v := w.midSearch(no, np, d, -1<<20, -10*(alpha-sortWindow)+1)
+	return -int32(v) * orderEval[min(d, 2)]
+}
+
 // endEval evaluates for the solver's ordering: the patterns evaluator with
 // its shipped weights, through a scratch position.
 type endEval struct {
@@ -40,25 +58,25 @@ func (e *endEval) eval(p, o Bitboard) int {
 // midSearch is the alpha-beta score of p, o to depth with the evaluation
 // at the leaves, in tenths of a disc; a finished game scores its disc
 // difference.
-func (s *Solver) midSearch(p, o Bitboard, depth, alpha, beta int) int {
+func (w *worker) midSearch(p, o Bitboard, depth, alpha, beta int) int {
 	if depth == 0 {
-		return s.ev.eval(p, o)
+		return w.ev.eval(p, o)
 	}
 	moves := legalMoves(p, o)
 	if moves == 0 {
 		if legalMoves(o, p) == 0 {
 			return 10 * finalScore(p, o)
 		}
-		return -s.midSearch(o, p, depth, -beta, -alpha)
+		return -w.midSearch(o, p, depth, -beta, -alpha)
 	}
 	best := -1 << 20
 	if depth >= 3 {
 		var list moveList
-		s.order(&list, p, o, moves, -1, 0, 0)
+		w.order(&list, p, o, moves, -1, 0, 0)
 		for i := range list.n {
 			m := &list.moves[i]
-			s.nodes++
-			sc := -s.midSearch(o&^m.flips, p|m.flips|1<<m.sq, depth-1, -beta, -max(alpha, best))
+			w.nodes++
+			sc := -w.midSearch(o&^m.flips, p|m.flips|1<<m.sq, depth-1, -beta, -max(alpha, best))
 			if sc > best {
 				if best = sc; sc >= beta {
 					break
@@ -70,8 +88,8 @@ func (s *Solver) midSearch(p, o Bitboard, depth, alpha, beta int) int {
 	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(p, o, sq)
-		s.nodes++
-		sc := -s.midSearch(o&^f, p|f|1<<sq, depth-1, -beta, -max(alpha, best))
+		w.nodes++
+		sc := -w.midSearch(o&^f, p|f|1<<sq, depth-1, -beta, -max(alpha, best))
 		if sc > best {
 			if best = sc; sc >= beta {
 				break

@@ -12,6 +12,10 @@ import "math/bits"
 // winner; they are always even but for a draw's 0, so that an odd alpha
 // makes a window that no score lands on. Every function is fail-soft.
 
+// shallowEmpties is the most empty squares searched by shallow, without
+// the table and the sorting.
+var shallowEmpties = 5
+
 // quadrants are the four 4x4 corners of the board.
 var quadrants = [4]Bitboard{0x000000000f0f0f0f, 0x00000000f0f0f0f0, 0x0f0f0f0f00000000, 0xf0f0f0f000000000}
 
@@ -39,6 +43,23 @@ func oddQuadrants(empty Bitboard) Bitboard {
 	return odd & empty
 }
 
+// neighbourSquares[sq] are the squares next to sq.
+var neighbourSquares = func() (n [64]Bitboard) {
+	for sq := range n {
+		n[sq] = neighbours(1 << sq)
+	}
+	return n
+}()
+
+// flipsNear is flips after a look at sq's neighbours: a move turns a disc
+// beside it, so a square with none of o's beside it turns nothing.
+func flipsNear(p, o Bitboard, sq int) Bitboard {
+	if neighbourSquares[sq&63]&o == 0 {
+		return 0
+	}
+	return flips(p, o, sq)
+}
+
 // finalScore is the score of a game over with p to move: discs difference,
 // the empty squares to the one ahead.
 func finalScore(p, o Bitboard) int {
@@ -53,14 +74,14 @@ func finalScore(p, o Bitboard) int {
 }
 
 // solve1 is the score with p to move and sq the one empty square.
-func (s *Solver) solve1(p Bitboard, sq int) int {
+func (w *worker) solve1(p Bitboard, sq int) int {
 	n := popcount(p)
 	if f := lastFlipCount(p, sq); f > 0 {
-		s.nodes++
+		w.nodes++
 		return 2*(n+f) - 62 // n+f+1 discs of 64
 	}
 	if f := lastFlipCount(^p&^(1<<sq), sq); f > 0 {
-		s.nodes += 2 // a pass, a move
+		w.nodes += 2 // a pass, a move
 		return 2*(n-f) - 64
 	}
 	if 2*n > 63 {
@@ -70,32 +91,32 @@ func (s *Solver) solve1(p Bitboard, sq int) int {
 }
 
 // solve2 is the null-window score with p to move and x, y empty.
-func (s *Solver) solve2(p, o Bitboard, alpha int, x, y int) int {
+func (w *worker) solve2(p, o Bitboard, alpha int, x, y int) int {
 	best := -inf
-	if f := flips(p, o, x); f != 0 {
-		s.nodes++
-		if best = -s.solve1(o&^f, y); best > alpha {
+	if f := flipsNear(p, o, x); f != 0 {
+		w.nodes++
+		if best = -w.solve1(o&^f, y); best > alpha {
 			return best
 		}
 	}
-	if f := flips(p, o, y); f != 0 {
-		s.nodes++
-		return max(best, -s.solve1(o&^f, x))
+	if f := flipsNear(p, o, y); f != 0 {
+		w.nodes++
+		return max(best, -w.solve1(o&^f, x))
 	}
 	if best != -inf {
 		return best
 	}
 	// p passes.
 	best = inf
-	if f := flips(o, p, x); f != 0 {
-		s.nodes += 2
-		if best = s.solve1(p&^f, y); best <= alpha {
+	if f := flipsNear(o, p, x); f != 0 {
+		w.nodes += 2
+		if best = w.solve1(p&^f, y); best <= alpha {
 			return best
 		}
 	}
-	if f := flips(o, p, y); f != 0 {
-		s.nodes += 2
-		return min(best, s.solve1(p&^f, x))
+	if f := flipsNear(o, p, y); f != 0 {
+		w.nodes += 2
+		return min(best, w.solve1(p&^f, x))
 	}
 	if best != inf {
 		return best
@@ -105,13 +126,13 @@ func (s *Solver) solve2(p, o Bitboard, alpha int, x, y int) int {
 
 // solve3 is the null-window score with p to move and the three empty
 // squares of empty, the one alone in its quadrant first.
-func (s *Solver) solve3(p, o Bitboard, alpha int, empty Bitboard) int {
+func (w *worker) solve3(p, o Bitboard, alpha int, empty Bitboard) int {
 	x, y, z := threeSquares(empty)
 	best := -inf
 	for range 3 {
-		if f := flips(p, o, x); f != 0 {
-			s.nodes++
-			if sc := -s.solve2(o&^f, p|f|1<<x, -alpha-1, y, z); sc > best {
+		if f := flipsNear(p, o, x); f != 0 {
+			w.nodes++
+			if sc := -w.solve2(o&^f, p|f|1<<x, -alpha-1, y, z); sc > best {
 				if best = sc; sc > alpha {
 					return best
 				}
@@ -124,9 +145,9 @@ func (s *Solver) solve3(p, o Bitboard, alpha int, empty Bitboard) int {
 	}
 	best = inf
 	for range 3 {
-		if f := flips(o, p, x); f != 0 {
-			s.nodes += 2
-			if sc := s.solve2(p&^f, o|f|1<<x, alpha, y, z); sc < best {
+		if f := flipsNear(o, p, x); f != 0 {
+			w.nodes += 2
+			if sc := w.solve2(p&^f, o|f|1<<x, alpha, y, z); sc < best {
 				if best = sc; sc <= alpha {
 					return best
 				}
@@ -158,7 +179,7 @@ func threeSquares(empty Bitboard) (x, y, z int) {
 
 // solve4 is the null-window score with p to move and the four empty
 // squares of empty, those alone in their quadrant first.
-func (s *Solver) solve4(p, o Bitboard, alpha int, empty Bitboard) int {
+func (w *worker) solve4(p, o Bitboard, alpha int, empty Bitboard) int {
 	if alpha >= stabilityThreshold[4] {
 		if bound := 64 - 2*popcount(stableDiscs(o, p)); bound <= alpha {
 			return bound
@@ -169,9 +190,9 @@ func (s *Solver) solve4(p, o Bitboard, alpha int, empty Bitboard) int {
 	best := -inf
 	for i := range 4 {
 		x := sq[i]
-		if f := flips(p, o, x); f != 0 {
-			s.nodes++
-			if sc := -s.solve3(o&^f, p|f|1<<x, -alpha-1, empty&^(1<<x)); sc > best {
+		if f := flipsNear(p, o, x); f != 0 {
+			w.nodes++
+			if sc := -w.solve3(o&^f, p|f|1<<x, -alpha-1, empty&^(1<<x)); sc > best {
 				if best = sc; sc > alpha {
 					return best
 				}
@@ -184,9 +205,9 @@ func (s *Solver) solve4(p, o Bitboard, alpha int, empty Bitboard) int {
 	best = inf
 	for i := range 4 {
 		x := sq[i]
-		if f := flips(o, p, x); f != 0 {
-			s.nodes += 2
-			if sc := s.solve3(p&^f, o|f|1<<x, alpha, empty&^(1<<x)); sc < best {
+		if f := flipsNear(o, p, x); f != 0 {
+			w.nodes += 2
+			if sc := w.solve3(p&^f, o|f|1<<x, alpha, empty&^(1<<x)); sc < best {
 				if best = sc; sc <= alpha {
 					return best
 				}
@@ -219,7 +240,7 @@ func fourSquares(empty Bitboard) (a, b, c, d int) {
 // shallow is the null-window score with p to move and n empty squares
 // (5 to shallowEmpties): each move's position is searched by shallow or,
 // at four empty squares, solve4.
-func (s *Solver) shallow(p, o Bitboard, alpha, n int) int {
+func (w *worker) shallow(p, o Bitboard, alpha, n int) int {
 	if alpha >= stabilityThreshold[n] {
 		if bound := 64 - 2*popcount(stableDiscs(o, p)); bound <= alpha {
 			return bound
@@ -232,17 +253,17 @@ func (s *Solver) shallow(p, o Bitboard, alpha, n int) int {
 		for _, class := range squareClasses {
 			for m := group & class; m != 0; m &= m - 1 {
 				x := bits.TrailingZeros64(m)
-				f := flips(p, o, x)
+				f := flipsNear(p, o, x)
 				if f == 0 {
 					continue
 				}
-				s.nodes++
+				w.nodes++
 				np, no := o&^f, p|f|1<<x
 				var sc int
 				if n == 5 {
-					sc = -s.solve4(np, no, -alpha-1, empty&^(1<<x))
+					sc = -w.solve4(np, no, -alpha-1, empty&^(1<<x))
 				} else {
-					sc = -s.shallow(np, no, -alpha-1, n-1)
+					sc = -w.shallow(np, no, -alpha-1, n-1)
 				}
 				if sc > best {
 					if best = sc; sc > alpha {
@@ -258,8 +279,8 @@ func (s *Solver) shallow(p, o Bitboard, alpha, n int) int {
 	if legalMoves(o, p) == 0 {
 		return finalScore(p, o)
 	}
-	s.nodes++
-	return -s.shallow(o, p, -alpha-1, n)
+	w.nodes++
+	return -w.shallow(o, p, -alpha-1, n)
 }
 
 // squareClasses groups the squares by their class in the positional table

@@ -1,25 +1,54 @@
 package othello
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync/atomic"
+)
 
 // endTable is the exact solver's transposition table: bounds on the final
 // score of positions searched to the end, keyed by the discs themselves
 // (no hash collision can pass a wrong bound). Entries come in buckets of
-// two: the first keeps the entry with the most empty squares (the most
-// work to redo), the second the latest.
+// two, a cache line: the first keeps the entry with the most empty squares
+// (the most work to redo), the second the latest.
+//
+// A table that workers share (share) takes no lock: each word of an entry
+// is read and written whole (sync/atomic), and an entry carries a check of
+// its other words, so that an entry read while another worker writes it,
+// its words from two writes, fails the check and is taken for a miss. Two
+// stores to one entry at once may lose one of them, as a full table loses
+// entries: what is left is always true.
 type endTable struct {
 	entries []endEntry
 	shift   uint
+	shared  bool
 }
 
-// endEntry bounds a position's score: lower <= score <= upper. move is the
-// best move found, -1 when none.
+// endEntry bounds a position's score: lower <= score <= upper, with its
+// best move (-1 when none) and its empty squares (0 for an unused entry),
+// packed in data (endData); check is endCheck of the other three words.
 type endEntry struct {
-	p, o         Bitboard
+	p, o, data, check uint64
+}
+
+// endData is the unpacked data word of an entry.
+type endData struct {
 	lower, upper int8
 	move         int8
 	empties      uint8
-	_            [12]byte // a bucket fills a cache line
+}
+
+func (d endData) pack() uint64 {
+	return uint64(uint8(d.lower)) | uint64(uint8(d.upper))<<8 | uint64(uint8(d.move))<<16 | uint64(d.empties)<<24
+}
+
+func unpack(x uint64) endData {
+	return endData{lower: int8(x), upper: int8(x >> 8), move: int8(x >> 16), empties: uint8(x >> 24)}
+}
+
+// endCheck mixes an entry's words, so that words of two entries rarely
+// pass for one.
+func endCheck(p, o, data uint64) uint64 {
+	return (p*0x9e3779b97f4a7c15 ^ bits.RotateLeft64(o, 29)*0xc2b2ae3d27d4eb4f ^ data) + 1
 }
 
 // newEndTable makes a table of about mib MiB (at least a bucket).
@@ -32,6 +61,9 @@ func newEndTable(mib int) endTable {
 	return endTable{entries: make([]endEntry, size), shift: uint(64 - bits.TrailingZeros(size))}
 }
 
+// share makes t safe for several workers.
+func (t *endTable) share() { t.shared = true }
+
 // bucket returns the index of the first entry of p, o's bucket.
 func (t *endTable) bucket(p, o Bitboard) int {
 	h := (p ^ bits.RotateLeft64(o, 23)) * 0x9e3779b97f4a7c15
@@ -39,17 +71,45 @@ func (t *endTable) bucket(p, o Bitboard) int {
 	return int(h>>t.shift) &^ 1
 }
 
-// probe returns the entry of p, o, or nil.
-func (t *endTable) probe(p, o Bitboard) *endEntry {
+// read returns e's words, whole words each in a shared table.
+func (t *endTable) read(e *endEntry) endEntry {
+	if !t.shared {
+		return *e
+	}
+	return endEntry{atomic.LoadUint64(&e.p), atomic.LoadUint64(&e.o), atomic.LoadUint64(&e.data), atomic.LoadUint64(&e.check)}
+}
+
+// write sets e to p, o and d with its check.
+func (t *endTable) write(e *endEntry, p, o Bitboard, d endData) {
+	data := d.pack()
+	check := endCheck(uint64(p), uint64(o), data)
+	if !t.shared {
+		*e = endEntry{uint64(p), uint64(o), data, check}
+		return
+	}
+	atomic.StoreUint64(&e.check, 0) // a reader between the stores below sees a miss
+	atomic.StoreUint64(&e.p, uint64(p))
+	atomic.StoreUint64(&e.o, uint64(o))
+	atomic.StoreUint64(&e.data, data)
+	atomic.StoreUint64(&e.check, check)
+}
+
+// holds tells whether entry e, as read, is p, o's: used and whole.
+func holds(e endEntry, p, o Bitboard) bool {
+	return e.p == uint64(p) && e.o == uint64(o) && e.data>>24&0xff != 0 && e.check == endCheck(e.p, e.o, e.data)
+}
+
+// probe returns the entry of p, o, and whether there is one.
+func (t *endTable) probe(p, o Bitboard) (endData, bool) {
 	i := t.bucket(p, o)
 	b := t.entries[i : i+2 : i+2]
-	if b[0].p == p && b[0].o == o && b[0].empties != 0 {
-		return &b[0]
+	if e := t.read(&b[0]); holds(e, p, o) {
+		return unpack(e.data), true
 	}
-	if b[1].p == p && b[1].o == o && b[1].empties != 0 {
-		return &b[1]
+	if e := t.read(&b[1]); holds(e, p, o) {
+		return unpack(e.data), true
 	}
-	return nil
+	return endData{}, false
 }
 
 // store records that a search of p, o (empties empty squares) in the
@@ -57,33 +117,34 @@ func (t *endTable) probe(p, o Bitboard) *endEntry {
 func (t *endTable) store(p, o Bitboard, empties, alpha, beta, score, move int) {
 	i := t.bucket(p, o)
 	b := t.entries[i : i+2 : i+2]
-	var e *endEntry
+	first, second := t.read(&b[0]), t.read(&b[1])
+	var slot *endEntry
+	d := endData{lower: -64, upper: 64, empties: uint8(empties), move: -1}
 	switch {
-	case b[0].p == p && b[0].o == o && b[0].empties != 0:
-		e = &b[0]
-	case b[1].p == p && b[1].o == o && b[1].empties != 0:
-		e = &b[1]
-	case int(b[0].empties) <= empties:
-		b[1] = b[0]
-		e = &b[0]
-		*e = endEntry{p: p, o: o, lower: -64, upper: 64, empties: uint8(empties), move: -1}
+	case holds(first, p, o):
+		slot, d = &b[0], unpack(first.data)
+	case holds(second, p, o):
+		slot, d = &b[1], unpack(second.data)
+	case int(unpack(first.data).empties) <= empties || first.check != endCheck(first.p, first.o, first.data):
+		if first.data>>24&0xff != 0 && first.check == endCheck(first.p, first.o, first.data) {
+			t.write(&b[1], Bitboard(first.p), Bitboard(first.o), unpack(first.data))
+		}
+		slot = &b[0]
 	default:
-		e = &b[1]
-		*e = endEntry{p: p, o: o, lower: -64, upper: 64, empties: uint8(empties), move: -1}
+		slot = &b[1]
 	}
 	switch {
 	case score >= beta:
-		e.lower = int8(max(int(e.lower), score))
+		d.lower = int8(max(int(d.lower), score))
 	case score <= alpha:
-		e.upper = int8(min(int(e.upper), score))
+		d.upper = int8(min(int(d.upper), score))
 	default:
-		e.lower, e.upper = int8(score), int8(score)
+		d.lower, d.upper = int8(score), int8(score)
 	}
-	if move >= 0 && score > alpha {
-		e.move = int8(move)
-	} else if move >= 0 && e.move < 0 {
-		e.move = int8(move)
+	if move >= 0 && (score > alpha || d.move < 0) {
+		d.move = int8(move)
 	}
+	t.write(slot, p, o, d)
 }
 
 // clear empties the table.
