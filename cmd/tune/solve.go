@@ -57,7 +57,8 @@ func runSolve(ctx context.Context, o solveOptions, g globalOptions, out output) 
 func newSolveCommand(g *globalOptions) *cobra.Command {
 	var o solveOptions
 	c := command("solve GAME",
-		"Find the exact value (win, loss, draw; near Othello's end, the final margin) of a position whose tree can be exhausted",
+		"Find the exact value (win, loss, draw; near Othello's end, the final margin) of a position "+
+			"whose tree can be exhausted",
 		`Solve searches ever deeper until the value of the position is proven. Far from the
 end of a game that can take hours or more: progress (depth, nodes, elapsed time and
 an estimate for the depth under way) is shown on standard error, rewritten every
