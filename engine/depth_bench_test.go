@@ -1,0 +1,48 @@
+package engine_test
+
+import (
+	"testing"
+
+	"github.com/gametune/gametune/engine"
+)
+
+// depthTenPositions is how many of each case's middlegames (the first ones
+// of its testdata file) BenchmarkDepthTen searches: the exact chess search
+// to depth 10 takes tens of seconds a position on one core.
+const depthTenPositions = 4
+
+// BenchmarkDepthTen searches the first depthTenPositions middlegames of
+// each game (testdata) to depth 10, exact and selective, from a new game
+// each, and reports the nodes a position takes to reach depth 10 and the
+// effective branching factor (the 10th root of the mean nodes): the issue's
+// "nodes to depth 10 before and after". Run it alone, one iteration:
+//
+//	go test ./engine -run '^$' -bench DepthTen -benchtime 1x
+func BenchmarkDepthTen(b *testing.B) {
+	for _, c := range selectiveCases {
+		ps, ev := c.load(b)
+		ps = ps[:depthTenPositions]
+		w := ev.Defaults()
+		for _, mode := range []struct {
+			name string
+			opts engine.Options
+		}{
+			{"exact", engine.Options{TableMiB: 64}},
+			{"selective", engine.Options{TableMiB: 64, Selective: true}},
+		} {
+			b.Run(c.game+"/"+mode.name, func(b *testing.B) {
+				s, err := engine.New(mode.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var nodes int64
+				var ebf float64
+				for b.Loop() {
+					nodes, ebf = searchCase(b, s, ps, ev, w, 10)
+				}
+				b.ReportMetric(float64(nodes)/float64(len(ps)), "nodes/position")
+				b.ReportMetric(ebf, "ebf")
+			})
+		}
+	}
+}
