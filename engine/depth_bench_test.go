@@ -6,12 +6,12 @@ import (
 	"github.com/gametune/gametune/engine"
 )
 
-// depthTenPositions is how many of each case's middlegames (the first ones
+// depthTenPositions is how many of each game's middlegames (the first ones
 // of its testdata file) BenchmarkDepthTen searches: the exact chess search
-// to depth 10 takes tens of seconds a position on one core.
-const depthTenPositions = 4
+// to depth 10 takes minutes a position on one core, so chess searches one.
+var depthTenPositions = map[string]int{"chess": 1, "othello": 4, "checkers": 4}
 
-// BenchmarkDepthTen searches the first depthTenPositions middlegames of
+// BenchmarkDepthTen searches the first middlegames (depthTenPositions) of
 // each game (testdata) to depth 10, exact and selective, from a new game
 // each, and reports the nodes a position takes to reach depth 10 and the
 // effective branching factor (the 10th root of the mean nodes): the issue's
@@ -21,7 +21,7 @@ const depthTenPositions = 4
 func BenchmarkDepthTen(b *testing.B) {
 	for _, c := range selectiveCases {
 		ps, ev := c.load(b)
-		ps = ps[:depthTenPositions]
+		ps = ps[:depthTenPositions[c.game]]
 		w := ev.Defaults()
 		for _, mode := range []struct {
 			name string
