@@ -63,7 +63,15 @@ func matchSpecs(t *testing.T, pairs int) []tournament.GameSpec {
 
 func collect(t *testing.T, run tournament.Runner, specs []tournament.GameSpec) []tournament.Record {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	return collectWithin(t, run, specs, 60*time.Second)
+}
+
+// collectWithin is collect with a deadline of its own, for a broker that
+// a busy machine may slow down far more than the embedded one (a
+// nats-server process storing to disk beside CI's builds).
+func collectWithin(t *testing.T, run tournament.Runner, specs []tournament.GameSpec, within time.Duration) []tournament.Record {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
 	defer cancel()
 	var out []tournament.Record
 	err := run.Run(ctx, specs, func(i int, r tournament.Record) error {

@@ -673,7 +673,7 @@ func TestHostileOnDebianNATSServer(t *testing.T) {
 	}
 	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 	l.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	srv := exec.CommandContext(ctx, bin, "-a", "127.0.0.1", "-p", port, "--auth", testToken, "-js", "-sd", t.TempDir())
 	if err := srv.Start(); err != nil {
@@ -734,7 +734,7 @@ func TestHostileOnDebianNATSServer(t *testing.T) {
 	}
 	defer resumed.Close()
 	specs := matchSpecs(t, 2)
-	got := collect(t, resumed, specs)
+	got := collectWithin(t, resumed, specs, 4*time.Minute)
 	stop()
 	n := taken()
 	<-honestDone
