@@ -188,6 +188,27 @@ func SearchParamList() []SearchParam {
 	return append([]SearchParam(nil), searchParams...)
 }
 
+// SearchParamsUsed is SearchParamListFor without the parameters of
+// techniques the game of p does not offer: null move (games.NullMover),
+// the exchange margin (games.Exchanger) and Multi-ProbCut
+// (games.ProbCutter). 'tune games' lists these.
+func SearchParamsUsed(p games.Position) []SearchParam {
+	_, null := p.(games.NullMover)
+	_, exchange := p.(games.Exchanger)
+	_, probCut := p.(games.ProbCutter)
+	var out []SearchParam
+	for _, sp := range SearchParamListFor(p) {
+		switch {
+		case strings.HasPrefix(sp.Name, "null-") && !null,
+			sp.Name == "see-margin" && !exchange,
+			strings.HasPrefix(sp.Name, "probcut-") && !probCut:
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
 // SearchParamListFor is SearchParamList with the defaults of the game of
 // p (games.SearchDefaulter) in place of the engine's.
 func SearchParamListFor(p games.Position) []SearchParam {

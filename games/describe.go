@@ -15,6 +15,9 @@ type Description struct {
 	Notation   string                 `json:"notation"`
 	Start      string                 `json:"start"`
 	Evaluators []EvaluatorDescription `json:"evaluators"`
+	// Search lists the engine's search parameters and clock-use constants
+	// for the game (filled in above games, where the engine is known).
+	Search []Feature `json:"search,omitempty"`
 }
 
 // EvaluatorDescription is an evaluator as data: its name, what it is and
@@ -54,14 +57,24 @@ func WriteDescriptions(w io.Writer, list []Description) {
 				def = " (the strongest: tune engine's default)"
 			}
 			fmt.Fprintf(w, "  evaluator %s%s: %s\n", e.Name, def, e.Doc)
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "    feature\tdefault\tmin\tmax\tstep\tmeaning")
-			for _, f := range e.Features {
-				fmt.Fprintf(tw, "    %s\t%g\t%g\t%g\t%g\t%s\n", f.Name, f.Default, f.Min, f.Max, f.Step, f.Doc)
-			}
-			tw.Flush()
+			writeFeatures(w, "feature", e.Features)
+		}
+		if len(g.Search) > 0 {
+			fmt.Fprintln(w, "  search parameters and clock use (tune engine's options; param.NAME=V in a match spec):")
+			writeFeatures(w, "parameter", g.Search)
 		}
 	}
+}
+
+// writeFeatures writes features as a table whose first column is headed
+// first.
+func writeFeatures(w io.Writer, first string, features []Feature) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "    %s\tdefault\tmin\tmax\tstep\tmeaning\n", first)
+	for _, f := range features {
+		fmt.Fprintf(tw, "    %s\t%g\t%g\t%g\t%g\t%s\n", f.Name, f.Default, f.Min, f.Max, f.Step, f.Doc)
+	}
+	tw.Flush()
 }
 
 // Strongest is the strongest evaluator g ships, the one an engine for

@@ -84,6 +84,10 @@ func TestGamesList(t *testing.T) {
 				Max  float64 `json:"max"`
 			} `json:"features"`
 		} `json:"evaluators"`
+		Search []struct {
+			Name    string  `json:"name"`
+			Default float64 `json:"default"`
+		} `json:"search"`
 	}
 	if err := json.Unmarshal([]byte(out), &list); err != nil {
 		t.Fatal(err)
@@ -91,6 +95,13 @@ func TestGamesList(t *testing.T) {
 	names := map[string]bool{}
 	for _, g := range list {
 		names[g.Name] = true
+		search := map[string]float64{}
+		for _, p := range g.Search {
+			search[p.Name] = p.Default
+		}
+		if g.Name == "chess" && (search["lmr-base"] != 75 || search["null-reduction"] != 3 || search["time-horizon"] != 16) {
+			t.Errorf("chess's search parameters are not all listed: %v", search)
+		}
 		if len(g.Evaluators) == 0 || len(g.Evaluators[0].Features) == 0 {
 			t.Errorf("%s lists no evaluator features", g.Name)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/gametune/gametune/engine/thinker"
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/games/all"
 	"github.com/spf13/cobra"
@@ -14,7 +15,9 @@ type gamesOptions struct{ json bool }
 func runGames(_ context.Context, o gamesOptions, _ globalOptions, out output) error {
 	var list []games.Description
 	for _, g := range all.Games() {
-		list = append(list, games.Describe(g))
+		d := games.Describe(g)
+		d.Search = thinker.Tunable(g.Start())
+		list = append(list, d)
 	}
 	return emit(out, o.json, list, func(w io.Writer) { games.WriteDescriptions(w, list) })
 }

@@ -68,6 +68,21 @@ var timeParams = []TimeParam{
 // TimeParamList describes the clock use's constants, in a fixed order.
 func TimeParamList() []TimeParam { return append([]TimeParam(nil), timeParams...) }
 
+// Tunable lists what a tuner may set on the engine for the game of p
+// besides the evaluation's weights, as features: the search parameters
+// the game uses (engine.SearchParamsUsed), then the clock-use constants.
+func Tunable(p games.Position) []games.Feature {
+	var out []games.Feature
+	for _, sp := range engine.SearchParamsUsed(p) {
+		out = append(out, sp.Feature())
+	}
+	for _, tp := range timeParams {
+		out = append(out, games.Feature{Name: tp.Name, Doc: tp.Doc, Default: float64(tp.Default),
+			Min: float64(tp.Min), Max: float64(tp.Max), Step: float64(tp.Step)})
+	}
+	return out
+}
+
 // DefaultTimeParams returns the default of every constant.
 func DefaultTimeParams() TimeParams {
 	var p TimeParams

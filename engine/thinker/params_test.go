@@ -75,3 +75,40 @@ func TestParamNamesAreNotFeatures(t *testing.T) {
 		}
 	}
 }
+
+// TestTunable lists what each game's engine lets a tuner set besides its
+// weights: null move and the exchange margin in chess, Multi-ProbCut in
+// Othello and not null move (zugzwang is the rule there), the clock's
+// constants in both.
+func TestTunable(t *testing.T) {
+	names := func(game string) map[string]bool {
+		g, err := all.Find(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, f := range thinker.Tunable(g.Start()) {
+			out[f.Name] = true
+		}
+		return out
+	}
+	chessList, othelloList := names("chess"), names("othello")
+	for _, want := range []string{"null-reduction", "see-margin", "lmr-base", "rfp-margin", "time-horizon"} {
+		if !chessList[want] {
+			t.Errorf("chess does not list %s", want)
+		}
+	}
+	for _, want := range []string{"probcut-threshold", "lmr-base", "time-growth"} {
+		if !othelloList[want] {
+			t.Errorf("othello does not list %s", want)
+		}
+	}
+	for _, not := range []string{"null-reduction", "null-min-depth", "see-margin"} {
+		if othelloList[not] {
+			t.Errorf("othello lists %s, a technique it does not offer", not)
+		}
+	}
+	if chessList["probcut-threshold"] {
+		t.Error("chess lists probcut-threshold, a technique it does not offer")
+	}
+}
