@@ -9,6 +9,7 @@ import (
 
 	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/protocol/gtp"
+	"github.com/gametune/gametune/protocol/uci"
 	"github.com/gametune/gametune/tournament"
 )
 
@@ -20,6 +21,13 @@ func (x *mover) newGameGTP(ctx context.Context) error {
 	}
 	if _, err := x.gtp(ctx, "clear_board", x.handshake()); err != nil {
 		return x.fail(err)
+	}
+	if x.param != "" {
+		command := func(name, value string) (string, error) { return x.param + " " + name + " " + value, nil }
+		send := func(line string) error { _, err := x.gtp(ctx, line, x.handshake()); return err }
+		if err := x.setOptionsBy(command, send); err != nil {
+			return x.fail(err)
+		}
 	}
 	if tc := x.spec.TC; tc != nil {
 		cmd := fmt.Sprintf("time_settings %d 0 0", int(tc.Base.Seconds()))
@@ -110,4 +118,49 @@ func (x *mover) moveGTP(ctx context.Context, t tournament.Turn, budget time.Dura
 	x.synced++ // the engine played it on its own board
 	x.replay.Play(m)
 	return tournament.Reply{Move: m}, nil
+}
+
+// greetGTPParams finds, when the spec sets options, the engine's
+// parameter command in GoGui's form (gametune-param, or the one command it
+// lists whose name ends in "param"): without arguments it lists the
+// engine's settings, one "[TYPE] NAME VALUE" line each, which are the
+// options the spec may set (x.listed, the value its default); with NAME
+// VALUE it sets one.
+func (x *mover) greetGTPParams(ctx context.Context) error {
+	x.listed, x.set, x.param = map[string]uci.Option{}, map[string]string{}, ""
+	if len(x.spec.Options) == 0 {
+		return nil
+	}
+	text, err := x.gtp(ctx, "list_commands", x.handshake())
+	if err != nil {
+		return err
+	}
+	var found []string
+	for _, c := range strings.Fields(text) {
+		if c == "gametune-param" {
+			found = []string{c}
+			break
+		}
+		if strings.HasSuffix(c, "param") {
+			found = append(found, c)
+		}
+	}
+	if len(found) != 1 {
+		lists := "none"
+		if len(found) > 1 {
+			lists = strings.Join(found, ", ")
+		}
+		return fmt.Errorf("%w: %s: option.%s needs a GTP parameter command in GoGui's form (gametune-param, or one command "+
+			"whose name ends in \"param\"); the engine lists %s", ErrSpec, x.spec.Name, x.spec.Options[0].Name, lists)
+	}
+	x.param = found[0]
+	if text, err = x.gtp(ctx, x.param, x.handshake()); err != nil {
+		return err
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if f := strings.Fields(l); len(f) >= 3 && strings.HasPrefix(f[0], "[") && len(x.listed) < maxListed {
+			x.listed[strings.ToLower(f[1])] = uci.Option{Name: f[1], Type: strings.Trim(f[0], "[]"), Default: f[2]}
+		}
+	}
+	return x.checkListed()
 }

@@ -22,8 +22,9 @@ type mover struct {
 	log  io.Writer
 	proc *process
 
-	listed map[string]uci.Option // UCI, xboard: the options the engine listed, by lower-case name
-	set    map[string]string     // UCI, xboard: the values set, by lower-case name
+	listed map[string]uci.Option // UCI, xboard, GTP: the options the engine listed, by lower-case name
+	set    map[string]string     // UCI, xboard, GTP: the values set, by lower-case name
+	param  string                // GTP: the engine's parameter command, when options are set
 	xb     *xboardEngine         // xboard: its features and the game's state
 
 	replay    games.Position // the game as the engine was told it
@@ -73,8 +74,10 @@ func (x *mover) start(ctx context.Context) error {
 	x.proc = p
 	switch x.spec.Protocol {
 	case ProtocolGTP:
-		_, err := x.gtp(ctx, "protocol_version", x.handshake())
-		return err
+		if _, err := x.gtp(ctx, "protocol_version", x.handshake()); err != nil {
+			return err
+		}
+		return x.greetGTPParams(ctx)
 	case ProtocolXboard:
 		return x.greetXboard(ctx)
 	}

@@ -17,7 +17,7 @@ import (
 //
 // Keys: cmd, proto (uci, the default as in fastchess and cutechess,
 // xboard or gtp), name, arg (repeatable, in order), dir, option.NAME=VALUE
-// (repeatable), one of depth=D, nodes=N, movetime=MS, st=SECONDS or
+// (repeatable; on a GTP engine, set through its GoGui parameter command), one of depth=D, nodes=N, movetime=MS, st=SECONDS or
 // tc=[MOVES/]TIME[+INC] (tc=inf: no clock), restart=on|off, timemargin=MS
 // and stall=MS. A value in double quotes may hold commas
 // (option.Path="a,b"). It checks the syntax only; CheckCommand looks at

@@ -193,9 +193,6 @@ func (e Spec) CheckCommand(gameName string) error {
 	if want != gameName {
 		return fmt.Errorf("%w: %s: proto=%s plays %s, not %s", ErrSpec, e.Name, e.Protocol, want, gameName)
 	}
-	if e.Protocol == ProtocolGTP && len(e.Options) > 0 {
-		return fmt.Errorf("%w: %s: GTP has no options (option.%s); pass settings with arg=", ErrSpec, e.Name, e.Options[0].Name)
-	}
 	return nil
 }
 

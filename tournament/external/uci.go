@@ -16,6 +16,12 @@ import (
 // spec's. An option the spec leaves out returns to its default, when the
 // engine said one (xboard's memory and cores have none).
 func (x *mover) setOptions(command func(name, value string) (string, error)) error {
+	return x.setOptionsBy(command, func(line string) error { return x.proc.send(line) })
+}
+
+// setOptionsBy is setOptions with the lines sent by send (GTP's wait for
+// their answers).
+func (x *mover) setOptionsBy(command func(name, value string) (string, error), send func(line string) error) error {
 	want := map[string]string{}
 	var order []string
 	for _, o := range x.spec.Options {
@@ -46,7 +52,7 @@ func (x *mover) setOptions(command func(name, value string) (string, error)) err
 		if err != nil {
 			return fmt.Errorf("%w: %s: %v", ErrSpec, x.spec.Name, err)
 		}
-		if err := x.proc.send(line); err != nil {
+		if err := send(line); err != nil {
 			return err
 		}
 		x.set[k] = v
