@@ -52,8 +52,12 @@ func fault(reason tournament.Reason, detail string) error {
 	return &tournament.Fault{Reason: reason, Detail: detail}
 }
 
+// handshake is how long the engine may take to answer a command that
+// needs no thought (uci, isready, GTP's commands): the spec's stall= when
+// given (longer on a machine so busy that an engine takes more than 10 s
+// to start), defaultHandshake otherwise.
 func (x *mover) handshake() time.Duration {
-	if x.spec.Stall > 0 && x.spec.Stall < defaultHandshake {
+	if x.spec.Stall > 0 {
 		return x.spec.Stall
 	}
 	return defaultHandshake
