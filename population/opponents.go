@@ -166,10 +166,13 @@ func (c Config) OpponentNames() []string {
 	return out
 }
 
-// opponentsNeedMoves reports whether an opponent of c cannot set up a
-// position (a GTP engine), so that the run's openings must be moves from
-// the start.
+// opponentsNeedMoves reports whether the engine tuned or an opponent of c
+// cannot set up a position (a GTP engine), so that the run's openings must
+// be moves from the start.
 func (c Config) opponentsNeedMoves() bool {
+	if e, err := external.Parse(c.TuneEngine); c.TuneEngine != "" && err == nil && e.Protocol == external.ProtocolGTP {
+		return true // the engine tuned speaks GTP
+	}
 	for _, s := range c.Opponents {
 		if e, err := external.Parse(s); err == nil && external.IsSpec(s) && e.Protocol == external.ProtocolGTP {
 			return true

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,5 +50,25 @@ func TestGTPEngineOptions(t *testing.T) {
 		"--b", "default", "--depth", "2", "--pairs", "1")
 	if code != exitUsage || !strings.Contains(errOut, "GTP parameter command") {
 		t.Errorf("gtp-rhino with an option: exit %d, %q", code, errOut)
+	}
+}
+
+// TestRunTuneEngineGTP: SPSA tunes the Othello engine's search parameters
+// through GTP (a short run at depth 3), and show and export name them.
+func TestRunTuneEngineGTP(t *testing.T) {
+	bin := buildTune(t)
+	dir := t.TempDir()
+	params := filepath.Join(dir, "params.txt")
+	os.WriteFile(params, []byte("lmr-base, int, 75, 0, 300, 15, 0.004\nprobcut-threshold, int, 150, 0, 500, 15, 0.004\n"), 0o644)
+	run := filepath.Join(dir, "run")
+	code, out, errOut := tune(t, "", "run", "--game", "othello", "--algo", "spsa", "--params", params, "--budget-games", "8",
+		"--tune-engine", "cmd="+bin+",proto=gtp,arg=engine,arg=othello,arg=--depth,arg=3", "--openings", "random:4",
+		"--ladder-pairs", "-1", "--verify", "off", "--workers", "2", "--seed", "5", "--out", run)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	code, out, _ = tune(t, "", "export", run, "--format", "uci")
+	if code != 0 || !strings.Contains(out, "setoption name lmr-base value ") || !strings.Contains(out, "setoption name probcut-threshold value ") {
+		t.Fatalf("export: exit %d %q", code, out)
 	}
 }
