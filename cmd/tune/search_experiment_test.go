@@ -64,29 +64,30 @@ func playMatch(t *testing.T, args ...string) matchFigures {
 	return m
 }
 
-// TestExperimentSelectiveEqualNodes: the selective search against the exact
-// one at equal nodes (about 50 ms a move on one core), 200 pairs of random:8
-// openings of seeds no tuning used, GAMETUNE_GAME for one game. The issue's
-// bars: chess at least +150 with the interval above +75; Othello at least
-// +100, interval above 0; checkers not worse (the interval's top above 0).
-func TestExperimentSelectiveEqualNodes(t *testing.T) {
-	experiment(t)
-	chessAdj := []string{"--resign-margin", "1000", "--resign-plies", "6", "--draw-after", "120", "--draw-margin", "10", "--draw-plies", "20"}
-	checkersAdj := []string{"--resign-margin", "500", "--resign-plies", "6", "--draw-after", "120", "--draw-margin", "20", "--draw-plies", "20"}
-	for _, c := range []struct {
-		game, evaluator, nodes, seed string
-		adj                          []string
-		minElo, minLow               float64
-	}{
-		{"chess", "pst", "100000", "5291", chessAdj, 150, 75},
-		{"othello", "patterns", "700000", "5293", nil, 100, 0},
-		{"checkers", "patterns", "300000", "5296", checkersAdj, math.Inf(-1), math.Inf(-1)},
-	} {
+// selectiveCase is one game's match of the selective search against the
+// exact one: its limit (nodes=N or tc=...), seed, adjudication and the
+// issue's bars.
+type selectiveCase struct {
+	game, evaluator, limit, seed string
+	adj                          []string
+	minElo, minLow               float64
+}
+
+var (
+	chessAdj    = []string{"--resign-margin", "1000", "--resign-plies", "6", "--draw-after", "120", "--draw-margin", "10", "--draw-plies", "20"}
+	checkersAdj = []string{"--resign-margin", "500", "--resign-plies", "6", "--draw-after", "120", "--draw-margin", "20", "--draw-plies", "20"}
+)
+
+// playSelective plays each case (GAMETUNE_GAME for one game), 200 pairs
+// (GAMETUNE_PAIRS) of random:8 openings of seeds no tuning used, and checks
+// its bars.
+func playSelective(t *testing.T, cases []selectiveCase) {
+	for _, c := range cases {
 		if g := os.Getenv("GAMETUNE_GAME"); g != "" && g != c.game {
 			continue
 		}
 		t.Run(c.game, func(t *testing.T) {
-			spec := "default:" + c.evaluator + ",nodes=" + c.nodes
+			spec := "default:" + c.evaluator + "," + c.limit
 			args := append([]string{"--game", c.game, "--evaluator", c.evaluator, "--a", spec + ",search=selective",
 				"--b", spec + ",search=exact", "--pairs", itoa(envInt(t, "GAMETUNE_PAIRS", 200)),
 				"--seed", c.seed, "--openings", "random:8"}, c.adj...)
@@ -96,6 +97,45 @@ func TestExperimentSelectiveEqualNodes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExperimentSelectiveEqualNodes: the selective search against the exact
+// one at equal nodes (about 50 ms a move on one core). The bars:
+// chess at least +150 with the interval above +75; Othello at least +100,
+// interval above 0; checkers not worse (the interval's top above 0).
+func TestExperimentSelectiveEqualNodes(t *testing.T) {
+	experiment(t)
+	playSelective(t, []selectiveCase{
+		{"chess", "pst", "nodes=100000", "5291", chessAdj, 150, 75},
+		{"othello", "patterns", "nodes=700000", "5293", nil, 100, 0},
+		{"checkers", "patterns", "nodes=300000", "5296", checkersAdj, math.Inf(-1), math.Inf(-1)},
+	})
+}
+
+// TestExperimentSelectiveClock: the same at a clock, each side's own
+// (built-in players keep their clock in the runner): chess at 10+0.1 (about
+// 25 s a game), Othello and checkers at 2+0.02. Bars as at equal nodes;
+// checkers better (the interval above 0), which it is by the same margin
+// at equal nodes.
+func TestExperimentSelectiveClock(t *testing.T) {
+	experiment(t)
+	playSelective(t, []selectiveCase{
+		{"chess", "pst", "tc=10+0.1", "5303", chessAdj, 150, 75},
+		{"othello", "patterns", "tc=2+0.02", "5301", nil, 100, 0},
+		{"checkers", "patterns", "tc=2+0.02", "5302", checkersAdj, math.Inf(-1), 0},
+	})
+}
+
+// TestExperimentRhinoSelective: tune's Othello player as tune engine plays
+// it (patterns, the selective search; depth 12 here, GRhino having no
+// clock) against Debian's gtp-rhino at level 5, 24 pairs. The score is
+// logged, not bounded.
+func TestExperimentRhinoSelective(t *testing.T) {
+	experiment(t)
+	needBinary(t, rhinoPath)
+	playMatch(t, "--game", "othello", "--a", "default:patterns,search=selective,depth=12",
+		"--b", "cmd="+rhinoPath+",proto=gtp,arg=-l,arg=5", "--pairs", itoa(envInt(t, "GAMETUNE_PAIRS", 24)),
+		"--seed", "5313", "--openings", "random:8")
 }
 
 // TestExperimentStockfishClock: tune engine chess with its defaults against
