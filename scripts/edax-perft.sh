@@ -23,7 +23,9 @@
 # Settings (environment):
 #   CC           C compiler (gcc)
 #   EDAX_CFLAGS  Edax's flags (-O3 -march=native -DNDEBUG); add -mno-avx512f
-#                for a build that uses AVX2 at most on a CPU with AVX-512
+#                for a build that uses AVX2 at most on a CPU with AVX-512, and
+#                -DUSE_GAS_X64 -DPOPCOUNT -DHAS_CPU_64 for Edax 4.4 and older
+#                (what their Makefile's x64-modern adds)
 #   GOAMD64      passed to go build as usual (v1 when unset; v3 for AVX2)
 #   RUNS         runs a side (3)
 #
