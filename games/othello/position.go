@@ -464,8 +464,8 @@ func perft(me, them Bitboard, depth int, passed bool) uint64 {
 // (to move, with the moves moves) and them, the last ply in bulk: the moves
 // of each reply, or its one pass, or nothing when the game is over. flips
 // and legalMoves are written out here, as the compiler does not inline
-// them: without the two calls a move, perft from the start runs about 10%
-// faster.
+// them: with the rank's flips by shifts, perft from the start runs about
+// 10% faster than with the two calls a move (legalMoves' share about 1%).
 func lastTwoPlies(me, them, moves Bitboard) uint64 {
 	var n uint64
 	for ; moves != 0; moves &= moves - 1 {
