@@ -448,26 +448,46 @@ func perft(me, them Bitboard, depth int, passed bool) uint64 {
 	if depth == 1 {
 		return uint64(popcount(moves))
 	}
-	var n uint64
 	if depth == 2 {
-		// The last ply in bulk, without a call a move: the moves of each
-		// reply, or its one pass, or nothing when the game is over.
-		for ; moves != 0; moves &= moves - 1 {
-			sq := bits.TrailingZeros64(moves)
-			f := flips(me, them, sq)
-			next, other := them&^f, me|f|1<<sq
-			if replies := legalMoves(next, other); replies != 0 {
-				n += uint64(popcount(replies))
-			} else if legalMoves(other, next) != 0 {
-				n++
-			}
-		}
-		return n
+		return lastTwoPlies(me, them, moves)
 	}
+	var n uint64
 	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
 		f := flips(me, them, sq)
 		n += perft(them&^f, me|f|1<<sq, depth-1, false)
+	}
+	return n
+}
+
+// lastTwoPlies counts the leaves two plies below a position with discs me
+// (to move, with the moves moves) and them, the last ply in bulk: the moves
+// of each reply, or its one pass, or nothing when the game is over. flips
+// and legalMoves are written out here, as the compiler does not inline
+// them: with the rank's flips by shifts, perft from the start runs about
+// 10% faster than with the two calls a move (legalMoves' share about 1%).
+func lastTwoPlies(me, them, moves Bitboard) uint64 {
+	var n uint64
+	for ; moves != 0; moves &= moves - 1 {
+		sq := bits.TrailingZeros64(moves)
+		l := &squareLines[sq&63]
+		f, r := sq&7, (sq>>3)&7
+		flipped := rankFlipsOf(me, them, sq) |
+			lineFlipsOf(me, them, l.file, l.fileGather, l.fileScatter, r) |
+			lineFlipsOf(me, them, l.diagonal, fileA, fileA, f) |
+			lineFlipsOf(me, them, l.antidiagonal, fileA, fileA, f)
+		p, o := them&^flipped, me|flipped|1<<sq
+		oh := o & innerSquares
+		east := (oh + (p<<1)&oh) &^ oh
+		replies := (east | fillRight(p, oh, 1) |
+			fillLeft(p, o, 8) | fillRight(p, o, 8) |
+			fillLeft(p, oh, 9) | fillRight(p, oh, 9) |
+			fillLeft(p, oh, 7) | fillRight(p, oh, 7)) &^ (p | o)
+		if replies != 0 {
+			n += uint64(popcount(replies))
+		} else if legalMoves(o, p) != 0 {
+			n++
+		}
 	}
 	return n
 }
