@@ -1,5 +1,10 @@
 package othello
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // The evaluation reads the edges, corners and inner lines by half boards:
 // ranks 1-4 of the board, ranks 8-5 (the board mirrored), and the same of
 // the transposed board (files a-d, files h-e). A half board holds, in its
@@ -16,111 +21,139 @@ package othello
 // the same value). In the transposed frames the corner3x3 lanes read the
 // corners again and are left out.
 
-// halfLanes are the lanes of the two words, their squares in reading
-// order, in the frame of ranks 1-4.
-var halfLanes = [2][4]string{
+// halfLanes are the lanes of the half boards' words, their squares in
+// reading order in the frame of ranks 1-4. Words 0 and 1 hold the edges,
+// corners and inner lines; words 2-5 the diagonals, which cross from one
+// half board of ranks into the other: a half board adds the share of its
+// squares of ranks 1-4 (in its frame), and lanes 0 and 1 of each diagonal
+// word have their mirror images (in the ranks) in lanes 2 and 3, so that a
+// diagonal's reading is its lane of ranks 1-4 plus the mirror lane of
+// ranks 8-5. Word 5 ends with the short diagonals of ranks 1-4 alone
+// (their mirror images lie in ranks 5-8): each is read from one half.
+var halfLanes = [halfWordCount][4]string{
 	{"a1 b1 c1 d1 e1 f1 g1 h1 b2 g2", "a1 b1 c1 a2 b2 c2 a3 b3 c3", "h1 g1 f1 h2 g2 f2 h3 g3 f3", "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2"},
 	{"h1 g1 f1 e1 d1 h2 g2 f2 e2 d2", "a2 b2 c2 d2 e2 f2 g2 h2", "a3 b3 c3 d3 e3 f3 g3 h3", "a4 b4 c4 d4 e4 f4 g4 h4"},
+	{"a1 b2 c3 d4 e5 f6 g7 h8", "b1 c2 d3 e4 f5 g6 h7", "a8 b7 c6 d5 e4 f3 g2 h1", "b8 c7 d6 e5 f4 g3 h2"},
+	{"a2 b3 c4 d5 e6 f7 g8", "c1 d2 e3 f4 g5 h6", "a7 b6 c5 d4 e3 f2 g1", "c8 d7 e6 f5 g4 h3"},
+	{"a3 b4 c5 d6 e7 f8", "d1 e2 f3 g4 h5", "a6 b5 c4 d3 e2 f1", "d8 e7 f6 g5 h4"},
+	{"a4 b5 c6 d7 e8", "e1 f2 g3 h4", "a5 b4 c3 d2 e1", "d1 c2 b3 a4"},
 }
 
-// halfBoardTables give the side to move's share of each lane for the
-// discs x of a rank of the frame (the opponent's is twice it): w0 ranks
-// 1-3 (rank 4 holds none of word 0's squares), w1 ranks 1-4.
-type halfBoardTables struct {
-	w0 [3][256]uint64
-	w1 [4][256]uint64
-}
+// halfWordCount is the number of words of a half board's readings.
+const halfWordCount = 6
 
-var halfTables = buildHalfTables()
-
-func buildHalfTables() *halfBoardTables {
-	t := new(halfBoardTables)
+// halfTables[k][w][x] is the side to move's share of word w's lanes for
+// the discs x of rank k+1 of a half board (the opponent's is twice it).
+var halfTables = func() (t [4][halfWordCount][256]uint64) {
 	for w, lanes := range halfLanes {
 		for lane, squares := range lanes {
 			for place, sq := range parseSquares(squares) {
+				if sq >= 32 {
+					continue
+				}
 				k, bit := sq/8, uint(sq%8)
-				share := uint64(pow3(place)) << (16 * lane)
 				for x := range 256 {
-					if x>>bit&1 == 0 {
-						continue
-					}
-					if w == 0 {
-						t.w0[k][x] += share
-					} else {
-						t.w1[k][x] += share
+					if x>>bit&1 != 0 {
+						t[k][w][x] += uint64(pow3(place)) << (16 * lane)
 					}
 				}
 			}
 		}
 	}
 	return t
+}()
+
+// lookupScratch holds what patternLookup reads and writes along the way:
+// the bytes of four boards (the side to move's discs, then the opponent's),
+// by ranks: the board, mirrored (ranks 8-1), transposed, and transposed
+// mirrored; then the words of the half boards, whose lanes are read as
+// 16-bit loads.
+type lookupScratch struct {
+	bytes [4][16]byte
+	words [4][halfWordCount * 8]byte
 }
 
-// halfWords returns the two words of readings of a half board whose
-// ranks 1-4 hold the side to move's discs o0-o3 and the opponent's p0-p3.
-func halfWords(o0, o1, o2, o3, p0, p1, p2, p3 uint8) (w0, w1 uint64) {
-	t := halfTables
-	w0 = t.w0[0][o0] + t.w0[1][o1] + t.w0[2][o2] + 2*(t.w0[0][p0]+t.w0[1][p1]+t.w0[2][p2])
-	w1 = t.w1[0][o0] + t.w1[1][o1] + t.w1[2][o2] + t.w1[3][o3] + 2*(t.w1[0][p0]+t.w1[1][p1]+t.w1[2][p2]+t.w1[3][p3])
-	return w0, w1
+// putWord stores word j of a half board's readings.
+func putWord(out *[halfWordCount * 8]byte, j int, w uint64) {
+	binary.LittleEndian.PutUint64(out[8*j:], w)
 }
 
-// lane is lane k of w.
-func lane(w uint64, k uint) uint16 { return uint16(w >> (16 * k)) }
+// laneOf is lane k of word j.
+func laneOf(out *[halfWordCount * 8]byte, j, k int) uint16 {
+	return binary.LittleEndian.Uint16(out[8*j+2*k:])
+}
+
+// boardHalf writes the six words of readings of the half board whose
+// ranks 1-4 hold the side to move's discs b[0:4] and the opponent's
+// b[8:12].
+func boardHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
+	t := &halfTables
+	o0, o1, o2, o3, p0, p1, p2, p3 := b[0], b[1], b[2], b[3], b[8], b[9], b[10], b[11]
+	putWord(out, 0, t[0][0][o0]+t[1][0][o1]+t[2][0][o2]+2*(t[0][0][p0]+t[1][0][p1]+t[2][0][p2]))
+	putWord(out, 1, t[0][1][o0]+t[1][1][o1]+t[2][1][o2]+t[3][1][o3]+2*(t[0][1][p0]+t[1][1][p1]+t[2][1][p2]+t[3][1][p3]))
+	putWord(out, 2, t[0][2][o0]+t[1][2][o1]+t[2][2][o2]+t[3][2][o3]+2*(t[0][2][p0]+t[1][2][p1]+t[2][2][p2]+t[3][2][p3]))
+	putWord(out, 3, t[0][3][o0]+t[1][3][o1]+t[2][3][o2]+t[3][3][o3]+2*(t[0][3][p0]+t[1][3][p1]+t[2][3][p2]+t[3][3][p3]))
+	putWord(out, 4, t[0][4][o0]+t[1][4][o1]+t[2][4][o2]+t[3][4][o3]+2*(t[0][4][p0]+t[1][4][p1]+t[2][4][p2]+t[3][4][p3]))
+	putWord(out, 5, t[0][5][o0]+t[1][5][o1]+t[2][5][o2]+t[3][5][o3]+2*(t[0][5][p0]+t[1][5][p1]+t[2][5][p2]+t[3][5][p3]))
+}
+
+// transposedHalf is boardHalf for a half board of the transposed board:
+// words 0 and 1 only, and rank 3 left out of word 0, where it adds only
+// to the corner3x3 lanes, which the board's half boards read.
+func transposedHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
+	t := &halfTables
+	o0, o1, o2, o3, p0, p1, p2, p3 := b[0], b[1], b[2], b[3], b[8], b[9], b[10], b[11]
+	putWord(out, 0, t[0][0][o0]+t[1][0][o1]+2*(t[0][0][p0]+t[1][0][p1]))
+	putWord(out, 1, t[0][1][o0]+t[1][1][o1]+t[2][1][o2]+t[3][1][o3]+2*(t[0][1][p0]+t[1][1][p1]+t[2][1][p2]+t[3][1][p3]))
+}
 
 // at is e's value of reading x of the class at offset off.
 func at(e *patternStageTable, off int, x uint16) float32 { return e[off : off+1<<16][x] }
 
+// putBoards stores the bytes of own and opp, and of the two mirrored in
+// the ranks (byte-reversed).
+func putBoards(b *[2][16]byte, own, opp Bitboard) {
+	binary.LittleEndian.PutUint64(b[0][0:], uint64(own))
+	binary.LittleEndian.PutUint64(b[0][8:], uint64(opp))
+	binary.LittleEndian.PutUint64(b[1][0:], bits.ReverseBytes64(uint64(own)))
+	binary.LittleEndian.PutUint64(b[1][8:], bits.ReverseBytes64(uint64(opp)))
+}
+
 // patternLookup writes into sums, class by class, the sum of e's values
 // over the instances' readings for own and opp (the discs of the side to
-// move and of its opponent), in the order of oldPatternLookup's sums.
+// move and of its opponent), each class's values added in the order of
+// oldPatternLookup, so that the sums are the same to the bit.
 func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[patternClassCount]float32) {
-	edge, corner3, corner5, row2, row3, row4 := boardHalfSums(own, opp, e)
-	edgeT, corner5T, row2, row3, row4 := transposedHalfSums(transpose(own), transpose(opp), e, row2, row3, row4)
-	d8, d7, d6, d5, d4 := diagonalSums(own, opp, e)
-	*sums = [...]float32{edge + edgeT, corner3, corner5 + corner5T, row2, row3, row4, d8, d7, d6, d5, d4}
+	var s lookupScratch
+	putBoards((*[2][16]byte)(s.bytes[0:2]), own, opp)
+	putBoards((*[2][16]byte)(s.bytes[2:4]), transpose(own), transpose(opp))
+	boardHalf(&s.bytes[0], &s.words[0])
+	boardHalf(&s.bytes[1], &s.words[1])
+	transposedHalf(&s.bytes[2], &s.words[2])
+	transposedHalf(&s.bytes[3], &s.words[3])
+	lo, hi, loT, hiT := &s.words[0], &s.words[1], &s.words[2], &s.words[3]
+	sums[0] = (at(e, edgeOffset, laneOf(lo, 0, 0)) + at(e, edgeOffset, laneOf(hi, 0, 0))) + (at(e, edgeOffset, laneOf(loT, 0, 0)) + at(e, edgeOffset, laneOf(hiT, 0, 0)))
+	sums[1] = (at(e, corner3x3Offset, laneOf(lo, 0, 1)) + at(e, corner3x3Offset, laneOf(lo, 0, 2))) + (at(e, corner3x3Offset, laneOf(hi, 0, 1)) + at(e, corner3x3Offset, laneOf(hi, 0, 2)))
+	sums[2] = ((at(e, corner2x5Offset, laneOf(lo, 0, 3)) + at(e, corner2x5Offset, laneOf(lo, 1, 0))) + (at(e, corner2x5Offset, laneOf(hi, 0, 3)) + at(e, corner2x5Offset, laneOf(hi, 1, 0)))) +
+		((at(e, corner2x5Offset, laneOf(loT, 0, 3)) + at(e, corner2x5Offset, laneOf(loT, 1, 0))) + (at(e, corner2x5Offset, laneOf(hiT, 0, 3)) + at(e, corner2x5Offset, laneOf(hiT, 1, 0))))
+	sums[3] = at(e, row2Offset, laneOf(lo, 1, 1)) + at(e, row2Offset, laneOf(hi, 1, 1)) + at(e, row2Offset, laneOf(loT, 1, 1)) + at(e, row2Offset, laneOf(hiT, 1, 1))
+	sums[4] = at(e, row3Offset, laneOf(lo, 1, 2)) + at(e, row3Offset, laneOf(hi, 1, 2)) + at(e, row3Offset, laneOf(loT, 1, 2)) + at(e, row3Offset, laneOf(hiT, 1, 2))
+	sums[5] = at(e, row4Offset, laneOf(lo, 1, 3)) + at(e, row4Offset, laneOf(hi, 1, 3)) + at(e, row4Offset, laneOf(loT, 1, 3)) + at(e, row4Offset, laneOf(hiT, 1, 3))
+	diagonalSums(lo, hi, e, sums)
 }
 
-// boardHalfSums sums the instances of the half boards of ranks 1-4 and
-// 8-5: the edges, corners and lines along the ranks.
-func boardHalfSums(own, opp Bitboard, e *patternStageTable) (edge, corner3, corner5, row2, row3, row4 float32) {
-	l0, l1 := halfWords(uint8(own), uint8(own>>8), uint8(own>>16), uint8(own>>24), uint8(opp), uint8(opp>>8), uint8(opp>>16), uint8(opp>>24))
-	h0, h1 := halfWords(uint8(own>>56), uint8(own>>48), uint8(own>>40), uint8(own>>32), uint8(opp>>56), uint8(opp>>48), uint8(opp>>40), uint8(opp>>32))
-	edge = at(e, edgeOffset, lane(l0, 0)) + at(e, edgeOffset, lane(h0, 0))
-	corner3 = (at(e, corner3x3Offset, lane(l0, 1)) + at(e, corner3x3Offset, lane(l0, 2))) + (at(e, corner3x3Offset, lane(h0, 1)) + at(e, corner3x3Offset, lane(h0, 2)))
-	corner5 = (at(e, corner2x5Offset, lane(l0, 3)) + at(e, corner2x5Offset, lane(l1, 0))) + (at(e, corner2x5Offset, lane(h0, 3)) + at(e, corner2x5Offset, lane(h1, 0)))
-	row2 = at(e, row2Offset, lane(l1, 1)) + at(e, row2Offset, lane(h1, 1))
-	row3 = at(e, row3Offset, lane(l1, 2)) + at(e, row3Offset, lane(h1, 2))
-	row4 = at(e, row4Offset, lane(l1, 3)) + at(e, row4Offset, lane(h1, 3))
-	return edge, corner3, corner5, row2, row3, row4
+// diagonal is the reading of the diagonal in lane k of word j: its lane of
+// the lower half board plus the mirror lane of the upper one.
+func diagonal(lo, hi *[halfWordCount * 8]byte, j, k int) uint16 {
+	return laneOf(lo, j, k) + laneOf(hi, j, k^2)
 }
 
-// transposedHalfSums sums the instances of the transposed board's half
-// boards (files a-d and h-e) but the corner3x3 ones, adding the lines to
-// row2-row4 in turn.
-func transposedHalfSums(own, opp Bitboard, e *patternStageTable, row2, row3, row4 float32) (edge, corner5, row2T, row3T, row4T float32) {
-	l0, l1 := halfWords(uint8(own), uint8(own>>8), uint8(own>>16), uint8(own>>24), uint8(opp), uint8(opp>>8), uint8(opp>>16), uint8(opp>>24))
-	h0, h1 := halfWords(uint8(own>>56), uint8(own>>48), uint8(own>>40), uint8(own>>32), uint8(opp>>56), uint8(opp>>48), uint8(opp>>40), uint8(opp>>32))
-	edge = at(e, edgeOffset, lane(l0, 0)) + at(e, edgeOffset, lane(h0, 0))
-	corner5 = (at(e, corner2x5Offset, lane(l0, 3)) + at(e, corner2x5Offset, lane(l1, 0))) + (at(e, corner2x5Offset, lane(h0, 3)) + at(e, corner2x5Offset, lane(h1, 0)))
-	row2T = row2 + at(e, row2Offset, lane(l1, 1)) + at(e, row2Offset, lane(h1, 1))
-	row3T = row3 + at(e, row3Offset, lane(l1, 2)) + at(e, row3Offset, lane(h1, 2))
-	row4T = row4 + at(e, row4Offset, lane(l1, 3)) + at(e, row4Offset, lane(h1, 3))
-	return edge, corner5, row2T, row3T, row4T
+// diagonalSums writes the diagonal classes' sums, in the order of
+// oldDiagonalSums.
+func diagonalSums(lo, hi *[halfWordCount * 8]byte, e *patternStageTable, sums *[patternClassCount]float32) {
+	sums[6] = at(e, diag8Offset, diagonal(lo, hi, 2, 0)) + at(e, diag8Offset, diagonal(lo, hi, 2, 2))
+	sums[7] = at(e, diag7Offset, diagonal(lo, hi, 2, 1)) + at(e, diag7Offset, diagonal(lo, hi, 3, 0)) + at(e, diag7Offset, diagonal(lo, hi, 3, 2)) + at(e, diag7Offset, diagonal(lo, hi, 2, 3))
+	sums[8] = at(e, diag6Offset, diagonal(lo, hi, 3, 1)) + at(e, diag6Offset, diagonal(lo, hi, 4, 0)) + at(e, diag6Offset, diagonal(lo, hi, 4, 2)) + at(e, diag6Offset, diagonal(lo, hi, 3, 3))
+	sums[9] = at(e, diag5Offset, diagonal(lo, hi, 4, 1)) + at(e, diag5Offset, diagonal(lo, hi, 5, 0)) + at(e, diag5Offset, diagonal(lo, hi, 5, 2)) + at(e, diag5Offset, diagonal(lo, hi, 4, 3))
+	sums[10] = at(e, diag4Offset, laneOf(lo, 5, 3)) + at(e, diag4Offset, laneOf(lo, 5, 1)) + at(e, diag4Offset, laneOf(hi, 5, 3)) + at(e, diag4Offset, laneOf(hi, 5, 1))
 }
-
-func diagonalSums(own, opp Bitboard, e *patternStageTable) (d8, d7, d6, d5, d4 float32) {
-	d8 = look(e, diag8Offset+diagonalReading(own, opp, 0x8040201008040201, 56)) + look(e, diag8Offset+diagonalReading(own, opp, 0x0102040810204080, 56))
-	d7 = look(e, diag7Offset+diagonalReading(own, opp, 0x0080402010080402, 57)) + look(e, diag7Offset+diagonalReading(own, opp, 0x4020100804020100, 56)) +
-		look(e, diag7Offset+diagonalReading(own, opp, 0x0001020408102040, 56)) + look(e, diag7Offset+diagonalReading(own, opp, 0x0204081020408000, 57))
-	d6 = look(e, diag6Offset+diagonalReading(own, opp, 0x0000804020100804, 58)) + look(e, diag6Offset+diagonalReading(own, opp, 0x2010080402010000, 56)) +
-		look(e, diag6Offset+diagonalReading(own, opp, 0x0000010204081020, 56)) + look(e, diag6Offset+diagonalReading(own, opp, 0x0408102040800000, 58))
-	d5 = look(e, diag5Offset+diagonalReading(own, opp, 0x0000008040201008, 59)) + look(e, diag5Offset+diagonalReading(own, opp, 0x1008040201000000, 56)) +
-		look(e, diag5Offset+diagonalReading(own, opp, 0x0000000102040810, 56)) + look(e, diag5Offset+diagonalReading(own, opp, 0x0810204080000000, 59))
-	d4 = look(e, diag4Offset+diagonalReading(own, opp, 0x0000000001020408, 56)) + look(e, diag4Offset+diagonalReading(own, opp, 0x0000000080402010, 60)) +
-		look(e, diag4Offset+diagonalReading(own, opp, 0x0804020100000000, 56)) + look(e, diag4Offset+diagonalReading(own, opp, 0x1020408000000000, 60))
-	return d8, d7, d6, d5, d4
-}
-
-// look is e's value of reading x.
-func look(e *patternStageTable, x int32) float32 { return e[uint32(x)&(patternStageSize-1)] }
