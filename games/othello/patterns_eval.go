@@ -228,28 +228,23 @@ func evaluatePatterns(p *Position, ex *[PatternStages]patternStageTable, w []flo
 	d := ws[6*st+s]*float64(x[6]) + ws[7*st+s]*float64(x[7])
 	e := ws[8*st+s]*float64(x[8]) + ws[9*st+s]*float64(x[9])
 	f := ws[10*st+s]*float64(x[10]) + ws[11*st+s]*mobility + ws[12*st+s]*parity
-	return boundEval(roundHalfAway((a + b) + (c + d) + (e + f)))
+	return roundEval((a + b) + (c + d) + (e + f))
 }
 
-// roundHalfAway is math.Round, x rounded half away from zero, through
-// math.Trunc, which the compiler makes one instruction: x-Trunc(x), the
-// fraction, is exact.
-func roundHalfAway(x float64) float64 {
-	t := math.Trunc(x)
-	if math.Abs(x-t) >= 0.5 {
-		t += math.Copysign(1, x)
-	}
-	return t
-}
-
-// boundEval is v bounded to ±games.MaxEval, as an int (NaN stays NaN).
-func boundEval(v float64) int {
+// roundEval is int(max(-games.MaxEval, min(games.MaxEval, math.Round(v)))),
+// v rounded half away from zero and bounded, without a branch that the
+// value decides but the bounds: bounded first (MaxEval is a whole
+// number), then Trunc, which the compiler makes one instruction, plus the
+// whole part of twice the fraction (-1, 0 or 1), all of it exact. NaN
+// stays NaN, as before.
+func roundEval(v float64) int {
 	if v > games.MaxEval {
 		v = games.MaxEval
 	} else if v < -games.MaxEval {
 		v = -games.MaxEval
 	}
-	return int(v)
+	t := math.Trunc(v)
+	return int(t + math.Trunc(2*(v-t)))
 }
 
 // patternTerms appends p's table entries, instance by instance in the
