@@ -44,7 +44,10 @@ const halfWordCount = 6
 
 // halfTables[k][w][x] is the side to move's share of word w's lanes for
 // the discs x of rank k+1 of a half board (the opponent's is twice it).
-var halfTables = func() (t [4][halfWordCount][256]uint64) {
+// A pointer: read through a register, the tables' offsets fold into the
+// loads (a global array takes an address instruction a table).
+var halfTables = func() *[4][halfWordCount][256]uint64 {
+	t := new([4][halfWordCount][256]uint64)
 	for w, lanes := range halfLanes {
 		for lane, squares := range lanes {
 			for place, sq := range parseSquares(squares) {
@@ -87,7 +90,7 @@ func laneOf(out *[halfWordCount * 8]byte, j, k int) uint16 {
 // ranks 1-4 hold the side to move's discs b[0:4] and the opponent's
 // b[8:12].
 func boardHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
-	t := &halfTables
+	t := halfTables
 	o0, o1, o2, o3, p0, p1, p2, p3 := b[0], b[1], b[2], b[3], b[8], b[9], b[10], b[11]
 	putWord(out, 0, t[0][0][o0]+t[1][0][o1]+t[2][0][o2]+2*(t[0][0][p0]+t[1][0][p1]+t[2][0][p2]))
 	putWord(out, 1, t[0][1][o0]+t[1][1][o1]+t[2][1][o2]+t[3][1][o3]+2*(t[0][1][p0]+t[1][1][p1]+t[2][1][p2]+t[3][1][p3]))
@@ -101,7 +104,7 @@ func boardHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
 // words 0 and 1 only, and rank 3 left out of word 0, where it adds only
 // to the corner3x3 lanes, which the board's half boards read.
 func transposedHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
-	t := &halfTables
+	t := halfTables
 	o0, o1, o2, o3, p0, p1, p2, p3 := b[0], b[1], b[2], b[3], b[8], b[9], b[10], b[11]
 	putWord(out, 0, t[0][0][o0]+t[1][0][o1]+2*(t[0][0][p0]+t[1][0][p1]))
 	putWord(out, 1, t[0][1][o0]+t[1][1][o1]+t[2][1][o2]+t[3][1][o3]+2*(t[0][1][p0]+t[1][1][p1]+t[2][1][p2]+t[3][1][p3]))
