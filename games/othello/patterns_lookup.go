@@ -66,23 +66,23 @@ var halfTables = func() *[4][halfWordCount][256]uint64 {
 	return t
 }()
 
-// lookupScratch holds what patternLookup reads and writes along the way:
-// the bytes of four boards (the side to move's discs, then the opponent's),
-// by ranks: the board, mirrored (ranks 8-1), transposed, and transposed
-// mirrored; then the words of the half boards, whose lanes are read as
-// 16-bit loads.
-type lookupScratch struct {
-	bytes [4][16]byte
-	words [4][halfWordCount * 8]byte
-}
-
 // putWord stores word j of a half board's readings.
 func putWord(out *[halfWordCount * 8]byte, j int, w uint64) {
 	binary.LittleEndian.PutUint64(out[8*j:], w)
 }
 
+// wordOf is word j.
+func wordOf(out *[halfWordCount * 8]byte, j int) uint64 {
+	return binary.LittleEndian.Uint64(out[8*j:])
+}
+
 // laneOf is lane k of word j.
 func laneOf(out *[halfWordCount * 8]byte, j, k int) uint16 {
+	return binary.LittleEndian.Uint16(out[8*j+2*k:])
+}
+
+// laneOfT is lane k of word j of a transposed half board.
+func laneOfT(out *[16]byte, j, k int) uint16 {
 	return binary.LittleEndian.Uint16(out[8*j+2*k:])
 }
 
@@ -103,11 +103,11 @@ func boardHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
 // transposedHalf is boardHalf for a half board of the transposed board:
 // words 0 and 1 only, and rank 3 left out of word 0, where it adds only
 // to the corner3x3 lanes, which the board's half boards read.
-func transposedHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
+func transposedHalf(b *[16]byte, out *[16]byte) {
 	t := halfTables
 	o0, o1, o2, o3, p0, p1, p2, p3 := b[0], b[1], b[2], b[3], b[8], b[9], b[10], b[11]
-	putWord(out, 0, t[0][0][o0]+t[1][0][o1]+2*(t[0][0][p0]+t[1][0][p1]))
-	putWord(out, 1, t[0][1][o0]+t[1][1][o1]+t[2][1][o2]+t[3][1][o3]+2*(t[0][1][p0]+t[1][1][p1]+t[2][1][p2]+t[3][1][p3]))
+	binary.LittleEndian.PutUint64(out[0:], t[0][0][o0]+t[1][0][o1]+2*(t[0][0][p0]+t[1][0][p1]))
+	binary.LittleEndian.PutUint64(out[8:], t[0][1][o0]+t[1][1][o1]+t[2][1][o2]+t[3][1][o3]+2*(t[0][1][p0]+t[1][1][p1]+t[2][1][p2]+t[3][1][p3]))
 }
 
 // at is e's value of reading x of the class at offset off.
@@ -127,36 +127,42 @@ func putBoards(b *[2][16]byte, own, opp Bitboard) {
 // move and of its opponent), each class's values added in the order of
 // oldPatternLookup, so that the sums are the same to the bit.
 func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[patternClassCount]float32) {
-	var s lookupScratch
-	putBoards((*[2][16]byte)(s.bytes[0:2]), own, opp)
-	putBoards((*[2][16]byte)(s.bytes[2:4]), transpose(own), transpose(opp))
-	boardHalf(&s.bytes[0], &s.words[0])
-	boardHalf(&s.bytes[1], &s.words[1])
-	transposedHalf(&s.bytes[2], &s.words[2])
-	transposedHalf(&s.bytes[3], &s.words[3])
-	lo, hi, loT, hiT := &s.words[0], &s.words[1], &s.words[2], &s.words[3]
-	sums[0] = (at(e, edgeOffset, laneOf(lo, 0, 0)) + at(e, edgeOffset, laneOf(hi, 0, 0))) + (at(e, edgeOffset, laneOf(loT, 0, 0)) + at(e, edgeOffset, laneOf(hiT, 0, 0)))
+	// The bytes of four boards (the side to move's discs, then the
+	// opponent's), by ranks: the board, mirrored (ranks 8-1), transposed,
+	// and transposed mirrored; the half boards' words, whose lanes are
+	// read as 16-bit loads.
+	var bytes [4][16]byte
+	var words [2][halfWordCount * 8]byte
+	var wordsT [2][16]byte
+	putBoards((*[2][16]byte)(bytes[0:2]), own, opp)
+	putBoards((*[2][16]byte)(bytes[2:4]), transpose(own), transpose(opp))
+	boardHalf(&bytes[0], &words[0])
+	boardHalf(&bytes[1], &words[1])
+	transposedHalf(&bytes[2], &wordsT[0])
+	transposedHalf(&bytes[3], &wordsT[1])
+	lo, hi, loT, hiT := &words[0], &words[1], &wordsT[0], &wordsT[1]
+	sums[0] = (at(e, edgeOffset, laneOf(lo, 0, 0)) + at(e, edgeOffset, laneOf(hi, 0, 0))) + (at(e, edgeOffset, laneOfT(loT, 0, 0)) + at(e, edgeOffset, laneOfT(hiT, 0, 0)))
 	sums[1] = (at(e, corner3x3Offset, laneOf(lo, 0, 1)) + at(e, corner3x3Offset, laneOf(lo, 0, 2))) + (at(e, corner3x3Offset, laneOf(hi, 0, 1)) + at(e, corner3x3Offset, laneOf(hi, 0, 2)))
 	sums[2] = ((at(e, corner2x5Offset, laneOf(lo, 0, 3)) + at(e, corner2x5Offset, laneOf(lo, 1, 0))) + (at(e, corner2x5Offset, laneOf(hi, 0, 3)) + at(e, corner2x5Offset, laneOf(hi, 1, 0)))) +
-		((at(e, corner2x5Offset, laneOf(loT, 0, 3)) + at(e, corner2x5Offset, laneOf(loT, 1, 0))) + (at(e, corner2x5Offset, laneOf(hiT, 0, 3)) + at(e, corner2x5Offset, laneOf(hiT, 1, 0))))
-	sums[3] = at(e, row2Offset, laneOf(lo, 1, 1)) + at(e, row2Offset, laneOf(hi, 1, 1)) + at(e, row2Offset, laneOf(loT, 1, 1)) + at(e, row2Offset, laneOf(hiT, 1, 1))
-	sums[4] = at(e, row3Offset, laneOf(lo, 1, 2)) + at(e, row3Offset, laneOf(hi, 1, 2)) + at(e, row3Offset, laneOf(loT, 1, 2)) + at(e, row3Offset, laneOf(hiT, 1, 2))
-	sums[5] = at(e, row4Offset, laneOf(lo, 1, 3)) + at(e, row4Offset, laneOf(hi, 1, 3)) + at(e, row4Offset, laneOf(loT, 1, 3)) + at(e, row4Offset, laneOf(hiT, 1, 3))
+		((at(e, corner2x5Offset, laneOfT(loT, 0, 3)) + at(e, corner2x5Offset, laneOfT(loT, 1, 0))) + (at(e, corner2x5Offset, laneOfT(hiT, 0, 3)) + at(e, corner2x5Offset, laneOfT(hiT, 1, 0))))
+	sums[3] = at(e, row2Offset, laneOf(lo, 1, 1)) + at(e, row2Offset, laneOf(hi, 1, 1)) + at(e, row2Offset, laneOfT(loT, 1, 1)) + at(e, row2Offset, laneOfT(hiT, 1, 1))
+	sums[4] = at(e, row3Offset, laneOf(lo, 1, 2)) + at(e, row3Offset, laneOf(hi, 1, 2)) + at(e, row3Offset, laneOfT(loT, 1, 2)) + at(e, row3Offset, laneOfT(hiT, 1, 2))
+	sums[5] = at(e, row4Offset, laneOf(lo, 1, 3)) + at(e, row4Offset, laneOf(hi, 1, 3)) + at(e, row4Offset, laneOfT(loT, 1, 3)) + at(e, row4Offset, laneOfT(hiT, 1, 3))
 	diagonalSums(lo, hi, e, sums)
-}
-
-// diagonal is the reading of the diagonal in lane k of word j: its lane of
-// the lower half board plus the mirror lane of the upper one.
-func diagonal(lo, hi *[halfWordCount * 8]byte, j, k int) uint16 {
-	return laneOf(lo, j, k) + laneOf(hi, j, k^2)
 }
 
 // diagonalSums writes the diagonal classes' sums, in the order of
 // oldDiagonalSums.
 func diagonalSums(lo, hi *[halfWordCount * 8]byte, e *patternStageTable, sums *[patternClassCount]float32) {
-	sums[6] = at(e, diag8Offset, diagonal(lo, hi, 2, 0)) + at(e, diag8Offset, diagonal(lo, hi, 2, 2))
-	sums[7] = at(e, diag7Offset, diagonal(lo, hi, 2, 1)) + at(e, diag7Offset, diagonal(lo, hi, 3, 0)) + at(e, diag7Offset, diagonal(lo, hi, 3, 2)) + at(e, diag7Offset, diagonal(lo, hi, 2, 3))
-	sums[8] = at(e, diag6Offset, diagonal(lo, hi, 3, 1)) + at(e, diag6Offset, diagonal(lo, hi, 4, 0)) + at(e, diag6Offset, diagonal(lo, hi, 4, 2)) + at(e, diag6Offset, diagonal(lo, hi, 3, 3))
-	sums[9] = at(e, diag5Offset, diagonal(lo, hi, 4, 1)) + at(e, diag5Offset, diagonal(lo, hi, 5, 0)) + at(e, diag5Offset, diagonal(lo, hi, 5, 2)) + at(e, diag5Offset, diagonal(lo, hi, 4, 3))
+	// Words 2-4 of lo become the readings, each lane of lo plus the mirror
+	// lane of hi: hi rotated by two lanes.
+	putWord(lo, 2, wordOf(lo, 2)+bits.RotateLeft64(wordOf(hi, 2), 32))
+	putWord(lo, 3, wordOf(lo, 3)+bits.RotateLeft64(wordOf(hi, 3), 32))
+	putWord(lo, 4, wordOf(lo, 4)+bits.RotateLeft64(wordOf(hi, 4), 32))
+	x7, y7 := laneOf(lo, 5, 0)+laneOf(hi, 5, 2), laneOf(lo, 5, 2)+laneOf(hi, 5, 0)
+	sums[6] = at(e, diag8Offset, laneOf(lo, 2, 0)) + at(e, diag8Offset, laneOf(lo, 2, 2))
+	sums[7] = at(e, diag7Offset, laneOf(lo, 2, 1)) + at(e, diag7Offset, laneOf(lo, 3, 0)) + at(e, diag7Offset, laneOf(lo, 3, 2)) + at(e, diag7Offset, laneOf(lo, 2, 3))
+	sums[8] = at(e, diag6Offset, laneOf(lo, 3, 1)) + at(e, diag6Offset, laneOf(lo, 4, 0)) + at(e, diag6Offset, laneOf(lo, 4, 2)) + at(e, diag6Offset, laneOf(lo, 3, 3))
+	sums[9] = at(e, diag5Offset, laneOf(lo, 4, 1)) + at(e, diag5Offset, x7) + at(e, diag5Offset, y7) + at(e, diag5Offset, laneOf(lo, 4, 3))
 	sums[10] = at(e, diag4Offset, laneOf(lo, 5, 3)) + at(e, diag4Offset, laneOf(lo, 5, 1)) + at(e, diag4Offset, laneOf(hi, 5, 3)) + at(e, diag4Offset, laneOf(hi, 5, 1))
 }
