@@ -42,12 +42,13 @@ var halfLanes = [halfWordCount][4]string{
 // halfWordCount is the number of words of a half board's readings.
 const halfWordCount = 6
 
-// halfTables[k][w][x] is the side to move's share of word w's lanes for
+// halfTables[k][x][w] is the side to move's share of word w's lanes for
 // the discs x of rank k+1 of a half board (the opponent's is twice it).
-// A pointer: read through a register, the tables' offsets fold into the
-// loads (a global array takes an address instruction a table).
-var halfTables = func() *[4][halfWordCount][256]uint64 {
-	t := new([4][halfWordCount][256]uint64)
+// A byte's six words lie in one cache line (two words of eight unused),
+// and the tables are read through a pointer, their offsets folded into
+// the loads.
+var halfTables = func() *[4][256][8]uint64 {
+	t := new([4][256][8]uint64)
 	for w, lanes := range halfLanes {
 		for lane, squares := range lanes {
 			for place, sq := range parseSquares(squares) {
@@ -57,7 +58,7 @@ var halfTables = func() *[4][halfWordCount][256]uint64 {
 				k, bit := sq/8, uint(sq%8)
 				for x := range 256 {
 					if x>>bit&1 != 0 {
-						t[k][w][x] += uint64(pow3(place)) << (16 * lane)
+						t[k][x][w] += uint64(pow3(place)) << (16 * lane)
 					}
 				}
 			}
@@ -91,13 +92,14 @@ func laneOfT(out *[16]byte, j, k int) uint16 {
 // b[8:12].
 func boardHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
 	t := halfTables
-	o0, o1, o2, o3, p0, p1, p2, p3 := b[0], b[1], b[2], b[3], b[8], b[9], b[10], b[11]
-	putWord(out, 0, t[0][0][o0]+t[1][0][o1]+t[2][0][o2]+2*(t[0][0][p0]+t[1][0][p1]+t[2][0][p2]))
-	putWord(out, 1, t[0][1][o0]+t[1][1][o1]+t[2][1][o2]+t[3][1][o3]+2*(t[0][1][p0]+t[1][1][p1]+t[2][1][p2]+t[3][1][p3]))
-	putWord(out, 2, t[0][2][o0]+t[1][2][o1]+t[2][2][o2]+t[3][2][o3]+2*(t[0][2][p0]+t[1][2][p1]+t[2][2][p2]+t[3][2][p3]))
-	putWord(out, 3, t[0][3][o0]+t[1][3][o1]+t[2][3][o2]+t[3][3][o3]+2*(t[0][3][p0]+t[1][3][p1]+t[2][3][p2]+t[3][3][p3]))
-	putWord(out, 4, t[0][4][o0]+t[1][4][o1]+t[2][4][o2]+t[3][4][o3]+2*(t[0][4][p0]+t[1][4][p1]+t[2][4][p2]+t[3][4][p3]))
-	putWord(out, 5, t[0][5][o0]+t[1][5][o1]+t[2][5][o2]+t[3][5][o3]+2*(t[0][5][p0]+t[1][5][p1]+t[2][5][p2]+t[3][5][p3]))
+	o0, o1, o2, o3 := &t[0][b[0]], &t[1][b[1]], &t[2][b[2]], &t[3][b[3]]
+	p0, p1, p2, p3 := &t[0][b[8]], &t[1][b[9]], &t[2][b[10]], &t[3][b[11]]
+	putWord(out, 0, o0[0]+o1[0]+o2[0]+2*(p0[0]+p1[0]+p2[0]))
+	putWord(out, 1, o0[1]+o1[1]+o2[1]+o3[1]+2*(p0[1]+p1[1]+p2[1]+p3[1]))
+	putWord(out, 2, o0[2]+o1[2]+o2[2]+o3[2]+2*(p0[2]+p1[2]+p2[2]+p3[2]))
+	putWord(out, 3, o0[3]+o1[3]+o2[3]+o3[3]+2*(p0[3]+p1[3]+p2[3]+p3[3]))
+	putWord(out, 4, o0[4]+o1[4]+o2[4]+o3[4]+2*(p0[4]+p1[4]+p2[4]+p3[4]))
+	putWord(out, 5, o0[5]+o1[5]+o2[5]+o3[5]+2*(p0[5]+p1[5]+p2[5]+p3[5]))
 }
 
 // transposedHalf is boardHalf for a half board of the transposed board:
@@ -105,9 +107,10 @@ func boardHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
 // to the corner3x3 lanes, which the board's half boards read.
 func transposedHalf(b *[16]byte, out *[16]byte) {
 	t := halfTables
-	o0, o1, o2, o3, p0, p1, p2, p3 := b[0], b[1], b[2], b[3], b[8], b[9], b[10], b[11]
-	binary.LittleEndian.PutUint64(out[0:], t[0][0][o0]+t[1][0][o1]+2*(t[0][0][p0]+t[1][0][p1]))
-	binary.LittleEndian.PutUint64(out[8:], t[0][1][o0]+t[1][1][o1]+t[2][1][o2]+t[3][1][o3]+2*(t[0][1][p0]+t[1][1][p1]+t[2][1][p2]+t[3][1][p3]))
+	o0, o1, o2, o3 := &t[0][b[0]], &t[1][b[1]], &t[2][b[2]], &t[3][b[3]]
+	p0, p1, p2, p3 := &t[0][b[8]], &t[1][b[9]], &t[2][b[10]], &t[3][b[11]]
+	binary.LittleEndian.PutUint64(out[0:], o0[0]+o1[0]+2*(p0[0]+p1[0]))
+	binary.LittleEndian.PutUint64(out[8:], o0[1]+o1[1]+o2[1]+o3[1]+2*(p0[1]+p1[1]+p2[1]+p3[1]))
 }
 
 // at is e's value of reading x of the class at offset off.
