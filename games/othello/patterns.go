@@ -236,8 +236,9 @@ type patternStageTable [patternStageSize]float32
 // shifts and masks read each instance in one of the orders that its
 // class's symmetries make equal: on the board for the instances along the
 // ranks and the diagonals, on the transposed board for those along the
-// files; rows are bytes, diagonals multiply-shift gathers. patternLookup
-// reads the same instances in the same order.
+// files; rows are bytes, diagonals multiply-shift gathers. The evaluation
+// (patternLookup) reads the same instances another way, by half boards,
+// in readings that the same symmetries make equal.
 func patternReadings(own, opp Bitboard, r *[PatternInstances]int32) {
 	ownT, oppT := transpose(own), transpose(opp)
 	lo, hi, loT, hiT := lowRanks(own, opp), highRanks(own, opp), lowRanks(ownT, oppT), highRanks(ownT, oppT)

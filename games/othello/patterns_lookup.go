@@ -5,21 +5,24 @@ import (
 	"math/bits"
 )
 
-// The evaluation reads the edges, corners and inner lines by half boards:
-// ranks 1-4 of the board, ranks 8-5 (the board mirrored), and the same of
-// the transposed board (files a-d, files h-e). A half board holds, in its
-// own frame (rank k, file i), the 8 instances of halfLanes, and a reading
-// is linear in the discs: the sum over its squares of 3 to the square's
-// place in the reading, twice that for an opponent's disc. So the readings
-// of all 8 are packed in two words of four 16-bit lanes (no reading
-// reaches 3^10), and each rank's byte of discs adds its share to both
-// words from a table: seven table words a side for 8 readings, where
-// gathering each instance's squares costs some ten operations. The four
-// half boards use the same tables: the frames differ by board symmetries,
+// The evaluation reads all 46 instances by half boards: ranks 1-4 of the
+// board, ranks 8-5 (the board mirrored), and the same of the transposed
+// board (files a-d, files h-e). A reading is linear in the discs: the sum
+// over its squares of 3 to the square's place in the reading, twice that
+// for an opponent's disc. So the readings a half board holds are packed in
+// words of four 16-bit lanes (no reading reaches 3^10), and each rank's
+// byte of discs adds its share to every word from a table (halfTables):
+// six words, 24 readings, from 46 table words a side, where gathering
+// each instance's squares and converting them to base 3 cost some twenty
+// operations an instance (oldPatternLookup, in the tests). The four half
+// boards use the same tables: their frames differ by board symmetries,
 // which map each lane's squares onto an instance of its class, read in an
 // order whose value the expanded tables hold (any symmetric reading gives
-// the same value). In the transposed frames the corner3x3 lanes read the
-// corners again and are left out.
+// the same value). The transposed half boards read only the edges,
+// corners and lines along the files (words 0 and 1; their corner3x3 lanes
+// read the board's corners again and are left out). Each class's values
+// are added in the order they always were, so the evaluation is the same
+// to the bit (TestPatternLookupMatchesOld).
 
 // halfLanes are the lanes of the half boards' words, their squares in
 // reading order in the frame of ranks 1-4. Words 0 and 1 hold the edges,
@@ -113,7 +116,9 @@ func transposedHalf(b *[16]byte, out *[16]byte) {
 	binary.LittleEndian.PutUint64(out[8:], o0[1]+o1[1]+o2[1]+o3[1]+2*(p0[1]+p1[1]+p2[1]+p3[1]))
 }
 
-// at is e's value of reading x of the class at offset off.
+// at is e's value of reading x of the class at offset off: the slice of
+// 1<<16 entries from off (within the table for every class's offset,
+// checked when compiled) takes a uint16 without a bounds check.
 func at(e *patternStageTable, off int, x uint16) float32 { return e[off : off+1<<16][x] }
 
 // putBoards stores the bytes of own and opp, and of the two mirrored in
