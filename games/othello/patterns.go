@@ -236,8 +236,9 @@ type patternStageTable [patternStageSize]float32
 // shifts and masks read each instance in one of the orders that its
 // class's symmetries make equal: on the board for the instances along the
 // ranks and the diagonals, on the transposed board for those along the
-// files; rows are bytes, diagonals multiply-shift gathers. patternLookup
-// reads the same instances in the same order.
+// files; rows are bytes, diagonals multiply-shift gathers. The evaluation
+// (patternLookup) reads the same instances another way, by half boards,
+// in readings that the same symmetries make equal.
 func patternReadings(own, opp Bitboard, r *[PatternInstances]int32) {
 	ownT, oppT := transpose(own), transpose(opp)
 	lo, hi, loT, hiT := lowRanks(own, opp), highRanks(own, opp), lowRanks(ownT, oppT), highRanks(ownT, oppT)
@@ -282,72 +283,6 @@ var diagonalInstances = [18]struct {
 	{0x0000804020100804, 58, diag6Offset}, {0x2010080402010000, 56, diag6Offset}, {0x0000010204081020, 56, diag6Offset}, {0x0408102040800000, 58, diag6Offset},
 	{0x0000008040201008, 59, diag5Offset}, {0x1008040201000000, 56, diag5Offset}, {0x0000000102040810, 56, diag5Offset}, {0x0810204080000000, 59, diag5Offset},
 	{0x0000000001020408, 56, diag4Offset}, {0x0000000080402010, 60, diag4Offset}, {0x0804020100000000, 56, diag4Offset}, {0x1020408000000000, 60, diag4Offset},
-}
-
-// patternLookup writes into sums, class by class, the sum of e's values
-// over the instances' readings for own and opp: those of patternReadings,
-// added in its order. It makes no store before its last lookup, and the
-// straight-line code of its three parts returns its sums in registers:
-// otherwise the compiler, free to compute every gather before the first
-// load, spills most of them.
-func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[patternClassCount]float32) {
-	ownT, oppT := transpose(own), transpose(opp)
-	edge, corner3, corner5 := edgeCornerSums(lowRanks(own, opp), highRanks(own, opp), e)
-	edgeT, _, corner5T := edgeCornerSums(lowRanks(ownT, oppT), highRanks(ownT, oppT), e)
-	row2, row3, row4 := rowSums(own, opp, ownT, oppT, e)
-	d8, d7, d6, d5, d4 := diagonalSums(own, opp, e)
-	*sums = [...]float32{edge + edgeT, corner3, corner5 + corner5T, row2, row3, row4, d8, d7, d6, d5, d4}
-}
-
-// look is e's value of reading x.
-func look(e *patternStageTable, x int32) float32 { return e[uint32(x)&(patternStageSize-1)] }
-
-// edgeCornerSums sums the edges and corners along the ranks, read from
-// the low and high ranks (lowRanks, highRanks) of the board; transposed,
-// it sums those along the files but the corner3x3 instances, which it
-// already holds: then corner3 is to be left out. One call a side of the
-// board keeps the gathers in registers.
-func edgeCornerSums(lo, hi Bitboard, e *patternStageTable) (edge, corner3, corner5 float32) {
-	edge1, corner31, corner51 := lowEdgeCornerSums(lo, e)
-	edge8, corner38, corner58 := highEdgeCornerSums(hi, e)
-	return edge1 + edge8, corner31 + corner38, corner51 + corner58
-}
-
-func lowEdgeCornerSums(lo Bitboard, e *patternStageTable) (edge, corner3, corner5 float32) {
-	edge = look(e, edgeOffset+pairReading(&ternary, edge1(lo)))
-	corner3 = look(e, corner3x3Offset+pairReading(&ternary, corner3a1(lo))) + look(e, corner3x3Offset+pairReading(&ternary3x3, corner3h1(lo)))
-	corner5 = look(e, corner2x5Offset+pairReading(&ternary, corner5a1(lo))) + look(e, corner2x5Offset+pairReading(&ternary5x2, corner5h1(lo)))
-	return edge, corner3, corner5
-}
-
-func highEdgeCornerSums(hi Bitboard, e *patternStageTable) (edge, corner3, corner5 float32) {
-	edge = look(e, edgeOffset+pairReading(&ternary, edge8(hi)))
-	corner3 = look(e, corner3x3Offset+pairReading(&ternary, corner3a8(hi))) + look(e, corner3x3Offset+pairReading(&ternary3x3, corner3h8(hi)))
-	corner5 = look(e, corner2x5Offset+pairReading(&ternary, corner5a8(hi))) + look(e, corner2x5Offset+pairReading(&ternary5x2, corner5h8(hi)))
-	return edge, corner3, corner5
-}
-
-func rowSums(own, opp, ownT, oppT Bitboard, e *patternStageTable) (row2, row3, row4 float32) {
-	row2 = look(e, row2Offset+rankReading(own, opp, 1)) + look(e, row2Offset+rankReading(own, opp, 6)) +
-		look(e, row2Offset+rankReading(ownT, oppT, 1)) + look(e, row2Offset+rankReading(ownT, oppT, 6))
-	row3 = look(e, row3Offset+rankReading(own, opp, 2)) + look(e, row3Offset+rankReading(own, opp, 5)) +
-		look(e, row3Offset+rankReading(ownT, oppT, 2)) + look(e, row3Offset+rankReading(ownT, oppT, 5))
-	row4 = look(e, row4Offset+rankReading(own, opp, 3)) + look(e, row4Offset+rankReading(own, opp, 4)) +
-		look(e, row4Offset+rankReading(ownT, oppT, 3)) + look(e, row4Offset+rankReading(ownT, oppT, 4))
-	return row2, row3, row4
-}
-
-func diagonalSums(own, opp Bitboard, e *patternStageTable) (d8, d7, d6, d5, d4 float32) {
-	d8 = look(e, diag8Offset+diagonalReading(own, opp, 0x8040201008040201, 56)) + look(e, diag8Offset+diagonalReading(own, opp, 0x0102040810204080, 56))
-	d7 = look(e, diag7Offset+diagonalReading(own, opp, 0x0080402010080402, 57)) + look(e, diag7Offset+diagonalReading(own, opp, 0x4020100804020100, 56)) +
-		look(e, diag7Offset+diagonalReading(own, opp, 0x0001020408102040, 56)) + look(e, diag7Offset+diagonalReading(own, opp, 0x0204081020408000, 57))
-	d6 = look(e, diag6Offset+diagonalReading(own, opp, 0x0000804020100804, 58)) + look(e, diag6Offset+diagonalReading(own, opp, 0x2010080402010000, 56)) +
-		look(e, diag6Offset+diagonalReading(own, opp, 0x0000010204081020, 56)) + look(e, diag6Offset+diagonalReading(own, opp, 0x0408102040800000, 58))
-	d5 = look(e, diag5Offset+diagonalReading(own, opp, 0x0000008040201008, 59)) + look(e, diag5Offset+diagonalReading(own, opp, 0x1008040201000000, 56)) +
-		look(e, diag5Offset+diagonalReading(own, opp, 0x0000000102040810, 56)) + look(e, diag5Offset+diagonalReading(own, opp, 0x0810204080000000, 59))
-	d4 = look(e, diag4Offset+diagonalReading(own, opp, 0x0000000001020408, 56)) + look(e, diag4Offset+diagonalReading(own, opp, 0x0000000080402010, 60)) +
-		look(e, diag4Offset+diagonalReading(own, opp, 0x0804020100000000, 56)) + look(e, diag4Offset+diagonalReading(own, opp, 0x1020408000000000, 60))
-	return d8, d7, d6, d5, d4
 }
 
 // boardSymmetries are the eight symmetries of the board as maps from rank

@@ -167,8 +167,9 @@ const patternFeatureCount = patternClassCount*PatternStages + 2*PatternStages
 // it).
 const patternClassCount = 11
 
-// patternStageOf[n] is PatternStage(n) (n discs, 4 to 64).
-var patternStageOf = func() (t [65]uint8) {
+// patternStageOf[n] is PatternStage(n) (n discs, 4 to 64; the table
+// covers n&127, so that indexing it needs no bounds check).
+var patternStageOf = func() (t [128]uint8) {
 	for n := 4; n <= 64; n++ {
 		t[n] = uint8(PatternStage(n))
 	}
@@ -212,22 +213,38 @@ func patternMobilityOf(p *Position) float64 {
 // FeatureValues, added as a tree rather than in a chain (the last bits may
 // differ from the chain's).
 func evaluatePatterns(p *Position, ex *[PatternStages]patternStageTable, w []float64) int {
-	var sums [patternClassCount]float32
-	s, parity := patternSums(p, ex, &sums)
+	own, opp := p.mine(), p.theirs()
+	discs := popcount(own | opp)
+	s := int(patternStageOf[discs&127]) & (PatternStages - 1)
+	var x [patternClassCount]float32
+	patternLookup(own, opp, &ex[s], &x)
+	mobility := float64(popcount(p.legal) - popcount(legalMoves(opp, own)))
+	parity := float64(discs&1*2 - 1)
 	ws := (*[patternFeatureCount]float64)(w)
-	x := &sums
 	const st = PatternStages
 	a := ws[s]*float64(x[0]) + ws[st+s]*float64(x[1])
 	b := ws[2*st+s]*float64(x[2]) + ws[3*st+s]*float64(x[3])
 	c := ws[4*st+s]*float64(x[4]) + ws[5*st+s]*float64(x[5])
 	d := ws[6*st+s]*float64(x[6]) + ws[7*st+s]*float64(x[7])
 	e := ws[8*st+s]*float64(x[8]) + ws[9*st+s]*float64(x[9])
-	f := ws[10*st+s]*float64(x[10]) + ws[11*st+s]*patternMobilityOf(p) + ws[12*st+s]*parity
-	return boundEval(math.Round((a + b) + (c + d) + (e + f)))
+	f := ws[10*st+s]*float64(x[10]) + ws[11*st+s]*mobility + ws[12*st+s]*parity
+	return roundEval((a + b) + (c + d) + (e + f))
 }
 
-func boundEval(v float64) int {
-	return int(max(-games.MaxEval, min(games.MaxEval, v)))
+// roundEval is int(max(-games.MaxEval, min(games.MaxEval, math.Round(v)))),
+// v rounded half away from zero and bounded, without a branch that the
+// value decides but the bounds: bounded first (MaxEval is a whole
+// number), then Trunc, which the compiler makes one instruction, plus the
+// whole part of twice the fraction (-1, 0 or 1), all of it exact. NaN
+// stays NaN, as before.
+func roundEval(v float64) int {
+	if v > games.MaxEval {
+		v = games.MaxEval
+	} else if v < -games.MaxEval {
+		v = -games.MaxEval
+	}
+	t := math.Trunc(v)
+	return int(t + math.Trunc(2*(v-t)))
 }
 
 // patternTerms appends p's table entries, instance by instance in the

@@ -285,3 +285,22 @@ func TestPatternsDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundEval checks roundEval against the rounding and bounds it
+// replaces, on the halves, their neighbours, the bounds, the infinities,
+// NaN and random values.
+func TestRoundEval(t *testing.T) {
+	xs := []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+		math.Nextafter(0.5, 1), math.Nextafter(-0.5, -1), 1 << 52, 1<<52 + 1, -(1<<53 + 2), 4503599627370495.5, -4503599627370495.5,
+		games.MaxEval, games.MaxEval + 0.5, games.MaxEval - 0.5, -games.MaxEval - 0.5, -games.MaxEval + 0.5, math.Nextafter(games.MaxEval, 0),
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	rng := rand.New(rand.NewPCG(56, 3))
+	for range 100000 {
+		xs = append(xs, (rng.Float64()-0.5)*math.Ldexp(1, rng.IntN(70)-10), float64(rng.IntN(2001)-1000)/2)
+	}
+	for _, x := range xs {
+		if got, want := roundEval(x), int(max(-games.MaxEval, min(games.MaxEval, math.Round(x)))); got != want {
+			t.Fatalf("roundEval(%v) = %v, want %v", x, got, want)
+		}
+	}
+}
