@@ -76,11 +76,12 @@ const DefaultSolveTableMiB = 64
 // maxWorkers bounds SolverOptions.Workers.
 const maxWorkers = 256
 
-// nearEmpties and nearMiB: nodes with fewer than nearEmpties empty
-// squares keep their bounds in a table of nearMiB MiB of their worker's
-// own, which stays in the processor's cache; the others in the large
-// shared table.
-var nearEmpties, nearMiB = 11, 4
+// nearEmpties and nearKiB: nodes with fewer than nearEmpties empty
+// squares keep their bounds in a table of nearKiB KiB of their worker's
+// own, which stays in the processor's cache (its L2: 512 KiB took a
+// fifth less time than 4 MiB on FFO #45-#48, for 2% more nodes); the
+// others in the large shared table.
+var nearEmpties, nearKiB = 11, 512
 
 // NewSolver returns a solver configured by o.
 func NewSolver(o SolverOptions) (*Solver, error) {
@@ -93,10 +94,10 @@ func NewSolver(o SolverOptions) (*Solver, error) {
 	if o.TableMiB == 0 {
 		o.TableMiB = DefaultSolveTableMiB
 	}
-	s := &Solver{table: newEndTable(o.TableMiB), jobs: make(chan *splitPoint, maxWorkers)}
+	s := &Solver{table: newEndTable(o.TableMiB << 10), jobs: make(chan *splitPoint, maxWorkers)}
 	s.table.share()
 	for range max(o.Workers, 1) {
-		s.workers = append(s.workers, &worker{s: s, near: newEndTable(nearMiB), ev: newEndEval()})
+		s.workers = append(s.workers, &worker{s: s, near: newEndTable(nearKiB), ev: newEndEval()})
 	}
 	return s, nil
 }

@@ -21,8 +21,8 @@ func init() {
 	}{
 		{"SE", []any{&shallowEmpties}}, {"EVO", []any{&evalOrderEmpties}},
 		{"OEV", []any{&orderEval[0], &orderEval[1], &orderEval[2]}},
-		{"SD", []any{&sortDepths[0], &sortDepths[1]}}, {"NEAR", []any{&nearEmpties, &nearMiB}},
-		{"ETC", []any{&etcEmpties}}, {"SPLIT", []any{&splitEmpties}},
+		{"SD", []any{&sortDepths[0], &sortDepths[1]}}, {"NEAR", []any{&nearEmpties, &nearKiB}},
+		{"ETC", []any{&etcEmpties}}, {"HUGE", []any{&hugeTables}}, {"SPLIT", []any{&splitEmpties}},
 	} {
 		if v := os.Getenv(k.name); v != "" {
 			fmt.Sscan(v, k.vars...)

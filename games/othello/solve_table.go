@@ -51,14 +51,14 @@ func endCheck(p, o, data uint64) uint64 {
 	return (p*0x9e3779b97f4a7c15 ^ bits.RotateLeft64(o, 29)*0xc2b2ae3d27d4eb4f ^ data) + 1
 }
 
-// newEndTable makes a table of about mib MiB (at least a bucket).
-func newEndTable(mib int) endTable {
-	n := uint(mib) << 20 / 32
+// newEndTable makes a table of about kib KiB (at least a bucket).
+func newEndTable(kib int) endTable {
+	n := uint(kib) << 10 / 32
 	size := uint(2)
 	for size*2 <= n {
 		size *= 2
 	}
-	return endTable{entries: make([]endEntry, size), shift: uint(64 - bits.TrailingZeros(size))}
+	return endTable{entries: newEntries(int(size)), shift: uint(64 - bits.TrailingZeros(size))}
 }
 
 // share makes t safe for several workers.
@@ -146,6 +146,10 @@ func (t *endTable) store(p, o Bitboard, empties, alpha, beta, score, move int) {
 	}
 	t.write(slot, p, o, d)
 }
+
+// hugeTables: tables of hugePage and more ask the system for large
+// pages (Linux).
+var hugeTables = true
 
 // clear empties the table.
 func (t *endTable) clear() { clear(t.entries) }
