@@ -128,14 +128,17 @@ func TestExperimentSelectiveClock(t *testing.T) {
 
 // TestExperimentRhinoSelective: tune's Othello player as tune engine plays
 // it (patterns, the selective search; depth 12 here, GRhino having no
-// clock) against Debian's gtp-rhino at level 5, 24 pairs. The score is
-// logged, not bounded.
+// clock) against Debian's gtp-rhino at level 5, 24 pairs: it must be the
+// stronger, the interval above 0 (37-0-3 over the first 20 pairs).
 func TestExperimentRhinoSelective(t *testing.T) {
 	experiment(t)
 	needBinary(t, rhinoPath)
-	playMatch(t, "--game", "othello", "--a", "default:patterns,search=selective,depth=12",
+	elo, low, high := playMatch(t, "--game", "othello", "--a", "default:patterns,search=selective,depth=12",
 		"--b", "cmd="+rhinoPath+",proto=gtp,arg=-l,arg=5", "--pairs", itoa(envInt(t, "GAMETUNE_PAIRS", 24)),
-		"--seed", "5313", "--openings", "random:8")
+		"--seed", "5313", "--openings", "random:8").elo()
+	if low <= 0 {
+		t.Errorf("against gtp-rhino level 5: %+.0f [%+.0f, %+.0f], want the interval above 0", elo, low, high)
+	}
 }
 
 // TestExperimentStockfishClock: tune engine chess with its defaults against
