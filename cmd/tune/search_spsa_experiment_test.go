@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The search issue's SPSA experiments: SPSA tunes tune engine's search
+// parameters through its own protocol (UCI in chess, GTP in Othello) for
+// 10,000 games at a fixed node count, from their hand-set values; then its
+// last values play the hand-set ones at a clock, 200 pairs on openings of a
+// seed the run never used, and must win with the interval above 0.
+// GAMETUNE_SPSA_DIR keeps the runs in a folder (DIR/chess, DIR/othello),
+// resumed if interrupted and not played again once done;
+// GAMETUNE_WORKERS plays that many games at once (1: each clock has its
+// core). The commands and figures are on the experiments page.
+
+// searchSPSACase is one game's run and its verification.
+type searchSPSACase struct {
+	game, engine, limit, params string // engine: the tune engine spec without its limit
+	seed, verifySeed, tc        string
+	adj                         []string
+}
+
+var searchSPSACases = []searchSPSACase{
+	{"chess", ",proto=uci,arg=engine,arg=chess", ",nodes=10000,stall=120000", chessSearchParams,
+		"5311", "5315", "10+0.1", chessAdj},
+	{"othello", ",proto=gtp,arg=engine,arg=othello", ",arg=--depth,arg=0,arg=--nodes,arg=30000,stall=120000",
+		othelloSearchParams, "5321", "5325", "10+0.1", nil},
+}
+
+// The parameters and their SPSA settings as OpenBench writes them: name,
+// type, start (the hand-set value), min, max, c_end (about a twentieth of
+// the range a value is useful in), r_end.
+const chessSearchParams = `null-reduction, int, 3, 1, 6, 0.5, 0.004
+null-divisor, int, 4, 1, 16, 1, 0.004
+lmr-min-move, int, 3, 1, 20, 1, 0.004
+lmr-base, int, 75, 0, 300, 15, 0.004
+lmr-divisor, int, 225, 100, 600, 25, 0.004
+lmp-base, int, 3, 1, 30, 1.5, 0.004
+lmp-scale, int, 100, 0, 400, 20, 0.004
+futility-base, int, 50, 0, 1000, 20, 0.004
+futility-margin, int, 100, 0, 1000, 15, 0.004
+rfp-margin, int, 80, 0, 1000, 12, 0.004
+razor-base, int, 300, 0, 2000, 40, 0.004
+razor-margin, int, 200, 0, 2000, 30, 0.004
+see-margin, int, 0, 0, 1000, 15, 0.004
+`
+
+const othelloSearchParams = `lmr-min-move, int, 3, 1, 20, 1, 0.004
+lmr-base, int, 75, 0, 300, 15, 0.004
+lmr-divisor, int, 225, 100, 600, 25, 0.004
+lmp-base, int, 3, 1, 30, 1.5, 0.004
+lmp-scale, int, 100, 0, 400, 20, 0.004
+futility-base, int, 50, 0, 1000, 20, 0.004
+futility-margin, int, 100, 0, 1000, 15, 0.004
+rfp-margin, int, 80, 0, 1000, 12, 0.004
+razor-base, int, 300, 0, 2000, 40, 0.004
+razor-margin, int, 200, 0, 2000, 30, 0.004
+probcut-threshold, int, 150, 0, 500, 15, 0.004
+`
+
+// TestExperimentSearchSPSA: each game's SPSA run (about an hour on 2
+// cores) and its verification at 10+0.1 (GAMETUNE_GAME for one game).
+func TestExperimentSearchSPSA(t *testing.T) {
+	experiment(t)
+	bin := buildTune(t)
+	for _, c := range searchSPSACases {
+		if g := os.Getenv("GAMETUNE_GAME"); g != "" && g != c.game {
+			continue
+		}
+		t.Run(c.game, func(t *testing.T) {
+			dir := spsaRun(t, bin, c)
+			options := spsaOptions(t, bin, dir)
+			t.Logf("SPSA's last values: %s", strings.Join(options, " "))
+			engine := "cmd=" + bin + c.engine + ",tc=" + c.tc
+			args := append([]string{"--game", c.game, "--a", engine + ",name=spsa," + strings.Join(options, ","),
+				"--b", engine + ",name=hand-set", "--pairs", itoa(envInt(t, "GAMETUNE_PAIRS", 200)),
+				"--workers", itoa(envInt(t, "GAMETUNE_WORKERS", 1)), "--seed", c.verifySeed, "--openings", "random:8"}, c.adj...)
+			m := playMatch(t, args...)
+			if elo, low, high := m.elo(); low <= 0 {
+				t.Errorf("SPSA's values against the hand-set ones at %s: %+.0f [%+.0f, %+.0f], want the interval above 0", c.tc, elo, low, high)
+			}
+		})
+	}
+}
+
+// spsaRun plays (or resumes, or finds done) the case's SPSA run and
+// returns its folder.
+func spsaRun(t *testing.T, bin string, c searchSPSACase) string {
+	t.Helper()
+	root := os.Getenv("GAMETUNE_SPSA_DIR")
+	if root == "" {
+		root = t.TempDir()
+	}
+	dir := filepath.Join(root, c.game)
+	params := filepath.Join(root, c.game+"-search.params")
+	if err := os.WriteFile(params, []byte(c.params), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", "--game", c.game, "--algo", "spsa", "--tune-engine", "cmd=" + bin + c.engine + c.limit,
+		"--params", params, "--budget-games", itoa(spsaGames(t)), "--openings", "random:8", "--seed", c.seed,
+		"--ladder-pairs", "-1", "--verify", "off", "--out", dir}
+	if _, err := os.Stat(filepath.Join(dir, "run.db")); err == nil {
+		if spsaShow(t, bin, dir).Status == "done" {
+			return dir
+		}
+		args = []string{"resume", dir}
+	}
+	p := start(t, bin, append(args, "--quiet")...)
+	if code := p.exitCode(t, 4*time.Hour); code != 0 {
+		t.Fatalf("SPSA run: exit %d: %s", code, p.stderr)
+	}
+	return dir
+}
+
+// spsaGames is the runs' budget: 10,000 games (GAMETUNE_SPSA_GAMES for a
+// trial of the experiment's plumbing).
+func spsaGames(t *testing.T) int { return envInt(t, "GAMETUNE_SPSA_GAMES", 10000) }
+
+type spsaShown struct {
+	Status      string
+	Games       int
+	Generations int
+}
+
+func spsaShow(t *testing.T, bin, dir string) spsaShown {
+	t.Helper()
+	p := start(t, bin, "show", dir, "--json")
+	if code := p.exitCode(t, time.Minute); code != 0 {
+		t.Fatalf("show: exit %d: %s", code, p.stderr)
+	}
+	var s spsaShown
+	if err := json.Unmarshal([]byte(p.stdout.String()), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// spsaOptions exports the run's last block (SPSA's values when it
+// stopped, as fishtest reports them) as option.NAME=VALUE settings.
+func spsaOptions(t *testing.T, bin, dir string) []string {
+	t.Helper()
+	s := spsaShow(t, bin, dir)
+	if s.Status != "done" || s.Games < spsaGames(t) {
+		t.Fatalf("SPSA run %s: %s after %d games, want done after %d", dir, s.Status, s.Games, spsaGames(t))
+	}
+	p := start(t, bin, "export", dir, "--generation", itoa(s.Generations-1), "--format", "uci")
+	if code := p.exitCode(t, time.Minute); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, p.stderr)
+	}
+	var options []string
+	for _, line := range strings.Split(strings.TrimSpace(p.stdout.String()), "\n") {
+		var name, value string
+		f := strings.Fields(line)
+		if len(f) == 5 && f[0] == "setoption" && f[1] == "name" && f[3] == "value" {
+			name, value = f[2], f[4]
+		} else {
+			t.Fatalf("export: %q is not a setoption line", line)
+		}
+		options = append(options, "option."+name+"="+value)
+	}
+	if len(options) == 0 {
+		t.Fatal("export gave no options")
+	}
+	return options
+}
