@@ -114,7 +114,7 @@ func TestExperimentSelectiveEqualNodes(t *testing.T) {
 
 // TestExperimentSelectiveClock: the same at a clock, each side's own
 // (built-in players keep their clock in the runner): chess at 10+0.1 (about
-// 25 s a game), Othello and checkers at 2+0.02. Bars as at equal nodes;
+// 29 s a game), Othello and checkers at 2+0.02. Bars as at equal nodes;
 // checkers better (the interval above 0), which it is by the same margin
 // at equal nodes.
 func TestExperimentSelectiveClock(t *testing.T) {
