@@ -38,20 +38,12 @@ var searchSPSACases = []searchSPSACase{
 // the range a value is useful in), r_end.
 const chessSearchParams = `null-reduction, int, 3, 1, 6, 0.5, 0.004
 null-divisor, int, 4, 1, 16, 1, 0.004
-lmr-min-move, int, 3, 1, 20, 1, 0.004
-lmr-base, int, 75, 0, 300, 15, 0.004
-lmr-divisor, int, 225, 100, 600, 25, 0.004
-lmp-base, int, 3, 1, 30, 1.5, 0.004
-lmp-scale, int, 100, 0, 400, 20, 0.004
-futility-base, int, 50, 0, 1000, 20, 0.004
-futility-margin, int, 100, 0, 1000, 15, 0.004
-rfp-margin, int, 80, 0, 1000, 12, 0.004
-razor-base, int, 300, 0, 2000, 40, 0.004
-razor-margin, int, 200, 0, 2000, 30, 0.004
-see-margin, int, 0, 0, 1000, 15, 0.004
+` + bothSearchParams + `see-margin, int, 0, 0, 1000, 15, 0.004
 `
 
-const othelloSearchParams = `lmr-min-move, int, 3, 1, 20, 1, 0.004
+// bothSearchParams are the parameters chess and Othello share, in the
+// order of tune games.
+const bothSearchParams = `lmr-min-move, int, 3, 1, 20, 1, 0.004
 lmr-base, int, 75, 0, 300, 15, 0.004
 lmr-divisor, int, 225, 100, 600, 25, 0.004
 lmp-base, int, 3, 1, 30, 1.5, 0.004
@@ -61,7 +53,9 @@ futility-margin, int, 100, 0, 1000, 15, 0.004
 rfp-margin, int, 80, 0, 1000, 12, 0.004
 razor-base, int, 300, 0, 2000, 40, 0.004
 razor-margin, int, 200, 0, 2000, 30, 0.004
-probcut-threshold, int, 150, 0, 500, 15, 0.004
+`
+
+const othelloSearchParams = bothSearchParams + `probcut-threshold, int, 150, 0, 500, 15, 0.004
 `
 
 // TestExperimentSearchSPSA: each game's SPSA run (about an hour on 2
