@@ -131,8 +131,11 @@ var selectiveVariants = map[string]engine.Options{
 // base at each of equal nodes (GAMETUNE_NODES), equal depth
 // (GAMETUNE_DEPTH) and equal time a move (GAMETUNE_MOVETIME_MS), each
 // limit 0 to skip it, and prints the variant's Elo per pair with its 95%
-// interval. GAMETUNE_VARIANT_PARAMS, "name=value,...", sets search
-// parameters of the variant over the game's defaults.
+// interval. GAMETUNE_VARIANT may list variants, "-null,-lmr,...", played
+// one after the other (the ablations: the selective search without one
+// technique against the whole of it, GAMETUNE_BASE=selective).
+// GAMETUNE_VARIANT_PARAMS, "name=value,...", sets search parameters of the
+// variant over the game's defaults.
 func TestSelectiveStrength(t *testing.T) {
 	if os.Getenv("GAMETUNE_EXPERIMENTS") != "1" {
 		t.Skip("matches of minutes to hours: set GAMETUNE_EXPERIMENTS=1 to run them")
@@ -144,34 +147,48 @@ func TestSelectiveStrength(t *testing.T) {
 	if base == "" {
 		base = "exact"
 	}
-	vo, ok1 := selectiveVariants[variant]
-	bo, ok2 := selectiveVariants[base]
-	if !ok1 || !ok2 {
-		t.Fatalf("unknown variant %q or base %q", variant, base)
+	bo, ok := selectiveVariants[base]
+	if !ok {
+		t.Fatalf("unknown base %q", base)
+	}
+	variants := strings.Split(variant, ",")
+	for _, v := range variants {
+		if _, ok := selectiveVariants[v]; !ok {
+			t.Fatalf("unknown variant %q", v)
+		}
 	}
 	pairs := int(envInt(t, "GAMETUNE_PAIRS", 50))
 	for _, c := range strengthCases {
 		if g := os.Getenv("GAMETUNE_GAME"); g != "" && g != c.game {
 			continue
 		}
-		nodes := envInt(t, "GAMETUNE_NODES", c.nodes)
-		depth := int(envInt(t, "GAMETUNE_DEPTH", int64(c.depth)))
-		moveTime := time.Duration(envInt(t, "GAMETUNE_MOVETIME_MS", c.moveTime.Milliseconds())) * time.Millisecond
-		for _, lim := range []struct {
-			name     string
-			lim      engine.Limits
-			moveTime time.Duration
-		}{
-			{"nodes=" + strconv.FormatInt(nodes, 10), engine.Limits{Nodes: nodes}, 0},
-			{"depth=" + strconv.Itoa(depth), engine.Limits{Depth: depth}, 0},
-			{"movetime=" + moveTime.String(), engine.Limits{Depth: engine.MaxDepth}, moveTime},
-		} {
-			if lim.lim == (engine.Limits{Nodes: 0}) || lim.lim == (engine.Limits{Depth: 0}) || (lim.name[0] == 'm' && moveTime == 0) {
-				continue
-			}
-			e := strengthMatch(t, c, pairs, lim.lim, lim.moveTime, variant, vo, base, bo)
-			t.Logf("%s %s: %s vs %s, %d pairs: %s", c.game, lim.name, variant, base, pairs, e)
+		for _, variant := range variants {
+			strengthLimits(t, c, pairs, variant, selectiveVariants[variant], base, bo)
 		}
+	}
+}
+
+// strengthLimits plays the variant against the base at each limit the
+// case and the settings ask for.
+func strengthLimits(t *testing.T, c strengthCase, pairs int, variant string, vo engine.Options, base string, bo engine.Options) {
+	t.Helper()
+	nodes := envInt(t, "GAMETUNE_NODES", c.nodes)
+	depth := int(envInt(t, "GAMETUNE_DEPTH", int64(c.depth)))
+	moveTime := time.Duration(envInt(t, "GAMETUNE_MOVETIME_MS", c.moveTime.Milliseconds())) * time.Millisecond
+	for _, lim := range []struct {
+		name     string
+		lim      engine.Limits
+		moveTime time.Duration
+	}{
+		{"nodes=" + strconv.FormatInt(nodes, 10), engine.Limits{Nodes: nodes}, 0},
+		{"depth=" + strconv.Itoa(depth), engine.Limits{Depth: depth}, 0},
+		{"movetime=" + moveTime.String(), engine.Limits{Depth: engine.MaxDepth}, moveTime},
+	} {
+		if lim.lim == (engine.Limits{Nodes: 0}) || lim.lim == (engine.Limits{Depth: 0}) || (lim.name[0] == 'm' && moveTime == 0) {
+			continue
+		}
+		e := strengthMatch(t, c, pairs, lim.lim, lim.moveTime, variant, vo, base, bo)
+		t.Logf("%s %s: %s vs %s, %d pairs: %s", c.game, lim.name, variant, base, pairs, e)
 	}
 }
 

@@ -12,8 +12,11 @@ import (
 // The search issue's SPSA experiments: SPSA tunes tune engine's search
 // parameters through its own protocol (UCI in chess, GTP in Othello) for
 // 10,000 games at a fixed node count, from their hand-set values; then its
-// last values play the hand-set ones at a clock, 200 pairs on openings of a
-// seed the run never used, and must win with the interval above 0.
+// last values play the hand-set ones at a clock (chess 10+0.1, Othello
+// 2+0.02, the clock of its selective-against-exact match: each side uses
+// most of its clock, so 200 pairs at 10+0.1 would take two hours in
+// Othello too), 200 pairs on openings of a seed the run never used, and
+// must win with the interval above 0.
 // GAMETUNE_SPSA_DIR keeps the runs in a folder (DIR/chess, DIR/othello),
 // resumed if interrupted and not played again once done;
 // GAMETUNE_WORKERS plays that many games at once (1: each clock has its
@@ -30,7 +33,7 @@ var searchSPSACases = []searchSPSACase{
 	{"chess", ",proto=uci,arg=engine,arg=chess", ",nodes=10000,stall=120000", chessSearchParams,
 		"5311", "5315", "10+0.1", chessAdj},
 	{"othello", ",proto=gtp,arg=engine,arg=othello", ",arg=--depth,arg=0,arg=--nodes,arg=30000,stall=120000",
-		othelloSearchParams, "5321", "5325", "10+0.1", nil},
+		othelloSearchParams, "5321", "5325", "2+0.02", nil},
 }
 
 // The parameters and their SPSA settings as OpenBench writes them: name,
@@ -59,7 +62,7 @@ const othelloSearchParams = bothSearchParams + `probcut-threshold, int, 150, 0, 
 `
 
 // TestExperimentSearchSPSA: each game's SPSA run (about an hour on 2
-// cores) and its verification at 10+0.1 (GAMETUNE_GAME for one game).
+// cores) and its verification at a clock (GAMETUNE_GAME for one game).
 func TestExperimentSearchSPSA(t *testing.T) {
 	experiment(t)
 	bin := buildTune(t)
