@@ -70,6 +70,7 @@ type jobState struct {
 	seqs        []uint64 // the stream sequences of its messages in the jobs stream
 	lost        bool     // its messages left the jobs stream without a result (findLost)
 	requeued    int      // times published again after that
+	localFaults int      // audits played here that ended by a fault here (localFault)
 }
 
 type heldResult struct {
@@ -378,6 +379,15 @@ func (b *batch) playedHere(g localGame) error {
 		return nil
 	case g.err != nil:
 		return fmt.Errorf("cluster: game %d (job %s), played here: %w", js.first, g.key, g.err)
+	case localFault(js, g):
+		if js.localFaults++; js.localFaults >= maxLocalFaults {
+			return fmt.Errorf("cluster: game %d (job %s), played here to audit a worker's, ended %d times by %s here: %s",
+				js.first, g.key, js.localFaults, g.rec.Reason, g.rec.Detail)
+		}
+		b.r.logf("game %d (job %s), played here to audit a worker's, ended by %s here (%s): played again",
+			js.first, g.key, g.rec.Reason, g.rec.Detail)
+		b.queue(g.key)
+		return nil
 	case js.pending != nil:
 		p := js.pending
 		why := sameGame(p.rec, g.rec)
@@ -397,6 +407,29 @@ func (b *batch) playedHere(g localGame) error {
 		b.accept(g.key, g.rec, Coordinator, nil, true)
 	}
 	return nil
+}
+
+// maxLocalFaults is how many times an audit's game may end by a fault here
+// before the batch fails.
+const maxLocalFaults = 3
+
+// localFault tells whether g, the game played here to audit a worker's
+// game of js, ended by a fault here (an engine that crashed, stalled or
+// lost on time on this machine, as a coordinator too busy to start an
+// engine within its handshake time makes it) while the worker's game is
+// another: the audit then proves nothing against the worker, and the game
+// is played here again rather than the worker quarantined.
+func localFault(js *jobState, g localGame) bool {
+	var got *tournament.Record
+	switch {
+	case js.pending != nil:
+		got = &js.pending.rec
+	case js.rec != nil && !js.verified:
+		got = js.rec
+	default:
+		return false
+	}
+	return isFault(g.rec.Reason) && sameGame(*got, g.rec) != ""
 }
 
 // handOver calls done for every game in spec order, and acknowledges each

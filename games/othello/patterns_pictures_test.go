@@ -252,8 +252,9 @@ func TestPatternPicturesCornerHeat(t *testing.T) {
 	}
 }
 
-// TestPatternPicturesCost: drawing the tables, sampling included, stays
-// well under a second; the sample is the same at every drawing.
+// TestPatternPicturesCost: drawing the tables, sampling included, gives
+// boards, and the sample is the same at every drawing; the time it takes
+// is logged (a timed bound would break on a loaded machine).
 func TestPatternPicturesCost(t *testing.T) {
 	data, w := randomTables(3)
 	start := time.Now()
@@ -261,11 +262,23 @@ func TestPatternPicturesCost(t *testing.T) {
 	sampled := time.Since(start)
 	boards := patternPictures(data, w)
 	drawn := time.Since(start) - sampled
-	if sampled+drawn > 500*time.Millisecond || len(boards) == 0 {
-		t.Errorf("%d boards in %v", len(boards), sampled+drawn)
+	if len(boards) == 0 {
+		t.Errorf("no boards drawn in %v", sampled+drawn)
 	}
 	if len(sample) != len(pictureSamples()) || sample[len(sample)-1] != pictureSamples()[len(sample)-1] {
 		t.Error("two samples differ")
 	}
 	t.Logf("%d positions sampled in %v; %d boards drawn in %v", len(sample), sampled, len(boards), drawn)
+}
+
+// BenchmarkPatternPictures: drawing the tables' pictures, sampling
+// included (the report draws them once a run; well under a second).
+func BenchmarkPatternPictures(b *testing.B) {
+	data, w := randomTables(3)
+	for b.Loop() {
+		samplePictures()
+		if len(patternPictures(data, w)) == 0 {
+			b.Fatal("no boards")
+		}
+	}
 }
