@@ -21,7 +21,7 @@ func TestAuditLocalFault(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays Stockfish on a worker")
 	}
-	want := collectPool(t, engineSpecs(t, 1, "depth=3"))
+	want := poolRecords(t, engineSpecs(t, 1, "depth=3"))
 	// The engine, for the job and the worker alike, is a script that runs
 	// Stockfish, except on the coordinator's first start (no "worker"
 	// argument, the flag file still there), where it sleeps.
@@ -73,15 +73,4 @@ func TestAuditLocalFault(t *testing.T) {
 	if !strings.Contains(log.String(), "played again") {
 		t.Errorf("no note of the game played again:\n%s", log.String())
 	}
-}
-
-// collectPool plays specs on a local pool.
-func collectPool(t *testing.T, specs []tournament.GameSpec) []tournament.Record {
-	t.Helper()
-	pool, err := tournament.NewPool(1, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	return collect(t, pool, specs)
 }
