@@ -1,0 +1,75 @@
+package learn
+
+import (
+	"context"
+	"encoding/binary"
+	"hash/fnv"
+	"math"
+	"testing"
+
+	"github.com/gametune/gametune/tournament"
+)
+
+// TestSelfPlayGamesPinned pins the games of 'tune learn's self-play: the
+// patterns evaluator (the shipped tables and weights) against itself on a
+// pool with 'tune learn's table size (2 MiB), at depth 2 and 4, from a fixed
+// seed. The shipped tables were rebuilt by this pipeline from a command and
+// a seed, so a change that speeds self-play up must play the same games,
+// move for move: the known hashes of the games' moves, results and scores
+// were computed before the exact endgame's solver was made faster.
+func TestSelfPlayGamesPinned(t *testing.T) {
+	g := findGame(t, "othello")
+	cases := []struct {
+		depth, games int
+		want         uint64
+	}{
+		{2, 160, 0x761ad6e7fd5b3fa7},
+		{4, 48, 0xfd3bf0bdf0b134ae},
+	}
+	if testing.Short() {
+		cases = []struct {
+			depth, games int
+			want         uint64
+		}{
+			{2, 24, 0xf1b8481f89ece49b},
+			{4, 8, 0xbc609edfbfeddeff},
+		}
+	}
+	for _, c := range cases {
+		p := builtin(t, g, "patterns", c.depth)
+		pool, err := tournament.NewPool(2, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		played, err := SelfPlay(context.Background(), pool, g, p, SelfPlayOptions{Games: c.games, Seed: 56})
+		pool.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := gamesHash(played); got != c.want {
+			t.Errorf("depth %d, %d games: hash %#x, want %#x", c.depth, c.games, got, c.want)
+		}
+	}
+}
+
+// gamesHash is an FNV-1a hash of the games' moves, results and scores.
+func gamesHash(played []Game) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	word := func(x uint64) {
+		binary.LittleEndian.PutUint64(b[:], x)
+		h.Write(b[:])
+	}
+	for _, game := range played {
+		word(uint64(len(game.Moves)))
+		for _, m := range game.Moves {
+			word(uint64(m))
+		}
+		word(math.Float64bits(game.Result))
+		word(uint64(len(game.Scores)))
+		for _, s := range game.Scores {
+			word(uint64(uint32(s)))
+		}
+	}
+	return h.Sum64()
+}
