@@ -18,10 +18,25 @@ func (p *Position) EndPlies() int { return 2 * EndEmpties }
 
 // SolveEnd searches to the end of the game (games.Ender). A move is tried
 // on each empty square, best group of squares first; it is legal when it
-// flips a disc.
+// flips a disc. The position remembers the results (endmemo.go): asked
+// again, it answers with the search's score, move and moves without the
+// search.
 func (p *Position) SolveEnd(alpha, beta, win int32, budget int64) games.EndResult {
-	e := ender{budget: budget}
 	me, them := p.discs[p.turn], p.discs[p.turn^1]
+	r, slot, ok := p.solveEndMemo(me, them, alpha, beta, win, budget)
+	if ok {
+		return r
+	}
+	r = searchEnd(me, them, alpha, beta, win, budget)
+	if slot != nil {
+		slot.keep(me, them, alpha, beta, win, r)
+	}
+	return r
+}
+
+// searchEnd is SolveEnd's search of the position with me to move.
+func searchEnd(me, them Bitboard, alpha, beta, win int32, budget int64) games.EndResult {
+	e := ender{budget: budget}
 	for _, group := range frontierOrder {
 		for b := ^(me | them) & group; b != 0; b &= b - 1 {
 			e.order[e.empties] = int8(bits.TrailingZeros64(b))

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gametune/gametune/games"
@@ -148,44 +149,81 @@ func endWindows(rng *rand.Rand, win int32) [][2]int32 {
 }
 
 // TestSolveEndMatchesReference: SolveEnd returns the reference's score,
-// move, moves and stop, for every window, at 0-8 empty squares, and with
-// budgets that stop it at every move of a small search.
+// move, moves and stop, for every window, at 0-8 empty squares, with
+// budgets that stop it at every move of a small search, and again (its
+// table answers, endmemo.go) with the same window and with the window
+// moved along with win by a few plies.
 func TestSolveEndMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(56, 2))
-	const win = 1<<24 - 7
 	n := 40
 	if testing.Short() {
 		n = 10
 	}
 	for _, p := range endgamePositions(rng, n, 8) {
 		before := *p
-		for _, w := range endWindows(rng, win) {
-			want := referenceSolveEnd(p, w[0], w[1], win, math.MaxInt64)
-			got := p.SolveEnd(w[0], w[1], win, math.MaxInt64)
-			if got != want {
-				t.Fatalf("%s in (%d, %d): SolveEnd %+v, the reference %+v", p, w[0], w[1], got, want)
-			}
-			for _, budget := range []int64{0, 1, 2, 3, want.Nodes / 2, want.Nodes - 1, want.Nodes} {
-				if budget < 0 || budget > want.Nodes || (p.Empties() > 5 && budget != want.Nodes-1) {
-					continue
+		for _, win := range []int32{1<<24 - 7, 1<<24 - 9, 1<<24 - 7, 1 << 23, 40} {
+			for _, w := range endWindows(rng, win) {
+				want := referenceSolveEnd(p, w[0], w[1], win, math.MaxInt64)
+				for range 2 {
+					if got := p.SolveEnd(w[0], w[1], win, math.MaxInt64); got != want {
+						t.Fatalf("%s in (%d, %d), win %d: SolveEnd %+v, the reference %+v", p, w[0], w[1], win, got, want)
+					}
 				}
-				want := referenceSolveEnd(p, w[0], w[1], win, budget)
-				if got := p.SolveEnd(w[0], w[1], win, budget); got != want {
-					t.Fatalf("%s in (%d, %d), budget %d: SolveEnd %+v, the reference %+v", p, w[0], w[1], budget, got, want)
+				for _, budget := range []int64{0, 1, 2, 3, want.Nodes / 2, want.Nodes - 1, want.Nodes} {
+					if budget < 0 || budget > want.Nodes || (p.Empties() > 5 && budget != want.Nodes-1) {
+						continue
+					}
+					want := referenceSolveEnd(p, w[0], w[1], win, budget)
+					if got := p.SolveEnd(w[0], w[1], win, budget); got != want {
+						t.Fatalf("%s in (%d, %d), budget %d: SolveEnd %+v, the reference %+v", p, w[0], w[1], budget, got, want)
+					}
 				}
 			}
 		}
-		if *p != before {
+		after := *p
+		after.memo = before.memo
+		if after != before {
 			t.Fatalf("SolveEnd changed %s", &before)
 		}
 	}
 }
 
-// BenchmarkSolveEnd: SolveEnd and the reference on positions of random
-// games at EndEmpties (5) empty squares, as the engine calls it: a full
-// window and null windows on each side of a win, a draw and a loss. Each
-// op solves every position in every window; the moves per second are
-// reported.
+// TestEndClass: the classes of the scores are odd and strictly
+// increasing, and give the scores back.
+func TestEndClass(t *testing.T) {
+	const win = 1 << 20
+	var scores []int32
+	for k := int32(63); k >= 0; k-- {
+		scores = append(scores, -(win - k))
+	}
+	scores = append(scores, 0)
+	for k := int32(0); k < 64; k++ {
+		scores = append(scores, win-k)
+	}
+	slices.Sort(scores)
+	for i, v := range scores {
+		c := endClass(v, win)
+		if endScoreOfClass(c, win) != v || endClass(-v, win) != -c {
+			t.Fatalf("score %d: class %d gives %d back, -score class %d", v, c, endScoreOfClass(c, win), endClass(-v, win))
+		}
+		if i > 0 && endClass(scores[i-1], win) >= c {
+			t.Fatalf("scores %d and %d: classes %d and %d", scores[i-1], v, endClass(scores[i-1], win), c)
+		}
+	}
+	for _, v := range []int32{win + 1, math.MaxInt32, 1, win - 64, 17} {
+		above, below := endClass(v, win), endClass(-v, win)
+		if above != -below || above <= 0 {
+			t.Fatalf("%d: class %d, of %d %d", v, above, -v, below)
+		}
+	}
+}
+
+// BenchmarkSolveEnd: SolveEnd's search (without the position's table)
+// and the reference on positions of random games at EndEmpties (5) empty
+// squares, as the engine calls it: a full window and null windows on each
+// side of a win, a draw and a loss. Each op solves every position in every
+// window; the moves per second are reported. "again" is SolveEnd asked
+// the same again, answered by the positions' tables.
 func BenchmarkSolveEnd(b *testing.B) {
 	rng := rand.New(rand.NewPCG(56, 3))
 	var positions []*Position
@@ -199,17 +237,20 @@ func BenchmarkSolveEnd(b *testing.B) {
 	for _, v := range []int32{win - 5, win - 6, 0, -(win - 6), -(win - 5)} {
 		windows = append(windows, [2]int32{v - 1, v}, [2]int32{v, v + 1})
 	}
-	for _, which := range []string{"SolveEnd", "reference"} {
+	for _, which := range []string{"search", "reference", "again"} {
 		b.Run(which, func(b *testing.B) {
 			var nodes int64
 			for b.Loop() {
 				for _, p := range positions {
 					for _, w := range windows {
 						var r games.EndResult
-						if which == "SolveEnd" {
-							r = p.SolveEnd(w[0], w[1], win, math.MaxInt64)
-						} else {
+						switch which {
+						case "search":
+							r = searchEnd(p.mine(), p.theirs(), w[0], w[1], win, math.MaxInt64)
+						case "reference":
 							r = referenceSolveEnd(p, w[0], w[1], win, math.MaxInt64)
+						default:
+							r = p.SolveEnd(w[0], w[1], win, math.MaxInt64)
 						}
 						nodes += r.Nodes
 					}

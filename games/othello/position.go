@@ -59,6 +59,9 @@ type Position struct {
 	legal   Bitboard
 	history [maxHistory]undo
 	n       int
+	// memo keeps SolveEnd's results (endmemo.go), nil until the first;
+	// a clone starts without.
+	memo *endMemo
 }
 
 // Start returns the start position.
@@ -190,6 +193,7 @@ func (p *Position) Ply() int         { return p.n }
 
 func (p *Position) Clone() games.Position {
 	c := *p
+	c.memo = nil
 	return &c
 }
 
