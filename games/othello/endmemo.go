@@ -11,12 +11,13 @@ import "github.com/gametune/gametune/games"
 // score, move and count of moves the search found, which are the ones it
 // would find again: nothing the engine sees changes, the games neither.
 //
-// The window is compared with the scores alone, and the scores of a search
-// win plies from the end are 0 and ±(win-k) for k below 64: a bound is kept
-// as its place among those values (endClass), and a search with another
-// win but its bounds in the same places plays the same moves and returns
-// the score in the same place. So a position found from another ply, with
-// the window moved along, is found too.
+// A search given win scores a finished game win-k, 0 or -(win-k), k the
+// plies below its root (at most 2*EndEmpties here), and compares the
+// window's bounds with those scores alone: a bound is kept as its place
+// among them (endClass), and a search with another win but its bounds in
+// the same places plays the same moves and returns the score in the same
+// place. So the position found again a ply further from the engine's root,
+// with the window moved along, is answered too.
 
 // endMemoBits sizes a position's table: 2,048 entries of 32 bytes, 64 KiB,
 // allocated at the position's first SolveEnd (a self-play game's
@@ -27,6 +28,7 @@ const endMemoBits = 11
 // need the scores of wins above 64 plies from them.
 const endMemoMinWin = 1 << 10
 
+// endMemo is a position's table of SolveEnd's results, an entry a slot.
 type endMemo [1 << endMemoBits]endMemoEntry
 
 // endMemoEntry is a search's result: the discs of the side to move and
@@ -88,7 +90,11 @@ func (m *endMemo) slot(me, them Bitboard, a, b int16) *endMemoEntry {
 }
 
 // solveEndMemo is SolveEnd through p's table: true when the table
-// answered; otherwise the search is to be made and kept with keep.
+// answered (an entry of the discs and the window's classes whose search
+// played no more moves than budget); otherwise the search is to be made,
+// and kept in the entry returned, if any, with keep. An entry of zeros
+// holds no discs and matches no position it is asked for: those have at
+// most EndEmpties empty squares.
 func (p *Position) solveEndMemo(me, them Bitboard, alpha, beta, win int32, budget int64) (games.EndResult, *endMemoEntry, bool) {
 	if win < endMemoMinWin || popcount(^(me|them)) > EndEmpties {
 		return games.EndResult{}, nil, false
@@ -98,7 +104,7 @@ func (p *Position) solveEndMemo(me, them Bitboard, alpha, beta, win int32, budge
 	}
 	a, b := endClass(alpha, win), endClass(beta, win)
 	e := p.memo.slot(me, them, a, b)
-	if e.me == me && e.them == them && e.alpha == a && e.beta == b && int64(e.nodes) <= budget && (me|them) != 0 {
+	if e.me == me && e.them == them && e.alpha == a && e.beta == b && int64(e.nodes) <= budget {
 		return games.EndResult{Score: endScoreOfClass(e.score, win), Move: games.Move(e.move), Nodes: int64(e.nodes)}, nil, true
 	}
 	return games.EndResult{}, e, false
