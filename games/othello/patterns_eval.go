@@ -3,6 +3,7 @@ package othello
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -176,22 +177,61 @@ var patternStageOf = func() (t [128]uint8) {
 	return t
 }()
 
-// expandPatterns lays data out by reading: [s][r] is the value at stage s
-// of reading r's configuration, whether r is canonical or not, so that
-// evaluation looks readings up without reducing them.
+// expandPatterns lays data out by reading: [s][placed(r)] is the value at
+// stage s of reading r's configuration, whether r is canonical or not, so
+// that evaluation looks readings up without reducing them.
 func expandPatterns(data []float32) *[PatternStages]patternStageTable {
 	l, classes := layout(), patterns().classes
 	ex := new([PatternStages]patternStageTable)
-	c := 0
-	for r, e := range l.entry {
-		for c+1 < len(classes) && classes[c+1].Offset <= r {
-			c++
-		}
-		for s := range ex {
-			ex[s][r] = data[int(e)+s*l.counts[c]]
+	for c, class := range classes {
+		for r := class.Offset; r < class.Offset+class.Size; r++ {
+			at, e := class.Offset+placedReading(c, r-class.Offset), int(l.entry[r])
+			for s := range ex {
+				ex[s][at] = data[e+s*l.counts[c]]
+			}
 		}
 	}
 	return ex
+}
+
+// patternPlaces[c][j] is the place in the expanded tables' index
+// (expandPatterns) of the j-th square of class c's readings: its power of
+// 3. The squares nearest the centre take the lowest places, those of the
+// edges and corners the highest, so that the readings of the opening,
+// whose discs lie about the centre, fall in few cache lines of each table
+// (the squares of a reading are at the same distance from the centre in
+// every orientation).
+var patternPlaces = func() (places [patternClassCount][maxPatternSquares]uint8) {
+	if len(patternSources) != patternClassCount {
+		panic("othello: patternClassCount disagrees with the pattern sources")
+	}
+	for c, src := range patternSources {
+		squares := parseSquares(src.squares)
+		order := make([]int, len(squares))
+		for j := range order {
+			order[j] = j
+		}
+		distance := func(j int) int { // twice the distance, squared
+			r, f := squares[j]/8, squares[j]%8
+			return (2*r-7)*(2*r-7) + (2*f-7)*(2*f-7)
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return distance(a) - distance(b) })
+		for place, j := range order {
+			places[c][j] = uint8(place)
+		}
+	}
+	return places
+}()
+
+// placedReading is reading r of class c (its first square the least
+// significant digit) with its squares' digits at patternPlaces.
+func placedReading(c, r int) int {
+	placed := 0
+	for j := 0; r > 0; j++ {
+		placed += r % 3 * pow3(int(patternPlaces[c][j]))
+		r /= 3
+	}
+	return placed
 }
 
 // patternSums writes the sums of p's pattern values, class by class, at

@@ -3,6 +3,7 @@ package othello
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // The evaluation reads all 46 instances by half boards: ranks 1-4 of the
@@ -54,14 +55,16 @@ var halfTables = func() *[4][256][8]uint64 {
 	t := new([4][256][8]uint64)
 	for w, lanes := range halfLanes {
 		for lane, squares := range lanes {
-			for place, sq := range parseSquares(squares) {
+			sqs := parseSquares(squares)
+			places := &patternPlaces[laneClass(sqs)]
+			for j, sq := range sqs {
 				if sq >= 32 {
 					continue
 				}
 				k, bit := sq/8, uint(sq%8)
 				for x := range 256 {
 					if x>>bit&1 != 0 {
-						t[k][x][w] += uint64(pow3(place)) << (16 * lane)
+						t[k][x][w] += uint64(pow3(int(places[j]))) << (16 * lane)
 					}
 				}
 			}
@@ -69,6 +72,21 @@ var halfTables = func() *[4][256][8]uint64 {
 	}
 	return t
 }()
+
+// laneClass is the class of which squares, a lane's, read an instance: the
+// class whose squares a board symmetry maps onto them in order. It panics
+// when there is none (halfLanes and patternSources out of step).
+func laneClass(squares []int) int {
+	for c, src := range patternSources {
+		base := parseSquares(src.squares)
+		for _, g := range boardSymmetries {
+			if slices.EqualFunc(base, squares, func(s, l int) bool { return g(s/8, s%8) == l }) {
+				return c
+			}
+		}
+	}
+	panic("othello: a half-board lane reads no pattern class")
+}
 
 // putWord stores word j of a half board's readings.
 func putWord(out *[halfWordCount * 8]byte, j int, w uint64) {
