@@ -109,12 +109,12 @@ func laneOfT(out *[16]byte, j, k int) uint16 {
 }
 
 // boardHalf writes the six words of readings of the half board whose
-// ranks 1-4 hold the side to move's discs b[0:4] and the opponent's
-// b[8:12].
-func boardHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
+// ranks 1-4 hold the side to move's discs own and the opponent's opp (bits
+// 0-31 of each).
+func boardHalf(own, opp uint64, out *[halfWordCount * 8]byte) {
 	t := halfTables
-	o0, o1, o2, o3 := &t[0][b[0]], &t[1][b[1]], &t[2][b[2]], &t[3][b[3]]
-	p0, p1, p2, p3 := &t[0][b[8]], &t[1][b[9]], &t[2][b[10]], &t[3][b[11]]
+	o0, o1, o2, o3 := &t[0][uint8(own)], &t[1][uint8(own>>8)], &t[2][uint8(own>>16)], &t[3][uint8(own>>24)]
+	p0, p1, p2, p3 := &t[0][uint8(opp)], &t[1][uint8(opp>>8)], &t[2][uint8(opp>>16)], &t[3][uint8(opp>>24)]
 	putWord(out, 0, o0[0]+o1[0]+o2[0]+2*(p0[0]+p1[0]+p2[0]))
 	putWord(out, 1, o0[1]+o1[1]+o2[1]+o3[1]+2*(p0[1]+p1[1]+p2[1]+p3[1]))
 	putWord(out, 2, o0[2]+o1[2]+o2[2]+o3[2]+2*(p0[2]+p1[2]+p2[2]+p3[2]))
@@ -126,10 +126,10 @@ func boardHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
 // transposedHalf is boardHalf for a half board of the transposed board:
 // words 0 and 1 only, and rank 3 left out of word 0, where it adds only
 // to the corner3x3 lanes, which the board's half boards read.
-func transposedHalf(b *[16]byte, out *[16]byte) {
+func transposedHalf(own, opp uint64, out *[16]byte) {
 	t := halfTables
-	o0, o1, o2, o3 := &t[0][b[0]], &t[1][b[1]], &t[2][b[2]], &t[3][b[3]]
-	p0, p1, p2, p3 := &t[0][b[8]], &t[1][b[9]], &t[2][b[10]], &t[3][b[11]]
+	o0, o1, o2, o3 := &t[0][uint8(own)], &t[1][uint8(own>>8)], &t[2][uint8(own>>16)], &t[3][uint8(own>>24)]
+	p0, p1, p2, p3 := &t[0][uint8(opp)], &t[1][uint8(opp>>8)], &t[2][uint8(opp>>16)], &t[3][uint8(opp>>24)]
 	binary.LittleEndian.PutUint64(out[0:], o0[0]+o1[0]+2*(p0[0]+p1[0]))
 	binary.LittleEndian.PutUint64(out[8:], o0[1]+o1[1]+o2[1]+o3[1]+2*(p0[1]+p1[1]+p2[1]+p3[1]))
 }
@@ -139,33 +139,21 @@ func transposedHalf(b *[16]byte, out *[16]byte) {
 // checked when compiled) takes a uint16 without a bounds check.
 func at(e *patternStageTable, off int, x uint16) float32 { return e[off : off+1<<16][x] }
 
-// putBoards stores the bytes of own and opp, and of the two mirrored in
-// the ranks (byte-reversed).
-func putBoards(b *[2][16]byte, own, opp Bitboard) {
-	binary.LittleEndian.PutUint64(b[0][0:], uint64(own))
-	binary.LittleEndian.PutUint64(b[0][8:], uint64(opp))
-	binary.LittleEndian.PutUint64(b[1][0:], bits.ReverseBytes64(uint64(own)))
-	binary.LittleEndian.PutUint64(b[1][8:], bits.ReverseBytes64(uint64(opp)))
-}
-
 // patternLookup writes into sums, class by class, the sum of e's values
 // over the instances' readings for own and opp (the discs of the side to
 // move and of its opponent), each class's values added in the order of
 // oldPatternLookup, so that the sums are the same to the bit.
 func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[patternClassCount]float32) {
-	// The bytes of four boards (the side to move's discs, then the
-	// opponent's), by ranks: the board, mirrored (ranks 8-1), transposed,
-	// and transposed mirrored; the half boards' words, whose lanes are
-	// read as 16-bit loads.
-	var bytes [4][16]byte
+	// The words of four half boards, whose lanes are read as 16-bit
+	// loads: ranks 1-4 of the board, of the board mirrored (ranks 8-5), of
+	// the board transposed (files a-d), and transposed mirrored (h-e).
 	var words [2][halfWordCount * 8]byte
 	var wordsT [2][16]byte
-	putBoards((*[2][16]byte)(bytes[0:2]), own, opp)
-	putBoards((*[2][16]byte)(bytes[2:4]), transpose(own), transpose(opp))
-	boardHalf(&bytes[0], &words[0])
-	boardHalf(&bytes[1], &words[1])
-	transposedHalf(&bytes[2], &wordsT[0])
-	transposedHalf(&bytes[3], &wordsT[1])
+	ownT, oppT := uint64(transpose(own)), uint64(transpose(opp))
+	boardHalf(uint64(own), uint64(opp), &words[0])
+	boardHalf(bits.ReverseBytes64(uint64(own)), bits.ReverseBytes64(uint64(opp)), &words[1])
+	transposedHalf(ownT, oppT, &wordsT[0])
+	transposedHalf(bits.ReverseBytes64(ownT), bits.ReverseBytes64(oppT), &wordsT[1])
 	lo, hi, loT, hiT := &words[0], &words[1], &wordsT[0], &wordsT[1]
 	sums[0] = (at(e, edgeOffset, laneOf(lo, 0, 0)) + at(e, edgeOffset, laneOf(hi, 0, 0))) + (at(e, edgeOffset, laneOfT(loT, 0, 0)) + at(e, edgeOffset, laneOfT(hiT, 0, 0)))
 	sums[1] = (at(e, corner3x3Offset, laneOf(lo, 0, 1)) + at(e, corner3x3Offset, laneOf(lo, 0, 2))) + (at(e, corner3x3Offset, laneOf(hi, 0, 1)) + at(e, corner3x3Offset, laneOf(hi, 0, 2)))
