@@ -2,7 +2,6 @@ package othello
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -256,35 +255,41 @@ func evaluatePatterns(p *Position, ex *[PatternStages]patternStageTable, w []flo
 	own, opp := p.mine(), p.theirs()
 	discs := popcount(own | opp)
 	s := int(patternStageOf[discs&127]) & (PatternStages - 1)
-	var x [patternClassCount]float32
-	patternLookup(own, opp, &ex[s], &x)
+	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10 := patternValues(own, opp, &ex[s])
 	mobility := float64(popcount(p.legal) - popcount(legalMoves(opp, own)))
 	parity := float64(discs&1*2 - 1)
 	ws := (*[patternFeatureCount]float64)(w)
 	const st = PatternStages
-	a := ws[s]*float64(x[0]) + ws[st+s]*float64(x[1])
-	b := ws[2*st+s]*float64(x[2]) + ws[3*st+s]*float64(x[3])
-	c := ws[4*st+s]*float64(x[4]) + ws[5*st+s]*float64(x[5])
-	d := ws[6*st+s]*float64(x[6]) + ws[7*st+s]*float64(x[7])
-	e := ws[8*st+s]*float64(x[8]) + ws[9*st+s]*float64(x[9])
-	f := ws[10*st+s]*float64(x[10]) + ws[11*st+s]*mobility + ws[12*st+s]*parity
+	a := ws[s]*float64(x0) + ws[st+s]*float64(x1)
+	b := ws[2*st+s]*float64(x2) + ws[3*st+s]*float64(x3)
+	c := ws[4*st+s]*float64(x4) + ws[5*st+s]*float64(x5)
+	d := ws[6*st+s]*float64(x6) + ws[7*st+s]*float64(x7)
+	e := ws[8*st+s]*float64(x8) + ws[9*st+s]*float64(x9)
+	f := ws[10*st+s]*float64(x10) + ws[11*st+s]*mobility + ws[12*st+s]*parity
 	return roundEval((a + b) + (c + d) + (e + f))
 }
 
 // roundEval is int(max(-games.MaxEval, min(games.MaxEval, math.Round(v)))),
 // v rounded half away from zero and bounded, without a branch that the
 // value decides but the bounds: bounded first (MaxEval is a whole
-// number), then Trunc, which the compiler makes one instruction, plus the
-// whole part of twice the fraction (-1, 0 or 1), all of it exact. NaN
-// stays NaN, as before.
+// number), then the whole part of twice v less that of v. With t the
+// whole part of v and f its fraction, of the same sign, the whole part of
+// 2v = 2t + 2f is 2t plus that of 2f (-1, 0 or 1): t plus the rounding
+// of f, all of it exact. The two conversions to integers do not wait for
+// each other, which keeps the evaluation's last steps short. NaN converts
+// to the smallest int, as int(NaN) does.
 func roundEval(v float64) int {
 	if v > games.MaxEval {
 		v = games.MaxEval
 	} else if v < -games.MaxEval {
 		v = -games.MaxEval
 	}
-	t := math.Trunc(v)
-	return int(t + math.Trunc(2*(v-t)))
+	t := int(v)
+	r := int(2*v) - t
+	if v != v { // NaN
+		r = t
+	}
+	return r
 }
 
 // patternTerms appends p's table entries, instance by instance in the

@@ -141,9 +141,18 @@ func at(e *patternStageTable, off int, x uint16) float32 { return e[off : off+1<
 
 // patternLookup writes into sums, class by class, the sum of e's values
 // over the instances' readings for own and opp (the discs of the side to
-// move and of its opponent), each class's values added in the order of
-// oldPatternLookup, so that the sums are the same to the bit.
+// move and of its opponent): patternValues.
 func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[patternClassCount]float32) {
+	s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 := patternValues(own, opp, e)
+	*sums = [...]float32{s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10}
+}
+
+// patternValues returns, class by class, the sum of e's values over the
+// instances' readings for own and opp (the discs of the side to move and
+// of its opponent), each class's values added in the order of
+// oldPatternLookup, so that the sums are the same to the bit. It returns
+// them in registers.
+func patternValues(own, opp Bitboard, e *patternStageTable) (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 float32) {
 	// The words of four half boards, whose lanes are read as 16-bit
 	// loads: ranks 1-4 of the board, of the board mirrored (ranks 8-5), of
 	// the board transposed (files a-d), and transposed mirrored (h-e).
@@ -155,28 +164,23 @@ func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[patternClassC
 	transposedHalf(ownT, oppT, &wordsT[0])
 	transposedHalf(bits.ReverseBytes64(ownT), bits.ReverseBytes64(oppT), &wordsT[1])
 	lo, hi, loT, hiT := &words[0], &words[1], &wordsT[0], &wordsT[1]
-	sums[0] = (at(e, edgeOffset, laneOf(lo, 0, 0)) + at(e, edgeOffset, laneOf(hi, 0, 0))) + (at(e, edgeOffset, laneOfT(loT, 0, 0)) + at(e, edgeOffset, laneOfT(hiT, 0, 0)))
-	sums[1] = (at(e, corner3x3Offset, laneOf(lo, 0, 1)) + at(e, corner3x3Offset, laneOf(lo, 0, 2))) + (at(e, corner3x3Offset, laneOf(hi, 0, 1)) + at(e, corner3x3Offset, laneOf(hi, 0, 2)))
-	sums[2] = ((at(e, corner2x5Offset, laneOf(lo, 0, 3)) + at(e, corner2x5Offset, laneOf(lo, 1, 0))) + (at(e, corner2x5Offset, laneOf(hi, 0, 3)) + at(e, corner2x5Offset, laneOf(hi, 1, 0)))) +
+	s0 = (at(e, edgeOffset, laneOf(lo, 0, 0)) + at(e, edgeOffset, laneOf(hi, 0, 0))) + (at(e, edgeOffset, laneOfT(loT, 0, 0)) + at(e, edgeOffset, laneOfT(hiT, 0, 0)))
+	s1 = (at(e, corner3x3Offset, laneOf(lo, 0, 1)) + at(e, corner3x3Offset, laneOf(lo, 0, 2))) + (at(e, corner3x3Offset, laneOf(hi, 0, 1)) + at(e, corner3x3Offset, laneOf(hi, 0, 2)))
+	s2 = ((at(e, corner2x5Offset, laneOf(lo, 0, 3)) + at(e, corner2x5Offset, laneOf(lo, 1, 0))) + (at(e, corner2x5Offset, laneOf(hi, 0, 3)) + at(e, corner2x5Offset, laneOf(hi, 1, 0)))) +
 		((at(e, corner2x5Offset, laneOfT(loT, 0, 3)) + at(e, corner2x5Offset, laneOfT(loT, 1, 0))) + (at(e, corner2x5Offset, laneOfT(hiT, 0, 3)) + at(e, corner2x5Offset, laneOfT(hiT, 1, 0))))
-	sums[3] = at(e, row2Offset, laneOf(lo, 1, 1)) + at(e, row2Offset, laneOf(hi, 1, 1)) + at(e, row2Offset, laneOfT(loT, 1, 1)) + at(e, row2Offset, laneOfT(hiT, 1, 1))
-	sums[4] = at(e, row3Offset, laneOf(lo, 1, 2)) + at(e, row3Offset, laneOf(hi, 1, 2)) + at(e, row3Offset, laneOfT(loT, 1, 2)) + at(e, row3Offset, laneOfT(hiT, 1, 2))
-	sums[5] = at(e, row4Offset, laneOf(lo, 1, 3)) + at(e, row4Offset, laneOf(hi, 1, 3)) + at(e, row4Offset, laneOfT(loT, 1, 3)) + at(e, row4Offset, laneOfT(hiT, 1, 3))
-	diagonalSums(lo, hi, e, sums)
-}
-
-// diagonalSums writes the diagonal classes' sums, in the order of
-// oldDiagonalSums.
-func diagonalSums(lo, hi *[halfWordCount * 8]byte, e *patternStageTable, sums *[patternClassCount]float32) {
-	// Words 2-4 of lo become the readings, each lane of lo plus the mirror
-	// lane of hi: hi rotated by two lanes.
-	putWord(lo, 2, wordOf(lo, 2)+bits.RotateLeft64(wordOf(hi, 2), 32))
-	putWord(lo, 3, wordOf(lo, 3)+bits.RotateLeft64(wordOf(hi, 3), 32))
-	putWord(lo, 4, wordOf(lo, 4)+bits.RotateLeft64(wordOf(hi, 4), 32))
+	s3 = at(e, row2Offset, laneOf(lo, 1, 1)) + at(e, row2Offset, laneOf(hi, 1, 1)) + at(e, row2Offset, laneOfT(loT, 1, 1)) + at(e, row2Offset, laneOfT(hiT, 1, 1))
+	s4 = at(e, row3Offset, laneOf(lo, 1, 2)) + at(e, row3Offset, laneOf(hi, 1, 2)) + at(e, row3Offset, laneOfT(loT, 1, 2)) + at(e, row3Offset, laneOfT(hiT, 1, 2))
+	s5 = at(e, row4Offset, laneOf(lo, 1, 3)) + at(e, row4Offset, laneOf(hi, 1, 3)) + at(e, row4Offset, laneOfT(loT, 1, 3)) + at(e, row4Offset, laneOfT(hiT, 1, 3))
+	// The diagonals' readings: each lane of words 2-4 of lo plus the
+	// mirror lane of hi (hi's word rotated by two lanes).
+	d2 := wordOf(lo, 2) + bits.RotateLeft64(wordOf(hi, 2), 32)
+	d3 := wordOf(lo, 3) + bits.RotateLeft64(wordOf(hi, 3), 32)
+	d4 := wordOf(lo, 4) + bits.RotateLeft64(wordOf(hi, 4), 32)
 	x7, y7 := laneOf(lo, 5, 0)+laneOf(hi, 5, 2), laneOf(lo, 5, 2)+laneOf(hi, 5, 0)
-	sums[6] = at(e, diag8Offset, laneOf(lo, 2, 0)) + at(e, diag8Offset, laneOf(lo, 2, 2))
-	sums[7] = at(e, diag7Offset, laneOf(lo, 2, 1)) + at(e, diag7Offset, laneOf(lo, 3, 0)) + at(e, diag7Offset, laneOf(lo, 3, 2)) + at(e, diag7Offset, laneOf(lo, 2, 3))
-	sums[8] = at(e, diag6Offset, laneOf(lo, 3, 1)) + at(e, diag6Offset, laneOf(lo, 4, 0)) + at(e, diag6Offset, laneOf(lo, 4, 2)) + at(e, diag6Offset, laneOf(lo, 3, 3))
-	sums[9] = at(e, diag5Offset, laneOf(lo, 4, 1)) + at(e, diag5Offset, x7) + at(e, diag5Offset, y7) + at(e, diag5Offset, laneOf(lo, 4, 3))
-	sums[10] = at(e, diag4Offset, laneOf(lo, 5, 3)) + at(e, diag4Offset, laneOf(lo, 5, 1)) + at(e, diag4Offset, laneOf(hi, 5, 3)) + at(e, diag4Offset, laneOf(hi, 5, 1))
+	s6 = at(e, diag8Offset, uint16(d2)) + at(e, diag8Offset, uint16(d2>>32))
+	s7 = at(e, diag7Offset, uint16(d2>>16)) + at(e, diag7Offset, uint16(d3)) + at(e, diag7Offset, uint16(d3>>32)) + at(e, diag7Offset, uint16(d2>>48))
+	s8 = at(e, diag6Offset, uint16(d3>>16)) + at(e, diag6Offset, uint16(d4)) + at(e, diag6Offset, uint16(d4>>32)) + at(e, diag6Offset, uint16(d3>>48))
+	s9 = at(e, diag5Offset, uint16(d4>>16)) + at(e, diag5Offset, x7) + at(e, diag5Offset, y7) + at(e, diag5Offset, uint16(d4>>48))
+	s10 = at(e, diag4Offset, laneOf(lo, 5, 3)) + at(e, diag4Offset, laneOf(lo, 5, 1)) + at(e, diag4Offset, laneOf(hi, 5, 3)) + at(e, diag4Offset, laneOf(hi, 5, 1))
+	return s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10
 }
