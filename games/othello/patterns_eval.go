@@ -255,8 +255,8 @@ func evaluatePatterns(p *Position, ex *[PatternStages]patternStageTable, w []flo
 	own, opp := p.mine(), p.theirs()
 	discs := popcount(own | opp)
 	s := int(patternStageOf[discs&127]) & (PatternStages - 1)
-	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10 := patternValues(own, opp, &ex[s])
 	mobility := float64(popcount(p.legal) - popcount(legalMoves(opp, own)))
+	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10 := patternValues(own, opp, &ex[s])
 	parity := float64(discs&1*2 - 1)
 	ws := (*[patternFeatureCount]float64)(w)
 	const st = PatternStages
