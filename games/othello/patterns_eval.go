@@ -182,11 +182,17 @@ var patternStageOf = func() (t [128]uint8) {
 func expandPatterns(data []float32) *[PatternStages]patternStageTable {
 	l, classes := layout(), patterns().classes
 	ex := new([PatternStages]patternStageTable)
+	placed := make([]int32, 0, pow3(maxPatternSquares))
 	for c, class := range classes {
-		for r := class.Offset; r < class.Offset+class.Size; r++ {
-			at, e := class.Offset+placedReading(c, r-class.Offset), int(l.entry[r])
-			for s := range ex {
-				ex[s][at] = data[e+s*l.counts[c]]
+		placed = placed[:0]
+		for r := range class.Size {
+			placed = append(placed, int32(placedReading(c, r)))
+		}
+		entries := l.entry[class.Offset : class.Offset+class.Size]
+		for s := range ex { // a stage at a time: the writes stay within a class's table
+			table, stage := ex[s][class.Offset:class.Offset+class.Size], data[s*l.counts[c]:]
+			for r, e := range entries {
+				table[placed[r]] = stage[e]
 			}
 		}
 	}
@@ -227,11 +233,21 @@ var patternPlaces = func() (places [patternClassCount][maxPatternSquares]uint8) 
 func placedReading(c, r int) int {
 	placed := 0
 	for j := 0; r > 0; j++ {
-		placed += r % 3 * pow3(int(patternPlaces[c][j]))
+		placed += r % 3 * placeValues[c][j]
 		r /= 3
 	}
 	return placed
 }
+
+// placeValues[c][j] is 3 to the power patternPlaces[c][j].
+var placeValues = func() (v [patternClassCount][maxPatternSquares]int) {
+	for c := range v {
+		for j := range v[c] {
+			v[c][j] = pow3(int(patternPlaces[c][j]))
+		}
+	}
+	return v
+}()
 
 // patternSums writes the sums of p's pattern values, class by class, at
 // p's stage, and returns the stage and the parity feature: +1 when the
