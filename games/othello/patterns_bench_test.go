@@ -106,3 +106,30 @@ func BenchmarkEvaluateFullRandom(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkEvaluateChained evaluates the positions of
+// BenchmarkEvaluatePatterns with full and with patterns, each position
+// chosen by the score of the one before, so that an evaluation cannot
+// start before the last one ends: its latency, which a search waits for
+// (the next move depends on the score), where BenchmarkEvaluatePatterns
+// lets evaluations overlap.
+func BenchmarkEvaluateChained(b *testing.B) {
+	pat, pw := benchPatterns(b)
+	positions := patternPositions(3, 10)
+	for _, c := range []struct {
+		name string
+		ev   *games.Evaluator
+		w    []float64
+	}{{"full", fullEvaluator, fullEvaluator.Defaults()}, {"patterns", pat, pw}} {
+		b.Run(c.name, func(b *testing.B) {
+			c.ev.Evaluate(positions[0], c.w)
+			i := 0
+			for b.Loop() {
+				v := c.ev.Evaluate(positions[i], c.w)
+				if i += 1 + v&1; i >= len(positions) {
+					i = 0
+				}
+			}
+		})
+	}
+}

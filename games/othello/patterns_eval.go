@@ -2,7 +2,7 @@ package othello
 
 import (
 	"fmt"
-	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -176,23 +176,78 @@ var patternStageOf = func() (t [128]uint8) {
 	return t
 }()
 
-// expandPatterns lays data out by reading: [s][r] is the value at stage s
-// of reading r's configuration, whether r is canonical or not, so that
-// evaluation looks readings up without reducing them.
+// expandPatterns lays data out by reading: [s][placed(r)] is the value at
+// stage s of reading r's configuration, whether r is canonical or not, so
+// that evaluation looks readings up without reducing them.
 func expandPatterns(data []float32) *[PatternStages]patternStageTable {
 	l, classes := layout(), patterns().classes
 	ex := new([PatternStages]patternStageTable)
-	c := 0
-	for r, e := range l.entry {
-		for c+1 < len(classes) && classes[c+1].Offset <= r {
-			c++
+	placed := make([]int32, 0, pow3(maxPatternSquares))
+	for c, class := range classes {
+		placed = placed[:0]
+		for r := range class.Size {
+			placed = append(placed, int32(placedReading(c, r)))
 		}
-		for s := range ex {
-			ex[s][r] = data[int(e)+s*l.counts[c]]
+		entries := l.entry[class.Offset : class.Offset+class.Size]
+		for s := range ex { // a stage at a time: the writes stay within a class's table
+			table, stage := ex[s][class.Offset:class.Offset+class.Size], data[s*l.counts[c]:]
+			for r, e := range entries {
+				table[placed[r]] = stage[e]
+			}
 		}
 	}
 	return ex
 }
+
+// patternPlaces[c][j] is the place in the expanded tables' index
+// (expandPatterns) of the j-th square of class c's readings: its power of
+// 3. The squares nearest the centre take the lowest places, those of the
+// edges and corners the highest, so that the readings of the opening,
+// whose discs lie about the centre, fall in few cache lines of each table
+// (the squares of a reading are at the same distance from the centre in
+// every orientation).
+var patternPlaces = func() (places [patternClassCount][maxPatternSquares]uint8) {
+	if len(patternSources) != patternClassCount {
+		panic("othello: patternClassCount disagrees with the pattern sources")
+	}
+	for c, src := range patternSources {
+		squares := parseSquares(src.squares)
+		order := make([]int, len(squares))
+		for j := range order {
+			order[j] = j
+		}
+		distance := func(j int) int { // twice the distance, squared
+			r, f := squares[j]/8, squares[j]%8
+			return (2*r-7)*(2*r-7) + (2*f-7)*(2*f-7)
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return distance(a) - distance(b) })
+		for place, j := range order {
+			places[c][j] = uint8(place)
+		}
+	}
+	return places
+}()
+
+// placedReading is reading r of class c (its first square the least
+// significant digit) with its squares' digits at patternPlaces.
+func placedReading(c, r int) int {
+	placed := 0
+	for j := 0; r > 0; j++ {
+		placed += r % 3 * placeValues[c][j]
+		r /= 3
+	}
+	return placed
+}
+
+// placeValues[c][j] is 3 to the power patternPlaces[c][j].
+var placeValues = func() (v [patternClassCount][maxPatternSquares]int) {
+	for c := range v {
+		for j := range v[c] {
+			v[c][j] = pow3(int(patternPlaces[c][j]))
+		}
+	}
+	return v
+}()
 
 // patternSums writes the sums of p's pattern values, class by class, at
 // p's stage, and returns the stage and the parity feature: +1 when the
@@ -216,35 +271,41 @@ func evaluatePatterns(p *Position, ex *[PatternStages]patternStageTable, w []flo
 	own, opp := p.mine(), p.theirs()
 	discs := popcount(own | opp)
 	s := int(patternStageOf[discs&127]) & (PatternStages - 1)
-	var x [patternClassCount]float32
-	patternLookup(own, opp, &ex[s], &x)
 	mobility := float64(popcount(p.legal) - popcount(legalMoves(opp, own)))
+	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10 := patternValues(own, opp, &ex[s])
 	parity := float64(discs&1*2 - 1)
 	ws := (*[patternFeatureCount]float64)(w)
 	const st = PatternStages
-	a := ws[s]*float64(x[0]) + ws[st+s]*float64(x[1])
-	b := ws[2*st+s]*float64(x[2]) + ws[3*st+s]*float64(x[3])
-	c := ws[4*st+s]*float64(x[4]) + ws[5*st+s]*float64(x[5])
-	d := ws[6*st+s]*float64(x[6]) + ws[7*st+s]*float64(x[7])
-	e := ws[8*st+s]*float64(x[8]) + ws[9*st+s]*float64(x[9])
-	f := ws[10*st+s]*float64(x[10]) + ws[11*st+s]*mobility + ws[12*st+s]*parity
+	a := ws[s]*float64(x0) + ws[st+s]*float64(x1)
+	b := ws[2*st+s]*float64(x2) + ws[3*st+s]*float64(x3)
+	c := ws[4*st+s]*float64(x4) + ws[5*st+s]*float64(x5)
+	d := ws[6*st+s]*float64(x6) + ws[7*st+s]*float64(x7)
+	e := ws[8*st+s]*float64(x8) + ws[9*st+s]*float64(x9)
+	f := ws[10*st+s]*float64(x10) + ws[11*st+s]*mobility + ws[12*st+s]*parity
 	return roundEval((a + b) + (c + d) + (e + f))
 }
 
 // roundEval is int(max(-games.MaxEval, min(games.MaxEval, math.Round(v)))),
 // v rounded half away from zero and bounded, without a branch that the
 // value decides but the bounds: bounded first (MaxEval is a whole
-// number), then Trunc, which the compiler makes one instruction, plus the
-// whole part of twice the fraction (-1, 0 or 1), all of it exact. NaN
-// stays NaN, as before.
+// number), then the whole part of twice v less that of v. With t the
+// whole part of v and f its fraction, of the same sign, the whole part of
+// 2v = 2t + 2f is 2t plus that of 2f (-1, 0 or 1): t plus the rounding
+// of f, all of it exact. The two conversions to integers do not wait for
+// each other, which keeps the evaluation's last steps short. NaN converts
+// to the smallest int, as int(NaN) does.
 func roundEval(v float64) int {
 	if v > games.MaxEval {
 		v = games.MaxEval
 	} else if v < -games.MaxEval {
 		v = -games.MaxEval
 	}
-	t := math.Trunc(v)
-	return int(t + math.Trunc(2*(v-t)))
+	t := int(v)
+	r := int(2*v) - t
+	if v != v { // NaN
+		r = t
+	}
+	return r
 }
 
 // patternTerms appends p's table entries, instance by instance in the

@@ -304,3 +304,37 @@ func TestRoundEval(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternPlaces checks the places of the squares in the expanded
+// tables' index: known answers for three classes (the squares nearest the
+// centre least significant), and for every class a permutation of the
+// places, so that placedReading maps the class's readings one to one onto
+// its index range.
+func TestPatternPlaces(t *testing.T) {
+	known := map[string][]uint8{
+		"edge+2X":   {8, 6, 4, 0, 1, 5, 7, 9, 2, 3},
+		"corner3x3": {8, 6, 4, 7, 3, 1, 5, 2, 0},
+		"row4":      {6, 4, 2, 0, 1, 3, 5, 7},
+	}
+	for c, class := range PatternClasses() {
+		n := len(class.Squares)
+		places := patternPlaces[c][:n]
+		if want, ok := known[class.Name]; ok && !slices.Equal(places, want) {
+			t.Errorf("%s: places %v, want %v", class.Name, places, want)
+		}
+		sorted := slices.Sorted(slices.Values(places))
+		for j, p := range sorted {
+			if int(p) != j {
+				t.Fatalf("%s: places %v are not a permutation of 0-%d", class.Name, places, n-1)
+			}
+		}
+		seen := make([]bool, class.Size)
+		for r := range class.Size {
+			placed := placedReading(c, r)
+			if placed < 0 || placed >= class.Size || seen[placed] {
+				t.Fatalf("%s: reading %d placed at %d, outside [0, %d) or taken", class.Name, r, placed, class.Size)
+			}
+			seen[placed] = true
+		}
+	}
+}

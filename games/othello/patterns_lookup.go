@@ -3,6 +3,7 @@ package othello
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // The evaluation reads all 46 instances by half boards: ranks 1-4 of the
@@ -54,14 +55,16 @@ var halfTables = func() *[4][256][8]uint64 {
 	t := new([4][256][8]uint64)
 	for w, lanes := range halfLanes {
 		for lane, squares := range lanes {
-			for place, sq := range parseSquares(squares) {
+			sqs := parseSquares(squares)
+			places := &patternPlaces[laneClass(sqs)]
+			for j, sq := range sqs {
 				if sq >= 32 {
 					continue
 				}
 				k, bit := sq/8, uint(sq%8)
 				for x := range 256 {
 					if x>>bit&1 != 0 {
-						t[k][x][w] += uint64(pow3(place)) << (16 * lane)
+						t[k][x][w] += uint64(pow3(int(places[j]))) << (16 * lane)
 					}
 				}
 			}
@@ -69,6 +72,21 @@ var halfTables = func() *[4][256][8]uint64 {
 	}
 	return t
 }()
+
+// laneClass is the class of which squares, a lane's, read an instance: the
+// class whose squares a board symmetry maps onto them in order. It panics
+// when there is none (halfLanes and patternSources out of step).
+func laneClass(squares []int) int {
+	for c, src := range patternSources {
+		base := parseSquares(src.squares)
+		for _, g := range boardSymmetries {
+			if slices.EqualFunc(base, squares, func(s, l int) bool { return g(s/8, s%8) == l }) {
+				return c
+			}
+		}
+	}
+	panic("othello: a half-board lane reads no pattern class")
+}
 
 // putWord stores word j of a half board's readings.
 func putWord(out *[halfWordCount * 8]byte, j int, w uint64) {
@@ -91,12 +109,12 @@ func laneOfT(out *[16]byte, j, k int) uint16 {
 }
 
 // boardHalf writes the six words of readings of the half board whose
-// ranks 1-4 hold the side to move's discs b[0:4] and the opponent's
-// b[8:12].
-func boardHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
+// ranks 1-4 hold the side to move's discs own and the opponent's opp (bits
+// 0-31 of each).
+func boardHalf(own, opp uint64, out *[halfWordCount * 8]byte) {
 	t := halfTables
-	o0, o1, o2, o3 := &t[0][b[0]], &t[1][b[1]], &t[2][b[2]], &t[3][b[3]]
-	p0, p1, p2, p3 := &t[0][b[8]], &t[1][b[9]], &t[2][b[10]], &t[3][b[11]]
+	o0, o1, o2, o3 := &t[0][uint8(own)], &t[1][uint8(own>>8)], &t[2][uint8(own>>16)], &t[3][uint8(own>>24)]
+	p0, p1, p2, p3 := &t[0][uint8(opp)], &t[1][uint8(opp>>8)], &t[2][uint8(opp>>16)], &t[3][uint8(opp>>24)]
 	putWord(out, 0, o0[0]+o1[0]+o2[0]+2*(p0[0]+p1[0]+p2[0]))
 	putWord(out, 1, o0[1]+o1[1]+o2[1]+o3[1]+2*(p0[1]+p1[1]+p2[1]+p3[1]))
 	putWord(out, 2, o0[2]+o1[2]+o2[2]+o3[2]+2*(p0[2]+p1[2]+p2[2]+p3[2]))
@@ -108,10 +126,10 @@ func boardHalf(b *[16]byte, out *[halfWordCount * 8]byte) {
 // transposedHalf is boardHalf for a half board of the transposed board:
 // words 0 and 1 only, and rank 3 left out of word 0, where it adds only
 // to the corner3x3 lanes, which the board's half boards read.
-func transposedHalf(b *[16]byte, out *[16]byte) {
+func transposedHalf(own, opp uint64, out *[16]byte) {
 	t := halfTables
-	o0, o1, o2, o3 := &t[0][b[0]], &t[1][b[1]], &t[2][b[2]], &t[3][b[3]]
-	p0, p1, p2, p3 := &t[0][b[8]], &t[1][b[9]], &t[2][b[10]], &t[3][b[11]]
+	o0, o1, o2, o3 := &t[0][uint8(own)], &t[1][uint8(own>>8)], &t[2][uint8(own>>16)], &t[3][uint8(own>>24)]
+	p0, p1, p2, p3 := &t[0][uint8(opp)], &t[1][uint8(opp>>8)], &t[2][uint8(opp>>16)], &t[3][uint8(opp>>24)]
 	binary.LittleEndian.PutUint64(out[0:], o0[0]+o1[0]+2*(p0[0]+p1[0]))
 	binary.LittleEndian.PutUint64(out[8:], o0[1]+o1[1]+o2[1]+o3[1]+2*(p0[1]+p1[1]+p2[1]+p3[1]))
 }
@@ -121,56 +139,48 @@ func transposedHalf(b *[16]byte, out *[16]byte) {
 // checked when compiled) takes a uint16 without a bounds check.
 func at(e *patternStageTable, off int, x uint16) float32 { return e[off : off+1<<16][x] }
 
-// putBoards stores the bytes of own and opp, and of the two mirrored in
-// the ranks (byte-reversed).
-func putBoards(b *[2][16]byte, own, opp Bitboard) {
-	binary.LittleEndian.PutUint64(b[0][0:], uint64(own))
-	binary.LittleEndian.PutUint64(b[0][8:], uint64(opp))
-	binary.LittleEndian.PutUint64(b[1][0:], bits.ReverseBytes64(uint64(own)))
-	binary.LittleEndian.PutUint64(b[1][8:], bits.ReverseBytes64(uint64(opp)))
-}
-
 // patternLookup writes into sums, class by class, the sum of e's values
 // over the instances' readings for own and opp (the discs of the side to
-// move and of its opponent), each class's values added in the order of
-// oldPatternLookup, so that the sums are the same to the bit.
+// move and of its opponent): patternValues.
 func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[patternClassCount]float32) {
-	// The bytes of four boards (the side to move's discs, then the
-	// opponent's), by ranks: the board, mirrored (ranks 8-1), transposed,
-	// and transposed mirrored; the half boards' words, whose lanes are
-	// read as 16-bit loads.
-	var bytes [4][16]byte
-	var words [2][halfWordCount * 8]byte
-	var wordsT [2][16]byte
-	putBoards((*[2][16]byte)(bytes[0:2]), own, opp)
-	putBoards((*[2][16]byte)(bytes[2:4]), transpose(own), transpose(opp))
-	boardHalf(&bytes[0], &words[0])
-	boardHalf(&bytes[1], &words[1])
-	transposedHalf(&bytes[2], &wordsT[0])
-	transposedHalf(&bytes[3], &wordsT[1])
-	lo, hi, loT, hiT := &words[0], &words[1], &wordsT[0], &wordsT[1]
-	sums[0] = (at(e, edgeOffset, laneOf(lo, 0, 0)) + at(e, edgeOffset, laneOf(hi, 0, 0))) + (at(e, edgeOffset, laneOfT(loT, 0, 0)) + at(e, edgeOffset, laneOfT(hiT, 0, 0)))
-	sums[1] = (at(e, corner3x3Offset, laneOf(lo, 0, 1)) + at(e, corner3x3Offset, laneOf(lo, 0, 2))) + (at(e, corner3x3Offset, laneOf(hi, 0, 1)) + at(e, corner3x3Offset, laneOf(hi, 0, 2)))
-	sums[2] = ((at(e, corner2x5Offset, laneOf(lo, 0, 3)) + at(e, corner2x5Offset, laneOf(lo, 1, 0))) + (at(e, corner2x5Offset, laneOf(hi, 0, 3)) + at(e, corner2x5Offset, laneOf(hi, 1, 0)))) +
-		((at(e, corner2x5Offset, laneOfT(loT, 0, 3)) + at(e, corner2x5Offset, laneOfT(loT, 1, 0))) + (at(e, corner2x5Offset, laneOfT(hiT, 0, 3)) + at(e, corner2x5Offset, laneOfT(hiT, 1, 0))))
-	sums[3] = at(e, row2Offset, laneOf(lo, 1, 1)) + at(e, row2Offset, laneOf(hi, 1, 1)) + at(e, row2Offset, laneOfT(loT, 1, 1)) + at(e, row2Offset, laneOfT(hiT, 1, 1))
-	sums[4] = at(e, row3Offset, laneOf(lo, 1, 2)) + at(e, row3Offset, laneOf(hi, 1, 2)) + at(e, row3Offset, laneOfT(loT, 1, 2)) + at(e, row3Offset, laneOfT(hiT, 1, 2))
-	sums[5] = at(e, row4Offset, laneOf(lo, 1, 3)) + at(e, row4Offset, laneOf(hi, 1, 3)) + at(e, row4Offset, laneOfT(loT, 1, 3)) + at(e, row4Offset, laneOfT(hiT, 1, 3))
-	diagonalSums(lo, hi, e, sums)
+	s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 := patternValues(own, opp, e)
+	*sums = [...]float32{s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10}
 }
 
-// diagonalSums writes the diagonal classes' sums, in the order of
-// oldDiagonalSums.
-func diagonalSums(lo, hi *[halfWordCount * 8]byte, e *patternStageTable, sums *[patternClassCount]float32) {
-	// Words 2-4 of lo become the readings, each lane of lo plus the mirror
-	// lane of hi: hi rotated by two lanes.
-	putWord(lo, 2, wordOf(lo, 2)+bits.RotateLeft64(wordOf(hi, 2), 32))
-	putWord(lo, 3, wordOf(lo, 3)+bits.RotateLeft64(wordOf(hi, 3), 32))
-	putWord(lo, 4, wordOf(lo, 4)+bits.RotateLeft64(wordOf(hi, 4), 32))
+// patternValues returns, class by class, the sum of e's values over the
+// instances' readings for own and opp (the discs of the side to move and
+// of its opponent), each class's values added in the order of
+// oldPatternLookup, so that the sums are the same to the bit. It returns
+// them in registers.
+func patternValues(own, opp Bitboard, e *patternStageTable) (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 float32) {
+	// The words of four half boards, whose lanes are read as 16-bit
+	// loads: ranks 1-4 of the board, of the board mirrored (ranks 8-5), of
+	// the board transposed (files a-d), and transposed mirrored (h-e).
+	var words [2][halfWordCount * 8]byte
+	var wordsT [2][16]byte
+	ownT, oppT := uint64(transpose(own)), uint64(transpose(opp))
+	boardHalf(uint64(own), uint64(opp), &words[0])
+	boardHalf(bits.ReverseBytes64(uint64(own)), bits.ReverseBytes64(uint64(opp)), &words[1])
+	transposedHalf(ownT, oppT, &wordsT[0])
+	transposedHalf(bits.ReverseBytes64(ownT), bits.ReverseBytes64(oppT), &wordsT[1])
+	lo, hi, loT, hiT := &words[0], &words[1], &wordsT[0], &wordsT[1]
+	s0 = (at(e, edgeOffset, laneOf(lo, 0, 0)) + at(e, edgeOffset, laneOf(hi, 0, 0))) + (at(e, edgeOffset, laneOfT(loT, 0, 0)) + at(e, edgeOffset, laneOfT(hiT, 0, 0)))
+	s1 = (at(e, corner3x3Offset, laneOf(lo, 0, 1)) + at(e, corner3x3Offset, laneOf(lo, 0, 2))) + (at(e, corner3x3Offset, laneOf(hi, 0, 1)) + at(e, corner3x3Offset, laneOf(hi, 0, 2)))
+	s2 = ((at(e, corner2x5Offset, laneOf(lo, 0, 3)) + at(e, corner2x5Offset, laneOf(lo, 1, 0))) + (at(e, corner2x5Offset, laneOf(hi, 0, 3)) + at(e, corner2x5Offset, laneOf(hi, 1, 0)))) +
+		((at(e, corner2x5Offset, laneOfT(loT, 0, 3)) + at(e, corner2x5Offset, laneOfT(loT, 1, 0))) + (at(e, corner2x5Offset, laneOfT(hiT, 0, 3)) + at(e, corner2x5Offset, laneOfT(hiT, 1, 0))))
+	s3 = at(e, row2Offset, laneOf(lo, 1, 1)) + at(e, row2Offset, laneOf(hi, 1, 1)) + at(e, row2Offset, laneOfT(loT, 1, 1)) + at(e, row2Offset, laneOfT(hiT, 1, 1))
+	s4 = at(e, row3Offset, laneOf(lo, 1, 2)) + at(e, row3Offset, laneOf(hi, 1, 2)) + at(e, row3Offset, laneOfT(loT, 1, 2)) + at(e, row3Offset, laneOfT(hiT, 1, 2))
+	s5 = at(e, row4Offset, laneOf(lo, 1, 3)) + at(e, row4Offset, laneOf(hi, 1, 3)) + at(e, row4Offset, laneOfT(loT, 1, 3)) + at(e, row4Offset, laneOfT(hiT, 1, 3))
+	// The diagonals' readings: each lane of words 2-4 of lo plus the
+	// mirror lane of hi (hi's word rotated by two lanes).
+	d2 := wordOf(lo, 2) + bits.RotateLeft64(wordOf(hi, 2), 32)
+	d3 := wordOf(lo, 3) + bits.RotateLeft64(wordOf(hi, 3), 32)
+	d4 := wordOf(lo, 4) + bits.RotateLeft64(wordOf(hi, 4), 32)
 	x7, y7 := laneOf(lo, 5, 0)+laneOf(hi, 5, 2), laneOf(lo, 5, 2)+laneOf(hi, 5, 0)
-	sums[6] = at(e, diag8Offset, laneOf(lo, 2, 0)) + at(e, diag8Offset, laneOf(lo, 2, 2))
-	sums[7] = at(e, diag7Offset, laneOf(lo, 2, 1)) + at(e, diag7Offset, laneOf(lo, 3, 0)) + at(e, diag7Offset, laneOf(lo, 3, 2)) + at(e, diag7Offset, laneOf(lo, 2, 3))
-	sums[8] = at(e, diag6Offset, laneOf(lo, 3, 1)) + at(e, diag6Offset, laneOf(lo, 4, 0)) + at(e, diag6Offset, laneOf(lo, 4, 2)) + at(e, diag6Offset, laneOf(lo, 3, 3))
-	sums[9] = at(e, diag5Offset, laneOf(lo, 4, 1)) + at(e, diag5Offset, x7) + at(e, diag5Offset, y7) + at(e, diag5Offset, laneOf(lo, 4, 3))
-	sums[10] = at(e, diag4Offset, laneOf(lo, 5, 3)) + at(e, diag4Offset, laneOf(lo, 5, 1)) + at(e, diag4Offset, laneOf(hi, 5, 3)) + at(e, diag4Offset, laneOf(hi, 5, 1))
+	s6 = at(e, diag8Offset, uint16(d2)) + at(e, diag8Offset, uint16(d2>>32))
+	s7 = at(e, diag7Offset, uint16(d2>>16)) + at(e, diag7Offset, uint16(d3)) + at(e, diag7Offset, uint16(d3>>32)) + at(e, diag7Offset, uint16(d2>>48))
+	s8 = at(e, diag6Offset, uint16(d3>>16)) + at(e, diag6Offset, uint16(d4)) + at(e, diag6Offset, uint16(d4>>32)) + at(e, diag6Offset, uint16(d3>>48))
+	s9 = at(e, diag5Offset, uint16(d4>>16)) + at(e, diag5Offset, x7) + at(e, diag5Offset, y7) + at(e, diag5Offset, uint16(d4>>48))
+	s10 = at(e, diag4Offset, laneOf(lo, 5, 3)) + at(e, diag4Offset, laneOf(lo, 5, 1)) + at(e, diag4Offset, laneOf(hi, 5, 3)) + at(e, diag4Offset, laneOf(hi, 5, 1))
+	return s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10
 }

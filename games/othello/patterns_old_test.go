@@ -25,6 +25,24 @@ func oldPatternLookup(own, opp Bitboard, e *patternStageTable, sums *[patternCla
 	*sums = [...]float32{edge + edgeT, corner3, corner5 + corner5T, row2, row3, row4, d8, d7, d6, d5, d4}
 }
 
+// plainPatterns lays data out as the expanded tables were before their
+// places (patternPlaces): [s][r] is the value at stage s of reading r, the
+// readings of patternReadings, which the old lookup reads.
+func plainPatterns(data []float32) *[PatternStages]patternStageTable {
+	l, classes := layout(), patterns().classes
+	ex := new([PatternStages]patternStageTable)
+	c := 0
+	for r, e := range l.entry {
+		for c+1 < len(classes) && classes[c+1].Offset <= r {
+			c++
+		}
+		for s := range ex {
+			ex[s][r] = data[int(e)+s*l.counts[c]]
+		}
+	}
+	return ex
+}
+
 // oldLook is e's value of reading x.
 func oldLook(e *patternStageTable, x int32) float32 { return e[uint32(x)&(patternStageSize-1)] }
 
@@ -77,18 +95,20 @@ func oldDiagonalSums(own, opp Bitboard, e *patternStageTable) (d8, d7, d6, d5, d
 }
 
 // TestPatternLookupMatchesOld checks that patternLookup gives every
-// class's sum bit for bit as oldPatternLookup did, on the positions of
+// class's sum bit for bit as oldPatternLookup did (each reading its own
+// layout of the same tables), on the positions of
 // random games and on random boards (discs anywhere, either side), with
 // random tables of every stage.
 func TestPatternLookupMatchesOld(t *testing.T) {
 	rng := rand.New(rand.NewPCG(56, 1))
-	ex := expandPatterns(randomPatternData(rng, 20))
+	data := randomPatternData(rng, 20)
+	ex, plain := expandPatterns(data), plainPatterns(data)
 	check := func(own, opp Bitboard) {
 		t.Helper()
 		for s := range ex {
 			var got, want [patternClassCount]float32
 			patternLookup(own, opp, &ex[s], &got)
-			oldPatternLookup(own, opp, &ex[s], &want)
+			oldPatternLookup(own, opp, &plain[s], &want)
 			for c := range got {
 				if math.Float32bits(got[c]) != math.Float32bits(want[c]) {
 					t.Fatalf("own %#x opp %#x stage %d: class %s sums to %v, want %v", uint64(own), uint64(opp), s, patternSources[c].name, got[c], want[c])
@@ -116,18 +136,19 @@ func TestPatternLookupMatchesOld(t *testing.T) {
 // BenchmarkPatternLookup compares the lookups on the positions of
 // BenchmarkEvaluatePatterns, each at its stage.
 func BenchmarkPatternLookup(b *testing.B) {
-	ex := expandPatterns(randomPatternData(rand.New(rand.NewPCG(27, 1)), 20))
+	data := randomPatternData(rand.New(rand.NewPCG(27, 1)), 20)
 	positions := patternPositions(3, 10)
 	for _, c := range []struct {
 		name   string
+		ex     *[PatternStages]patternStageTable
 		lookup func(own, opp Bitboard, e *patternStageTable, sums *[patternClassCount]float32)
-	}{{"old", oldPatternLookup}, {"new", patternLookup}} {
+	}{{"old", plainPatterns(data), oldPatternLookup}, {"new", expandPatterns(data), patternLookup}} {
 		b.Run(c.name, func(b *testing.B) {
 			var sums [patternClassCount]float32
 			i := 0
 			for b.Loop() {
 				p := positions[i%len(positions)]
-				c.lookup(p.mine(), p.theirs(), &ex[PatternStage(popcount(p.discs[0]|p.discs[1]))], &sums)
+				c.lookup(p.mine(), p.theirs(), &c.ex[PatternStage(popcount(p.discs[0]|p.discs[1]))], &sums)
 				i++
 			}
 		})
