@@ -126,6 +126,47 @@ var selectiveVariants = map[string]engine.Options{
 	"exact-tt":  {Selective: true, ExactTableCuts: true},
 }
 
+func TestVariantOptions(t *testing.T) {
+	o, ok := variantOptions("-null+-lmp")
+	want := engine.Options{Selective: true, NoNullMove: true, NoLatePruning: true}
+	if !ok || o != want {
+		t.Errorf("-null+-lmp: %+v, %v; want %+v", o, ok, want)
+	}
+	for _, bad := range []string{"", "-nul", "-null+", "-null+exact", "-null+-bogus"} {
+		if _, ok := variantOptions(bad); ok {
+			t.Errorf("%q: accepted, want refused", bad)
+		}
+	}
+}
+
+// variantOptions is the searcher of a variant: one of selectiveVariants, or
+// several of the selective ones joined by "+" ("-null+-lmp": the selective
+// search without null move and without late-move pruning).
+func variantOptions(name string) (engine.Options, bool) {
+	var o engine.Options
+	for i, part := range strings.Split(name, "+") {
+		v, ok := selectiveVariants[part]
+		if !ok || (i > 0 && !v.Selective) {
+			return engine.Options{}, false
+		}
+		if i == 0 {
+			o = v
+			continue
+		}
+		o.NoNullMove = o.NoNullMove || v.NoNullMove
+		o.NoLateReductions = o.NoLateReductions || v.NoLateReductions
+		o.NoLatePruning = o.NoLatePruning || v.NoLatePruning
+		o.NoFutility = o.NoFutility || v.NoFutility
+		o.NoReverseFutility = o.NoReverseFutility || v.NoReverseFutility
+		o.NoRazoring = o.NoRazoring || v.NoRazoring
+		o.NoExchangePruning = o.NoExchangePruning || v.NoExchangePruning
+		o.NoProbCut = o.NoProbCut || v.NoProbCut
+		o.NoReduceUnordered = o.NoReduceUnordered || v.NoReduceUnordered
+		o.ExactTableCuts = o.ExactTableCuts || v.ExactTableCuts
+	}
+	return o, true
+}
+
 // TestSelectiveStrength plays, for each game (GAMETUNE_GAME for one), a
 // match of GAMETUNE_PAIRS pairs (default 50) between the variant and the
 // base at each of equal nodes (GAMETUNE_NODES), equal depth
@@ -133,7 +174,8 @@ var selectiveVariants = map[string]engine.Options{
 // limit 0 to skip it, and prints the variant's Elo per pair with its 95%
 // interval. GAMETUNE_VARIANT may list variants, "-null,-lmr,...", played
 // one after the other (the ablations: the selective search without one
-// technique against the whole of it, GAMETUNE_BASE=selective).
+// technique against the whole of it, GAMETUNE_BASE=selective); a variant
+// may join several with "+" ("-null+-lmp", variantOptions).
 // GAMETUNE_VARIANT_PARAMS, "name=value,...", sets search parameters of the
 // variant over the game's defaults.
 func TestSelectiveStrength(t *testing.T) {
@@ -147,13 +189,13 @@ func TestSelectiveStrength(t *testing.T) {
 	if base == "" {
 		base = "exact"
 	}
-	bo, ok := selectiveVariants[base]
+	bo, ok := variantOptions(base)
 	if !ok {
 		t.Fatalf("unknown base %q", base)
 	}
 	variants := strings.Split(variant, ",")
 	for _, v := range variants {
-		if _, ok := selectiveVariants[v]; !ok {
+		if _, ok := variantOptions(v); !ok {
 			t.Fatalf("unknown variant %q", v)
 		}
 	}
@@ -163,7 +205,8 @@ func TestSelectiveStrength(t *testing.T) {
 			continue
 		}
 		for _, variant := range variants {
-			strengthLimits(t, c, pairs, variant, selectiveVariants[variant], base, bo)
+			vo, _ := variantOptions(variant)
+			strengthLimits(t, c, pairs, variant, vo, base, bo)
 		}
 	}
 }

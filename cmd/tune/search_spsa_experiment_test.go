@@ -32,7 +32,7 @@ type searchSPSACase struct {
 var searchSPSACases = []searchSPSACase{
 	{"chess", ",proto=uci,arg=engine,arg=chess", ",nodes=10000,stall=120000", chessSearchParams,
 		"5311", "5315", "10+0.1", chessAdj},
-	{"othello", ",proto=gtp,arg=engine,arg=othello", ",arg=--depth,arg=0,arg=--nodes,arg=30000,stall=120000",
+	{"othello", ",proto=gtp,arg=engine,arg=othello", ",arg=--depth,arg=0,arg=--nodes,arg=50000,stall=120000",
 		othelloSearchParams, "5321", "5325", "2+0.02", nil},
 }
 
