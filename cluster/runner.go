@@ -412,7 +412,7 @@ func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func
 	var futures []jetstream.PubAckFuture
 	o := jobOptions{tables: func(g games.Game, ev *games.Evaluator) (string, error) { return r.tables.name(ctx, g, ev) },
 		engine: r.tables.wireEngine, scores: r.scores}
-	var published []*jobState
+	var published, again []*jobState // again: published again once the batch is made
 	for i, s := range specs {
 		job, err := newJob(s, r.tableMiB, o)
 		if err != nil {
@@ -429,6 +429,10 @@ func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func
 		js := &jobState{key: job.Key, job: data, spec: s, first: i}
 		jobs[job.Key] = js
 		f, err := r.conn.JS.PublishMsgAsync(r.jobMsg(js))
+		if disconnected(err) {
+			again = append(again, js)
+			continue
+		}
 		if err != nil {
 			return r.conn.apiError("publishing a job", err)
 		}
@@ -445,12 +449,28 @@ func (r *Runner) Run(ctx context.Context, specs []tournament.GameSpec, done func
 	for i, f := range futures {
 		select {
 		case err := <-f.Err():
-			return r.conn.apiError("publishing a job", err)
+			if !disconnected(err) {
+				return r.conn.apiError("publishing a job", err)
+			}
+			again = append(again, published[i])
 		case ack := <-f.Ok():
 			published[i].seqs = append(published[i].seqs, ack.Sequence)
 		}
 	}
-	return r.newBatch(ctx, jobs, byKey, len(specs)).run(done)
+	b := r.newBatch(ctx, jobs, byKey, len(specs))
+	for _, js := range again {
+		r.logf("publishing job %s: the connection to the broker dropped before its acknowledgement: published again", js.key)
+		b.publishAgain(ctx, js)
+	}
+	return b.run(done)
+}
+
+// disconnected tells whether a publication failed because the connection
+// to the broker dropped (it reconnects by itself): the job is published
+// again, or played here when that fails too, rather than failing the run
+// (a loaded broker may drop a client that reads too slowly).
+func disconnected(err error) bool {
+	return errors.Is(err, nats.ErrDisconnected) || errors.Is(err, nats.ErrConnectionReconnecting)
 }
 
 // jobMsg is the message of the job js, with its ticket.
