@@ -3,6 +3,7 @@ package learn
 import (
 	"fmt"
 
+	"github.com/gametune/gametune/games"
 	"github.com/gametune/gametune/tournament"
 )
 
@@ -39,9 +40,12 @@ func (e EndPlay) check() error {
 	return fmt.Errorf("end play %q: want one of %s", string(e), EndPlays)
 }
 
-// Player returns p playing with e: its search's SolveRoot on for
-// EndPlaySolver, off otherwise.
-func (e EndPlay) Player(p tournament.Player) tournament.Player {
-	p.Search.SolveRoot = e == EndPlaySolver
+// Player returns p, a player of g, playing with e: its search's SolveRoot
+// on for EndPlaySolver in a game with an end solver (games.RootSolver),
+// off otherwise (the players of other games are unchanged: their games,
+// and their jobs on the cluster's wire, are the same either way).
+func (e EndPlay) Player(g games.Game, p tournament.Player) tournament.Player {
+	_, solves := g.Start().(games.RootSolver)
+	p.Search.SolveRoot = e == EndPlaySolver && solves
 	return p
 }

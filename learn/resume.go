@@ -141,7 +141,7 @@ func (l *learner) resume(ctx context.Context, res *Result) error {
 	if r := len(res.Rounds); r < l.cfg.Rounds && l.partial > l.plan.selfPlay(r, res.Played) || r == l.cfg.Rounds && l.partial > 0 {
 		return fmt.Errorf("%w: %s holds %d games more than the interrupted run played (remove %s to start afresh)", ErrBadPositionsFile, l.gamesFile, l.partial, l.cfg.State)
 	}
-	cur := l.endPlay.Player(tournament.Player{Evaluator: res.Evaluator, Weights: res.Weights, Limits: l.cfg.Limits})
+	cur := l.endPlay.Player(l.cfg.Game, tournament.Player{Evaluator: res.Evaluator, Weights: res.Weights, Limits: l.cfg.Limits})
 	return l.redraw(ctx, cur, set.Games[l.fileGames:])
 }
 

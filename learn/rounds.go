@@ -180,7 +180,7 @@ func Learn(ctx context.Context, cfg Config) (*Result, error) {
 	for r := len(res.Rounds); r < cfg.Rounds; r++ {
 		t0 := time.Now()
 		n := plan.selfPlay(r, res.Played)
-		cur := l.endPlay.Player(tournament.Player{Name: fmt.Sprintf("round %d", r), Evaluator: res.Evaluator,
+		cur := l.endPlay.Player(cfg.Game, tournament.Player{Name: fmt.Sprintf("round %d", r), Evaluator: res.Evaluator,
 			Weights: res.Weights, Limits: cfg.Limits})
 		progress := func(stage string, done, total int) {
 			if cfg.Progress != nil {

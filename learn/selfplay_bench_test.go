@@ -38,7 +38,7 @@ func BenchmarkSelfPlay(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer pool.Close()
-			p := run.end.Player(tournament.Player{Name: "patterns", Evaluator: ev, Weights: ev.Defaults(),
+			p := run.end.Player(g, tournament.Player{Name: "patterns", Evaluator: ev, Weights: ev.Defaults(),
 				Limits: engine.Limits{Depth: run.depth}})
 			positions := 0
 			for b.Loop() {

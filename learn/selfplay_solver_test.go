@@ -25,11 +25,11 @@ func TestSelfPlaySolverScores(t *testing.T) {
 	for _, depth := range []int{2, 4} {
 		p := builtin(t, g, "patterns", depth)
 		opts := SelfPlayOptions{Games: n, Seed: 56}
-		old, err := SelfPlay(context.Background(), newPool(t, 2), g, EndPlayEngine.Player(p), opts)
+		old, err := SelfPlay(context.Background(), newPool(t, 2), g, EndPlayEngine.Player(g, p), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		played, err := SelfPlay(context.Background(), newPool(t, 2), g, EndPlaySolver.Player(p), opts)
+		played, err := SelfPlay(context.Background(), newPool(t, 2), g, EndPlaySolver.Player(g, p), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,4 +99,25 @@ func samePrefix(a, b []games.Move, n int) bool {
 		}
 	}
 	return true
+}
+
+// TestEndPlayPlayer: EndPlaySolver turns the end solver on for Othello's
+// players only; the players of games without one (checkers, chess) stay
+// as they were, and EndPlayEngine leaves every player's search exact.
+func TestEndPlayPlayer(t *testing.T) {
+	for _, c := range []struct {
+		game string
+		play EndPlay
+		want bool
+	}{
+		{"othello", EndPlaySolver, true}, {"othello", EndPlayEngine, false},
+		{"checkers", EndPlaySolver, false}, {"chess", EndPlaySolver, false}, {"chess", EndPlayEngine, false},
+	} {
+		g := findGame(t, c.game)
+		p := builtin(t, g, g.Evaluators()[0].Name, 2)
+		got := c.play.Player(g, p)
+		if got.Search.SolveRoot != c.want || got.Search.Selective || got.Name != p.Name || got.Limits != p.Limits {
+			t.Errorf("%s, %s: search %+v, want SolveRoot %v and the player otherwise unchanged", c.game, c.play, got.Search, c.want)
+		}
+	}
 }
