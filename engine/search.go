@@ -47,10 +47,12 @@ type Options struct {
 	NoFrontier       bool // search the last plies here even when the game can (games.Frontier)
 	FrontierDepth    int  // the most plies above the horizon a games.Frontier takes; 0 means the game's own
 	NoEnder          bool // search the last plies of a game here even when the game can (games.Ender)
-	// SolveRoot plays the move of the game's own solver at a root in the
-	// exact range of a games.RootSolver, in searches without a node limit;
-	// the score is still the exact search's (rootsolve.go). Off, the engine
-	// searches those roots itself.
+	// SolveRoot lets the game's own solver answer a search without a node
+	// limit from a root in the exact range of a games.RootSolver
+	// (PliesLeft >= 0): a move that keeps the game's value, and the score
+	// the engine's search to the end returns (rootsolve.go). Off (the
+	// default), the engine searches those roots itself: the same scores,
+	// the moves may differ among those of the same value.
 	SolveRoot bool
 
 	// Selective turns the selective search on: table entries end a node
