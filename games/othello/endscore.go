@@ -15,9 +15,10 @@ import (
 // engine: null-window searches (MTD(f)) on the bitboards, the nodes of
 // endScoreShallow empty squares or fewer by SolveEnd's search, the others
 // here, fewest replies first, the table's move before them, with a small
-// table of bounds. The bounds are facts about the positions, kept from one
-// search to the next: the scores and moves found do not depend on what the
-// table held, only the nodes. No allocation after newEndScorer.
+// table of bounds. The bounds are facts about the positions, kept through
+// a game's searches (forget starts another): the scores and moves found do
+// not depend on what the table held, only the nodes. No allocation after
+// newEndScorer.
 //
 // The strong Solver finds the final disc difference, a finer value, but
 // its best moves need not be the engine scale's and the score must be
@@ -25,8 +26,8 @@ import (
 // (the root's first move is the table's), which a game's moves must not:
 // cleared for each game (1.5 MiB a side), self-play at depth 2 took 0.85 s
 // of CPU with the Solver's moves and this score, against 0.48 with this
-// search's moves and score (before endScoreShallow; 0.88 with the engine's
-// own search).
+// search's moves and score (before endScoreShallow, this table kept from
+// game to game; 0.88 with the engine's own search).
 type endScorer struct {
 	table []endScoreEntry
 	nodes int64
@@ -34,13 +35,16 @@ type endScorer struct {
 	// first guess of the next root's (guess).
 	last        int16
 	lastEmpties int
+	game        uint8 // counts the games (forget), from 1: the table's entries of this one count
 }
 
 // endScoreShallow is the most empty squares of the nodes an endScorer
 // leaves to SolveEnd's search (no table, squares in a fixed order): at 6
 // rather than EndEmpties (5), self-play at depth 2 took a quarter less
 // time (0.33 s of CPU against 0.45, 4 and 7 no better than 5 and 6:
-// 'BenchmarkSelfPlay/depth=2/end=solver' 10x, on a shared core).
+// 'BenchmarkSelfPlay/depth=2/end=solver' 10x, on a shared core, the table
+// then kept from one game to the next, which the benchmark's repeated
+// games favoured); the table's bounds at 6 as well took as long.
 const endScoreShallow = 6
 
 // endScoreBits sizes an endScorer's table: 8,192 entries of 24 bytes.
@@ -52,10 +56,11 @@ type endScoreEntry struct {
 	me, them     Bitboard
 	lower, upper int16
 	move         int8
+	game         uint8 // the endScorer's game when stored: entries of other games do not count
 }
 
 func newEndScorer() *endScorer {
-	return &endScorer{table: make([]endScoreEntry, 1<<endScoreBits)}
+	return &endScorer{table: make([]endScoreEntry, 1<<endScoreBits), game: 1}
 }
 
 // endScoreNone are the places of the bounds of a position not yet
@@ -93,8 +98,8 @@ func endScoreAt(c int16, win int32) int32 {
 // search is the fail-soft score of the position with me to move in the
 // window (alpha, beta), a finished game at it scoring ±win.
 func (e *endScorer) search(me, them Bitboard, alpha, beta, win int32) int32 {
-	empty := ^(me | them)
-	if popcount(empty) <= endScoreShallow {
+	n := popcount(^(me | them))
+	if n <= endScoreShallow {
 		r := searchEnd(me, them, alpha, beta, win, math.MaxInt64)
 		e.nodes += r.Nodes
 		return r.Score
@@ -109,7 +114,7 @@ func (e *endScorer) search(me, them Bitboard, alpha, beta, win int32) int32 {
 	}
 	slot := &e.table[(me*0x9e3779b97f4a7c15^them*0xc2b2ae3d27d4eb4f)>>(64-endScoreBits)]
 	first := -1
-	if slot.me == me && slot.them == them {
+	if slot.me == me && slot.them == them && slot.game == e.game {
 		if lo := endScoreAt(slot.lower, win); lo >= beta {
 			return lo
 		}
@@ -119,9 +124,9 @@ func (e *endScorer) search(me, them Bitboard, alpha, beta, win int32) int32 {
 		first = int(slot.move)
 	}
 	var list [32]endScoreMove
-	n := orderEndScore(&list, me, them, moves, first)
+	k := orderEndScore(&list, me, them, moves, first)
 	best, bestSq := int32(math.MinInt32), -1
-	for _, m := range list[:n] {
+	for _, m := range list[:k] {
 		e.nodes++
 		sc := -e.search(them&^m.flips, me|m.flips|1<<m.sq, -beta, -max(alpha, best), win-1)
 		if sc > best {
@@ -140,7 +145,7 @@ func (e *endScorer) search(me, them Bitboard, alpha, beta, win int32) int32 {
 	default:
 		lower, upper = endScorePlace(best, win), endScorePlace(best, win)
 	}
-	*slot = endScoreEntry{me: me, them: them, lower: lower, upper: upper, move: int8(bestSq)}
+	*slot = endScoreEntry{me: me, them: them, lower: lower, upper: upper, move: int8(bestSq), game: e.game}
 	return best
 }
 
@@ -232,8 +237,18 @@ func (e *endScorer) guess(n int, win int32) int32 {
 	return endScoreAt(c, win)
 }
 
-// forget drops the last root's score: the next guess is a full board's.
-func (e *endScorer) forget() { e.last, e.lastEmpties = 0, 0 }
+// forget starts a game: the last root's score is dropped (the next guess
+// is a full board's) and the table's entries no longer count, so that the
+// nodes of a game's searches depend on that game alone (and a benchmark
+// that plays the same games again finds none of them). The entries are
+// cleared once every 255 games.
+func (e *endScorer) forget() {
+	e.last, e.lastEmpties = 0, 0
+	if e.game++; e.game == 0 {
+		clear(e.table)
+		e.game = 1
+	}
+}
 
 // root is search at a root with the moves of list, in their order: the
 // fail-soft score and the square of the move that scored it.

@@ -37,8 +37,7 @@ func (r *rootSolver) SolveRoot(_ context.Context, gp games.Position, win int32) 
 	return games.RootSolution{Move: m, Score: sc, Nodes: r.scorer.nodes}, nil
 }
 
-// NewGame forgets the last root's score, the first guess of the next
-// root's: the nodes of a game's searches depend on that game alone. The
-// table of bounds is kept: its bounds are facts, and change the nodes
-// searched, never the score or the move found.
+// NewGame forgets the last root's score (the first guess of the next
+// root's) and the table's bounds (endScorer.forget): the nodes of a game's
+// searches depend on that game alone. Neither changes a score or a move.
 func (r *rootSolver) NewGame() { r.scorer.forget() }
