@@ -23,10 +23,13 @@ import (
 // refuses a job of another version (another worker may know it). A job
 // that names artifacts (WirePlayer.Tables) is of ArtifactsWireVersion, so
 // that a worker older than artifacts refuses it, and hands it back, rather
-// than failing it as a job that does not parse.
+// than failing it as a job that does not parse; a job with a player of
+// WirePlayer.SolveRoot is of SolveRootWireVersion, so that a worker older
+// than it does not play it with the engine's own endgame moves.
 const (
 	WireVersion          = 1
 	ArtifactsWireVersion = 2
+	SolveRootWireVersion = 3
 )
 
 // Bounds a worker enforces on a job, as on any user input, besides the
@@ -80,6 +83,8 @@ type WirePlayer struct {
 	// Engine, when set, is an external engine that plays instead of the
 	// built-in searcher (the fields above but Name unused).
 	Engine *WireEngine `json:"engine,omitempty"`
+	// SolveRoot is tournament.Search's (engine.Options.SolveRoot).
+	SolveRoot bool `json:"solve_root,omitempty"`
 }
 
 // NewJob returns the job of spec, its key set. The key is a function of the
@@ -123,6 +128,9 @@ func newJob(spec tournament.GameSpec, tableMiB int, o jobOptions) (Job, error) {
 	if j.First.Tables != "" || j.Second.Tables != "" || j.First.Engine != nil || j.Second.Engine != nil || j.Scores {
 		j.V = ArtifactsWireVersion
 	}
+	if j.First.SolveRoot || j.Second.SolveRoot {
+		j.V = SolveRootWireVersion
+	}
 	data, err := json.Marshal(j)
 	if err != nil {
 		return Job{}, fmt.Errorf("cluster: encoding a job: %w", err)
@@ -145,10 +153,11 @@ func wirePlayer(g games.Game, p tournament.Player, o jobOptions) (WirePlayer, er
 	if p.Evaluator == nil {
 		return WirePlayer{}, fmt.Errorf("cluster: player %q has no evaluator", p.Name)
 	}
-	if p.Timing != (tournament.Timing{}) || p.Search != (tournament.Search{}) {
+	if p.Timing != (tournament.Timing{}) || p.Search != (tournament.Search{SolveRoot: p.Search.SolveRoot}) {
 		return WirePlayer{}, fmt.Errorf("cluster: player %q plays on a clock or with the selective search, which the wire does not carry: play it on the local pool", p.Name)
 	}
-	w := WirePlayer{Name: p.Name, Evaluator: p.Evaluator.Name, Weights: p.Weights, Depth: p.Limits.Depth, Nodes: p.Limits.Nodes}
+	w := WirePlayer{Name: p.Name, Evaluator: p.Evaluator.Name, Weights: p.Weights, Depth: p.Limits.Depth, Nodes: p.Limits.Nodes,
+		SolveRoot: p.Search.SolveRoot}
 	if len(p.Evaluator.Tables) > 0 || len(p.Evaluator.Data) > 0 {
 		own, err := games.FindEvaluator(g, p.Evaluator.Name)
 		if err == nil && !games.SameData(own.Data, p.Evaluator.Data) && o.tables != nil {
@@ -208,8 +217,8 @@ func decodeJob(ctx context.Context, data []byte, src jobSource) (Job, tournament
 	if err := strictUnmarshal(data, &j); err != nil {
 		return j, tournament.GameSpec{}, fmt.Errorf("cluster: job does not parse: %w", err)
 	}
-	if j.V != WireVersion && j.V != ArtifactsWireVersion {
-		return j, tournament.GameSpec{}, fmt.Errorf("%w: wire version %d (this worker speaks %d and %d)", ErrRefused, j.V, WireVersion, ArtifactsWireVersion)
+	if j.V < WireVersion || j.V > SolveRootWireVersion {
+		return j, tournament.GameSpec{}, fmt.Errorf("%w: wire version %d (this worker speaks %d to %d)", ErrRefused, j.V, WireVersion, SolveRootWireVersion)
 	}
 	if len(j.Key) == 0 || len(j.Key) > 64 {
 		return j, tournament.GameSpec{}, fmt.Errorf("cluster: job key %q: want 1 to 64 characters", j.Key)
@@ -307,7 +316,8 @@ func readPlayer(ctx context.Context, g games.Game, w WirePlayer, src jobSource) 
 	if err := limits.Check(); err != nil {
 		return tournament.Player{}, err
 	}
-	return tournament.Player{Name: w.Name, Evaluator: ev, Weights: w.Weights, Limits: limits}, nil
+	return tournament.Player{Name: w.Name, Evaluator: ev, Weights: w.Weights, Limits: limits,
+		Search: tournament.Search{SolveRoot: w.SolveRoot}}, nil
 }
 
 // Result is the wire form of a finished game (or of a job a worker could

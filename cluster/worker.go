@@ -255,7 +255,7 @@ func (w *Worker) handle(ctx context.Context, seats map[int]*tournament.Seat, msg
 	if job.Scores {
 		res = withEvals(res, rec)
 	}
-	if job.V == ArtifactsWireVersion {
+	if job.V >= ArtifactsWireVersion {
 		res.Speed, res.Detail = w.speed, rec.Detail
 	}
 	if err := w.publish(ctx, out, res); err != nil {

@@ -11,7 +11,9 @@
 // above the horizon (Othello's evaluations are most of a search), and a
 // games.Ender the last plies of the game (Othello's last empty squares).
 // They return the values the engine would find, and their moves count as
-// nodes.
+// nodes. With Options.SolveRoot, a games.RootSolver answers whole searches
+// from its exact range (Othello's last 12 empty squares) with its own
+// solver: the engine's score, and a move of the same value as the engine's.
 //
 // With Options.Selective the search turns selective, as chess engines are:
 // table entries end nodes at their depth or deeper, and where the game

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"sync/atomic"
 
 	"github.com/gametune/gametune/games"
@@ -46,6 +47,13 @@ type Options struct {
 	NoFrontier       bool // search the last plies here even when the game can (games.Frontier)
 	FrontierDepth    int  // the most plies above the horizon a games.Frontier takes; 0 means the game's own
 	NoEnder          bool // search the last plies of a game here even when the game can (games.Ender)
+	// SolveRoot lets the game's own solver answer a search without a node
+	// limit from a root in the exact range of a games.RootSolver
+	// (PliesLeft >= 0): a move that keeps the game's value, and the score
+	// the engine's search to the end returns (rootsolve.go). Off (the
+	// default), the engine searches those roots itself: the same scores,
+	// the moves may differ among those of the same value.
+	SolveRoot bool
 
 	// Selective turns the selective search on: table entries end a node
 	// at their depth or deeper, and the techniques below prune and reduce
@@ -144,6 +152,8 @@ type Searcher struct {
 	frontierDepth int                // the frontier's FrontierDepth, at most Options.FrontierDepth
 	ender         games.Ender        // nil when the game has none, or NoExact or NoEnder is set
 	endPlies      int                // the ender's EndPlies
+	endSolver     games.EndSolver    // made at the first root a games.RootSolver solves (Options.SolveRoot), and kept
+	endSolverOf   reflect.Type       // the type of the position that made endSolver
 	extendTo      int                // check and move extensions only while ply < extendTo
 	ev            *games.Evaluator
 	w             []float64
@@ -216,6 +226,9 @@ func New(opts Options) (*Searcher, error) {
 // NewGame clears the table, the killers and the history.
 func (s *Searcher) NewGame() {
 	s.table.Clear()
+	if s.endSolver != nil {
+		s.endSolver.NewGame()
+	}
 	s.killers = [MaxPly + 1][2]games.Move{}
 	for side := range s.used {
 		for _, i := range s.used[side] {
@@ -326,8 +339,9 @@ func (s *Searcher) SearchEach(ctx context.Context, p games.Position, ev *games.E
 	}
 
 	res := Result{Move: rootMoves[0]}
+	solved, solveErr := s.solveRoot(ctx, p, lim, &res, each)
 	score := int32(0)
-	for depth := 1; depth <= maxDepth || exactDepth > 0; depth++ {
+	for depth := 1; !solved && (depth <= maxDepth || exactDepth > 0); depth++ {
 		if depth > maxDepth {
 			depth, exactDepth = exactDepth, 0
 		}
@@ -355,6 +369,9 @@ func (s *Searcher) SearchEach(ctx context.Context, p games.Position, ev *games.E
 	res.Stats = s.iterationStats()
 	s.pos, s.ev, s.w, s.orderer, s.checker, s.quietChecker, s.outcomer, s.frontier, s.ender = nil, nil, nil, nil, nil, nil, nil, nil, nil
 	s.sel.checks, s.sel.nullMover, s.sel.exchanger, s.sel.prober = nil, nil, nil, nil
+	if solveErr != nil {
+		return res, solveErr
+	}
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -44,6 +45,7 @@ type learner struct {
 	gamesFile string // the positions file the games are appended to; "" for none
 	settings  string
 	fileGames int
+	endPlay   EndPlay         // the run's: Config.EndPlay, its default, or its state's
 	first     int             // the index of the next self-play game
 	seen      map[uint64]bool // SelfPlayOptions.Seen
 	partial   int             // the games of the next round the positions file holds already
@@ -63,7 +65,7 @@ func gamesPath(cfg Config) string {
 // settings, continues it: the rounds done, the current weights, the games
 // played. Otherwise the run starts afresh and its state is written.
 func start(ctx context.Context, cfg Config, p plan) (*learner, *Result, error) {
-	l := &learner{cfg: cfg, plan: p, gamesFile: gamesPath(cfg), seen: map[uint64]bool{}}
+	l := &learner{cfg: cfg, plan: p, gamesFile: gamesPath(cfg), seen: map[uint64]bool{}, endPlay: cmp.Or(cfg.EndPlay, EndPlaySolver)}
 	if l.gamesFile != "" {
 		if err := files.CheckAppendable(l.gamesFile); err != nil {
 			return nil, nil, fmt.Errorf("%w: positions file: %v", ErrConfig, err)
@@ -98,7 +100,7 @@ func start(ctx context.Context, cfg Config, p plan) (*learner, *Result, error) {
 	}
 	res.Data, res.Weights = res.Evaluator.Data, st.weights
 	l.fileGames, l.first = st.FileGames, st.FileGames
-	res.Rounds, res.Played = st.Rounds, st.Played
+	res.Rounds, res.Played, l.endPlay = st.Rounds, st.Played, st.EndPlay
 	return l, res, l.resume(ctx, res)
 }
 
@@ -139,7 +141,7 @@ func (l *learner) resume(ctx context.Context, res *Result) error {
 	if r := len(res.Rounds); r < l.cfg.Rounds && l.partial > l.plan.selfPlay(r, res.Played) || r == l.cfg.Rounds && l.partial > 0 {
 		return fmt.Errorf("%w: %s holds %d games more than the interrupted run played (remove %s to start afresh)", ErrBadPositionsFile, l.gamesFile, l.partial, l.cfg.State)
 	}
-	cur := tournament.Player{Evaluator: res.Evaluator, Weights: res.Weights, Limits: l.cfg.Limits}
+	cur := l.endPlay.Player(l.cfg.Game, tournament.Player{Evaluator: res.Evaluator, Weights: res.Weights, Limits: l.cfg.Limits})
 	return l.redraw(ctx, cur, set.Games[l.fileGames:])
 }
 

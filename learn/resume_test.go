@@ -3,6 +3,8 @@ package learn
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/gob"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gametune/gametune/games"
+	"github.com/gametune/gametune/weights"
 )
 
 // resumable is patternsConfig with its positions file and state in dir, named.
@@ -193,5 +196,125 @@ func TestLearnStateRefused(t *testing.T) {
 		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("after RemoveState, %s: %v", path, err)
 		}
+	}
+}
+
+// TestLearnEndPlays: a run of each end play, interrupted in round 1's
+// self-play and started again, ends with the result of its uninterrupted
+// run (TestLearnResumes interrupts runs of the default, EndPlaySolver, at
+// each stage); the two plays' games differ, their results do not (both
+// play exactly from 12 empty squares). A state that records no end play
+// (written before EndPlay) goes on with EndPlayEngine, to the result of an
+// uninterrupted run of that play; a play other than the state's is
+// refused, and so is an unknown one.
+func TestLearnEndPlays(t *testing.T) {
+	wholes := map[EndPlay]*Result{}
+	for _, play := range []EndPlay{EndPlaySolver, EndPlayEngine} {
+		cfg := resumable(t, t.TempDir(), "whole", 1)
+		cfg.EndPlay = play
+		whole, err := Learn(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if whole.EndPlay != play {
+			t.Errorf("a run of %s: its result says %s", play, whole.EndPlay)
+		}
+		wholes[play] = whole
+	}
+	solver, engine := wholes[EndPlaySolver].Set.Games, wholes[EndPlayEngine].Set.Games
+	differ := 0
+	for i := range engine {
+		if solver[i].Result != engine[i].Result {
+			t.Errorf("game %d: result %v with the solver's moves, %v with the engine's", i, solver[i].Result, engine[i].Result)
+		}
+		if !reflect.DeepEqual(solver[i].Moves, engine[i].Moves) {
+			differ++
+		}
+	}
+	if len(solver) != len(engine) || differ == 0 {
+		t.Errorf("%d games with the solver's moves, %d with the engine's, %d differ: want as many, some differing", len(solver), len(engine), differ)
+	}
+	for _, c := range []struct {
+		name    string
+		play    EndPlay // the interrupted run's
+		old     bool    // its state rewritten without its end play, as written before EndPlay
+		again   EndPlay // the play given when started again
+		want    EndPlay // the run's result's, "" for refused
+		refusal string
+	}{
+		{"engine, again with none given", EndPlayEngine, false, "", EndPlayEngine, ""},
+		{"engine, again with engine", EndPlayEngine, false, EndPlayEngine, EndPlayEngine, ""},
+		{"solver, again with none given", EndPlaySolver, false, "", EndPlaySolver, ""},
+		{"a state before end plays", EndPlayEngine, true, "", EndPlayEngine, ""},
+		{"a state before end plays, again with solver", EndPlayEngine, true, EndPlaySolver, "", "whose end play is engine, not solver"},
+		{"solver, again with engine", EndPlaySolver, false, EndPlayEngine, "", "whose end play is solver, not engine"},
+		{"an unknown play", EndPlaySolver, false, "perfect", "", `end play "perfect": want one of solver, engine`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if testing.Short() && !c.old && c.want != "" {
+				t.Skip("under -short: the state before end plays and the refusals")
+			}
+			cfg := resumable(t, t.TempDir(), "cut", 2)
+			cfg.EndPlay = c.play
+			ctx, cancel := context.WithCancel(context.Background())
+			cfg.Progress = func(p Progress) {
+				if p.Round == 1 && p.Stage == "self-play" && p.Done >= 6 {
+					cancel()
+				}
+			}
+			if _, err := Learn(ctx, cfg); !errors.Is(err, context.Canceled) {
+				t.Fatalf("interrupted: %v, want context.Canceled", err)
+			}
+			if c.old {
+				forgetEndPlay(t, cfg)
+			}
+			cfg.Progress, cfg.EndPlay = nil, c.again
+			again, err := Learn(context.Background(), cfg)
+			if c.want == "" {
+				if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), c.refusal) {
+					t.Errorf("started again: %v, want %q", err, c.refusal)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.EndPlay != c.want {
+				t.Errorf("started again: end play %s, want %s", again.EndPlay, c.want)
+			}
+			sameResult(t, "started again", again, wholes[c.want])
+		})
+	}
+}
+
+// forgetEndPlay rewrites cfg's state as it was written before EndPlay:
+// the same, without the end play.
+func forgetEndPlay(t *testing.T, cfg Config) {
+	t.Helper()
+	l := &learner{cfg: cfg, settings: fingerprint(cfg)}
+	st, err := l.readState()
+	if err != nil || st == nil {
+		t.Fatalf("the state: %v", err)
+	}
+	ev, err := cfg.Evaluator.WithData(st.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.fileGames = st.FileGames
+	if err := l.save(&Result{Evaluator: ev, Weights: st.weights, Rounds: st.Rounds, Played: st.Played}); err != nil {
+		t.Fatal(err)
+	}
+	source, err := weights.FileSource(cfg.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := source[stateKey].(string)
+	raw, err := base64.StdEncoding.DecodeString(text)
+	var written runState
+	if err == nil {
+		err = gob.NewDecoder(bytes.NewReader(raw)).Decode(&written)
+	}
+	if err != nil || written.EndPlay != "" || written.Settings != st.Settings || len(written.Rounds) != len(st.Rounds) {
+		t.Fatalf("the state rewritten: %v, end play %q, %d rounds; want none, %d", err, written.EndPlay, len(written.Rounds), len(st.Rounds))
 	}
 }

@@ -43,6 +43,12 @@ type Config struct {
 	Weights   []float64
 	// Limits are the search limits of every game, self-play and gate.
 	Limits engine.Limits
+	// EndPlay is how every game is played where the engine searches to the
+	// end; "" means EndPlaySolver for a new run and, for a run going on
+	// from its State, the play recorded there (EndPlayEngine for a state
+	// that records none: one written before EndPlay). A run keeps its
+	// play: another one given for a State is an error (ErrConfig).
+	EndPlay EndPlay
 	// Runner plays the games: a tournament.Pool or the cluster's runner
 	// (which plays the game's own tables only: see cluster.NewJob).
 	Runner tournament.Runner
@@ -140,7 +146,8 @@ type Result struct {
 	Weights   []float64
 	Rounds    []Round
 	Set       *Set
-	Played    int // games played, self-play and gates
+	Played    int     // games played, self-play and gates
+	EndPlay   EndPlay // the run's (Config.EndPlay)
 }
 
 // Learn runs the rounds. Round r plays self-play games with the current
@@ -169,10 +176,12 @@ func Learn(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	set := res.Set
+	res.EndPlay = l.endPlay
 	for r := len(res.Rounds); r < cfg.Rounds; r++ {
 		t0 := time.Now()
 		n := plan.selfPlay(r, res.Played)
-		cur := tournament.Player{Name: fmt.Sprintf("round %d", r), Evaluator: res.Evaluator, Weights: res.Weights, Limits: cfg.Limits}
+		cur := l.endPlay.Player(cfg.Game, tournament.Player{Name: fmt.Sprintf("round %d", r), Evaluator: res.Evaluator,
+			Weights: res.Weights, Limits: cfg.Limits})
 		progress := func(stage string, done, total int) {
 			if cfg.Progress != nil {
 				cfg.Progress(Progress{Round: r, Stage: stage, Done: done, Total: total, Elapsed: time.Since(t0)})
@@ -237,7 +246,8 @@ func fitAndGate(ctx context.Context, cfg Config, plan plan, r int, set *Set, cur
 	if err != nil {
 		return Round{}, tournament.Player{}, fmt.Errorf("learn: round %d's fit: %w", r, err)
 	}
-	next := tournament.Player{Name: fmt.Sprintf("round %d", r+1), Evaluator: ev, Weights: fit.Weights, Limits: cfg.Limits}
+	next := tournament.Player{Name: fmt.Sprintf("round %d", r+1), Evaluator: ev, Weights: fit.Weights, Limits: cfg.Limits,
+		Search: cur.Search}
 	round := Round{K: fit.K, HeldOut: fit.HeldOutLoss}
 	if len(fit.Epochs) > 0 {
 		round.TrainLoss = fit.Epochs[len(fit.Epochs)-1].TrainLoss
@@ -310,6 +320,9 @@ func newPlan(cfg *Config) (plan, error) {
 	case cfg.Rounds < 0 || cfg.Budget < 0 || cfg.Gate.MaxPairs < 0:
 		return plan{}, fmt.Errorf("%w: rounds %d, budget %d, gate pairs %d: want each 0 or more",
 			ErrConfig, cfg.Rounds, cfg.Budget, cfg.Gate.MaxPairs)
+	}
+	if err := cfg.EndPlay.check(); err != nil {
+		return plan{}, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	fit := cfg.Fit // checked before any game is played
 	if err := fitDefaults(&fit); err != nil {

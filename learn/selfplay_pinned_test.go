@@ -73,3 +73,44 @@ func gamesHash(played []Game) uint64 {
 	}
 	return h.Sum64()
 }
+
+// TestSelfPlayGamesPinnedSolver pins the games of self-play with the end
+// solver's moves (EndPlaySolver, the default of new 'tune learn' runs), as
+// TestSelfPlayGamesPinned pins those of the engine's: the same players,
+// pool and seed, on one worker and on two.
+func TestSelfPlayGamesPinnedSolver(t *testing.T) {
+	g := findGame(t, "othello")
+	cases := []struct {
+		depth, games int
+		want         uint64
+	}{
+		{2, 160, 0x7d88e988e561b941},
+		{4, 48, 0xda907d692669e7e5},
+	}
+	if testing.Short() {
+		cases = []struct {
+			depth, games int
+			want         uint64
+		}{
+			{2, 24, 0x6bec11bba724e342},
+			{4, 8, 0x56ed6c68ebc4f7bf},
+		}
+	}
+	for _, c := range cases {
+		for _, workers := range []int{1, 2} {
+			p := EndPlaySolver.Player(g, builtin(t, g, "patterns", c.depth))
+			pool, err := tournament.NewPool(workers, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			played, err := SelfPlay(context.Background(), pool, g, p, SelfPlayOptions{Games: c.games, Seed: 56})
+			pool.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := gamesHash(played); got != c.want {
+				t.Errorf("depth %d, %d games, %d workers: hash %#x, want %#x", c.depth, c.games, workers, got, c.want)
+			}
+		}
+	}
+}

@@ -36,6 +36,10 @@ type runState struct {
 	FileGames int
 	Rounds    []Round
 	Played    int
+	// EndPlay is the run's (Config.EndPlay); "" in a state written before
+	// it, whose run plays EndPlayEngine. Not in Settings, so that such a
+	// state is continued.
+	EndPlay EndPlay
 	// data and weights are the current weights, read from the file
 	// itself (not in the encoded state).
 	data    []float32
@@ -85,6 +89,12 @@ func (l *learner) readState() (*runState, error) {
 	if st.Settings != l.settings {
 		return nil, fmt.Errorf("%w: %s holds the state of an interrupted learn with other settings (game, evaluator, start, budget, rounds, depth, seed, gate, fit or positions file): run that command again to finish it, or remove %s to start afresh", ErrConfig, path, path)
 	}
+	if st.EndPlay == "" {
+		st.EndPlay = EndPlayEngine
+	}
+	if e := l.cfg.EndPlay; e != "" && e != st.EndPlay {
+		return nil, fmt.Errorf("%w: %s holds the state of an interrupted learn whose end play is %s, not %s: run it again with that play (or none given), or remove %s to start afresh", ErrConfig, path, st.EndPlay, e, path)
+	}
 	ev, w, err := weights.Read(path, l.cfg.Game)
 	if err != nil {
 		return refuse("does not read as the run's weights", err)
@@ -99,7 +109,8 @@ func (l *learner) save(res *Result) error {
 		return nil
 	}
 	var raw bytes.Buffer
-	st := runState{Version: stateVersion, Settings: l.settings, FileGames: l.fileGames, Rounds: res.Rounds, Played: res.Played}
+	st := runState{Version: stateVersion, Settings: l.settings, FileGames: l.fileGames, Rounds: res.Rounds, Played: res.Played,
+		EndPlay: l.endPlay}
 	if err := gob.NewEncoder(&raw).Encode(st); err != nil {
 		return fmt.Errorf("learn: the run's state: %w", err)
 	}

@@ -128,7 +128,8 @@ func (b *builtin) NewGame(_ context.Context, s Start) error {
 	if b.pl.Search != (Search{}) {
 		if b.s = b.others[b.pl.Search]; b.s == nil {
 			var err error
-			opts := engine.Options{TableMiB: b.tableMiB, Selective: b.pl.Search.Selective, Params: b.pl.Search.Params}
+			opts := engine.Options{TableMiB: b.tableMiB, Selective: b.pl.Search.Selective, Params: b.pl.Search.Params,
+				SolveRoot: b.pl.Search.SolveRoot}
 			if b.s, err = engine.New(opts); err != nil {
 				return fmt.Errorf("tournament: player %q: %w", b.pl.Name, err)
 			}

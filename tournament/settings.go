@@ -19,6 +19,7 @@ import (
 type Search struct {
 	Selective bool                // engine.Options.Selective
 	Params    engine.SearchParams // the selective search's numbers; the zero value: the game's defaults
+	SolveRoot bool                // engine.Options.SolveRoot: the game's solver's moves near the end
 }
 
 // Settings are what a built-in player spec sets after its weights, each

@@ -39,7 +39,7 @@ func TestBuiltinSettings(t *testing.T) {
 		{"default,tc=10+0.1,depth=9", "default:textbook,tc=10+0.1,depth=9", engine.Limits{Depth: 9}, Timing{TC: &tc}, Search{}, thinker.TimeParams{}},
 		{"default,search=selective", "default:textbook,search=selective", run, Timing{}, Search{Selective: true}, thinker.TimeParams{}},
 		{"default,search=exact,depth=2", "default:textbook,search=exact,depth=2", engine.Limits{Depth: 2}, Timing{}, Search{}, thinker.TimeParams{}},
-		{"default,search=selective,param.lmr-base=80", "default:textbook,search=selective,param.lmr-base=80", run, Timing{}, Search{true, selective}, thinker.TimeParams{}},
+		{"default,search=selective,param.lmr-base=80", "default:textbook,search=selective,param.lmr-base=80", run, Timing{}, Search{Selective: true, Params: selective}, thinker.TimeParams{}},
 		{"default,tc=10+0.1,param.time-horizon=30", "default:textbook,tc=10+0.1,param.time-horizon=30", engine.Limits{Depth: engine.MaxDepth}, Timing{TC: &tc}, Search{}, clockUse},
 	} {
 		pl, err := BuiltinPlayer(g, "", c.spec, run)

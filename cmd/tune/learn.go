@@ -13,7 +13,7 @@ import (
 )
 
 type learnOptions struct {
-	game, evaluator, start, out, positions            string
+	game, evaluator, start, out, positions, endPlay   string
 	budget, rounds, depth, workers, epochs, gatePairs int
 	seed                                              uint64
 	l2, lambda, rate                                  float64
@@ -92,14 +92,14 @@ func (o learnOptions) config() (learn.Config, error) {
 	}
 	return learn.Config{Game: g, Evaluator: ev, Weights: w, Limits: lim, Budget: o.budget, Rounds: o.rounds,
 		Seed: o.seed, PositionsFile: o.positions, State: o.out + ".resume", Lambda: o.lambda,
-		Gate: learn.Gate{MaxPairs: o.gatePairs},
-		Fit:  learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers, Tables: o.tables}}, nil
+		Gate: learn.Gate{MaxPairs: o.gatePairs}, EndPlay: learn.EndPlay(o.endPlay),
+		Fit: learn.FitOptions{Epochs: o.epochs, L2: o.l2, Rate: o.rate, Workers: o.workers, Tables: o.tables}}, nil
 }
 
 // source is what the learned weights file records of the command.
 func (o learnOptions) source(res *learn.Result) map[string]any {
 	return map[string]any{"command": "learn", "seed": o.seed, "budget_games": o.budget, "depth": o.depth,
-		"rounds": len(res.Rounds), "start": o.start, "lambda": o.lambda,
+		"rounds": len(res.Rounds), "start": o.start, "lambda": o.lambda, "end_play": string(res.EndPlay),
 		"gate_pairs": o.gatePairs, "epochs": o.epochs, "rate": o.rate, "l2": o.l2, "tables": o.tables,
 		"games": len(res.Set.Games), "positions": res.Set.Positions()}
 }
@@ -136,6 +136,8 @@ FILE.resume.games): run again, it goes on to the result of an unbroken run.`,
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the openings and the fits")
 	f.StringVarP(&o.out, "output", "o", "", "the weights file to write (required)")
 	f.StringVar(&o.positions, "positions", "", "a positions file: its games are learned from, the new ones appended")
+	f.StringVar(&o.endPlay, "end-play", "", "play from 12 empties, exact either way: solver (faster; "+
+		"a new run's default) or engine (the play before it); a run going on keeps its own")
 	f.IntVar(&o.gatePairs, "gate-pairs", 0,
 		"each gate's pairs at most (0: a quarter of the budget over the rounds); --gate-pairs N --budget-games 2N+1 "+
 			"--rounds 1 refits a --positions file with one new game")
