@@ -17,6 +17,8 @@ type worker struct {
 	stopped   bool  // the solve stopped, or a split point above was cut: unwind
 	sp        *splitPoint
 	ev        *endEval
+	level     int   // the selectivity level of the search under way (solve_selective.go)
+	endCuts   int64 // this solve's ProbCuts
 }
 
 // pollEvery is how many nodes pass between two looks at the context, the
@@ -26,6 +28,7 @@ const pollEvery = 1 << 14
 // reset readies w for a solve.
 func (w *worker) reset() {
 	w.nodes, w.published, w.poll, w.stopped, w.sp = 0, 0, pollEvery, false, nil
+	w.level, w.endCuts = exactLevel, 0
 }
 
 // publish adds w's new nodes to the solver's count.
@@ -70,11 +73,12 @@ func (w *worker) pollNow() bool {
 }
 
 // root searches the root with the full window and returns the score and
-// a best move. The root's moves are searched one after the other in the
-// order sorted before (PVS), so that the move found is the first of the
-// best in it whatever the workers. (A window around a score guessed by a
-// midgame search, widened when the score falls outside, searched more
-// nodes on FFO #40-#47.)
+// a best move: from selectiveEmpties up, at each selectivity level from
+// selectiveFrom in turn, then exactly. The root's moves are searched one
+// after the other in the order sorted before (PVS), so that the move
+// found is the first of the best in it whatever the workers. (A window
+// around a score guessed by a midgame search, widened when the score
+// falls outside, searched more nodes on FFO #40-#47.)
 func (w *worker) root(p, o Bitboard) (int, games.Move) {
 	moves := legalMoves(p, o)
 	n := empties(p, o)
@@ -85,13 +89,21 @@ func (w *worker) root(p, o Bitboard) (int, games.Move) {
 		w.nodes++
 		return -w.pvs(o, p, -inf, inf, n), PassMove
 	}
-	var list moveList
-	w.order(&list, p, o, moves, w.tableMove(p, o, n), n, -inf)
-	sc, sq := w.rootWindow(p, o, &list, -inf, inf, n)
-	if w.stopped {
-		return 0, games.NoMove
+	first := exactLevel
+	if n >= selectiveEmpties && n >= endCutEmpties {
+		first = selectiveFrom
 	}
-	w.s.table.store(p, o, n, -inf, inf, sc, sq)
+	var sc, sq int
+	for w.level = first; w.level <= exactLevel; w.level++ {
+		var list moveList
+		w.order(&list, p, o, moves, w.tableMove(p, o, n), n, -inf)
+		sc, sq = w.rootWindow(p, o, &list, -inf, inf, n)
+		if w.stopped {
+			return 0, games.NoMove
+		}
+		w.s.table.store(p, o, n, -inf, inf, sc, sq, w.level)
+	}
+	w.level = exactLevel
 	return sc, games.Move(sq + 1)
 }
 
@@ -173,7 +185,7 @@ func (w *worker) pvs(p, o Bitboard, alpha, beta, n int) int {
 			return 0
 		}
 	}
-	w.tableOf(n).store(p, o, n, alpha, beta, best, bestSq)
+	w.tableOf(n).store(p, o, n, alpha, beta, best, bestSq, w.storeLevel(n))
 	return best
 }
 
@@ -207,6 +219,7 @@ func (w *worker) nws(p, o Bitboard, alpha, n int) int {
 	t := w.tableOf(n)
 	if e, ok := t.probe(p, o); ok {
 		switch {
+		case !e.bounds(w.level):
 		case int(e.lower) > alpha:
 			return int(e.lower)
 		case int(e.upper) <= alpha:
@@ -227,6 +240,11 @@ func (w *worker) nws(p, o Bitboard, alpha, n int) int {
 			return sc
 		}
 	}
+	if w.level < exactLevel && n >= endCutEmpties {
+		if sc, ok := w.endCut(p, o, alpha, n); ok {
+			return sc
+		}
+	}
 	var list moveList
 	w.order(&list, p, o, moves, first, n, alpha)
 	m := &list.moves[0]
@@ -241,7 +259,7 @@ func (w *worker) nws(p, o Bitboard, alpha, n int) int {
 			return 0
 		}
 	}
-	t.store(p, o, n, alpha, alpha+1, best, bestSq)
+	t.store(p, o, n, alpha, alpha+1, best, bestSq, w.storeLevel(n))
 	return best
 }
 
@@ -295,7 +313,7 @@ func (w *worker) etc(p, o, moves Bitboard, alpha, n int) (int, bool) {
 	for m := moves; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		f := flips(p, o, sq)
-		if e, ok := t.probe(o&^f, p|f|1<<sq); ok && -int(e.upper) > alpha {
+		if e, ok := t.probe(o&^f, p|f|1<<sq); ok && e.bounds(w.level) && -int(e.upper) > alpha {
 			w.nodes++
 			return -int(e.upper), true
 		}

@@ -1,0 +1,310 @@
+package othello
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gametune/gametune/games"
+)
+
+// withSelective runs f with the selective driver from empties empty
+// squares at the root and ProbCut from cutEmpties, and restores the
+// settings.
+func withSelective(empties, cutEmpties int, f func()) {
+	se, ce := selectiveEmpties, endCutEmpties
+	defer func() { selectiveEmpties, endCutEmpties = se, ce }()
+	selectiveEmpties, endCutEmpties = empties, cutEmpties
+	f()
+}
+
+// TestSelectiveSolveExact: with the selective levels before the exact
+// search (from 14 empty squares, ProbCut from 10), the solver's scores
+// are those of the exact search alone, and its moves score them, on
+// random endgames of 14 to 20 empty squares; the levels do cut.
+func TestSelectiveSolveExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(56, 7))
+	plain, err := NewSolver(SolverOptions{TableMiB: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	selective, err := NewSolver(SolverOptions{TableMiB: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cuts, solved int64
+	for i := 0; i < 24; i++ {
+		p, ok := randomEndgame(rng, 14+i%7)
+		if !ok {
+			continue
+		}
+		plain.clear()
+		want, err := plain.Solve(context.Background(), p, SolveOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Solution
+		withSelective(14, 10, func() {
+			selective.clear()
+			got, err = selective.Solve(context.Background(), p, SolveOptions{})
+		})
+		if err != nil || got.Score != want.Score {
+			t.Fatalf("%s: selective %+d (%v), exact %+d", p, got.Score, err, want.Score)
+		}
+		if got.Move != PassMove && got.Move != games.NoMove {
+			q := p.Clone().(*Position)
+			q.Play(got.Move)
+			plain.clear()
+			after, err := plain.Solve(context.Background(), q, SolveOptions{})
+			if err != nil || -after.Score != want.Score {
+				t.Fatalf("%s: the selective move %s scores %+d (%v), the position %+d", p, p.FormatMove(got.Move), -after.Score, err, want.Score)
+			}
+		}
+		cuts += selective.workers[0].endCuts
+		solved++
+	}
+	if solved < 20 || cuts == 0 {
+		t.Fatalf("%d positions solved, %d ProbCuts: want 20 and some cuts", solved, cuts)
+	}
+}
+
+// TestSelectiveEntryCutsOnlyItsLevel: a table entry found at a selective
+// level, here a false one, cuts a null-window search at that level but
+// not an exact one, at the node itself or through the enhanced
+// transposition cutoffs of its parent; and an exact entry's bounds are not
+// replaced by a selective search's.
+func TestSelectiveEntryCutsOnlyItsLevel(t *testing.T) {
+	p0, ok := randomEndgame(rand.New(rand.NewPCG(56, 8)), etcEmpties+1)
+	if !ok {
+		t.Fatal("no endgame")
+	}
+	s, err := NewSolver(SolverOptions{TableMiB: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.workers[0]
+	p, o := p0.mine(), p0.theirs()
+	n := empties(p, o)
+	if n < etcEmpties+1 || legalMoves(p, o) == 0 {
+		t.Fatalf("%s: want a node with moves and the transposition cutoffs' children", p0)
+	}
+	w.reset()
+	v := w.pvs(p, o, -inf, inf, n)
+
+	// A false level-0 entry at the node: above the value.
+	s.clear()
+	s.table.store(p, o, n, -inf, inf, min(v+20, 64), -1, 0)
+	w.level = 0
+	if sc := w.nws(p, o, v, n); sc <= v {
+		t.Fatalf("a level-0 search at %d: %d; the level-0 entry of %d does not cut it", v, sc, min(v+20, 64))
+	}
+	w.level = exactLevel
+	if sc := w.nws(p, o, v, n); sc > v {
+		t.Fatalf("an exact search at %d: %d; the value is %d (the level-0 entry cut it)", v, sc, v)
+	}
+
+	// False level-0 entries at every child, each one scoring the move
+	// far above the value: the parent's transposition cutoffs take them at
+	// level 0 only.
+	s.clear()
+	for m := legalMoves(p, o); m != 0; m &= m - 1 {
+		sq := trailingZeros(m)
+		f := flips(p, o, sq)
+		s.table.store(o&^f, p|f|1<<sq, n-1, -inf, inf, max(-v-20, -64), -1, 0)
+	}
+	w.level = 0
+	if sc := w.nws(p, o, v, n); sc <= v {
+		t.Fatalf("a level-0 search at %d: %d; the children's level-0 entries do not cut it", v, sc)
+	}
+	w.level = exactLevel
+	if sc := w.nws(p, o, v, n); sc > v {
+		t.Fatalf("an exact search at %d: %d; the value is %d (a child's level-0 entry cut it)", v, sc, v)
+	}
+	if sol, err := s.Solve(context.Background(), p0, SolveOptions{}); err != nil || sol.Score != v {
+		t.Fatalf("the solve over level-0 entries: %+d (%v), the value %+d", sol.Score, err, v)
+	}
+
+	// An exact entry stays when a selective search stores another score.
+	s.clear()
+	s.table.store(p, o, n, -inf, inf, v, -1, exactLevel)
+	s.table.store(p, o, n, v-1, v, v+10, -1, 2)
+	if e, ok := s.table.probe(p, o); !ok || int(e.lower) != v || int(e.upper) != v || e.level != exactLevel {
+		t.Fatalf("the exact entry of %d after a level-2 store: %+v", v, e)
+	}
+	// A selective entry gives way to an exact search's.
+	s.clear()
+	s.table.store(p, o, n, -inf, inf, v+10, -1, 1)
+	s.table.store(p, o, n, v, v+1, v, -1, exactLevel)
+	if e, ok := s.table.probe(p, o); !ok || int(e.lower) != -64 || int(e.upper) != v || e.level != exactLevel {
+		t.Fatalf("a level-1 entry after an exact store of at most %d: %+v", v, e)
+	}
+}
+
+// TestSelectiveSolveDoesNotAllocate: a solve through the selective levels
+// allocates nothing.
+func TestSelectiveSolveDoesNotAllocate(t *testing.T) {
+	s, err := NewSolver(SolverOptions{TableMiB: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := randomEndgame(rand.New(rand.NewPCG(3, 3)), 16)
+	ctx := context.Background()
+	withSelective(14, 10, func() {
+		solve := func() {
+			s.clear()
+			s.Solve(ctx, p, SolveOptions{})
+		}
+		if a := testing.AllocsPerRun(3, solve); a != 0 {
+			t.Errorf("a selective solve allocates %v times", a)
+		}
+		if s.workers[0].endCuts == 0 {
+			t.Error("no ProbCut in the selective solve")
+		}
+	})
+}
+
+// TestEndCutDepth: Edax's shallow depths, of the parity of the empty
+// squares.
+func TestEndCutDepth(t *testing.T) {
+	for _, c := range []struct{ n, d int }{{12, 2}, {13, 3}, {16, 4}, {17, 5}, {24, 6}, {25, 7}} {
+		if got := endCutDepth(c.n); got != c.d {
+			t.Errorf("endCutDepth(%d) = %d, want %d", c.n, got, c.d)
+		}
+	}
+}
+
+// selfPlayEndgames plays games with the patterns evaluator (a depth-2
+// search, one move in eight at random, after a random opening of 2 to 9
+// plies) and keeps, of each game, the positions with lo to hi empty
+// squares, until it has perEmpties of each number.
+func selfPlayEndgames(w *worker, rng *rand.Rand, lo, hi, perEmpties int) []*Position {
+	var out []*Position
+	count := make([]int, hi+1)
+	for full := false; !full; {
+		p := Start()
+		opening := 2 + rng.IntN(8)
+		for ply := 0; ; ply++ {
+			moves, outcome := p.Moves(nil)
+			if outcome != games.Ongoing {
+				break
+			}
+			if e := p.Empties(); e >= lo && e <= hi && count[e] < perEmpties && moves[0] != PassMove {
+				count[e]++
+				out = append(out, p.Clone().(*Position))
+			}
+			m := moves[rng.IntN(len(moves))]
+			if ply >= opening && rng.IntN(8) != 0 {
+				best := -1 << 30
+				for _, c := range moves {
+					q := p.Clone().(*Position)
+					q.Play(c)
+					if sc := -w.midSearch(q.mine(), q.theirs(), 1, -1<<20, 1<<20); sc > best {
+						best, m = sc, c
+					}
+				}
+			}
+			p.Play(m)
+		}
+		full = true
+		for e := lo; e <= hi; e++ {
+			full = full && count[e] >= perEmpties
+		}
+	}
+	return out
+}
+
+// TestFitEndCut fits endCutSigma: on self-play positions of 10 to
+// GAMETUNE_FIT_EMPTIES (20) empty squares, GAMETUNE_POSITIONS (40) of each
+// number, the error of each depth-d midSearch (d from 0 to 8) against the
+// exact score, its mean and standard deviation by (empties, depth), and
+// the least-squares line sigma = a + b*empties + c*depth through the
+// deviations, printed as endCutFit (GAMETUNE_EXPERIMENTS=1; a minute or
+// two).
+func TestFitEndCut(t *testing.T) {
+	if os.Getenv("GAMETUNE_EXPERIMENTS") != "1" {
+		t.Skip("a fit of minutes: set GAMETUNE_EXPERIMENTS=1 to run it")
+	}
+	hi, per := 20, 40
+	for _, k := range []struct {
+		name string
+		v    *int
+	}{{"GAMETUNE_FIT_EMPTIES", &hi}, {"GAMETUNE_POSITIONS", &per}} {
+		if s := os.Getenv(k.name); s != "" {
+			if _, err := fmt.Sscan(s, k.v); err != nil {
+				t.Fatalf("%s=%q: want a number", k.name, s)
+			}
+		}
+	}
+	const lo, maxDepth = 10, 8
+	s, err := NewSolver(SolverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.workers[0]
+	w.reset()
+	positions := selfPlayEndgames(w, rand.New(rand.NewPCG(56, 9)), lo, hi, per)
+	type moments struct{ n, sum, sq float64 }
+	stats := make([][maxDepth + 1]moments, hi+1)
+	for _, p := range positions {
+		sol, err := s.Solve(context.Background(), p, SolveOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := p.Empties()
+		for d := 0; d <= maxDepth && d < e; d++ {
+			w.reset()
+			diff := float64(10*sol.Score - w.midSearch(p.mine(), p.theirs(), d, -1<<20, 1<<20))
+			m := &stats[e][d]
+			m.n, m.sum, m.sq = m.n+1, m.sum+diff, m.sq+diff*diff
+		}
+	}
+	// Least squares over the (empties, depth) cells: sigma ~ a + b*e + c*d.
+	var ata [3][3]float64
+	var atb [3]float64
+	var b strings.Builder
+	fmt.Fprintf(&b, "empties: mean/sigma of 10*exact - midSearch(d), tenths, d = 0..%d\n", maxDepth)
+	for e := lo; e <= hi; e++ {
+		fmt.Fprintf(&b, "%2d:", e)
+		for d := 0; d <= maxDepth && d < e; d++ {
+			m := stats[e][d]
+			if m.n < 2 {
+				continue
+			}
+			mean := m.sum / m.n
+			sigma := math.Sqrt((m.sq - m.n*mean*mean) / (m.n - 1))
+			fmt.Fprintf(&b, " %+5.1f/%5.1f", mean, sigma)
+			x := [3]float64{1, float64(e), float64(d)}
+			for i := range x {
+				for j := range x {
+					ata[i][j] += x[i] * x[j]
+				}
+				atb[i] += x[i] * sigma
+			}
+		}
+		b.WriteString("\n")
+	}
+	fit := solve3x3(ata, atb)
+	t.Logf("%d positions\n%svar endCutFit = [3]float64{%.2f, %.3f, %.3f}", len(positions), b.String(), fit[0], fit[1], fit[2])
+}
+
+// solve3x3 solves a x = b by Cramer's rule.
+func solve3x3(a [3][3]float64, b [3]float64) [3]float64 {
+	det := func(m [3][3]float64) float64 {
+		return m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) - m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) +
+			m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
+	}
+	d := det(a)
+	var x [3]float64
+	for k := range x {
+		m := a
+		for i := range m {
+			m[i][k] = b[i]
+		}
+		x[k] = det(m) / d
+	}
+	return x
+}
