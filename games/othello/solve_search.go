@@ -19,6 +19,11 @@ type worker struct {
 	ev        *endEval
 	level     int   // the selectivity level of the search under way (solve_selective.go)
 	endCuts   int64 // this solve's ProbCuts
+	// endCutNodes are the nodes of the ProbCuts' shallow searches.
+	endCutNodes int64
+	// levelNodes[l] are w's nodes at the end of the root's search at
+	// level l, for experiments.
+	levelNodes [exactLevel + 1]int64
 }
 
 // pollEvery is how many nodes pass between two looks at the context, the
@@ -28,7 +33,7 @@ const pollEvery = 1 << 14
 // reset readies w for a solve.
 func (w *worker) reset() {
 	w.nodes, w.published, w.poll, w.stopped, w.sp = 0, 0, pollEvery, false, nil
-	w.level, w.endCuts = exactLevel, 0
+	w.level, w.endCuts, w.endCutNodes, w.levelNodes = exactLevel, 0, 0, [exactLevel + 1]int64{}
 }
 
 // publish adds w's new nodes to the solver's count.
@@ -96,16 +101,48 @@ func (w *worker) root(p, o Bitboard) (int, games.Move) {
 	var sc, sq int
 	for w.level = first; w.level <= exactLevel; w.level++ {
 		var list moveList
-		w.order(&list, p, o, moves, w.tableMove(p, o, n), n, -inf)
-		sc, sq = w.rootWindow(p, o, &list, -inf, inf, n)
+		w.order(&list, p, o, moves, w.rootMove(p, o, n), n, -inf)
+		alpha, beta := -inf, inf
+		if w.level > first && selectiveAspiration {
+			alpha, beta = sc-1, sc+1
+		}
+		sc, sq = w.rootWindow(p, o, &list, alpha, beta, n)
+		if (sc <= alpha || sc >= beta) && !w.stopped {
+			sc, sq = w.rootWindow(p, o, &list, -inf, inf, n)
+		}
 		if w.stopped {
 			return 0, games.NoMove
 		}
 		w.s.table.store(p, o, n, -inf, inf, sc, sq, w.level)
+		w.levelNodes[w.level] = w.nodes
 	}
 	w.level = exactLevel
 	return sc, games.Move(sq + 1)
 }
+
+// rootMove is the table's move to search first at the root at w's
+// level, or -1: at the exact level only an exact search's, so that the
+// exact search's order, and the move it finds, do not depend on the
+// selective levels' searches, whose scores depend on the table's other
+// entries and so on the number of workers (rootOrderSelective: any
+// level's move first, for experiments).
+func (w *worker) rootMove(p, o Bitboard, n int) int {
+	e, ok := w.tableOf(n).probe(p, o)
+	if !ok || w.level == exactLevel && int(e.level) < exactLevel && !rootOrderSelective {
+		return -1
+	}
+	return int(e.move)
+}
+
+// selectiveAspiration: each level after the first searches the root in
+// the window about the score of the level before (searched again with the
+// full window when the score falls outside).
+var selectiveAspiration = false
+
+// rootOrderSelective lets the exact search at the root try the selective
+// levels' best move first: fewer nodes, but the best move found among
+// several of the same score may then depend on the number of workers.
+var rootOrderSelective = false
 
 // rootWindow searches the root's moves of list in the window (alpha,
 // beta), fail-soft, and returns the score and the best move's square.

@@ -1,5 +1,7 @@
 package othello
 
+import "math"
+
 // Iterative selective deepening, as Edax and Egaroucid solve: far enough
 // from the end (selectiveEmpties), the root is first searched at
 // increasing selectivity levels, each with ProbCut in the null-window
@@ -37,27 +39,82 @@ var endCutEmpties = 12
 
 // endCutDepths: the shallow search of a node with n empty squares is
 // 2*((n-endCutDepths[0])/endCutDepths[1]) plies deep, plus one when n is
-// odd (Edax's choice with 0 and 8: 2 plies at 12 empties, 6 at 24).
+// odd (Edax's choice with 0 and 8: 2 plies at 12 empties, 6 at 24), at
+// most endCutMaxDepth.
 var endCutDepths = [2]int{0, 8}
+
+// endCutMaxDepth is the deepest shallow search fitted (endCutLines).
+const endCutMaxDepth = 8
 
 // endCutDepth is the depth of the shallow search of ProbCut at a node
 // with n empty squares.
 func endCutDepth(n int) int {
-	return max(2*((n-endCutDepths[0])/endCutDepths[1]), 0) + n&1
+	d := max(2*((n-endCutDepths[0])/endCutDepths[1]), 0) + n&1
+	for d > endCutMaxDepth {
+		d -= 2
+	}
+	return d
+}
+
+// endCutLines[n&1][d] are the slope and the offset of the line that
+// predicts the exact score (in tenths of a disc) of a position with n
+// empty squares from its depth-d midSearch score: the patterns evaluation
+// is not on the scale of the final disc difference (about three times
+// larger), and the side to move gains when the empty squares are odd.
+// Fitted by TestFitEndCut, as endCutFit.
+var endCutLines = [2][endCutMaxDepth + 1][2]float64{
+	{{0.417, 0.5}, {0.398, -13.4}, {0.374, 13.3}, {0.364, -22.0}, {0.315, 11.9}, {0.310, -19.2}, {0.281, 11.9}, {0.278, -16.5}, {0.257, 10.4}},
+	{{0.427, 27.2}, {0.394, 12.4}, {0.381, 38.7}, {0.358, 1.4}, {0.344, 33.9}, {0.299, -1.4}, {0.293, 27.4}, {0.267, -4.5}, {0.262, 22.4}},
 }
 
 // endCutSigma is the standard deviation, in tenths of a disc, of the
-// exact score (times ten) less the depth-d midSearch score at a position
-// with n empty squares: a + b*n + c*d with the constants endCutFit,
-// fitted by TestFitEndCut.
+// exact score (times ten) about its prediction from a depth-d midSearch
+// (endCutLines) at a position with n empty squares: the constants
+// endCutFit weigh endCutFeatures(n, d), at least 10.
 func endCutSigma(n, d int) float64 {
-	return max(endCutFit[0]+endCutFit[1]*float64(n)+endCutFit[2]*float64(d), 10)
+	x := endCutFeatures(n, d)
+	var sigma float64
+	for i, c := range endCutFit {
+		sigma += c * x[i]
+	}
+	return max(sigma, 10)
 }
 
-// endCutFit are endCutSigma's constants (tenths of a disc), printed by
+// endCutCoarse is the least number of empty squares at the shallow
+// search's leaves at which its error is larger: the patterns evaluation's
+// stages of 16 to 23 empty squares predict the final score worse than
+// those nearer the end (a standard deviation of 12-14 discs against 7-10
+// at 20-22 empty squares).
+const endCutCoarse = 16
+
+// endCutFeatures are what endCutSigma weighs: 1, n, d, and 1 when the
+// leaves of the shallow search have endCutCoarse empty squares or more.
+func endCutFeatures(n, d int) [4]float64 {
+	coarse := 0.0
+	if n-d >= endCutCoarse {
+		coarse = 1
+	}
+	return [4]float64{1, float64(n), float64(d), coarse}
+}
+
+// endCutFit are endCutSigma's constants, printed with endCutLines by
 //
-//	GAMETUNE_EXPERIMENTS=1 go test -run 'TestFitEndCut$' -v ./games/othello
-var endCutFit = [3]float64{40, 2, -4}
+//	GAMETUNE_EXPERIMENTS=1 go test -run 'TestFitEndCut$' -v -timeout 1h ./games/othello
+//
+// (1,300 self-play positions of 10 to 22 empty squares): from about 8
+// discs at 12 empty squares to 12 at 22 and 15 at 30.
+var endCutFit = [4]float64{70.21, 1.363, -2.326, 26.77}
+
+// endCutBounds are the midSearch scores at depth d at or above which
+// (hi) and at or below which (lo) the exact score of a position with n
+// empty squares is predicted above target+margin, or below target-margin
+// (tenths of a disc).
+func endCutBounds(n, d, target, margin int) (lo, hi int) {
+	l := endCutLines[n&1][d]
+	hi = int(math.Ceil((float64(target+margin) - l[1]) / l[0]))
+	lo = int(math.Floor((float64(target-margin) - l[1]) / l[0]))
+	return lo, hi
+}
 
 // endCut tries ProbCut at a null-window node of p, o (n empty squares)
 // against alpha at w's selectivity level: it returns the node's fail-high
@@ -65,19 +122,27 @@ var endCutFit = [3]float64{40, 2, -4}
 // predicts it with the level's confidence. As Edax does, the static
 // evaluation first tells which of the two cuts to try.
 func (w *worker) endCut(p, o Bitboard, alpha, n int) (int, bool) {
+	start := w.nodes
+	sc, ok := w.probCut(p, o, alpha, n)
+	w.endCutNodes += w.nodes - start
+	return sc, ok
+}
+
+// probCut is endCut but for the count of its nodes.
+func (w *worker) probCut(p, o Bitboard, alpha, n int) (int, bool) {
 	d := endCutDepth(n)
 	t := selectivity[w.level]
 	margin := int(t*endCutSigma(n, d) + 0.5)
 	evalMargin := int(t*(endCutSigma(n, 0)+endCutSigma(n, d))/2 + 0.5)
 	eval := w.ev.eval(p, o)
-	if hi := 10*(alpha+1) + margin; hi <= 640 && eval >= 10*(alpha+1)-evalMargin {
-		if w.midSearch(p, o, d, hi-1, hi) >= hi {
+	if _, hi := endCutBounds(n, 0, 10*(alpha+1), -evalMargin); 10*(alpha+1)+margin <= 640 && eval >= hi {
+		if _, hi := endCutBounds(n, d, 10*(alpha+1), margin); w.midSearch(p, o, d, hi-1, hi) >= hi {
 			w.endCuts++
 			return alpha + 1, true
 		}
 	}
-	if lo := 10*alpha - margin; lo >= -640 && eval < 10*alpha+evalMargin {
-		if w.midSearch(p, o, d, lo, lo+1) <= lo {
+	if lo, _ := endCutBounds(n, 0, 10*alpha, -evalMargin); 10*alpha-margin >= -640 && eval <= lo {
+		if lo, _ := endCutBounds(n, d, 10*alpha, margin); w.midSearch(p, o, d, lo, lo+1) <= lo {
 			w.endCuts++
 			return alpha, true
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gametune/gametune/games"
 )
@@ -70,6 +71,35 @@ func TestSelectiveSolveExact(t *testing.T) {
 	if solved < 20 || cuts == 0 {
 		t.Fatalf("%d positions solved, %d ProbCuts: want 20 and some cuts", solved, cuts)
 	}
+}
+
+// TestSelectiveSolveWorkers: through the selective levels, three workers
+// find the score and the move one finds, on endgames of 17 empty squares,
+// where the workers split nodes: the exact search's root order does not
+// take the selective levels' move.
+func TestSelectiveSolveWorkers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(56, 10))
+	one, err := NewSolver(SolverOptions{TableMiB: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	three, err := NewSolver(SolverOptions{TableMiB: 4, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	withSelective(14, 10, func() {
+		for i := 0; i < 6; i++ {
+			p, ok := randomEndgame(rng, 17)
+			if !ok {
+				continue
+			}
+			a, err1 := one.Solve(context.Background(), p, SolveOptions{})
+			b, err2 := three.Solve(context.Background(), p, SolveOptions{})
+			if err1 != nil || err2 != nil || a.Score != b.Score || a.Move != b.Move {
+				t.Fatalf("%s: one worker %+d %s (%v), three %+d %s (%v)", p, a.Score, p.FormatMove(a.Move), err1, b.Score, p.FormatMove(b.Move), err2)
+			}
+		}
+	})
 }
 
 // TestSelectiveEntryCutsOnlyItsLevel: a table entry found at a selective
@@ -217,18 +247,20 @@ func selfPlayEndgames(w *worker, rng *rand.Rand, lo, hi, perEmpties int) []*Posi
 	return out
 }
 
-// TestFitEndCut fits endCutSigma: on self-play positions of 10 to
-// GAMETUNE_FIT_EMPTIES (20) empty squares, GAMETUNE_POSITIONS (40) of each
-// number, the error of each depth-d midSearch (d from 0 to 8) against the
-// exact score, its mean and standard deviation by (empties, depth), and
-// the least-squares line sigma = a + b*empties + c*depth through the
-// deviations, printed as endCutFit (GAMETUNE_EXPERIMENTS=1; a minute or
-// two).
+// TestFitEndCut fits endCutLines and endCutSigma: on self-play positions
+// of 10 to GAMETUNE_FIT_EMPTIES (22) empty squares, GAMETUNE_POSITIONS
+// (100) of each number, the exact score (times ten) against each depth-d
+// midSearch (d from 0 to endCutMaxDepth): for each depth and parity of
+// the empty squares the least-squares line through all of them, then by
+// (empties, depth) the mean and standard deviation of the exact score's
+// distance from the line, and the least-squares fit of endCutFit's
+// weights of endCutFeatures to the deviations. It prints endCutLines and
+// endCutFit as Go (GAMETUNE_EXPERIMENTS=1; about four minutes).
 func TestFitEndCut(t *testing.T) {
 	if os.Getenv("GAMETUNE_EXPERIMENTS") != "1" {
 		t.Skip("a fit of minutes: set GAMETUNE_EXPERIMENTS=1 to run it")
 	}
-	hi, per := 20, 40
+	hi, per := 22, 100
 	for _, k := range []struct {
 		name string
 		v    *int
@@ -239,7 +271,7 @@ func TestFitEndCut(t *testing.T) {
 			}
 		}
 	}
-	const lo, maxDepth = 10, 8
+	const lo = 10
 	s, err := NewSolver(SolverOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -247,37 +279,53 @@ func TestFitEndCut(t *testing.T) {
 	w := s.workers[0]
 	w.reset()
 	positions := selfPlayEndgames(w, rand.New(rand.NewPCG(56, 9)), lo, hi, per)
-	type moments struct{ n, sum, sq float64 }
-	stats := make([][maxDepth + 1]moments, hi+1)
+	type sample struct{ mid, exact float64 }
+	samples := make([][endCutMaxDepth + 1][]sample, hi+1)
 	for _, p := range positions {
 		sol, err := s.Solve(context.Background(), p, SolveOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		e := p.Empties()
-		for d := 0; d <= maxDepth && d < e; d++ {
+		for d := 0; d <= endCutMaxDepth && d < e; d++ {
 			w.reset()
-			diff := float64(10*sol.Score - w.midSearch(p.mine(), p.theirs(), d, -1<<20, 1<<20))
-			m := &stats[e][d]
-			m.n, m.sum, m.sq = m.n+1, m.sum+diff, m.sq+diff*diff
+			mid := w.midSearch(p.mine(), p.theirs(), d, -1<<20, 1<<20)
+			samples[e][d] = append(samples[e][d], sample{float64(mid), float64(10 * sol.Score)})
 		}
 	}
-	// Least squares over the (empties, depth) cells: sigma ~ a + b*e + c*d.
-	var ata [3][3]float64
-	var atb [3]float64
+	var lines [2][endCutMaxDepth + 1][2]float64
+	for odd := range lines {
+		for d := range lines[odd] {
+			var n, sx, sy, sxx, sxy float64
+			for e := lo + odd; e <= hi; e += 2 {
+				for _, x := range samples[e][d] {
+					n, sx, sy, sxx, sxy = n+1, sx+x.mid, sy+x.exact, sxx+x.mid*x.mid, sxy+x.mid*x.exact
+				}
+			}
+			slope := (n*sxy - sx*sy) / (n*sxx - sx*sx)
+			lines[odd][d] = [2]float64{slope, (sy - slope*sx) / n}
+		}
+	}
+	var ata [4][4]float64
+	var atb [4]float64
 	var b strings.Builder
-	fmt.Fprintf(&b, "empties: mean/sigma of 10*exact - midSearch(d), tenths, d = 0..%d\n", maxDepth)
+	fmt.Fprintf(&b, "empties: mean/sigma of 10*exact - the line of midSearch(d), tenths, d = 0..%d\n", endCutMaxDepth)
 	for e := lo; e <= hi; e++ {
 		fmt.Fprintf(&b, "%2d:", e)
-		for d := 0; d <= maxDepth && d < e; d++ {
-			m := stats[e][d]
-			if m.n < 2 {
+		for d := 0; d <= endCutMaxDepth && d < e; d++ {
+			var n, sum, sq float64
+			for _, x := range samples[e][d] {
+				l := lines[e&1][d]
+				r := x.exact - (l[0]*x.mid + l[1])
+				n, sum, sq = n+1, sum+r, sq+r*r
+			}
+			if n < 2 {
 				continue
 			}
-			mean := m.sum / m.n
-			sigma := math.Sqrt((m.sq - m.n*mean*mean) / (m.n - 1))
-			fmt.Fprintf(&b, " %+5.1f/%5.1f", mean, sigma)
-			x := [3]float64{1, float64(e), float64(d)}
+			mean := sum / n
+			sigma := math.Sqrt((sq - n*mean*mean) / (n - 1))
+			fmt.Fprintf(&b, " %+6.1f/%5.1f", mean, sigma)
+			x := endCutFeatures(e, d)
 			for i := range x {
 				for j := range x {
 					ata[i][j] += x[i] * x[j]
@@ -287,24 +335,95 @@ func TestFitEndCut(t *testing.T) {
 		}
 		b.WriteString("\n")
 	}
-	fit := solve3x3(ata, atb)
-	t.Logf("%d positions\n%svar endCutFit = [3]float64{%.2f, %.3f, %.3f}", len(positions), b.String(), fit[0], fit[1], fit[2])
+	fit := solveLinear(ata, atb)
+	b.WriteString("var endCutLines = [2][endCutMaxDepth + 1][2]float64{")
+	for odd := range lines {
+		b.WriteString("\n\t{")
+		for d, l := range lines[odd] {
+			if d > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "{%.3f, %.1f}", l[0], l[1])
+		}
+		b.WriteString("},")
+	}
+	fmt.Fprintf(&b, "\n}\nvar endCutFit = [4]float64{%.2f, %.3f, %.3f, %.2f}", fit[0], fit[1], fit[2], fit[3])
+	t.Logf("%d positions\n%s", len(positions), b.String())
 }
 
-// solve3x3 solves a x = b by Cramer's rule.
-func solve3x3(a [3][3]float64, b [3]float64) [3]float64 {
-	det := func(m [3][3]float64) float64 {
-		return m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) - m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) +
-			m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
-	}
-	d := det(a)
-	var x [3]float64
-	for k := range x {
-		m := a
-		for i := range m {
-			m[i][k] = b[i]
+// solveLinear solves a x = b by Gaussian elimination with partial
+// pivoting.
+func solveLinear(a [4][4]float64, b [4]float64) [4]float64 {
+	for k := range a {
+		p := k
+		for i := k + 1; i < len(a); i++ {
+			if math.Abs(a[i][k]) > math.Abs(a[p][k]) {
+				p = i
+			}
 		}
-		x[k] = det(m) / d
+		a[k], a[p], b[k], b[p] = a[p], a[k], b[p], b[k]
+		for i := k + 1; i < len(a); i++ {
+			f := a[i][k] / a[k][k]
+			for j := k; j < len(a); j++ {
+				a[i][j] -= f * a[k][j]
+			}
+			b[i] -= f * b[k]
+		}
+	}
+	var x [4]float64
+	for k := len(a) - 1; k >= 0; k-- {
+		x[k] = b[k]
+		for j := k + 1; j < len(a); j++ {
+			x[k] -= a[k][j] * x[j]
+		}
+		x[k] /= a[k][k]
 	}
 	return x
+}
+
+// TestSolveFFOSelective solves the FFO positions of FFO (a range, 40-47 by
+// default) with the exact search alone and with the selective levels
+// before it, side by side in one run (GAMETUNE_EXPERIMENTS=1), and prints
+// each one's nodes (GAMETUNE_SOLVE_WORKERS=1 for counts that do not change
+// from run to run), the ratio, the ProbCuts and the nodes at the end of
+// each level. SELECTIVE=new (or old) runs one of the two alone.
+func TestSolveFFOSelective(t *testing.T) {
+	if os.Getenv("GAMETUNE_EXPERIMENTS") != "1" {
+		t.Skip("solves FFO positions of minutes: set GAMETUNE_EXPERIMENTS=1 to run it")
+	}
+	lo, hi := 40, 47
+	if r := os.Getenv("FFO"); r != "" {
+		if _, err := fmt.Sscanf(r, "%d-%d", &lo, &hi); err != nil {
+			t.Fatalf("FFO=%q: want a range of FFO numbers such as 40-47", r)
+		}
+	}
+	mode := os.Getenv("SELECTIVE")
+	s, err := NewSolver(SolverOptions{Workers: ffoWorkers()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oldTotal, newTotal int64
+	for _, f := range ffoSuite(t) {
+		if f.number < lo || f.number > hi {
+			continue
+		}
+		var old, sel Solution
+		var oldTook, selTook time.Duration
+		if mode != "new" {
+			start := time.Now()
+			withSelective(99, endCutEmpties, func() { old = solveFFO(t, s, f) })
+			oldTook = time.Since(start)
+		}
+		if mode != "old" {
+			start := time.Now()
+			sel = solveFFO(t, s, f)
+			selTook = time.Since(start)
+		}
+		oldTotal, newTotal = oldTotal+old.Nodes, newTotal+sel.Nodes
+		w := s.workers[0]
+		t.Logf("#%d %2d empties %+3d %s exact %13d nodes %7.1f s, selective %13d nodes %7.1f s, ratio %.3f, %d cuts, levels %v",
+			f.number, f.pos.Empties(), f.score, f.pos.FormatMove(sel.Move), old.Nodes, oldTook.Seconds(), sel.Nodes, selTook.Seconds(),
+			float64(sel.Nodes)/float64(max(old.Nodes, 1)), w.endCuts, w.levelNodes)
+	}
+	t.Logf("total: exact %d nodes, selective %d, ratio %.3f", oldTotal, newTotal, float64(newTotal)/float64(max(oldTotal, 1)))
 }
