@@ -78,8 +78,8 @@ func (w *worker) pollNow() bool {
 }
 
 // root searches the root with the full window and returns the score and
-// a best move: from selectiveEmpties up, at each selectivity level from
-// selectiveFrom in turn, then exactly. The root's moves are searched one
+// a best move: from selectiveEmpties up, at each selectivity level of
+// selectiveLevels in turn, then exactly. The root's moves are searched one
 // after the other in the order sorted before (PVS), so that the move
 // found is the first of the best in it whatever the workers. (A window
 // around a score guessed by a midgame search, widened when the score
@@ -96,14 +96,18 @@ func (w *worker) root(p, o Bitboard) (int, games.Move) {
 	}
 	first := exactLevel
 	if n >= selectiveEmpties && n >= endCutEmpties {
-		first = selectiveFrom
+		first = 0
 	}
 	var sc, sq int
+	searched := false // a level before this one was searched
 	for w.level = first; w.level <= exactLevel; w.level++ {
+		if w.level < exactLevel && !selectiveLevels[w.level] {
+			continue
+		}
 		var list moveList
 		w.order(&list, p, o, moves, w.rootMove(p, o, n), n, -inf)
 		alpha, beta := -inf, inf
-		if w.level > first && selectiveAspiration {
+		if searched && selectiveAspiration {
 			alpha, beta = sc-1, sc+1
 		}
 		sc, sq = w.rootWindow(p, o, &list, alpha, beta, n)
@@ -115,6 +119,7 @@ func (w *worker) root(p, o Bitboard) (int, games.Move) {
 		}
 		w.s.table.store(p, o, n, -inf, inf, sc, sq, w.level)
 		w.levelNodes[w.level] = w.nodes
+		searched = true
 	}
 	w.level = exactLevel
 	return sc, games.Move(sq + 1)

@@ -25,13 +25,16 @@ import "math"
 // about 73%, 87%, 95%, 98% and 99% of the cuts right).
 var selectivity = [exactLevel]float64{1.1, 1.5, 2.0, 2.6, 3.3}
 
+// selectiveLevels tells which of the levels before the exact one the
+// driver searches.
+var selectiveLevels = [exactLevel]bool{true, true, true, true, true}
+
 // exactLevel is the level of the exact search: no ProbCut.
 const exactLevel = 5
 
 // selectiveEmpties is the least number of empty squares at the root at
-// which the solver searches the selectivity levels before the exact one;
-// selectiveFrom is the first level it searches.
-var selectiveEmpties, selectiveFrom = 22, 0
+// which the solver searches the selectivity levels before the exact one.
+var selectiveEmpties = 22
 
 // endCutEmpties is the least number of empty squares at which a
 // null-window node at a selective level tries ProbCut.

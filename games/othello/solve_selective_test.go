@@ -256,15 +256,18 @@ func selfPlayEndgames(w *worker, rng *rand.Rand, lo, hi, perEmpties int) []*Posi
 // distance from the line, and the least-squares fit of endCutFit's
 // weights of endCutFeatures to the deviations. It prints endCutLines and
 // endCutFit as Go (GAMETUNE_EXPERIMENTS=1; about four minutes).
+// GAMETUNE_FIT_NEAR=n keeps only the samples whose predicted score is n
+// discs or fewer from a draw: the prediction's error grows with the score,
+// and ProbCut's cuts that matter are near the root's score.
 func TestFitEndCut(t *testing.T) {
 	if os.Getenv("GAMETUNE_EXPERIMENTS") != "1" {
 		t.Skip("a fit of minutes: set GAMETUNE_EXPERIMENTS=1 to run it")
 	}
-	hi, per := 22, 100
+	hi, per, near := 22, 100, 64
 	for _, k := range []struct {
 		name string
 		v    *int
-	}{{"GAMETUNE_FIT_EMPTIES", &hi}, {"GAMETUNE_POSITIONS", &per}} {
+	}{{"GAMETUNE_FIT_EMPTIES", &hi}, {"GAMETUNE_POSITIONS", &per}, {"GAMETUNE_FIT_NEAR", &near}} {
 		if s := os.Getenv(k.name); s != "" {
 			if _, err := fmt.Sscan(s, k.v); err != nil {
 				t.Fatalf("%s=%q: want a number", k.name, s)
@@ -293,17 +296,29 @@ func TestFitEndCut(t *testing.T) {
 			samples[e][d] = append(samples[e][d], sample{float64(mid), float64(10 * sol.Score)})
 		}
 	}
+	// The lines through all the samples, then, when near is set, through
+	// those that they predict near a draw (a selection on the prediction,
+	// which leaves the line's slope unbiased, as one on the exact score
+	// would not), and the samples kept for the deviations.
 	var lines [2][endCutMaxDepth + 1][2]float64
-	for odd := range lines {
-		for d := range lines[odd] {
-			var n, sx, sy, sxx, sxy float64
-			for e := lo + odd; e <= hi; e += 2 {
-				for _, x := range samples[e][d] {
-					n, sx, sy, sxx, sxy = n+1, sx+x.mid, sy+x.exact, sxx+x.mid*x.mid, sxy+x.mid*x.exact
+	for pass := range 2 {
+		for odd := range lines {
+			for d := range lines[odd] {
+				var n, sx, sy, sxx, sxy float64
+				for e := lo + odd; e <= hi; e += 2 {
+					kept := samples[e][d][:0]
+					for _, x := range samples[e][d] {
+						if l := lines[odd][d]; pass == 1 && math.Abs(l[0]*x.mid+l[1]) > float64(10*near) {
+							continue
+						}
+						kept = append(kept, x)
+						n, sx, sy, sxx, sxy = n+1, sx+x.mid, sy+x.exact, sxx+x.mid*x.mid, sxy+x.mid*x.exact
+					}
+					samples[e][d] = kept
 				}
+				slope := (n*sxy - sx*sy) / (n*sxx - sx*sx)
+				lines[odd][d] = [2]float64{slope, (sy - slope*sx) / n}
 			}
-			slope := (n*sxy - sx*sy) / (n*sxx - sx*sx)
-			lines[odd][d] = [2]float64{slope, (sy - slope*sx) / n}
 		}
 	}
 	var ata [4][4]float64
