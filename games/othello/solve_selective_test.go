@@ -248,22 +248,22 @@ func selfPlayEndgames(w *worker, rng *rand.Rand, lo, hi, perEmpties int) []*Posi
 }
 
 // TestFitEndCut fits endCutLines and endCutSigma: on self-play positions
-// of 10 to GAMETUNE_FIT_EMPTIES (22) empty squares, GAMETUNE_POSITIONS
-// (100) of each number, the exact score (times ten) against each depth-d
+// of 10 to GAMETUNE_FIT_EMPTIES (20) empty squares, GAMETUNE_POSITIONS
+// (150) of each number, the exact score (times ten) against each depth-d
 // midSearch (d from 0 to endCutMaxDepth): for each depth and parity of
 // the empty squares the least-squares line through all of them, then by
 // (empties, depth) the mean and standard deviation of the exact score's
 // distance from the line, and the least-squares fit of endCutFit's
 // weights of endCutFeatures to the deviations. It prints endCutLines and
-// endCutFit as Go (GAMETUNE_EXPERIMENTS=1; about four minutes).
-// GAMETUNE_FIT_NEAR=n keeps only the samples whose predicted score is n
-// discs or fewer from a draw: the prediction's error grows with the score,
+// endCutFit as Go (GAMETUNE_EXPERIMENTS=1; about five minutes on an idle
+// core). GAMETUNE_FIT_NEAR=n (16) keeps only the samples whose predicted
+// score is n discs or fewer from a draw: the prediction's error grows with the score,
 // and ProbCut's cuts that matter are near the root's score.
 func TestFitEndCut(t *testing.T) {
 	if os.Getenv("GAMETUNE_EXPERIMENTS") != "1" {
 		t.Skip("a fit of minutes: set GAMETUNE_EXPERIMENTS=1 to run it")
 	}
-	hi, per, near := 22, 100, 64
+	hi, per, near := 20, 150, 16
 	for _, k := range []struct {
 		name string
 		v    *int
