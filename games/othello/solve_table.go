@@ -37,7 +37,7 @@ type endData struct {
 	lower, upper int8
 	move         int8
 	empties      uint8
-	level        uint8 // the search's selectivity level (selective.go)
+	level        uint8 // the search's selectivity level (solve_selective.go)
 }
 
 func (d endData) pack() uint64 {
