@@ -23,6 +23,9 @@ func init() {
 		{"OEV", []any{&orderEval[0], &orderEval[1], &orderEval[2]}},
 		{"SD", []any{&sortDepths[0], &sortDepths[1]}}, {"NEAR", []any{&nearEmpties, &nearKiB}},
 		{"ETC", []any{&etcEmpties}}, {"HUGE", []any{&hugeTables}}, {"SPLIT", []any{&splitEmpties}},
+		{"SEL", []any{&selectiveEmpties}}, {"ENDCUT", []any{&endCutEmpties, &endCutDepths[0], &endCutDepths[1]}},
+		{"ROOTSEL", []any{&rootOrderSelective}}, {"LEVELON", []any{&selectiveLevels[0], &selectiveLevels[1], &selectiveLevels[2], &selectiveLevels[3], &selectiveLevels[4]}}, {"ASP", []any{&selectiveAspiration}},
+		{"LEVELS", []any{&selectivity[0], &selectivity[1], &selectivity[2], &selectivity[3], &selectivity[4]}},
 	} {
 		if v := os.Getenv(k.name); v != "" {
 			fmt.Sscan(v, k.vars...)

@@ -17,6 +17,13 @@ type worker struct {
 	stopped   bool  // the solve stopped, or a split point above was cut: unwind
 	sp        *splitPoint
 	ev        *endEval
+	level     int   // the selectivity level of the search under way (solve_selective.go)
+	endCuts   int64 // this solve's ProbCuts
+	// endCutNodes are the nodes of the ProbCuts' shallow searches.
+	endCutNodes int64
+	// levelNodes[l] are w's nodes at the end of the root's search at
+	// level l, for experiments.
+	levelNodes [exactLevel + 1]int64
 }
 
 // pollEvery is how many nodes pass between two looks at the context, the
@@ -26,6 +33,7 @@ const pollEvery = 1 << 14
 // reset readies w for a solve.
 func (w *worker) reset() {
 	w.nodes, w.published, w.poll, w.stopped, w.sp = 0, 0, pollEvery, false, nil
+	w.level, w.endCuts, w.endCutNodes, w.levelNodes = exactLevel, 0, 0, [exactLevel + 1]int64{}
 }
 
 // publish adds w's new nodes to the solver's count.
@@ -70,11 +78,12 @@ func (w *worker) pollNow() bool {
 }
 
 // root searches the root with the full window and returns the score and
-// a best move. The root's moves are searched one after the other in the
-// order sorted before (PVS), so that the move found is the first of the
-// best in it whatever the workers. (A window around a score guessed by a
-// midgame search, widened when the score falls outside, searched more
-// nodes on FFO #40-#47.)
+// a best move: from selectiveEmpties up, at each selectivity level of
+// selectiveLevels in turn, then exactly. The root's moves are searched one
+// after the other in the order sorted before (PVS), so that the move
+// found is the first of the best in it whatever the workers. (A window
+// around a score guessed by a midgame search, widened when the score
+// falls outside, searched more nodes on FFO #40-#47.)
 func (w *worker) root(p, o Bitboard) (int, games.Move) {
 	moves := legalMoves(p, o)
 	n := empties(p, o)
@@ -85,15 +94,60 @@ func (w *worker) root(p, o Bitboard) (int, games.Move) {
 		w.nodes++
 		return -w.pvs(o, p, -inf, inf, n), PassMove
 	}
-	var list moveList
-	w.order(&list, p, o, moves, w.tableMove(p, o, n), n, -inf)
-	sc, sq := w.rootWindow(p, o, &list, -inf, inf, n)
-	if w.stopped {
-		return 0, games.NoMove
+	first := exactLevel
+	if n >= selectiveEmpties && n >= endCutEmpties {
+		first = 0
 	}
-	w.s.table.store(p, o, n, -inf, inf, sc, sq)
+	var sc, sq int
+	searched := false // a level before this one was searched
+	for w.level = first; w.level <= exactLevel; w.level++ {
+		if w.level < exactLevel && !selectiveLevels[w.level] {
+			continue
+		}
+		var list moveList
+		w.order(&list, p, o, moves, w.rootMove(p, o, n), n, -inf)
+		alpha, beta := -inf, inf
+		if searched && selectiveAspiration {
+			alpha, beta = sc-1, sc+1
+		}
+		sc, sq = w.rootWindow(p, o, &list, alpha, beta, n)
+		if (sc <= alpha || sc >= beta) && !w.stopped {
+			sc, sq = w.rootWindow(p, o, &list, -inf, inf, n)
+		}
+		if w.stopped {
+			return 0, games.NoMove
+		}
+		w.s.table.store(p, o, n, -inf, inf, sc, sq, w.level)
+		w.levelNodes[w.level] = w.nodes
+		searched = true
+	}
+	w.level = exactLevel
 	return sc, games.Move(sq + 1)
 }
+
+// rootMove is the table's move to search first at the root at w's
+// level, or -1: at the exact level only an exact search's, so that the
+// exact search's order, and the move it finds, do not depend on the
+// selective levels' searches, whose scores depend on the table's other
+// entries and so on the number of workers (rootOrderSelective: any
+// level's move first, for experiments).
+func (w *worker) rootMove(p, o Bitboard, n int) int {
+	e, ok := w.tableOf(n).probe(p, o)
+	if !ok || w.level == exactLevel && int(e.level) < exactLevel && !rootOrderSelective {
+		return -1
+	}
+	return int(e.move)
+}
+
+// selectiveAspiration: each level after the first searches the root in
+// the window about the score of the level before (searched again with the
+// full window when the score falls outside).
+var selectiveAspiration = false
+
+// rootOrderSelective lets the exact search at the root try the selective
+// levels' best move first: fewer nodes, but the best move found among
+// several of the same score may then depend on the number of workers.
+var rootOrderSelective = false
 
 // rootWindow searches the root's moves of list in the window (alpha,
 // beta), fail-soft, and returns the score and the best move's square.
@@ -173,7 +227,7 @@ func (w *worker) pvs(p, o Bitboard, alpha, beta, n int) int {
 			return 0
 		}
 	}
-	w.tableOf(n).store(p, o, n, alpha, beta, best, bestSq)
+	w.tableOf(n).store(p, o, n, alpha, beta, best, bestSq, w.storeLevel(n))
 	return best
 }
 
@@ -207,6 +261,7 @@ func (w *worker) nws(p, o Bitboard, alpha, n int) int {
 	t := w.tableOf(n)
 	if e, ok := t.probe(p, o); ok {
 		switch {
+		case !e.bounds(w.level):
 		case int(e.lower) > alpha:
 			return int(e.lower)
 		case int(e.upper) <= alpha:
@@ -227,6 +282,11 @@ func (w *worker) nws(p, o Bitboard, alpha, n int) int {
 			return sc
 		}
 	}
+	if w.level < exactLevel && n >= endCutEmpties {
+		if sc, ok := w.endCut(p, o, alpha, n); ok {
+			return sc
+		}
+	}
 	var list moveList
 	w.order(&list, p, o, moves, first, n, alpha)
 	m := &list.moves[0]
@@ -241,7 +301,7 @@ func (w *worker) nws(p, o Bitboard, alpha, n int) int {
 			return 0
 		}
 	}
-	t.store(p, o, n, alpha, alpha+1, best, bestSq)
+	t.store(p, o, n, alpha, alpha+1, best, bestSq, w.storeLevel(n))
 	return best
 }
 
@@ -295,7 +355,7 @@ func (w *worker) etc(p, o, moves Bitboard, alpha, n int) (int, bool) {
 	for m := moves; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		f := flips(p, o, sq)
-		if e, ok := t.probe(o&^f, p|f|1<<sq); ok && -int(e.upper) > alpha {
+		if e, ok := t.probe(o&^f, p|f|1<<sq); ok && e.bounds(w.level) && -int(e.upper) > alpha {
 			w.nodes++
 			return -int(e.upper), true
 		}

@@ -22,6 +22,7 @@ type splitPoint struct {
 	n      int
 	beta   int
 	pv     bool
+	level  int      // the selectivity level of the search
 	list   moveList // a copy: the owner's list stays on its stack
 
 	mu       sync.Mutex
@@ -51,7 +52,7 @@ func (sp *splitPoint) cutAbove() bool {
 // split searches the moves of list after the first (siblings' work) with
 // the help of idle workers.
 func (w *worker) split(p, o Bitboard, alpha, beta, n int, pv bool, list *moveList, best, bestSq int) (int, int) {
-	sp := &splitPoint{parent: w.sp, p: p, o: o, n: n, beta: beta, pv: pv, list: *list,
+	sp := &splitPoint{parent: w.sp, p: p, o: o, n: n, beta: beta, pv: pv, level: w.level, list: *list,
 		alpha: alpha, next: 1, best: best, bestSq: bestSq, active: 1, done: make(chan struct{})}
 	for range w.s.idle.Load() {
 		select {
@@ -124,9 +125,9 @@ func (w *worker) leave(sp *splitPoint) {
 // work takes sp's moves one by one and searches them until none is left,
 // sp is cut, or the search must unwind.
 func (w *worker) work(sp *splitPoint) {
-	outer := w.sp
-	w.sp = sp
-	defer func() { w.sp = outer }()
+	outer, level := w.sp, w.level
+	w.sp, w.level = sp, sp.level
+	defer func() { w.sp, w.level = outer, level }()
 	for {
 		sp.mu.Lock()
 		if sp.cut || sp.next >= sp.list.n {

@@ -24,8 +24,10 @@ type endTable struct {
 }
 
 // endEntry bounds a position's score: lower <= score <= upper, with its
-// best move (-1 when none) and its empty squares (0 for an unused entry),
-// packed in data (endData); check is endCheck of the other three words.
+// best move (-1 when none), its empty squares (0 for an unused entry) and
+// the selectivity level of the search that found the bounds (exactLevel
+// for an exact search), packed in data (endData); check is endCheck of
+// the other three words.
 type endEntry struct {
 	p, o, data, check uint64
 }
@@ -35,15 +37,22 @@ type endData struct {
 	lower, upper int8
 	move         int8
 	empties      uint8
+	level        uint8 // the search's selectivity level (solve_selective.go)
 }
 
 func (d endData) pack() uint64 {
-	return uint64(uint8(d.lower)) | uint64(uint8(d.upper))<<8 | uint64(uint8(d.move))<<16 | uint64(d.empties)<<24
+	return uint64(uint8(d.lower)) | uint64(uint8(d.upper))<<8 | uint64(uint8(d.move))<<16 | uint64(d.empties)<<24 |
+		uint64(d.level)<<32
 }
 
 func unpack(x uint64) endData {
-	return endData{lower: int8(x), upper: int8(x >> 8), move: int8(x >> 16), empties: uint8(x >> 24)}
+	return endData{lower: int8(x), upper: int8(x >> 8), move: int8(x >> 16), empties: uint8(x >> 24), level: uint8(x >> 32)}
 }
+
+// bounds tells whether d's bounds hold for a search at level: those of a
+// search as exact as it or more. Entries of a less exact search serve it
+// only for their move.
+func (d endData) bounds(level int) bool { return int(d.level) >= level }
 
 // endCheck mixes an entry's words, so that words of two entries rarely
 // pass for one.
@@ -112,14 +121,17 @@ func (t *endTable) probe(p, o Bitboard) (endData, bool) {
 	return endData{}, false
 }
 
-// store records that a search of p, o (empties empty squares) in the
-// window (alpha, beta) scored score with best move move.
-func (t *endTable) store(p, o Bitboard, empties, alpha, beta, score, move int) {
+// store records that a search of p, o (empties empty squares) at
+// selectivity level (exactLevel for an exact search) in the window
+// (alpha, beta) scored score with best move move. The bounds of an entry
+// found at another level are replaced when the new search is more exact,
+// and kept, with the new search's result dropped, when it is less.
+func (t *endTable) store(p, o Bitboard, empties, alpha, beta, score, move, level int) {
 	i := t.bucket(p, o)
 	b := t.entries[i : i+2 : i+2]
 	first, second := t.read(&b[0]), t.read(&b[1])
 	var slot *endEntry
-	d := endData{lower: -64, upper: 64, empties: uint8(empties), move: -1}
+	d := endData{lower: -64, upper: 64, empties: uint8(empties), move: -1, level: uint8(level)}
 	switch {
 	case holds(first, p, o):
 		slot, d = &b[0], unpack(first.data)
@@ -132,6 +144,12 @@ func (t *endTable) store(p, o Bitboard, empties, alpha, beta, score, move int) {
 		slot = &b[0]
 	default:
 		slot = &b[1]
+	}
+	if int(d.level) != level {
+		if int(d.level) > level {
+			return // a more exact search's bounds stay
+		}
+		d.lower, d.upper, d.level = -64, 64, uint8(level)
 	}
 	switch {
 	case score >= beta:
