@@ -121,12 +121,17 @@ func refereeOthello(t *testing.T, black, white *engineProcess, opening []string)
 
 // TestEngineAgainstRhino: `tune engine othello --protocol gtp` (full
 // defaults, depth 6) against GRhino's gtp-rhino, colour-swapped pairs from
-// random 4-ply openings; no illegal move, W-D-L logged.
-// GAMETUNE_RHINO_LEVELS (default 3) and GAMETUNE_RHINO_PAIRS (default 10)
-// change the measurement.
+// random 4-ply openings; no illegal move, W-D-L logged. Two pairs in the
+// README's command, ten in the long checks (some 25 s);
+// GAMETUNE_RHINO_LEVELS (default 3) and GAMETUNE_RHINO_PAIRS change the
+// measurement.
 func TestEngineAgainstRhino(t *testing.T) {
 	needBinary(t, rhinoPath)
-	pairs := envInt(t, "GAMETUNE_RHINO_PAIRS", 10)
+	pairs := 2
+	if longChecks() {
+		pairs = 10
+	}
+	pairs = envInt(t, "GAMETUNE_RHINO_PAIRS", pairs)
 	levels := strings.Split(os.Getenv("GAMETUNE_RHINO_LEVELS"), ",")
 	if levels[0] == "" {
 		levels = []string{"3"}
@@ -210,13 +215,18 @@ func refereeChess(t *testing.T, white, black uciEngine, opening []string, maxPli
 }
 
 // TestEngineAgainstStockfish: `tune engine chess` (textbook defaults, depth
-// 5) against Debian's Stockfish limited to UCI_Elo 1800 (its own search at
-// depth 8), colour-swapped pairs from random 4-ply openings. One pair by
-// default; GAMETUNE_STOCKFISH_PAIRS measures more.
+// 3; depth 5 in the long checks, some 25 s) against Debian's Stockfish
+// limited to UCI_Elo 1800 (its own search at depth 8), colour-swapped pairs
+// from random 4-ply openings, every move legal. One pair by default;
+// GAMETUNE_STOCKFISH_PAIRS measures more.
 func TestEngineAgainstStockfish(t *testing.T) {
 	needBinary(t, stockfishPath)
 	pairs := envInt(t, "GAMETUNE_STOCKFISH_PAIRS", 1)
-	ours := uciEngine{startTuneEngine(t, false, "chess", "--evaluator", "textbook", "--search", "exact"), "go depth 5"}
+	depth := 3
+	if longChecks() {
+		depth = 5
+	}
+	ours := uciEngine{startTuneEngine(t, false, "chess", "--evaluator", "textbook", "--search", "exact"), "go depth " + itoa(depth)}
 	sf := uciEngine{startEngine(t, false, stockfishPath), "go depth 8"}
 	sf.p.send("uci", "setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1800", "setoption name Threads value 1")
 	sf.p.expect("uciok", 10*time.Second)
@@ -249,7 +259,7 @@ func TestEngineAgainstStockfish(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("textbook depth 5 vs Stockfish UCI_Elo 1800 (depth 8): %d pairs, W-D-L %d-%d-%d (%.1f s)", pairs, wdl.Wins, wdl.Draws, wdl.Losses, time.Since(start).Seconds())
+	t.Logf("textbook depth %d vs Stockfish UCI_Elo 1800 (depth 8): %d pairs, W-D-L %d-%d-%d (%.1f s)", depth, pairs, wdl.Wins, wdl.Draws, wdl.Losses, time.Since(start).Seconds())
 }
 
 // TestEngineUnderPolyglot: Debian's polyglot, a real UCI client (it turns

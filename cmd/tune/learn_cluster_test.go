@@ -79,11 +79,12 @@ func learnOnWorkers(t *testing.T, budget int) {
 
 // TestLearnOnWorkers (issue 54): a learn's every round, self-play and
 // gate, on two workers, the tables of later rounds travelling as
-// artifacts: the local run's tables, unbroken and after SIGKILLs.
+// artifacts: the local run's tables, unbroken and after SIGKILLs. Three
+// learns of 800 games with a broker and two workers, some 30 s of CPU: a
+// long check (TestLearnInterruptedGoesOn and TestClusterRunSurvivesKills
+// hold learn's resumption and the cluster's in the README's command).
 func TestLearnOnWorkers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a broker, two workers and learns of some seconds")
-	}
+	long(t, "three learns on a broker and two workers")
 	learnOnWorkers(t, 800)
 }
 

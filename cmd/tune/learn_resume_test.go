@@ -14,10 +14,10 @@ import (
 	"github.com/gametune/gametune/learn"
 )
 
-// learnArgs is a small learn of Othello's patterns from empty tables, both
-// rounds kept: 200 self-play games, then 400 (some 5 s on 2 cores).
+// learnArgs is a small learn of Othello's patterns from empty tables, two
+// rounds: 100 self-play games, then 200 (some 2 s of CPU).
 func learnArgs(dir, name string) []string {
-	return []string{"learn", "--game", "othello", "--evaluator", "patterns", "--start", "empty", "--budget-games", "800",
+	return []string{"learn", "--game", "othello", "--evaluator", "patterns", "--start", "empty", "--budget-games", "400",
 		"--rounds", "2", "--depth", "2", "--seed", "3", "--workers", "2",
 		"-o", filepath.Join(dir, name+".gtw"), "--positions", filepath.Join(dir, name+".pos")}
 }
@@ -71,7 +71,7 @@ func TestLearnInterruptedGoesOn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(p.stderr.String(), "round 1: 400 self-play games") {
+	if !strings.Contains(p.stderr.String(), "round 1: 200 self-play games") {
 		t.Fatalf("not the rounds planned: %s", p.stderr)
 	}
 	wholeGames := storedGames(t, filepath.Join(dir, "whole.pos"))
@@ -81,10 +81,10 @@ func TestLearnInterruptedGoesOn(t *testing.T) {
 			args := learnArgs(dir, name)
 			out, resume := filepath.Join(dir, name+".gtw"), filepath.Join(dir, name+".gtw.resume")
 			p := start(t, bin, args...)
-			waitForLine(t, p, "learn: round 1: self-play 40/400 games")
+			waitForLine(t, p, "learn: round 1: self-play 40/200 games")
 			if sig == syscall.SIGKILL {
 				// Once round 1's first games are in the file.
-				for len(storedGames(t, filepath.Join(dir, name+".pos"))) <= 200 {
+				for len(storedGames(t, filepath.Join(dir, name+".pos"))) <= 100 {
 					time.Sleep(10 * time.Millisecond)
 				}
 			}
@@ -94,10 +94,10 @@ func TestLearnInterruptedGoesOn(t *testing.T) {
 			switch {
 			case sig == syscall.SIGINT && (code != exitInterrupted || !strings.Contains(p.stdout.String(), "the othello patterns weights so far are in "+resume)):
 				t.Fatalf("SIGINT: exit %d, %s\n%s", code, p.stdout, p.stderr)
-			case sig == syscall.SIGINT && len(kept) < 240:
-				t.Errorf("SIGINT after 40 of round 1's games: the positions file keeps %d games, want round 0's 200 and at least 40 more", len(kept))
-			case len(kept) <= 200 || !reflect.DeepEqual(kept, wholeGames[:len(kept)]):
-				t.Errorf("%v: the positions file keeps %d games, want more than round 0's 200, the uninterrupted run's first", sig, len(kept))
+			case sig == syscall.SIGINT && len(kept) < 140:
+				t.Errorf("SIGINT after 40 of round 1's games: the positions file keeps %d games, want round 0's 100 and at least 40 more", len(kept))
+			case len(kept) <= 100 || !reflect.DeepEqual(kept, wholeGames[:len(kept)]):
+				t.Errorf("%v: the positions file keeps %d games, want more than round 0's 100, the uninterrupted run's first", sig, len(kept))
 			case len(kept) == len(wholeGames):
 				t.Logf("%v came after round 1's self-play: its games were all kept", sig)
 			}

@@ -28,11 +28,16 @@ var (
 	buildDir  string
 )
 
-// TestMain removes the binary the process tests built.
+// TestMain keeps the tests' files in memory where it can (memoryTempDir)
+// and removes the binary the process tests built.
 func TestMain(m *testing.M) {
+	mem := memoryTempDir()
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
+	}
+	if mem != "" {
+		os.RemoveAll(mem)
 	}
 	os.Exit(code)
 }

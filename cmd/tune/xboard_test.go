@@ -212,13 +212,18 @@ func TestXboardAgainstUCI(t *testing.T) {
 // every game legal. A pair at 1 s + 10 ms here (gametune with a margin of
 // 3 s for a loaded machine); with GAMETUNE_EXPERIMENTS=1, 10 pairs at 5 s
 // + 50 ms with the default margin of 100 ms, one game at a time (the
-// figures of issue 58's note).
+// figures of issue 58's note). Eight games on a clock against four
+// engines, some 20-30 s (most of it gnuchess's pair, which it loses on
+// time): a long check; TestXboardTournament plays fairymax in the
+// README's command.
 func TestXboardDebianEngines(t *testing.T) {
-	bin := buildTune(t)
 	pairs, workers, tc, margin := 1, 2, "tc=1+0.01", ",timemargin=3000"
 	if os.Getenv("GAMETUNE_EXPERIMENTS") == "1" {
 		pairs, workers, tc, margin = envInt(t, "GAMETUNE_XBOARD_PAIRS", 10), 1, "tc=5+0.05", ""
+	} else {
+		long(t, "a pair on a clock against each of four xboard engines")
 	}
+	bin := buildTune(t)
 	for _, e := range debianXboard {
 		t.Run(e.name, func(t *testing.T) {
 			needBinary(t, e.path)
