@@ -309,3 +309,52 @@ func TestNullMoveCutNoMate(t *testing.T) {
 		t.Error("the null-move state is left set")
 	}
 }
+
+// TestNullMoveTableCheck: with null-table-check 1, a node whose table
+// entry is an upper bound below beta (it failed low before) tries no null
+// move; one whose entry is an upper bound at beta or above, or a lower
+// bound, or with the check off, does (and here the null move cuts).
+func TestNullMoveTableCheck(t *testing.T) {
+	pst, err := games.FindEvaluator(chess.Game(), "pst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const fen = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
+	const depth, ply = 8, 1
+	for _, c := range []struct {
+		name  string
+		check int
+		bound bound
+		below bool // the entry's score below beta
+		null  bool
+	}{
+		{"upper bound below beta", 1, boundUpper, true, false},
+		{"upper bound below beta, check off", 0, boundUpper, true, true},
+		{"upper bound at beta", 1, boundUpper, false, true},
+		{"lower bound below beta", 1, boundLower, true, true},
+	} {
+		p, err := chess.Parse(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		params := DefaultSearchParams(p)
+		params.NullTableCheck = c.check
+		s, err := New(Options{TableMiB: 1, Selective: true, Params: params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := &nullProbe{Position: p, s: s}
+		s.prepare(w, probedPST(t, 0), pst.Defaults())
+		eval := s.evaluate()
+		beta := eval - 50
+		score := beta
+		if c.below {
+			score = beta - 1
+		}
+		s.table.store(p.Hash(), games.NoMove, toTable(score, ply), depth-2, c.bound)
+		_, cut, _ := s.pruneNode(depth, ply, beta-1, beta, eval)
+		if (w.nulls > 0) != c.null || w.faults > 0 {
+			t.Errorf("%s: %d null moves (cut %v), want them %v; %s", c.name, w.nulls, cut, c.null, w.failure)
+		}
+	}
+}
