@@ -56,3 +56,28 @@ func TestNullMoveSwitches(t *testing.T) {
 		}
 	}
 }
+
+// TestNullMoveRefinementsDoNotAllocate: with the null move's reduction by
+// the evaluation and its table check on, a selective search still
+// allocates nothing once the searcher's buffers have grown.
+func TestNullMoveRefinementsDoNotAllocate(t *testing.T) {
+	_, ev := chessPST(t)
+	p, err := chess.Parse("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := engine.DefaultSearchParams(p)
+	params.NullEvalMargin, params.NullTableCheck = 200, 1
+	s, err := engine.New(engine.Options{TableMiB: 1, Selective: true, Params: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, ctx := ev.Defaults(), context.Background()
+	allocs := testing.AllocsPerRun(3, func() {
+		s.NewGame()
+		s.Search(ctx, p, ev, w, engine.Limits{Depth: 6})
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per search", allocs)
+	}
+}
