@@ -30,6 +30,13 @@ type SearchParams struct {
 	NullReduction  int // plies the null move's search is reduced by, at least
 	NullDivisor    int // and one more ply for every NullDivisor of depth
 	NullVerifyFrom int // a null-move cutoff at this depth or deeper is verified by a reduced search without null move
+	// One more ply of reduction for every NullEvalMargin the static
+	// evaluation stands above beta (0: none), at most NullEvalMax plies.
+	NullEvalMargin int
+	NullEvalMax    int
+	// NullTableCheck at 1: no null move where the table holds an upper
+	// bound below beta (the node is expected to fail low).
+	NullTableCheck int
 
 	// Late-move reductions: a quiet move late in the order is searched
 	// ReductionBase/100 + ln(depth)*ln(move)*100/ReductionDivisor plies
@@ -106,6 +113,9 @@ var searchParams = []SearchParam{
 	{Name: "null-reduction", Doc: "plies the null move's search is reduced by, at least", Default: 3, Min: 1, Max: 6, Step: 1},
 	{Name: "null-divisor", Doc: "one more ply of null-move reduction for every this many plies of depth", Default: 4, Min: 1, Max: 16, Step: 1},
 	{Name: "null-verify-from", Doc: "null-move cutoffs at this depth or deeper are verified by a search without null move (plies)", Default: 12, Min: 1, Max: 64, Step: 1},
+	{Name: "null-eval-margin", Doc: "one more ply of null-move reduction for every this much of static evaluation above beta (evaluation units; 0 is none)", Default: 0, Min: 0, Max: 1000, Step: 10},
+	{Name: "null-eval-max", Doc: "at most this many plies of null-move reduction from the evaluation above beta", Default: 3, Min: 0, Max: 6, Step: 1},
+	{Name: "null-table-check", Doc: "1: no null move where the table holds an upper bound below beta", Default: 0, Min: 0, Max: 1, Step: 1},
 	{Name: "lmr-min-depth", Doc: "late-move reductions from this depth (plies; 0 is off)", Default: 3, Min: 0, Max: 12, Step: 1},
 	{Name: "lmr-min-move", Doc: "moves searched in full before late-move reductions start", Default: 3, Min: 1, Max: 20, Step: 1},
 	{Name: "lmr-base", Doc: "late-move reduction: constant part, in hundredths of a ply", Default: 75, Min: 0, Max: 300, Step: 5},
@@ -141,42 +151,48 @@ func (sp *SearchParams) ref(i int) *int {
 	case 3:
 		return &sp.NullVerifyFrom
 	case 4:
-		return &sp.ReductionMinDepth
+		return &sp.NullEvalMargin
 	case 5:
-		return &sp.ReductionMinMove
+		return &sp.NullEvalMax
 	case 6:
-		return &sp.ReductionBase
+		return &sp.NullTableCheck
 	case 7:
-		return &sp.ReductionDivisor
+		return &sp.ReductionMinDepth
 	case 8:
-		return &sp.PruneMaxDepth
+		return &sp.ReductionMinMove
 	case 9:
-		return &sp.PruneBase
+		return &sp.ReductionBase
 	case 10:
-		return &sp.PruneScale
+		return &sp.ReductionDivisor
 	case 11:
-		return &sp.FutilityMaxDepth
+		return &sp.PruneMaxDepth
 	case 12:
-		return &sp.FutilityBase
+		return &sp.PruneBase
 	case 13:
-		return &sp.FutilityMargin
+		return &sp.PruneScale
 	case 14:
-		return &sp.ReverseMaxDepth
+		return &sp.FutilityMaxDepth
 	case 15:
-		return &sp.ReverseMargin
+		return &sp.FutilityBase
 	case 16:
-		return &sp.RazorMaxDepth
+		return &sp.FutilityMargin
 	case 17:
-		return &sp.RazorBase
+		return &sp.ReverseMaxDepth
 	case 18:
-		return &sp.RazorMargin
+		return &sp.ReverseMargin
 	case 19:
-		return &sp.ExchangeMargin
+		return &sp.RazorMaxDepth
 	case 20:
-		return &sp.ProbCutMinDepth
+		return &sp.RazorBase
 	case 21:
-		return &sp.ProbCutThreshold
+		return &sp.RazorMargin
 	case 22:
+		return &sp.ExchangeMargin
+	case 23:
+		return &sp.ProbCutMinDepth
+	case 24:
+		return &sp.ProbCutThreshold
+	case 25:
 		return &sp.ReduceUnorderedFrom
 	}
 	panic("engine: no search parameter " + strconv.Itoa(i))

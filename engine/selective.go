@@ -106,6 +106,17 @@ func (s *Searcher) prunable(m games.Move, depth, quiets int, eval, alpha int32) 
 	return (late || futile) && !s.givesCheck(m)
 }
 
+// expectsFailLow tells, when the parameters ask (NullTableCheck), whether
+// the table holds an upper bound below beta for the position: a null
+// move there is expected to fail low.
+func (s *Searcher) expectsFailLow(ply int, beta int32) bool {
+	if s.sel.par.NullTableCheck == 0 || s.opts.NoTable {
+		return false
+	}
+	e, ok := s.table.probe(s.pos.Hash())
+	return ok && e.bound == boundUpper && fromTable(e.score, ply) < beta
+}
+
 // playNull passes the move and counts the new position, as play does.
 func (s *Searcher) playNull() {
 	s.sel.nullMover.PlayNull()
@@ -136,8 +147,11 @@ func (s *Searcher) pruneNode(depth, ply int, alpha, beta, eval int32) (score int
 			return v, true, true
 		}
 	}
-	if s.sel.nullMover != nil && !s.sel.nullOff && !s.sel.afterNull[ply] && p.NullMinDepth > 0 && depth >= p.NullMinDepth && eval >= beta && s.sel.nullMover.NullSafe() {
+	if s.sel.nullMover != nil && !s.sel.nullOff && !s.sel.afterNull[ply] && p.NullMinDepth > 0 && depth >= p.NullMinDepth && eval >= beta && s.sel.nullMover.NullSafe() && !s.expectsFailLow(ply, beta) {
 		r := p.NullReduction + depth/p.NullDivisor
+		if p.NullEvalMargin > 0 {
+			r += min(int(eval-beta)/p.NullEvalMargin, p.NullEvalMax)
+		}
 		s.playNull()
 		s.sel.afterNull[ply+1] = true
 		v := -s.negamax(depth-1-r, ply+1, -beta, -beta+1)

@@ -1,6 +1,8 @@
 package chess_test
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gametune/gametune/games"
@@ -97,5 +99,74 @@ func TestNullMoveDoesNotAllocate(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations", allocs)
+	}
+}
+
+// TestNullMoveAlongGames: along seeded random games, at every position
+// where the side to move may pass, the null move's hash is the one of the
+// same position computed from scratch (its FEN parsed again: the other side
+// to move, no en-passant square), differs from the position's own, and
+// stays right after each reply played and taken back; no repetition
+// reaches across it; and UndoNull brings back the position, its hash and
+// its history exactly.
+func TestNullMoveAlongGames(t *testing.T) {
+	rng := rand.New(rand.NewPCG(52, 1))
+	nulls := 0
+	for game := 0; game < 20; game++ {
+		p := chess.Start()
+		for ply := 0; ply < 120; ply++ {
+			moves, outcome := p.Moves(nil)
+			if outcome != games.Ongoing {
+				break
+			}
+			if p.NullSafe() {
+				nulls++
+				checkNullMove(t, p, moves)
+			}
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+	}
+	if nulls < 1000 {
+		t.Errorf("only %d null moves tried", nulls)
+	}
+}
+
+// checkNullMove plays a null move at p, with the checks of
+// TestNullMoveAlongGames, and takes it back.
+func checkNullMove(t *testing.T, p *chess.Position, moves []games.Move) {
+	t.Helper()
+	before, hash, plies, turn := p.String(), p.Hash(), p.Ply(), p.Turn()
+	p.PlayNull()
+	after := p.String()
+	q, err := chess.Parse(after)
+	if err != nil {
+		t.Fatalf("%s: after a null move %q: %v", before, after, err)
+	}
+	if p.Hash() != q.Hash() || p.Hash() == hash || p.Turn() == turn || strings.Fields(after)[3] != "-" {
+		t.Fatalf("%s: after a null move %s hash %x (from scratch %x, before %x), turn %v", before, after, p.Hash(), q.Hash(), hash, p.Turn())
+	}
+	for k := 2; k <= 100; k += 2 {
+		if p.Repeats(k) {
+			t.Fatalf("%s: a repetition across the null move (%d plies)", before, k)
+		}
+	}
+	replies, _ := p.Moves(nil)
+	for _, m := range replies {
+		p.Play(m)
+		r, err := chess.Parse(p.String())
+		if err != nil || r.Hash() != p.Hash() {
+			t.Fatalf("%s: null move, then %s: hash %x, from scratch %x (%v)", before, q.FormatMove(m), p.Hash(), r.Hash(), err)
+		}
+		p.Undo()
+	}
+	if p.String() != after {
+		t.Fatalf("%s: replies after the null move left %s, want %s", before, p.String(), after)
+	}
+	p.UndoNull()
+	if p.String() != before || p.Hash() != hash || p.Ply() != plies || p.Turn() != turn {
+		t.Fatalf("%s: after UndoNull %s (hash %x, want %x; ply %d, want %d)", before, p.String(), p.Hash(), hash, p.Ply(), plies)
+	}
+	if again, _ := p.Moves(nil); len(again) != len(moves) {
+		t.Fatalf("%s: %d moves after UndoNull, %d before", before, len(again), len(moves))
 	}
 }
