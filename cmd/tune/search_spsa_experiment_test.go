@@ -11,7 +11,7 @@ import (
 
 // The search issue's SPSA experiments: SPSA tunes tune engine's search
 // parameters through its own protocol (UCI in chess, GTP in Othello) for
-// 10,000 games at a fixed node count, from their hand-set values; then its
+// 10,000 games (Othello 14,000) at a fixed node count, from their hand-set values; then its
 // last values play the hand-set ones at a clock (chess 10+0.1, Othello
 // 2+0.02, the clock of its selective-against-exact match: each side uses
 // most of its clock, so 200 pairs at 10+0.1 would take two hours in
@@ -27,13 +27,14 @@ type searchSPSACase struct {
 	game, engine, limit, params string // engine: the tune engine spec without its limit
 	seed, verifySeed, tc        string
 	adj                         []string
+	games                       int // the run's budget
 }
 
 var searchSPSACases = []searchSPSACase{
 	{"chess", ",proto=uci,arg=engine,arg=chess", ",nodes=10000,stall=120000", chessSearchParams,
-		"5311", "5315", "10+0.1", chessAdj},
+		"5311", "5315", "10+0.1", chessAdj, 10000},
 	{"othello", ",proto=gtp,arg=engine,arg=othello", ",arg=--depth,arg=0,arg=--nodes,arg=50000,stall=120000",
-		othelloSearchParams, "5321", "5325", "2+0.02", nil},
+		othelloSearchParams, "5351", "5355", "2+0.02", nil, 14000},
 }
 
 // The parameters and their SPSA settings as OpenBench writes them: name,
@@ -44,8 +45,8 @@ null-divisor, int, 4, 1, 16, 1, 0.004
 ` + bothSearchParams + `see-margin, int, 0, 0, 1000, 15, 0.004
 `
 
-// bothSearchParams are the parameters chess and Othello share, in the
-// order of tune games.
+// bothSearchParams are the parameters of the chess run that Othello has
+// too, in the order of tune games.
 const bothSearchParams = `lmr-min-move, int, 3, 1, 20, 1, 0.004
 lmr-base, int, 75, 0, 300, 15, 0.004
 lmr-divisor, int, 225, 100, 600, 25, 0.004
@@ -58,7 +59,23 @@ razor-base, int, 300, 0, 2000, 40, 0.004
 razor-margin, int, 200, 0, 2000, 30, 0.004
 `
 
-const othelloSearchParams = bothSearchParams + `probcut-threshold, int, 150, 0, 500, 15, 0.004
+// othelloSearchParams are the second Othello run's (the first, seed 5321,
+// took the 11 of bothSearchParams and probcut-threshold for 10,000 games):
+// with the depth limits of LMR, LMP and ProbCut.
+const othelloSearchParams = `lmr-min-depth, int, 3, 1, 8, 1, 0.004
+lmr-min-move, int, 3, 1, 20, 1, 0.004
+lmr-base, int, 75, 0, 300, 15, 0.004
+lmr-divisor, int, 225, 100, 600, 25, 0.004
+lmp-max-depth, int, 3, 0, 8, 1, 0.004
+lmp-base, int, 3, 1, 30, 1.5, 0.004
+lmp-scale, int, 100, 0, 400, 20, 0.004
+futility-base, int, 50, 0, 1000, 20, 0.004
+futility-margin, int, 100, 0, 1000, 15, 0.004
+rfp-margin, int, 80, 0, 1000, 12, 0.004
+razor-base, int, 300, 0, 2000, 40, 0.004
+razor-margin, int, 200, 0, 2000, 30, 0.004
+probcut-min-depth, int, 3, 1, 10, 1, 0.004
+probcut-threshold, int, 150, 0, 500, 15, 0.004
 `
 
 // TestExperimentSearchSPSA: each game's SPSA run (about an hour on 2
@@ -72,7 +89,7 @@ func TestExperimentSearchSPSA(t *testing.T) {
 		}
 		t.Run(c.game, func(t *testing.T) {
 			dir := spsaRun(t, bin, c)
-			options := spsaOptions(t, bin, dir)
+			options := spsaOptions(t, bin, dir, c)
 			t.Logf("SPSA's last values: %s", strings.Join(options, " "))
 			engine := "cmd=" + bin + c.engine + ",tc=" + c.tc
 			args := append([]string{"--game", c.game, "--a", engine + ",name=spsa," + strings.Join(options, ","),
@@ -100,7 +117,7 @@ func spsaRun(t *testing.T, bin string, c searchSPSACase) string {
 		t.Fatal(err)
 	}
 	args := []string{"run", "--game", c.game, "--algo", "spsa", "--tune-engine", "cmd=" + bin + c.engine + c.limit,
-		"--params", params, "--budget-games", itoa(spsaGames(t)), "--openings", "random:8", "--seed", c.seed,
+		"--params", params, "--budget-games", itoa(spsaGames(t, c)), "--openings", "random:8", "--seed", c.seed,
 		"--ladder-pairs", "-1", "--verify", "off", "--out", dir}
 	if _, err := os.Stat(filepath.Join(dir, "run.db")); err == nil {
 		if spsaShow(t, bin, dir).Status == "done" {
@@ -115,9 +132,9 @@ func spsaRun(t *testing.T, bin string, c searchSPSACase) string {
 	return dir
 }
 
-// spsaGames is the runs' budget: 10,000 games (GAMETUNE_SPSA_GAMES for a
-// trial of the experiment's plumbing).
-func spsaGames(t *testing.T) int { return envInt(t, "GAMETUNE_SPSA_GAMES", 10000) }
+// spsaGames is the case's budget: 10,000 games in chess, 14,000 in Othello
+// (GAMETUNE_SPSA_GAMES for a trial of the experiment's plumbing).
+func spsaGames(t *testing.T, c searchSPSACase) int { return envInt(t, "GAMETUNE_SPSA_GAMES", c.games) }
 
 type spsaShown struct {
 	Status      string
@@ -140,11 +157,11 @@ func spsaShow(t *testing.T, bin, dir string) spsaShown {
 
 // spsaOptions exports the run's last block (SPSA's values when it
 // stopped, as fishtest reports them) as option.NAME=VALUE settings.
-func spsaOptions(t *testing.T, bin, dir string) []string {
+func spsaOptions(t *testing.T, bin, dir string, c searchSPSACase) []string {
 	t.Helper()
 	s := spsaShow(t, bin, dir)
-	if s.Status != "done" || s.Games < spsaGames(t) {
-		t.Fatalf("SPSA run %s: %s after %d games, want done after %d", dir, s.Status, s.Games, spsaGames(t))
+	if s.Status != "done" || s.Games < spsaGames(t, c) {
+		t.Fatalf("SPSA run %s: %s after %d games, want done after %d", dir, s.Status, s.Games, spsaGames(t, c))
 	}
 	p := start(t, bin, "export", dir, "--generation", itoa(s.Generations-1), "--format", "uci")
 	if code := p.exitCode(t, time.Minute); code != 0 {
