@@ -93,7 +93,7 @@ func TestExperimentSearchSPSA(t *testing.T) {
 			t.Logf("SPSA's last values: %s", strings.Join(options, " "))
 			engine := "cmd=" + bin + c.engine + ",tc=" + c.tc
 			args := append([]string{"--game", c.game, "--a", engine + ",name=spsa," + strings.Join(options, ","),
-				"--b", engine + ",name=hand-set", "--pairs", itoa(envInt(t, "GAMETUNE_PAIRS", 200)),
+				"--b", engine + ",name=hand-set," + strings.Join(startOptions(c.params), ","), "--pairs", itoa(envInt(t, "GAMETUNE_PAIRS", 200)),
 				"--workers", itoa(envInt(t, "GAMETUNE_WORKERS", 1)), "--seed", c.verifySeed, "--openings", "random:8"}, c.adj...)
 			m := playMatch(t, args...)
 			if elo, low, high := m.elo(); low <= 0 {
@@ -182,4 +182,25 @@ func spsaOptions(t *testing.T, bin, dir string, c searchSPSACase) []string {
 		t.Fatal("export gave no options")
 	}
 	return options
+}
+
+// startOptions are the hand-set values of params (each line's start) as
+// option.NAME=VALUE settings: the engine's defaults when the run was made
+// (Othello's defaults are now the run's values, games/othello/selective.go).
+func startOptions(params string) []string {
+	var opts []string
+	for _, line := range strings.Split(strings.TrimSpace(params), "\n") {
+		f := strings.Split(line, ", ")
+		opts = append(opts, "option."+f[0]+"="+f[2])
+	}
+	return opts
+}
+
+// TestStartOptions: the match's hand-set side gets every parameter of the
+// run at its start, in the file's order.
+func TestStartOptions(t *testing.T) {
+	got := startOptions(othelloSearchParams)
+	if len(got) != 14 || got[0] != "option.lmr-min-depth=3" || got[13] != "option.probcut-threshold=150" {
+		t.Errorf("startOptions(othello) = %q: want 14, from option.lmr-min-depth=3 to option.probcut-threshold=150", got)
+	}
 }

@@ -120,8 +120,18 @@ var probCutFits = [ProbCutStages][ProbCutMaxDepth + 1]games.ProbCutFit{
 }
 
 // searchDefaults are Othello's defaults for the selective search's
-// parameters, in tenths of a disc (games.SearchDefaulter).
-var searchDefaults = map[string]int{}
+// parameters, in tenths of a disc (games.SearchDefaulter): SPSA's values
+// from the engine's (tune run --algo spsa on the tune engine through GTP,
+// 14,000 games at 50,000 nodes a move, seed 5351, the parameters of
+// cmd/tune's TestExperimentSearchSPSA), which beat the engine's at 2+0.02
+// by +34.9 Elo [+2.0, +68.4] over 200 pairs (docs/experiments.md).
+var searchDefaults = map[string]int{
+	"lmr-min-depth": 2, "lmr-min-move": 2, "lmr-base": 80, "lmr-divisor": 177,
+	"lmp-max-depth": 3, "lmp-base": 2, "lmp-scale": 110,
+	"futility-base": 41, "futility-margin": 90, "rfp-margin": 68,
+	"razor-base": 277, "razor-margin": 213,
+	"probcut-min-depth": 4, "probcut-threshold": 108,
+}
 
 // SearchDefaults returns Othello's defaults for the engine's search
 // parameters (games.SearchDefaulter).
