@@ -6,10 +6,11 @@ import (
 )
 
 // TestServeParams: gametune-param lists the settings in GoGui's form and
-// sets one; bad names, values and forms are refused.
+// sets one; bad names, values and forms are refused. The list gives
+// Othello's own defaults (lmr-base 80, not the engine's 75).
 func TestServeParams(t *testing.T) {
 	got := session(t, strings.Join([]string{
-		"gametune-param", "gametune-param lmr-base 80", "gametune-param selective 1", "gametune-param",
+		"gametune-param", "gametune-param lmr-base 90", "gametune-param selective 1", "gametune-param",
 		"gametune-param lmr-base 999", "gametune-param nothing 1", "gametune-param lmr-base", "gametune-param lmr-base x",
 		"known_command gametune-param",
 	}, "\n"))
@@ -21,12 +22,12 @@ func TestServeParams(t *testing.T) {
 			t.Errorf("response %d: %+v, want %q", i+1, got[i], want)
 		}
 	}
-	for _, want := range []string{"[string] lmr-base 75 (0 to 300)", "[string] time-horizon 16 (5 to 100)"} {
+	for _, want := range []string{"[string] lmr-base 80 (0 to 300)", "[string] time-horizon 16 (5 to 100)"} {
 		if !strings.Contains(got[0].Text, want) {
 			t.Errorf("the list lacks %q:\n%s", want, got[0].Text)
 		}
 	}
-	if !strings.Contains(got[3].Text, "[string] lmr-base 80 ") {
-		t.Errorf("after gametune-param lmr-base 80:\n%s", got[3].Text)
+	if !strings.Contains(got[3].Text, "[string] lmr-base 90 ") {
+		t.Errorf("after gametune-param lmr-base 90:\n%s", got[3].Text)
 	}
 }
