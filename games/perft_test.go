@@ -98,8 +98,8 @@ func TestPerftContextCancel(t *testing.T) {
 			if n != 0 || !errors.Is(err, context.Canceled) {
 				t.Fatalf("PerftContext(%d) = %d, %v; want 0 and context.Canceled", tc.depth, n, err)
 			}
-			if late > 100*time.Millisecond {
-				t.Fatalf("PerftContext returned %v after the cancellation, want well under 100ms", late)
+			if late > time.Second {
+				t.Fatalf("PerftContext returned %v after the cancellation, want well under a second", late)
 			}
 			t.Logf("returned %v after the cancellation", late)
 		})

@@ -78,8 +78,8 @@ func TestReadFIFO(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "named pipe") {
 			t.Fatalf("a FIFO: %v", err)
 		}
-	case <-time.After(time.Second):
-		t.Fatal("Read blocked on a FIFO for a second")
+	case <-time.After(10 * time.Second):
+		t.Fatal("Read blocked on a FIFO for 10 seconds")
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gametune/gametune/engine"
 	"github.com/gametune/gametune/games"
@@ -98,22 +97,31 @@ func BenchmarkGamesPerSecond(b *testing.B) {
 	}
 }
 
+// TestCancelKeepsFinishedGames: cancelling as the first game is delivered
+// ends Run with context.Canceled, having delivered the games already
+// finished and not the rest. The cancel comes from the callback, not a
+// timer, so the test holds on a loaded machine and a fast one alike.
 func TestCancelKeepsFinishedGames(t *testing.T) {
 	specs := othelloSpecs(t, 40, 5)
 	pool, _ := NewPool(2, 4)
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	done := 0
-	start := time.Now()
-	time.AfterFunc(300*time.Millisecond, cancel)
-	err := pool.Run(ctx, specs, func(i int, r Record) error { done++; return nil })
+	err := pool.Run(ctx, specs, func(i int, r Record) error {
+		if i != done || r.Plies == 0 {
+			t.Errorf("game %d delivered as number %d with %d plies", i, done, r.Plies)
+		}
+		done++
+		if done == 1 {
+			cancel()
+		}
+		return nil
+	})
 	if err != context.Canceled {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("stopped after %v", d)
-	}
-	if done == len(specs) {
-		t.Fatal("every game finished: the test proves nothing")
+	if done == 0 || done > len(specs)/2 {
+		t.Fatalf("%d of %d games delivered after cancelling at the first", done, len(specs))
 	}
 }
 
