@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"os/exec"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +23,43 @@ type engineProcess struct {
 	lines  chan string
 	reader *bufio.Reader // for GTP responses
 	exited chan error
+	stderr *lockedBuffer // what the engine wrote there, for a failure's message
+}
+
+// lockedBuffer is a bytes.Buffer written by the process's copier and read
+// by the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.b.Len() > 1<<20 {
+		return len(p), nil // enough to read
+	}
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// hung is the failure message's tail for an engine that stopped answering:
+// a Go engine (gametune's own) is sent SIGQUIT, and writes its goroutines'
+// stacks to its standard error before it exits, so that a hang seen once on
+// a loaded machine can be read afterwards.
+func (p *engineProcess) hung() string {
+	p.cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case err := <-p.exited:
+		p.exited <- err
+	case <-time.After(5 * time.Second):
+	}
+	return "\nthe engine's standard error after SIGQUIT:\n" + p.stderr.String()
 }
 
 // startEngine starts name with args; the process is killed when the test
@@ -36,10 +76,12 @@ func startEngine(t *testing.T, gtpMode bool, name string, args ...string) *engin
 	if err != nil {
 		t.Fatal(err)
 	}
+	errOut := &lockedBuffer{}
+	cmd.Stderr = errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &engineProcess{t: t, cmd: cmd, stdin: stdin, lines: make(chan string, 1024), exited: make(chan error, 1)}
+	p := &engineProcess{t: t, cmd: cmd, stdin: stdin, lines: make(chan string, 1024), exited: make(chan error, 1), stderr: errOut}
 	if gtpMode {
 		p.reader = bufio.NewReader(stdout)
 		go func() {
@@ -100,7 +142,7 @@ func (p *engineProcess) expect(prefix string, timeout time.Duration) (string, []
 			}
 			seen = append(seen, l)
 		case <-deadline:
-			p.t.Fatalf("no %q within %v; the engine wrote %q", prefix, timeout, seen)
+			p.t.Fatalf("no %q within %v; the engine wrote %q%s", prefix, timeout, seen, p.hung())
 		}
 	}
 }

@@ -112,3 +112,32 @@ func TestTunable(t *testing.T) {
 		t.Error("chess lists probcut-threshold, a technique it does not offer")
 	}
 }
+
+// TestParamsOfTheGame: a GUI sees only the parameters of the techniques
+// its game offers: chess's null move and exchange margin, Othello's
+// ProbCut, neither's in the other, and tic-tac-toe none of the three.
+func TestParamsOfTheGame(t *testing.T) {
+	for _, c := range []struct {
+		game     string
+		has, not []string
+	}{
+		{"chess", []string{"null-reduction", "see-margin", "lmr-base"}, []string{"probcut-threshold"}},
+		{"othello", []string{"probcut-threshold", "lmr-base"}, []string{"null-reduction", "null-eval-margin", "see-margin"}},
+		{"tictactoe", []string{"lmr-base"}, []string{"null-reduction", "see-margin", "probcut-threshold"}},
+	} {
+		names := map[string]bool{}
+		for _, p := range newThinker(t, c.game, thinker.Options{TableMiB: 1}).Params() {
+			names[p.Name] = true
+		}
+		for _, n := range c.has {
+			if !names[n] {
+				t.Errorf("%s: no parameter %s", c.game, n)
+			}
+		}
+		for _, n := range c.not {
+			if names[n] {
+				t.Errorf("%s: parameter %s, a technique the game does not offer", c.game, n)
+			}
+		}
+	}
+}

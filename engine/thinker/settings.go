@@ -48,16 +48,16 @@ func (t *Thinker) limits(l games.ThinkLimits) (engine.Limits, games.ThinkLimits,
 const SelectiveParam = "selective"
 
 // Params lists the settings a GUI may change besides the weights, with
-// their values: SelectiveParam, the selective search's parameters (with
-// the game's ranges, engine.SearchParamListFor) and the clock use's
-// constants (TimeParamList).
+// their values: SelectiveParam, the parameters of the selective search's
+// techniques the game offers (with its defaults, engine.SearchParamsUsed)
+// and the clock use's constants (TimeParamList).
 func (t *Thinker) Params() []games.Param {
 	on := 0
 	if t.opts.Selective {
 		on = 1
 	}
 	out := []games.Param{{Name: SelectiveParam, Doc: "the selective search (1) or the exact full-width one (0)", Value: on, Max: 1, Check: true}}
-	for _, p := range engine.SearchParamListFor(t.g.Start()) {
+	for _, p := range engine.SearchParamsUsed(t.g.Start()) {
 		v, _ := t.opts.Params.Get(p.Name)
 		out = append(out, games.Param{Name: p.Name, Doc: p.Doc, Value: int(v), Min: int(p.Min), Max: int(p.Max)})
 	}
