@@ -7,6 +7,11 @@ import "time"
 // asks, and the engine that thinks (engine/thinker): both import games and
 // neither imports the other.
 
+// MaxMoveOverhead is the most time a GUI may have an engine keep back from
+// every move's time for its own delays (UCI's and xboard's Move Overhead
+// option; the engines' default is theirs).
+const MaxMoveOverhead = 5 * time.Second
+
 // ThinkLimits are the limits of one search as a GUI gives them. The zero
 // value asks for the engine's own default limits; any field set replaces
 // them all (an unset depth is then no depth limit).

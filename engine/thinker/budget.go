@@ -13,11 +13,8 @@ import (
 // says otherwise (UCI's Move Overhead option): the process's reading,
 // writing, the operating system's scheduling (a loaded machine can hold a
 // process back for tens of milliseconds) and the search's check of its
-// deadline. MaxMoveOverhead is the most a GUI may ask for.
-const (
-	DefaultMoveOverhead = 10 * time.Millisecond
-	MaxMoveOverhead     = 5 * time.Second
-)
+// deadline. games.MaxMoveOverhead is the most a GUI may ask for.
+const DefaultMoveOverhead = 10 * time.Millisecond
 
 // TimeParams are the constants of the clock use, each an integer so that
 // a GUI sets it as a UCI spin option and a tuner moves it in steps of one

@@ -12,10 +12,10 @@ import (
 func (t *Thinker) MoveOverhead() time.Duration { return t.timer.Overhead }
 
 // SetMoveOverhead makes d the time kept back from every move's time, or
-// says why not: 0 to MaxMoveOverhead, in whole milliseconds.
+// says why not: 0 to games.MaxMoveOverhead, in whole milliseconds.
 func (t *Thinker) SetMoveOverhead(d time.Duration) error {
-	if d < 0 || d > MaxMoveOverhead || d%time.Millisecond != 0 {
-		return fmt.Errorf("move overhead %v: want 0 to %d ms in whole milliseconds", d, MaxMoveOverhead.Milliseconds())
+	if d < 0 || d > games.MaxMoveOverhead || d%time.Millisecond != 0 {
+		return fmt.Errorf("move overhead %v: want 0 to %d ms in whole milliseconds", d, games.MaxMoveOverhead.Milliseconds())
 	}
 	t.timer.Overhead = d
 	return nil

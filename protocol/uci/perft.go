@@ -9,9 +9,6 @@ import (
 	"github.com/gametune/gametune/protocol/lines"
 )
 
-// MaxMoveOverhead bounds the Move Overhead option, in milliseconds.
-const MaxMoveOverhead = 5000
-
 // Division is a perft divided by the first move, as Stockfish's "go perft
 // N" writes it: the leaves below each move of the position, in the order
 // the game lists them, and their sum.

@@ -41,9 +41,6 @@ type Engine interface {
 	Stop() // end the search now, with its report
 }
 
-// MaxMoveOverhead bounds the Move Overhead option, in milliseconds.
-const MaxMoveOverhead = 5000
-
 // server is one CECP session: the engine, the game as the GUI told it,
 // which side the engine plays, and the limits it was given.
 type server struct {
