@@ -78,6 +78,7 @@ func startEngine(t *testing.T, gtpMode bool, name string, args ...string) *engin
 	}
 	errOut := &lockedBuffer{}
 	cmd.Stderr = errOut
+	cmd.WaitDelay = 2 * time.Second // a child of the engine (polyglot's) may hold standard error after it ends
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
