@@ -53,6 +53,9 @@ func (l *lockedBuffer) String() string {
 // stacks to its standard error before it exits, so that a hang seen once on
 // a loaded machine can be read afterwards.
 func (p *engineProcess) hung() string {
+	if p.cmd.Stderr == nil {
+		return "" // another program's: its standard error is not kept
+	}
 	p.cmd.Process.Signal(syscall.SIGQUIT)
 	select {
 	case err := <-p.exited:
@@ -67,6 +70,14 @@ func (p *engineProcess) hung() string {
 // or with gtpMode as GTP responses (gtp).
 func startEngine(t *testing.T, gtpMode bool, name string, args ...string) *engineProcess {
 	t.Helper()
+	return startProcess(t, gtpMode, false, name, args...)
+}
+
+// startProcess is startEngine that, with keepStderr, keeps what the engine
+// writes on its standard error for hung (gametune's own engine; the others'
+// goes where it went before, nowhere).
+func startProcess(t *testing.T, gtpMode, keepStderr bool, name string, args ...string) *engineProcess {
+	t.Helper()
 	cmd := exec.Command(name, args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -77,8 +88,9 @@ func startEngine(t *testing.T, gtpMode bool, name string, args ...string) *engin
 		t.Fatal(err)
 	}
 	errOut := &lockedBuffer{}
-	cmd.Stderr = errOut
-	cmd.WaitDelay = 2 * time.Second // a child of the engine (polyglot's) may hold standard error after it ends
+	if keepStderr {
+		cmd.Stderr = errOut
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +125,7 @@ func startEngine(t *testing.T, gtpMode bool, name string, args ...string) *engin
 
 func startTuneEngine(t *testing.T, gtpMode bool, args ...string) *engineProcess {
 	t.Helper()
-	return startEngine(t, gtpMode, buildTune(t), append([]string{"engine"}, args...)...)
+	return startProcess(t, gtpMode, true, buildTune(t), append([]string{"engine"}, args...)...)
 }
 
 func (p *engineProcess) send(lines ...string) {
