@@ -170,16 +170,20 @@ var nullFENs = []string{
 // reverse futility, which would end those nodes first), the condition that
 // the static evaluation reach beta no longer keeps both sides from passing
 // in turn: the null move's own rule must.
+//
+// The searches start from the engine's hand-set values, not chess's own
+// (SPSA's, whose reverse futility ends more nodes before their null move
+// and leaves few verifications to stop in).
 func TestNullMoveSearchInvariants(t *testing.T) {
-	params := DefaultSearchParams(chess.Start())
+	params := DefaultSearchParams(nil)
 	params.NullVerifyFrom, params.NullReduction, params.NullDivisor = 3, 1, 16
-	tempo := DefaultSearchParams(chess.Start())
+	tempo := DefaultSearchParams(nil)
 	tempo.NullReduction, tempo.NullDivisor, tempo.ReverseMaxDepth = 1, 16, 0
 	configs := []struct {
 		ev   *games.Evaluator
 		opts Options
 	}{
-		{probedPST(t, 0), Options{TableMiB: 1, Selective: true}},
+		{probedPST(t, 0), Options{TableMiB: 1, Selective: true, Params: DefaultSearchParams(nil)}},
 		{probedPST(t, 0), Options{TableMiB: 1, Selective: true, Params: params}},
 		{probedPST(t, 300), Options{TableMiB: 1, Selective: true, Params: tempo}},
 	}

@@ -99,7 +99,7 @@ func TestGamesList(t *testing.T) {
 		for _, p := range g.Search {
 			search[p.Name] = p.Default
 		}
-		if g.Name == "chess" && (search["lmr-base"] != 75 || search["null-reduction"] != 3 || search["time-horizon"] != 16) {
+		if g.Name == "chess" && (search["lmr-base"] != 87 || search["null-reduction"] != 3 || search["time-horizon"] != 16) {
 			t.Errorf("chess's search parameters are not all listed: %v", search)
 		}
 		if len(g.Evaluators) == 0 || len(g.Evaluators[0].Features) == 0 {

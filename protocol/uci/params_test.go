@@ -16,7 +16,7 @@ func TestServeParams(t *testing.T) {
 	text := strings.Join(got, "\n")
 	for _, want := range []string{
 		"option name selective type check default false",
-		"option name lmr-base type spin default 75 min 0 max 300",
+		"option name lmr-base type spin default 87 min 0 max 300", // chess's own default (games/chess)
 		"option name time-horizon type spin default 16 min 5 max 100",
 		"info string error: uci: option lmr-base value \"301\": want an integer from 0 to 300",
 		"info string error: uci: option selective value \"maybe\": want true or false",
