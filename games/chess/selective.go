@@ -96,7 +96,7 @@ func (p *Position) Exchange(m games.Move) int32 {
 // the engine's (tune run --algo spsa on tune engine through UCI, 20
 // parameters at 10,000 nodes a move, seed 5341, its generation 298 after
 // 10,024 games: cmd/tune's TestExperimentSearchSPSA), which beat the
-// engine's at 10+0.1 by ELO over 200 pairs (docs/experiments.md). Those
+// engine's at 10+0.1 by +25.2 Elo [+0.6, +50.1] over 200 pairs (docs/experiments.md). Those
 // it left where they were are the engine's.
 var searchDefaults = map[string]int{
 	"null-divisor": 5, "null-verify-from": 13,
