@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,29 +21,7 @@ type engineProcess struct {
 	lines  chan string
 	reader *bufio.Reader // for GTP responses
 	exited chan error
-	stderr *lockedBuffer // what the engine wrote there, for a failure's message
-}
-
-// lockedBuffer is a bytes.Buffer written by the process's copier and read
-// by the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.b.Len() > 1<<20 {
-		return len(p), nil // enough to read
-	}
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	stderr *syncBuffer // what gametune's own engine wrote there, for a failure's message; nil for others
 }
 
 // hung is the failure message's tail for an engine that stopped answering:
@@ -53,7 +29,7 @@ func (l *lockedBuffer) String() string {
 // stacks to its standard error before it exits, so that a hang seen once on
 // a loaded machine can be read afterwards.
 func (p *engineProcess) hung() string {
-	if p.cmd.Stderr == nil {
+	if p.stderr == nil {
 		return "" // another program's: its standard error is not kept
 	}
 	p.cmd.Process.Signal(syscall.SIGQUIT)
@@ -87,8 +63,9 @@ func startProcess(t *testing.T, gtpMode, keepStderr bool, name string, args ...s
 	if err != nil {
 		t.Fatal(err)
 	}
-	errOut := &lockedBuffer{}
+	var errOut *syncBuffer
 	if keepStderr {
+		errOut = &syncBuffer{}
 		cmd.Stderr = errOut
 	}
 	if err := cmd.Start(); err != nil {
