@@ -168,7 +168,7 @@ func (s *server) hello() []string {
 		Option{Name: "Hash", Type: "spin", Default: strconv.Itoa(size), Min: 1, Max: int64(max)}.String(),
 		Option{Name: "Clear Hash", Type: "button"}.String(),
 		Option{Name: "Move Overhead", Type: "spin", Default: strconv.FormatInt(s.e.MoveOverhead().Milliseconds(), 10),
-			Min: 0, Max: maxOverheadMS}.String(),
+			Min: 0, Max: games.MaxMoveOverhead.Milliseconds()}.String(),
 	)
 	for _, p := range s.e.Params() {
 		out = append(out, ParamOption(p).String())
@@ -207,8 +207,8 @@ func setOption(e Engine, o SetOption) error {
 		return nil
 	case "move overhead":
 		n, err := strconv.ParseInt(o.Value, 10, 64)
-		if err != nil || n < 0 || n > maxOverheadMS {
-			return fmt.Errorf("option Move Overhead value %q: want a whole number of ms from 0 to %d", o.Value, maxOverheadMS)
+		if err != nil || n < 0 || n > games.MaxMoveOverhead.Milliseconds() {
+			return fmt.Errorf("option Move Overhead value %q: want a whole number of ms from 0 to %d", o.Value, games.MaxMoveOverhead.Milliseconds())
 		}
 		return e.SetMoveOverhead(time.Duration(n) * time.Millisecond)
 	}
@@ -355,6 +355,3 @@ func moveText(p games.Position, m games.Move) string {
 	}
 	return p.FormatMove(m)
 }
-
-// maxOverheadMS is the Move Overhead option's bound, in milliseconds.
-const maxOverheadMS = int64(games.MaxMoveOverhead / time.Millisecond)

@@ -31,7 +31,7 @@ func (s *server) features() []string {
 // options are the options the engine offers.
 func (s *server) options() []Option {
 	return []Option{
-		{Name: "Move Overhead", Type: "spin", Default: strconv.FormatInt(s.e.MoveOverhead().Milliseconds(), 10), Max: maxOverheadMS},
+		{Name: "Move Overhead", Type: "spin", Default: strconv.FormatInt(s.e.MoveOverhead().Milliseconds(), 10), Max: games.MaxMoveOverhead.Milliseconds()},
 		{Name: "Clear Hash", Type: "button"},
 	}
 }
@@ -43,8 +43,8 @@ func (s *server) option(text string) {
 	switch strings.TrimSpace(name) {
 	case "Move Overhead":
 		n, perr := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
-		if perr != nil || n < 0 || n > maxOverheadMS {
-			err = fmt.Errorf("Move Overhead takes whole milliseconds from 0 to %d", maxOverheadMS)
+		if perr != nil || n < 0 || n > games.MaxMoveOverhead.Milliseconds() {
+			err = fmt.Errorf("Move Overhead takes whole milliseconds from 0 to %d", games.MaxMoveOverhead.Milliseconds())
 			break
 		}
 		err = s.e.SetMoveOverhead(time.Duration(n) * time.Millisecond)
@@ -154,6 +154,3 @@ func moveText(p games.Position, m games.Move) string {
 	}
 	return p.FormatMove(m)
 }
-
-// maxOverheadMS is the Move Overhead option's bound, in milliseconds.
-const maxOverheadMS = int64(games.MaxMoveOverhead / time.Millisecond)
