@@ -729,23 +729,18 @@ func TestHostileOnDebianNATSServer(t *testing.T) {
 		}
 	}()
 	var log syncBuffer // read when the games do not come: it failed once on a loaded machine, not since
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the coordinator's log:\n%s", log.String())
+		}
+	})
 	resumed, err := NewRunner(ctx, c, RunnerOptions{Run: "flooded", resultsPerWorker: 500, Ephemeral: true, Log: &log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resumed.Close()
 	specs := matchSpecs(t, 2)
-	var got []tournament.Record
-	cctx, ccancel := context.WithTimeout(ctx, 4*time.Minute)
-	defer ccancel()
-	if err := resumed.Run(cctx, specs, func(i int, r tournament.Record) error {
-		r.Duration, r.Evals = 0, nil
-		got = append(got, r)
-		return nil
-	}); err != nil {
-		stop()
-		t.Fatalf("%v after %d games, %d jobs taken by the dropper; the coordinator's log:\n%s", err, len(got), taken(), log.String())
-	}
+	got := collectWithin(t, resumed, specs, 4*time.Minute)
 	stop()
 	n := taken()
 	<-honestDone
