@@ -451,6 +451,11 @@ type Evaluator struct {
 	// place of the reports' words for Othello's (each square's average
 	// contribution).
 	PicturesDoc string
+	// Impl, if set, is the game's own state behind Evaluate (Othello's
+	// pattern tables), through which the game's search code may score
+	// positions as Evaluate does, to the bit, but faster. A copy that
+	// sets another Evaluate must clear it.
+	Impl any
 }
 
 // MaxEval bounds the magnitude of static evaluations; the engine's win

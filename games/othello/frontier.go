@@ -44,11 +44,14 @@ func (p *Position) Frontier(ev *games.Evaluator, w []float64, depth int, alpha, 
 		return games.FrontierResult{Outcome: p.final()}
 	}
 	f := frontier{p: p, ev: ev, w: w}
+	if t, ok := ev.Impl.(*patternTables); ok {
+		f.patterns = t.expanded()
+	}
 	var r games.FrontierResult
 	if depth >= 2 {
 		r.Score, r.Move, r.Reply = f.two(me, them, legal, turn, alpha, beta, win, first, killers)
 	} else {
-		r.Score, r.Move = f.one(me, them, legal, turn, beta, win, first, killers[0])
+		r.Score, r.Move = f.one(me, them, legal, turn, beta, win, first, killers[0], nil)
 	}
 	p.discs[turn], p.discs[turn^1], p.turn, p.legal = me, them, turn, legal
 	r.Leaves, r.Evals, r.Cutoffs, r.FirstCutoffs = f.leaves, f.evals, f.cutoffs, f.firstCutoffs
@@ -62,6 +65,9 @@ type frontier struct {
 	ev                                   *games.Evaluator
 	w                                    []float64
 	leaves, evals, cutoffs, firstCutoffs int
+	// patterns are ev's tables when it is a patterns evaluator: Frontier
+	// then scores a move's position from readings updated by the move.
+	patterns *[PatternStages]patternStageTable
 }
 
 // squares lists a node's moves in the order Frontier tries them: first (the
@@ -131,13 +137,21 @@ func final(mine, theirs Bitboard, win int32) int32 {
 
 // one searches a node one ply above the horizon, me (side) to move with
 // moves legal, in a game that goes on.
-func (f *frontier) one(me, them, legal Bitboard, side games.Side, beta, win int32, first games.Move, killers [2]games.Move) (int32, games.Move) {
+//
+// With the patterns evaluator, base are the readings of the node from the
+// opponent's side (nil: read here), which each move updates.
+func (f *frontier) one(me, them, legal Bitboard, side games.Side, beta, win int32, first games.Move, killers [2]games.Move, base *halfReadings) (int32, games.Move) {
 	if legal == 0 { // a pass: the opponent can move
 		f.leaves++
 		return -f.evaluate(them, me, legalMoves(them, me), side^1), PassMove
 	}
 	best, bestMove := below(win), games.NoMove
 	order := moveOrder(legal, first, killers)
+	var read halfReadings
+	if f.patterns != nil && base == nil {
+		read.read(uint64(them), uint64(me))
+		base = &read
+	}
 	for tried := 1; ; tried++ {
 		sq, ok := order.next()
 		if !ok {
@@ -148,9 +162,15 @@ func (f *frontier) one(me, them, legal Bitboard, side games.Side, beta, win int3
 		reply := legalMoves(theirs, mine)
 		f.leaves++
 		var sc int32
-		if reply == 0 && legalMoves(mine, theirs) == 0 {
+		switch {
+		case reply == 0 && legalMoves(mine, theirs) == 0:
 			sc = final(mine, theirs, win)
-		} else {
+		case f.patterns != nil:
+			var r halfReadings
+			moveReadings(base, fl, sq, &r)
+			f.evals++
+			sc = -clampEval(evaluateReadings(theirs, mine, reply, &r, f.patterns, f.w))
+		default:
 			sc = -f.evaluate(theirs, mine, reply, side^1)
 		}
 		if sc > best {
@@ -168,9 +188,13 @@ func (f *frontier) one(me, them, legal Bitboard, side games.Side, beta, win int3
 // moves legal, in a game that goes on. It returns the score, the best move
 // and the best answer to it.
 func (f *frontier) two(me, them, legal Bitboard, side games.Side, alpha, beta, win int32, first games.Move, killers [2][2]games.Move) (int32, games.Move, games.Move) {
+	var node, child halfReadings // with patterns: the node's readings, and a move's node's from its opponent's side
+	if f.patterns != nil {
+		node.read(uint64(me), uint64(them))
+	}
 	if legal == 0 { // a pass: the opponent can move
 		f.leaves++
-		sc, reply := f.one(them, me, legalMoves(them, me), side^1, -alpha, win-1, games.NoMove, killers[1])
+		sc, reply := f.one(them, me, legalMoves(them, me), side^1, -alpha, win-1, games.NoMove, killers[1], f.readings(&node))
 		return -sc, PassMove, reply
 	}
 	best, bestMove, bestReply := below(win), games.NoMove, games.NoMove
@@ -190,7 +214,10 @@ func (f *frontier) two(me, them, legal Bitboard, side games.Side, alpha, beta, w
 			sc = final(mine, theirs, win)
 		} else {
 			var s int32
-			s, reply = f.one(theirs, mine, moves, side^1, -max(alpha, best), win-1, games.NoMove, killers[1])
+			if f.patterns != nil {
+				undoReadings(&node, fl, sq, &child)
+			}
+			s, reply = f.one(theirs, mine, moves, side^1, -max(alpha, best), win-1, games.NoMove, killers[1], f.readings(&child))
 			sc = -s
 			if s >= -max(alpha, best) && reply != killers[1][0] { // the answer that refuted the move: a killer for its siblings
 				killers[1][0], killers[1][1] = reply, killers[1][0]
@@ -205,6 +232,14 @@ func (f *frontier) two(me, them, legal Bitboard, side games.Side, alpha, beta, w
 		}
 	}
 	return best, bestMove, bestReply
+}
+
+// readings is r when Frontier scores through readings, else nil.
+func (f *frontier) readings(r *halfReadings) *halfReadings {
+	if f.patterns == nil {
+		return nil
+	}
+	return r
 }
 
 // cut counts a node that stopped at the tried-th move.

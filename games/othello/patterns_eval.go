@@ -119,6 +119,7 @@ func newPatternsEvaluator(data []float32) *games.Evaluator {
 			return patternTerms(gp.(*Position), dst)
 		},
 		Bind: newPatternsEvaluator,
+		Impl: tables,
 	}
 	for _, f := range ev.Features {
 		ev.Scratch = append(ev.Scratch, f.Default)
@@ -269,10 +270,19 @@ func patternMobilityOf(p *Position) float64 {
 // differ from the chain's).
 func evaluatePatterns(p *Position, ex *[PatternStages]patternStageTable, w []float64) int {
 	own, opp := p.mine(), p.theirs()
+	var r halfReadings
+	r.read(uint64(own), uint64(opp))
+	return evaluateReadings(own, opp, p.legal, &r, ex, w)
+}
+
+// evaluateReadings is evaluatePatterns of the position whose side to move
+// has the discs own and the moves legal, its opponent the discs opp, and
+// whose readings are r.
+func evaluateReadings(own, opp, legal Bitboard, r *halfReadings, ex *[PatternStages]patternStageTable, w []float64) int {
 	discs := popcount(own | opp)
 	s := int(patternStageOf[discs&127]) & (PatternStages - 1)
-	mobility := float64(popcount(p.legal) - popcount(legalMoves(opp, own)))
-	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10 := patternValues(own, opp, &ex[s])
+	mobility := float64(popcount(legal) - popcount(legalMoves(opp, own)))
+	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10 := readingValues(r, &ex[s])
 	parity := float64(discs&1*2 - 1)
 	ws := (*[patternFeatureCount]float64)(w)
 	const st = PatternStages

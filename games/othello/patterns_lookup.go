@@ -130,7 +130,7 @@ func transposedHalf(own, opp uint64, out *[16]byte) {
 	t := halfTables
 	o0, o1, o2, o3 := &t[0][uint8(own)], &t[1][uint8(own>>8)], &t[2][uint8(own>>16)], &t[3][uint8(own>>24)]
 	p0, p1, p2, p3 := &t[0][uint8(opp)], &t[1][uint8(opp>>8)], &t[2][uint8(opp>>16)], &t[3][uint8(opp>>24)]
-	binary.LittleEndian.PutUint64(out[0:], o0[0]+o1[0]+2*(p0[0]+p1[0]))
+	binary.LittleEndian.PutUint64(out[0:], o0[0]+o1[0]+o2[0]+o3[0]+2*(p0[0]+p1[0]+p2[0]+p3[0]))
 	binary.LittleEndian.PutUint64(out[8:], o0[1]+o1[1]+o2[1]+o3[1]+2*(p0[1]+p1[1]+p2[1]+p3[1]))
 }
 
@@ -147,23 +147,41 @@ func patternLookup(own, opp Bitboard, e *patternStageTable, sums *[patternClassC
 	*sums = [...]float32{s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10}
 }
 
+// halfReadings are the words of the four half boards, whose lanes are
+// read as 16-bit loads: ranks 1-4 of the board (bytes 0-47), of the board
+// mirrored (ranks 8-5, bytes 48-95), words 0 and 1 of the board transposed
+// (files a-d, bytes 96-111) and transposed mirrored (files h-e, 112-127).
+type halfReadings [halfReadingBytes]byte
+
+// halfReadingBytes is the size of halfReadings: 16 words.
+const halfReadingBytes = 2*halfWordCount*8 + 2*16
+
+// readGo sets r to the readings of own and opp (the discs of the side to
+// move and of its opponent), in Go: read does it, on amd64 with SSE2.
+func (r *halfReadings) readGo(own, opp uint64) {
+	ownT, oppT := transpose(Bitboard(own)), transpose(Bitboard(opp))
+	boardHalf(own, opp, (*[halfWordCount * 8]byte)(r[0:]))
+	boardHalf(bits.ReverseBytes64(own), bits.ReverseBytes64(opp), (*[halfWordCount * 8]byte)(r[48:]))
+	transposedHalf(uint64(ownT), uint64(oppT), (*[16]byte)(r[96:]))
+	transposedHalf(bits.ReverseBytes64(uint64(ownT)), bits.ReverseBytes64(uint64(oppT)), (*[16]byte)(r[112:]))
+}
+
 // patternValues returns, class by class, the sum of e's values over the
 // instances' readings for own and opp (the discs of the side to move and
-// of its opponent), each class's values added in the order of
+// of its opponent): readingValues of their readings.
+func patternValues(own, opp Bitboard, e *patternStageTable) (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 float32) {
+	var r halfReadings
+	r.read(uint64(own), uint64(opp))
+	return readingValues(&r, e)
+}
+
+// readingValues returns, class by class, the sum of e's values over the
+// instances' readings r, each class's values added in the order of
 // oldPatternLookup, so that the sums are the same to the bit. It returns
 // them in registers.
-func patternValues(own, opp Bitboard, e *patternStageTable) (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 float32) {
-	// The words of four half boards, whose lanes are read as 16-bit
-	// loads: ranks 1-4 of the board, of the board mirrored (ranks 8-5), of
-	// the board transposed (files a-d), and transposed mirrored (h-e).
-	var words [2][halfWordCount * 8]byte
-	var wordsT [2][16]byte
-	ownT, oppT := uint64(transpose(own)), uint64(transpose(opp))
-	boardHalf(uint64(own), uint64(opp), &words[0])
-	boardHalf(bits.ReverseBytes64(uint64(own)), bits.ReverseBytes64(uint64(opp)), &words[1])
-	transposedHalf(ownT, oppT, &wordsT[0])
-	transposedHalf(bits.ReverseBytes64(ownT), bits.ReverseBytes64(oppT), &wordsT[1])
-	lo, hi, loT, hiT := &words[0], &words[1], &wordsT[0], &wordsT[1]
+func readingValues(r *halfReadings, e *patternStageTable) (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 float32) {
+	lo, hi := (*[halfWordCount * 8]byte)(r[0:]), (*[halfWordCount * 8]byte)(r[48:])
+	loT, hiT := (*[16]byte)(r[96:]), (*[16]byte)(r[112:])
 	s0 = (at(e, edgeOffset, laneOf(lo, 0, 0)) + at(e, edgeOffset, laneOf(hi, 0, 0))) + (at(e, edgeOffset, laneOfT(loT, 0, 0)) + at(e, edgeOffset, laneOfT(hiT, 0, 0)))
 	s1 = (at(e, corner3x3Offset, laneOf(lo, 0, 1)) + at(e, corner3x3Offset, laneOf(lo, 0, 2))) + (at(e, corner3x3Offset, laneOf(hi, 0, 1)) + at(e, corner3x3Offset, laneOf(hi, 0, 2)))
 	s2 = ((at(e, corner2x5Offset, laneOf(lo, 0, 3)) + at(e, corner2x5Offset, laneOf(lo, 1, 0))) + (at(e, corner2x5Offset, laneOf(hi, 0, 3)) + at(e, corner2x5Offset, laneOf(hi, 1, 0)))) +
