@@ -124,8 +124,10 @@ func boardHalf(own, opp uint64, out *[halfWordCount * 8]byte) {
 }
 
 // transposedHalf is boardHalf for a half board of the transposed board:
-// words 0 and 1 only, and rank 3 left out of word 0, where it adds only
-// to the corner3x3 lanes, which the board's half boards read.
+// words 0 and 1 only. Its corner3x3 lanes (word 0, lanes 1 and 2) read
+// the corners the board's half boards read, and are not used; they take
+// ranks 3 and 4 as the other lanes do, so that the readings stay linear in
+// the discs (readings.go), as the assembly sums them.
 func transposedHalf(own, opp uint64, out *[16]byte) {
 	t := halfTables
 	o0, o1, o2, o3 := &t[0][uint8(own)], &t[1][uint8(own>>8)], &t[2][uint8(own>>16)], &t[3][uint8(own>>24)]
