@@ -147,10 +147,9 @@ func (f *frontier) one(me, them, legal Bitboard, side games.Side, beta, win int3
 	}
 	best, bestMove := below(win), games.NoMove
 	order := moveOrder(legal, first, killers)
-	var read halfReadings
-	if f.patterns != nil && base == nil {
-		read.read(uint64(them), uint64(me))
-		base = &read
+	if f.patterns != nil && base == nil { // new here, not a variable: full's nodes clear no readings
+		base = new(halfReadings)
+		base.read(uint64(them), uint64(me))
 	}
 	for tried := 1; ; tried++ {
 		sq, ok := order.next()
@@ -188,13 +187,14 @@ func (f *frontier) one(me, them, legal Bitboard, side games.Side, beta, win int3
 // moves legal, in a game that goes on. It returns the score, the best move
 // and the best answer to it.
 func (f *frontier) two(me, them, legal Bitboard, side games.Side, alpha, beta, win int32, first games.Move, killers [2][2]games.Move) (int32, games.Move, games.Move) {
-	var node, child halfReadings // with patterns: the node's readings, and a move's node's from its opponent's side
+	var node, child *halfReadings // with patterns: the node's readings, and a move's node's from its opponent's side
 	if f.patterns != nil {
+		node, child = new(halfReadings), new(halfReadings)
 		node.read(uint64(me), uint64(them))
 	}
 	if legal == 0 { // a pass: the opponent can move
 		f.leaves++
-		sc, reply := f.one(them, me, legalMoves(them, me), side^1, -alpha, win-1, games.NoMove, killers[1], f.readings(&node))
+		sc, reply := f.one(them, me, legalMoves(them, me), side^1, -alpha, win-1, games.NoMove, killers[1], node)
 		return -sc, PassMove, reply
 	}
 	best, bestMove, bestReply := below(win), games.NoMove, games.NoMove
@@ -214,10 +214,10 @@ func (f *frontier) two(me, them, legal Bitboard, side games.Side, alpha, beta, w
 			sc = final(mine, theirs, win)
 		} else {
 			var s int32
-			if f.patterns != nil {
-				undoReadings(&node, fl, sq, &child)
+			if node != nil {
+				undoReadings(node, fl, sq, child)
 			}
-			s, reply = f.one(theirs, mine, moves, side^1, -max(alpha, best), win-1, games.NoMove, killers[1], f.readings(&child))
+			s, reply = f.one(theirs, mine, moves, side^1, -max(alpha, best), win-1, games.NoMove, killers[1], child)
 			sc = -s
 			if s >= -max(alpha, best) && reply != killers[1][0] { // the answer that refuted the move: a killer for its siblings
 				killers[1][0], killers[1][1] = reply, killers[1][0]
@@ -232,14 +232,6 @@ func (f *frontier) two(me, them, legal Bitboard, side games.Side, alpha, beta, w
 		}
 	}
 	return best, bestMove, bestReply
-}
-
-// readings is r when Frontier scores through readings, else nil.
-func (f *frontier) readings(r *halfReadings) *halfReadings {
-	if f.patterns == nil {
-		return nil
-	}
-	return r
 }
 
 // cut counts a node that stopped at the tried-th move.

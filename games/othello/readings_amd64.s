@@ -56,24 +56,24 @@
 	SUM1(opp, X3); \
 	PSLLQ $1, X3; PADDQ X3, X0; MOVOU X0, off(DI)
 
+// MIRRORED loads own and opp into R9 and R10, and their ranks in reverse
+// order (the board mirrored) into R11 and R12.
+#define MIRRORED(own, opp) \
+	MOVQ   own, R9; \
+	MOVQ   opp, R10; \
+	MOVQ   R9, R11; \
+	MOVQ   R10, R12; \
+	BSWAPQ R11; \
+	BSWAPQ R12
+
 // func readHalves(t *[4][256][8]uint64, own, opp, ownT, oppT uint64, r *halfReadings)
 TEXT ·readHalves(SB), NOSPLIT, $0-48
 	MOVQ t+0(FP), SI
 	MOVQ r+40(FP), DI
-	MOVQ own+8(FP), R9
-	MOVQ opp+16(FP), R10
-	MOVQ R9, R11
-	MOVQ R10, R12
-	BSWAPQ R11
-	BSWAPQ R12
+	MIRRORED(own+8(FP), opp+16(FP))
 	RANKS(R9, R10, 0)   // ranks 1-4
 	RANKS(R11, R12, 48) // ranks 8-5: the board mirrored
-	MOVQ ownT+24(FP), R9
-	MOVQ oppT+32(FP), R10
-	MOVQ R9, R11
-	MOVQ R10, R12
-	BSWAPQ R11
-	BSWAPQ R12
+	MIRRORED(ownT+24(FP), oppT+32(FP))
 	FILES(R9, R10, 96)   // files a-d: the board transposed
 	FILES(R11, R12, 112) // files h-e
 	RET

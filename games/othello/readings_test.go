@@ -93,3 +93,23 @@ func TestFrontierPatternsReadings(t *testing.T) {
 		t.Fatalf("compared only %d searches, %d evaluations", compared, evals)
 	}
 }
+
+// BenchmarkReadings reads the readings of random positions afresh, in
+// assembly on amd64 (read) and in Go (readGo).
+func BenchmarkReadings(b *testing.B) {
+	positions := patternPositions(3, 10)
+	for _, c := range []struct {
+		name string
+		read func(r *halfReadings, own, opp uint64)
+	}{{"read", (*halfReadings).read}, {"go", (*halfReadings).readGo}} {
+		b.Run(c.name, func(b *testing.B) {
+			var r halfReadings
+			i := 0
+			for b.Loop() {
+				p := positions[i%len(positions)]
+				c.read(&r, uint64(p.mine()), uint64(p.theirs()))
+				i++
+			}
+		})
+	}
+}
