@@ -1,9 +1,11 @@
 package othello
 
 import (
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/gametune/gametune/games"
 )
@@ -111,5 +113,66 @@ func BenchmarkReadings(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// BenchmarkEvaluateMoved times the evaluation of the positions a search
+// reaches by a move from a node whose readings it holds, as Frontier
+// evaluates them: patterns (random tables, as BenchmarkEvaluatePatterns)
+// from the node's readings updated by the move (moveReadings,
+// evaluateReadings), against full's Evaluate of the same positions, each
+// time the least of the passes over every move of the positions of
+// BenchmarkEvaluatePatterns. Making the move and listing the position's
+// moves, which a search does whatever it evaluates with, are done before.
+// It fails when patterns takes more than 50/35 of full's time: the issue's
+// target, 50 ns a position against full's 35.
+func BenchmarkEvaluateMoved(b *testing.B) {
+	ev, w := benchPatterns(b)
+	ex, fw := ev.Impl.(*patternTables).expanded(), fullEvaluator.Defaults()
+	type moved struct {
+		base                halfReadings // the node's, seen from its opponent
+		fl                  Bitboard
+		sq                  int
+		side                games.Side // to move after the move
+		mine, theirs, reply Bitboard   // the mover's discs, the opponent's, its moves
+	}
+	var ms []moved
+	for _, p := range patternPositions(3, 10) {
+		me, them := p.mine(), p.theirs()
+		for l := p.legal; l != 0; l &= l - 1 {
+			sq := bits.TrailingZeros64(uint64(l))
+			fl := flips(me, them, sq)
+			m := moved{fl: fl, sq: sq, side: p.turn ^ 1, mine: me | fl | 1<<sq, theirs: them &^ fl}
+			m.reply = legalMoves(m.theirs, m.mine)
+			m.base.read(uint64(them), uint64(me))
+			ms = append(ms, m)
+		}
+	}
+	var scratch Position
+	sink, took := 0, [2]time.Duration{math.MaxInt64, math.MaxInt64}
+	for b.Loop() {
+		start := time.Now()
+		for i := range ms {
+			m := &ms[i]
+			var r halfReadings
+			moveReadings(&m.base, m.fl, m.sq, &r)
+			sink += evaluateReadings(m.theirs, m.mine, m.reply, &r, ex, w)
+		}
+		took[0] = min(took[0], time.Since(start))
+		start = time.Now()
+		for i := range ms {
+			m := &ms[i]
+			scratch.discs[m.side], scratch.discs[m.side^1], scratch.turn, scratch.legal = m.theirs, m.mine, m.side, m.reply
+			sink += fullEvaluator.Evaluate(&scratch, fw)
+		}
+		took[1] = min(took[1], time.Since(start))
+	}
+	patterns, full := float64(took[0].Nanoseconds())/float64(len(ms)), float64(took[1].Nanoseconds())/float64(len(ms))
+	b.ReportMetric(patterns, "patterns-ns")
+	b.ReportMetric(full, "full-ns")
+	b.ReportMetric(patterns/full, "ratio")
+	if patterns > full*50/35 {
+		b.Fatalf("patterns takes %.1f ns a moved position, full %.1f: want at most 50/35 of full's (%d positions, sum %d)",
+			patterns, full, len(ms), sink)
 	}
 }

@@ -42,6 +42,13 @@ func ffoWorkers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
+// ffoTableMiB is the solver's shared table in the FFO tests:
+// GAMETUNE_SOLVE_TABLE_MIB, or 0 for the default.
+func ffoTableMiB() int {
+	n, _ := strconv.Atoi(os.Getenv("GAMETUNE_SOLVE_TABLE_MIB"))
+	return n
+}
+
 // ffoPosition is one position of the FFO endgame test suite.
 type ffoPosition struct {
 	number int
@@ -115,7 +122,7 @@ func TestSolveFFO(t *testing.T) {
 			t.Fatalf("FFO=%q: want a range of FFO numbers such as 53-59", r)
 		}
 	}
-	s, err := NewSolver(SolverOptions{Workers: ffoWorkers()})
+	s, err := NewSolver(SolverOptions{Workers: ffoWorkers(), TableMiB: ffoTableMiB()})
 	if err != nil {
 		t.Fatal(err)
 	}
