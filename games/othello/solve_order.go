@@ -22,8 +22,13 @@ var sortDepths = [2]int{15, 2}
 
 // orderEval[d] weighs the score of a depth-d search of the move (tenths
 // of a disc) against a unit of mobility (orderMobility): a unit of
-// mobility is worth 4 discs at depth 0, 2 at depth 1, 1 deeper.
-var orderEval = [3]int32{orderMobility / 40, orderMobility / 20, orderMobility / 10}
+// mobility is worth 16 discs at depth 0, 8 deeper. Edax makes it 4 discs
+// (its evaluation's error is smaller); with the patterns evaluation,
+// whose error here is 5 to 10 discs, the opponent's mobility orders
+// better: these weights search 17% fewer nodes than 4, 2 and 1 disc at
+// depths 0, 1 and deeper did on FFO #40-#49, 53% fewer on #50-#52 (one
+// worker; docs/experiments.md).
+var orderEval = [3]int32{orderMobility / 160, orderMobility / 80, orderMobility / 80}
 
 // sortWindow is how far below alpha (in discs) the searches that order
 // moves keep their scores exact.
