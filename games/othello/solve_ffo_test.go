@@ -110,7 +110,9 @@ func solveFFO(tb testing.TB, s *Solver, f ffoPosition) Solution {
 // TestSolveFFO solves FFO test positions to their published scores and
 // best moves: the quick ones (ffoQuick) under plain go test, all twenty
 // (#40-#59, many minutes) with GAMETUNE_EXPERIMENTS=1, which prints each
-// position's time and nodes; FFO=53-59 with it solves those alone.
+// position's time and nodes; FFO=53-59 with it solves those alone
+// (GAMETUNE_SOLVE_WORKERS and GAMETUNE_SOLVE_TABLE_MIB set the workers and
+// the shared table's size).
 func TestSolveFFO(t *testing.T) {
 	if testing.Short() {
 		t.Skip("solves endgames of 20 empty squares and more")
