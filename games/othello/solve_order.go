@@ -1,6 +1,10 @@
 package othello
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/gametune/gametune/games"
+)
 
 // Far from the end the solver orders moves by the evaluation too: each
 // move's position is scored by a shallow alpha-beta search with the
@@ -22,13 +26,12 @@ var sortDepths = [2]int{15, 2}
 
 // orderEval[d] weighs the score of a depth-d search of the move (tenths
 // of a disc) against a unit of mobility (orderMobility): a unit of
-// mobility is worth 16 discs at depth 0, 8 deeper. Edax makes it 4 discs
-// (its evaluation's error is smaller); with the patterns evaluation,
-// whose error here is 5 to 10 discs, the opponent's mobility orders
-// better: these weights search 17% fewer nodes than 4, 2 and 1 disc at
-// depths 0, 1 and deeper did on FFO #40-#49, 53% fewer on #50-#52 (one
-// worker; docs/experiments.md).
-var orderEval = [3]int32{orderMobility / 160, orderMobility / 80, orderMobility / 80}
+// mobility is worth 8 discs at depth 0, 2 deeper. The endgame evaluation
+// (endeval.go) errs by 8 to 10 discs at depth 0 here, Edax's less (it
+// makes a unit 4 discs at depth 0, 2 at 1, 1 deeper); with the shipped
+// patterns evaluation, on twice and more the disc difference's scale and
+// erring more, 16 and 8 discs ordered best (docs/experiments.md).
+var orderEval = [3]int32{orderMobility / 80, orderMobility / 20, orderMobility / 20}
 
 // sortWindow is how far below alpha (in discs) the searches that order
 // moves keep their scores exact.
@@ -43,21 +46,23 @@ func (w *worker) evalKey(np, no Bitboard, n, alpha int) int32 {
 	return -int32(v) * orderEval[min(d, 2)]
 }
 
-// endEval evaluates for the solver's ordering: the patterns evaluator with
-// its shipped weights, through a scratch position.
+// endEval evaluates for the solver's ordering and ProbCut: the endgame
+// evaluation (endeval.go), through a scratch position.
 type endEval struct {
 	pos Position
+	ev  *games.Evaluator
 	w   []float64
 }
 
 func newEndEval() *endEval {
-	return &endEval{w: patternsEvaluator.Defaults()}
+	e := endEvaluation()
+	return &endEval{ev: e.ev, w: e.w}
 }
 
 // eval scores p to move against o, in tenths of a disc.
 func (e *endEval) eval(p, o Bitboard) int {
 	e.pos.discs[0], e.pos.discs[1], e.pos.turn, e.pos.legal = p, o, 0, legalMoves(p, o)
-	return patternsEvaluator.Evaluate(&e.pos, e.w)
+	return e.ev.Evaluate(&e.pos, e.w)
 }
 
 // midSearch is the alpha-beta score of p, o to depth with the evaluation

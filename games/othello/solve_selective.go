@@ -64,13 +64,13 @@ func endCutDepth(n int) int {
 
 // endCutLines[n&1][d] are the slope and the offset of the line that
 // predicts the exact score (in tenths of a disc) of a position with n
-// empty squares from its depth-d midSearch score: the patterns evaluation
-// is not on the scale of the final disc difference (two to three times
-// larger near a draw), and the side to move gains when the empty squares
-// are odd. Fitted by TestFitEndCut, as endCutFit.
+// empty squares from its depth-d midSearch score: the endgame evaluation
+// (endeval.go) is near the scale of the final disc difference, deeper
+// searches a little above it, and the side to move gains when the empty
+// squares are odd. Fitted by TestFitEndCut, as endCutFit.
 var endCutLines = [2][endCutMaxDepth + 1][2]float64{
-	{{0.585, -2.2}, {0.546, -21.3}, {0.526, 17.5}, {0.511, -32.8}, {0.450, 18.3}, {0.420, -29.2}, {0.372, 18.4}, {0.348, -24.9}, {0.335, 14.1}},
-	{{0.574, 41.1}, {0.518, 16.3}, {0.513, 48.1}, {0.484, -3.5}, {0.443, 41.8}, {0.380, -8.7}, {0.358, 32.4}, {0.330, -12.6}, {0.319, 26.7}},
+	{{1.105, -10.9}, {1.096, 2.5}, {1.110, 5.0}, {1.058, -3.7}, {1.032, 6.9}, {1.028, -12.7}, {0.967, 6.8}, {0.917, -12.3}, {0.853, 6.3}},
+	{{1.007, 6.9}, {0.955, 17.1}, {1.032, 19.3}, {1.062, 6.5}, {1.024, 13.3}, {0.999, -0.6}, {0.969, 15.9}, {0.882, -2.7}, {0.823, 18.6}},
 }
 
 // endCutSigma is the standard deviation, in tenths of a disc, of the
@@ -108,11 +108,12 @@ func endCutFeatures(n, d int) [4]float64 {
 //	GAMETUNE_EXPERIMENTS=1 go test -run 'TestFitEndCut$' -v -timeout 1h ./games/othello
 //
 // (1,650 self-play positions of 10 to 20 empty squares, the samples
-// predicted within 16 discs of a draw): 5 to 10 discs, less for deeper
-// shallow searches, 1.8 discs more when the shallow search's leaves have
-// 16 empty squares or more. Positions of more than 20 empty squares take
+// predicted within 16 discs of a draw): 5 to 7 discs, less with more
+// empty squares, 2.5 discs more when the shallow search's leaves have 16
+// empty squares or more (the endgame tables' stage 5 errs more than
+// stage 6). Positions of more than 20 empty squares take
 // too long to solve by the thousand; the fit is used beyond them as it is.
-var endCutFit = [4]float64{86.62, -0.168, -4.042, 18.28}
+var endCutFit = [4]float64{91.74, -1.778, -0.143, 25.26}
 
 // endCutBounds are the midSearch scores at depth d at or above which
 // (hi) and at or below which (lo) the exact score of a position with n

@@ -207,13 +207,14 @@ func TestEndCutDepth(t *testing.T) {
 	}
 }
 
-// selfPlayEndgames plays games with the patterns evaluator (a depth-2
-// search, one move in eight at random, after a random opening of 2 to 9
-// plies) and keeps, of each game, the positions with lo to hi empty
-// squares, until it has perEmpties of each number.
-func selfPlayEndgames(w *worker, rng *rand.Rand, lo, hi, perEmpties int) []*Position {
+// selfPlayEndgames plays games with the shipped patterns evaluator (a
+// depth-2 search, one move in eight at random, after a random opening of
+// 2 to 9 plies) and keeps, of each game, the positions with e empty
+// squares while it has fewer than want[e] of them, until it has them all.
+func selfPlayEndgames(rng *rand.Rand, want []int) []*Position {
+	w := &worker{ev: &endEval{ev: patternsEvaluator, w: patternsEvaluator.Defaults()}}
 	var out []*Position
-	count := make([]int, hi+1)
+	count := make([]int, len(want))
 	for full := false; !full; {
 		p := Start()
 		opening := 2 + rng.IntN(8)
@@ -222,7 +223,7 @@ func selfPlayEndgames(w *worker, rng *rand.Rand, lo, hi, perEmpties int) []*Posi
 			if outcome != games.Ongoing {
 				break
 			}
-			if e := p.Empties(); e >= lo && e <= hi && count[e] < perEmpties && moves[0] != PassMove {
+			if e := p.Empties(); e < len(want) && count[e] < want[e] && moves[0] != PassMove {
 				count[e]++
 				out = append(out, p.Clone().(*Position))
 			}
@@ -240,11 +241,21 @@ func selfPlayEndgames(w *worker, rng *rand.Rand, lo, hi, perEmpties int) []*Posi
 			p.Play(m)
 		}
 		full = true
-		for e := lo; e <= hi; e++ {
-			full = full && count[e] >= perEmpties
+		for e := range want {
+			full = full && count[e] >= want[e]
 		}
 	}
 	return out
+}
+
+// wantEmpties is the want of selfPlayEndgames for per positions of each
+// number of empty squares from lo to hi.
+func wantEmpties(lo, hi, per int) []int {
+	want := make([]int, hi+1)
+	for e := lo; e <= hi; e++ {
+		want[e] = per
+	}
+	return want
 }
 
 // TestFitEndCut fits endCutLines and endCutSigma: on self-play positions
@@ -281,7 +292,7 @@ func TestFitEndCut(t *testing.T) {
 	}
 	w := s.workers[0]
 	w.reset()
-	positions := selfPlayEndgames(w, rand.New(rand.NewPCG(56, 9)), lo, hi, per)
+	positions := selfPlayEndgames(rand.New(rand.NewPCG(56, 9)), wantEmpties(lo, hi, per))
 	type sample struct{ mid, exact float64 }
 	samples := make([][endCutMaxDepth + 1][]sample, hi+1)
 	for _, p := range positions {
