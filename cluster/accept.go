@@ -42,14 +42,17 @@ func (r *Runner) sender(subject string) (worker string, keyed bool) {
 	return key, true
 }
 
-// seen notes the stream sequence of a result message read (findLost).
+// seen notes the consumer sequence of a result message read (allRead):
+// the consumer's count of deliveries, which messages removed from the
+// stream before their delivery do not advance, where its last delivered
+// stream sequence jumps past them (nats-server 2.9 after a purge).
 func (r *Runner) seen(m jetstream.Msg) {
 	md, err := m.Metadata()
 	if err != nil {
 		return
 	}
-	if md.Sequence.Stream > r.read[md.Stream] {
-		r.read[md.Stream] = md.Sequence.Stream
+	if md.Sequence.Consumer > r.read[md.Stream] {
+		r.read[md.Stream] = md.Sequence.Consumer
 	}
 }
 

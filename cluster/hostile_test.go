@@ -728,7 +728,7 @@ func TestHostileOnDebianNATSServer(t *testing.T) {
 		case <-hctx.Done():
 		}
 	}()
-	var log syncBuffer // read when the games do not come: it failed once on a loaded machine, not since
+	var log syncBuffer // read when the games do not come (they waited for ever behind a purge: TestAllReadAfterAPurge)
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("the coordinator's log:\n%s", log.String())

@@ -85,11 +85,14 @@ func (b *batch) anyQueued(ctx context.Context, js *jobState) bool {
 
 // allRead reports whether every result stored so far has been read: both
 // consumers of results have handed over every message, and this runner
-// has read the last.
+// has read the last they delivered (by the consumer's sequence: a purge
+// of a quarantined worker's results moves the consumer's last delivered
+// stream sequence past messages never delivered, which would wait here
+// for ever).
 func (r *Runner) allRead(ctx context.Context) bool {
 	for _, c := range []jetstream.Consumer{r.sharedCons, r.keyedCons} {
 		info, err := c.Info(ctx)
-		if err != nil || info.NumPending > 0 || info.Delivered.Stream > r.read[info.Stream] {
+		if err != nil || info.NumPending > 0 || info.Delivered.Consumer > r.read[info.Stream] {
 			return false
 		}
 	}

@@ -60,7 +60,7 @@ type Runner struct {
 	wasted, useful map[string]int
 	purged         map[string]time.Time
 	unhanded       map[string]bool   // those that sent a result of a job they were not handed
-	read           map[string]uint64 // the last stream sequence of a result read, by stream
+	read           map[string]uint64 // the last consumer sequence of a result read, by stream (allRead)
 	sharedCons     jetstream.Consumer
 	keyedCons      jetstream.Consumer
 }
