@@ -22,7 +22,7 @@ import (
 // patterns tables come from self-play games' results: brought to the disc
 // difference's scale by a line, they err by 11.5 discs (root mean square)
 // at 15 to 18 empty squares and 9.9 at 10 to 14 on self-play positions
-// the fit never saw; the refit tables by 9.5 and 9.4
+// the fit never saw; the refit tables by 9.3 and 9.0
 // (TestEndEvalPredictsExactScores measures it on positions solved
 // afresh).
 //

@@ -69,8 +69,8 @@ func endCutDepth(n int) int {
 // searches a little above it, and the side to move gains when the empty
 // squares are odd. Fitted by TestFitEndCut, as endCutFit.
 var endCutLines = [2][endCutMaxDepth + 1][2]float64{
-	{{1.105, -10.9}, {1.096, 2.5}, {1.110, 5.0}, {1.058, -3.7}, {1.032, 6.9}, {1.028, -12.7}, {0.967, 6.8}, {0.917, -12.3}, {0.853, 6.3}},
-	{{1.007, 6.9}, {0.955, 17.1}, {1.032, 19.3}, {1.062, 6.5}, {1.024, 13.3}, {0.999, -0.6}, {0.969, 15.9}, {0.882, -2.7}, {0.823, 18.6}},
+	{{1.098, -7.1}, {1.099, 2.6}, {1.035, 9.1}, {1.059, -1.0}, {1.017, 8.2}, {1.032, -8.9}, {0.976, 6.9}, {0.923, -8.6}, {0.859, 7.0}},
+	{{0.977, 3.3}, {0.986, 15.2}, {0.989, 14.4}, {1.017, 5.6}, {1.029, 11.0}, {0.998, -2.1}, {0.965, 10.4}, {0.884, -3.3}, {0.825, 15.6}},
 }
 
 // endCutSigma is the standard deviation, in tenths of a disc, of the
@@ -113,7 +113,7 @@ func endCutFeatures(n, d int) [4]float64 {
 // empty squares or more (the endgame tables' stage 5 errs more than
 // stage 6). Positions of more than 20 empty squares take
 // too long to solve by the thousand; the fit is used beyond them as it is.
-var endCutFit = [4]float64{91.74, -1.778, -0.143, 25.26}
+var endCutFit = [4]float64{91.17, -1.806, -0.007, 25.51}
 
 // endCutBounds are the midSearch scores at depth d at or above which
 // (hi) and at or below which (lo) the exact score of a position with n
