@@ -54,6 +54,12 @@ type endEvalStage struct {
 	change           []int16 // by Data entry of the stage, class by class: hundredths of a tenth of a disc
 }
 
+// endEvalHead begins a stage in endeval.bin, its table changes after it.
+type endEvalHead struct {
+	Stage                   uint8
+	Slope, Mobility, Parity float64
+}
+
 // endEvaluator is the patterns evaluator with the endgame tables, and its
 // weights.
 type endEvaluator struct {
@@ -76,53 +82,41 @@ func buildEndEval(stages []endEvalStage) *endEvaluator {
 	data := append([]float32(nil), patternsEvaluator.Data...)
 	w := patternsEvaluator.Defaults()
 	refit := make(map[int]bool)
-	first := PatternStages
+	first, k := PatternStages, 1.0 // the earliest refitted stage and its slope
 	for _, st := range stages {
 		s := st.stage
 		refit[s] = true
-		first = min(first, s)
-		k := 0
+		if s < first {
+			first, k = s, st.slope
+		}
+		i := 0
 		for c := range patternClassCount {
 			scale := w[patternScale(c, s)] * st.slope
 			base := l.base[c] + s*l.counts[c]
 			for j := range l.counts[c] {
-				data[base+j] = float32(float64(data[base+j])*scale + float64(st.change[k])/100)
-				k++
+				data[base+j] = float32(float64(data[base+j])*scale + float64(st.change[i])/100)
+				i++
 			}
 			w[patternScale(c, s)] = 1
 		}
 		w[patternMobility(s)], w[patternParity(s)] = st.mobility, st.parity
 	}
-	if first < PatternStages {
-		k := stages[0].slope
-		for _, st := range stages {
-			if st.stage == first {
-				k = st.slope
-			}
+	for s := range PatternStages {
+		if refit[s] {
+			continue
 		}
-		for s := range PatternStages {
-			if refit[s] {
-				continue
-			}
-			for c := range patternClassCount {
-				w[patternScale(c, s)] *= k
-			}
-			w[patternMobility(s)] *= k
-			w[patternParity(s)] *= k
+		for c := range patternClassCount {
+			w[patternScale(c, s)] *= k
 		}
+		w[patternMobility(s)] *= k
+		w[patternParity(s)] *= k
 	}
 	return &endEvaluator{ev: patternsEvaluator.Bind(data), w: w}
 }
 
 // stageEntries is the number of Data entries of one stage: the classes'
 // canonical configurations.
-func stageEntries() int {
-	n := 0
-	for _, c := range layout().counts {
-		n += c
-	}
-	return n
-}
+func stageEntries() int { return layout().size / PatternStages }
 
 // readEndEval reads an endeval.bin file.
 func readEndEval(r io.Reader) ([]endEvalStage, error) {
@@ -133,7 +127,7 @@ func readEndEval(r io.Reader) ([]endEvalStage, error) {
 	br := bufio.NewReader(io.LimitReader(z, 8<<20))
 	magic := make([]byte, len(endEvalMagic))
 	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != endEvalMagic {
-		return nil, errors.New("not an endgame tables file: its first line is not " + fmt.Sprintf("%q", endEvalMagic))
+		return nil, fmt.Errorf("not an endgame tables file: its first line is not %q", endEvalMagic)
 	}
 	count, err := br.ReadByte()
 	if err != nil || count == 0 || count > PatternStages {
@@ -142,10 +136,7 @@ func readEndEval(r io.Reader) ([]endEvalStage, error) {
 	out := make([]endEvalStage, count)
 	seen := make(map[int]bool)
 	for i := range out {
-		var head struct {
-			Stage                   uint8
-			Slope, Mobility, Parity float64
-		}
+		var head endEvalHead
 		if err := binary.Read(br, binary.LittleEndian, &head); err != nil {
 			return nil, fmt.Errorf("stage %d of %d: %w", i+1, count, err)
 		}
@@ -181,10 +172,7 @@ func writeEndEval(out io.Writer, stages []endEvalStage) error {
 	b.WriteString(endEvalMagic)
 	b.WriteByte(byte(len(stages)))
 	for _, st := range stages {
-		head := struct {
-			Stage                   uint8
-			Slope, Mobility, Parity float64
-		}{uint8(st.stage), st.slope, st.mobility, st.parity}
+		head := endEvalHead{uint8(st.stage), st.slope, st.mobility, st.parity}
 		binary.Write(&b, binary.LittleEndian, head)
 		binary.Write(&b, binary.LittleEndian, st.change)
 	}

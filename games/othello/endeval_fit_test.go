@@ -184,38 +184,21 @@ func endPredict(r *endRow, data []float64, mob, par float64) float64 {
 }
 
 // endErrors returns, by number of empty squares, the root mean square
-// error (in discs) of the endgame evaluation ev and of the shipped
-// evaluation on its best line (fitted on the rows themselves) over rows.
-func endErrors(rows []endRow, ev *endEvaluator) (end, shipped map[int]float64) {
-	type sums struct{ n, sx, sy, sxx, sxy, syy float64 }
-	by := make(map[int]*sums)
-	for i := range rows {
-		r := &rows[i]
-		s := by[r.empties]
-		if s == nil {
-			s = new(sums)
-			by[r.empties] = s
-		}
-		s.n++
-		s.sx, s.sy, s.sxx, s.sxy, s.syy = s.sx+r.shipped, s.sy+r.exact, s.sxx+r.shipped*r.shipped, s.sxy+r.shipped*r.exact, s.syy+r.exact*r.exact
-	}
-	end, shipped = make(map[int]float64), make(map[int]float64)
-	for e, s := range by {
-		// The residual of the least-squares line: syy - sy^2/n - (cov^2/var).
-		cov, vx := s.sxy-s.sx*s.sy/s.n, s.sxx-s.sx*s.sx/s.n
-		shipped[e] = math.Sqrt(max(s.syy-s.sy*s.sy/s.n-cov*cov/vx, 0)/s.n) / 10
-	}
-	e2 := make(map[int]float64)
+// error (in discs) of the endgame evaluation ev over rows.
+func endErrors(rows []endRow, ev *endEvaluator) map[int]float64 {
 	eval := &endEval{ev: ev.ev, w: ev.w}
+	e2, n := make(map[int]float64), make(map[int]float64)
 	for i := range rows {
 		r := &rows[i]
 		d := r.exact - float64(eval.eval(r.p, r.o))
 		e2[r.empties] += d * d
+		n[r.empties]++
 	}
-	for e, s := range by {
-		end[e] = math.Sqrt(e2[e]/s.n) / 10
+	out := make(map[int]float64)
+	for e := range n {
+		out[e] = math.Sqrt(e2[e]/n[e]) / 10
 	}
-	return end, shipped
+	return out
 }
 
 // TestFitEndEval makes endeval.bin (GAMETUNE_EXPERIMENTS=1): self-play
@@ -275,7 +258,7 @@ var endEvalFit = endFitOptions{rate: 0.0005, lambda: 0.001, epochs: 10}
 // the shipped evaluation brought to scale by each stage's line.
 func endErrorsFrom(t *testing.T, rows []endRow, stages []endEvalStage) (end, start map[int]float64) {
 	t.Helper()
-	end, _ = endErrors(rows, buildEndEval(stages))
+	end = endErrors(rows, buildEndEval(stages))
 	w := patternsEvaluator.Defaults()
 	bare := make([]endEvalStage, len(stages))
 	for i, st := range stages {
@@ -283,7 +266,7 @@ func endErrorsFrom(t *testing.T, rows []endRow, stages []endEvalStage) (end, sta
 		st.mobility, st.parity = w[patternMobility(st.stage)]*st.slope, w[patternParity(st.stage)]*st.slope
 		bare[i] = st
 	}
-	start, _ = endErrors(rows, buildEndEval(bare))
+	start = endErrors(rows, buildEndEval(bare))
 	return end, start
 }
 

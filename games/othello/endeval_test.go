@@ -87,10 +87,7 @@ func endEvalRaw(count byte, stage uint8, slope float64, n int) []byte {
 	var b bytes.Buffer
 	b.WriteString(endEvalMagic)
 	b.WriteByte(count)
-	binary.Write(&b, binary.LittleEndian, struct {
-		Stage                   uint8
-		Slope, Mobility, Parity float64
-	}{stage, slope, 1, 1})
+	binary.Write(&b, binary.LittleEndian, endEvalHead{stage, slope, 1, 1})
 	binary.Write(&b, binary.LittleEndian, make([]int16, n))
 	return b.Bytes()
 }

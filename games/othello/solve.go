@@ -18,7 +18,7 @@ import (
 // squares left:
 //
 //   - from evalOrderEmpties up: moves sorted by shallow searches with the
-//     shipped patterns evaluation as well as by mobility (solve_order.go);
+//     endgame evaluation (endeval.go) as well as by mobility (solve_order.go);
 //   - more than shallowEmpties: moves sorted fastest-first (fewest replies
 //     left to the opponent, then corner stability and potential mobility,
 //     parity and the square's class), the table's move first, a

@@ -8,7 +8,7 @@ import (
 
 // Far from the end the solver orders moves by the evaluation too: each
 // move's position is scored by a shallow alpha-beta search with the
-// shipped patterns evaluation, and the score joins the mobility key.
+// endgame evaluation (endeval.go), and the score joins the mobility key.
 
 // evalOrderEmpties is the least number of empty squares at which a node
 // sorts its moves by the evaluation.
@@ -27,7 +27,7 @@ var sortDepths = [2]int{15, 2}
 // orderEval[d] weighs the score of a depth-d search of the move (tenths
 // of a disc) against a unit of mobility (orderMobility): a unit of
 // mobility is worth 8 discs at depth 0, 2 deeper. The endgame evaluation
-// (endeval.go) errs by 8 to 10 discs at depth 0 here, Edax's less (it
+// (endeval.go) errs by about 9 discs at depth 0 here, Edax's less (it
 // makes a unit 4 discs at depth 0, 2 at 1, 1 deeper); with the shipped
 // patterns evaluation, on twice and more the disc difference's scale and
 // erring more, 16 and 8 discs ordered best (docs/experiments.md).
