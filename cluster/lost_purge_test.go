@@ -29,7 +29,8 @@ func TestAllReadAfterAPurge(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cons, err := st.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: "reader", AckPolicy: jetstream.AckExplicitPolicy})
+	cons, err := st.CreateOrUpdateConsumer(ctx,
+		jetstream.ConsumerConfig{Durable: "reader", AckPolicy: jetstream.AckExplicitPolicy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +54,7 @@ func TestAllReadAfterAPurge(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !r.allRead(ctx) {
-		t.Errorf("not all read after the purge: the consumer delivered %+v, %d pending; read %v", info.Delivered, info.NumPending, r.read)
+		t.Errorf("not all read after the purge: the consumer delivered %+v, %d pending; read %v",
+			info.Delivered, info.NumPending, r.read)
 	}
 }

@@ -227,7 +227,8 @@ func TestFitEndEval(t *testing.T) {
 	positions := selfPlayEndgames(rand.New(rand.NewPCG(4, 2)), wantEmpties(10, 18, 40))
 	end, start := endErrorsFrom(t, endRows(solveSamples(t, positions)), stages)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d samples; error (discs, root mean square) on %d positions of other games, the fit's start / the endgame tables:\n", len(rows), len(positions))
+	fmt.Fprintf(&b, "%d samples; error (discs, root mean square) on %d positions of other games, "+
+		"the fit's start / the endgame tables:\n", len(rows), len(positions))
 	for e := 10; e <= 18; e++ {
 		fmt.Fprintf(&b, "%d empties: %.2f / %.2f\n", e, start[e], end[e])
 	}
