@@ -275,6 +275,9 @@ func endErrorsFrom(t *testing.T, rows []endRow, stages []endEvalStage) (end, sta
 	return end, start
 }
 
+// sampleKey is p's discs, the side to move's first, as endSample holds them.
+func sampleKey(p *Position) [2]uint64 { return [2]uint64{uint64(p.mine()), uint64(p.theirs())} }
+
 // endSamples are TestFitEndEval's samples: the self-play positions solved,
 // those already in the file GAMETUNE_ENDEVAL_SAMPLES (when set and it
 // exists) read from it, and the file written again when some were not.
@@ -297,7 +300,7 @@ func endSamples(t *testing.T) []endSample {
 	}
 	var missing []*Position
 	for _, p := range positions {
-		if _, ok := known[[2]uint64{uint64(p.mine()), uint64(p.theirs())}]; !ok {
+		if _, ok := known[sampleKey(p)]; !ok {
 			missing = append(missing, p)
 		}
 	}
@@ -307,7 +310,7 @@ func endSamples(t *testing.T) []endSample {
 	}
 	out := make([]endSample, len(positions))
 	for i, p := range positions {
-		k := [2]uint64{uint64(p.mine()), uint64(p.theirs())}
+		k := sampleKey(p)
 		out[i] = endSample{k[0], k[1], known[k]}
 	}
 	if path != "" && len(missing) > 0 {

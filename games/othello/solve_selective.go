@@ -87,9 +87,9 @@ func endCutSigma(n, d int) float64 {
 }
 
 // endCutCoarse is the least number of empty squares at the shallow
-// search's leaves at which its error is larger: the patterns evaluation's
-// stages of 16 to 23 empty squares predict the final score worse than
-// those nearer the end (at 20 empty squares, a standard deviation of 9
+// search's leaves at which its error is larger: the endgame tables'
+// stage 5 (15 to 21 empty squares) and the scaled stages before it predict
+// the final score worse than stage 6 (7 to 14) (at 20 empty squares, a standard deviation of 9
 // to 11 discs from shallow searches of 0 to 5 plies, 5 to 6 from 6 to 8).
 const endCutCoarse = 16
 
