@@ -83,6 +83,7 @@ func (w *worker) midSearch(p, o Bitboard, depth, alpha, beta int) int {
 	if depth >= 3 {
 		var list moveList
 		w.order(&list, p, o, moves, -1, 0, 0)
+		list.sortRest()
 		for i := range list.n {
 			m := &list.moves[i]
 			w.nodes++
