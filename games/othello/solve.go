@@ -97,7 +97,8 @@ func NewSolver(o SolverOptions) (*Solver, error) {
 	s := &Solver{table: newEndTable(o.TableMiB << 10), jobs: make(chan *splitPoint, maxWorkers)}
 	s.table.share()
 	for range max(o.Workers, 1) {
-		s.workers = append(s.workers, &worker{s: s, near: newEndTable(nearKiB), ev: newEndEval()})
+		s.workers = append(s.workers, &worker{s: s, near: newEndTable(nearKiB), ev: newEndEval(),
+			mid: newMidTable(midTableBits)})
 	}
 	return s, nil
 }
@@ -107,6 +108,7 @@ func (s *Solver) clear() {
 	s.table.clear()
 	for _, w := range s.workers {
 		w.near.clear()
+		w.mid.clear()
 	}
 }
 

@@ -79,22 +79,66 @@ func (w *worker) midSearch(p, o Bitboard, depth, alpha, beta int) int {
 		}
 		return -w.midSearch(o, p, depth, -beta, -alpha)
 	}
-	best := -1 << 20
+	first := -1
+	var e *midEntry
+	if depth >= midTableDepth && midTableBits > 0 {
+		e = w.mid.slot(p, o)
+		if e.p == p && e.o == o && int(e.depth) == depth {
+			switch {
+			case int(e.lower) >= beta:
+				return int(e.lower)
+			case int(e.upper) <= alpha, e.lower == e.upper:
+				return int(e.upper)
+			}
+			first = int(e.move)
+		} else {
+			*e = midEntry{p: p, o: o, lower: -1 << 20, upper: 1 << 20, depth: int8(depth), move: -1}
+		}
+	}
+	best, bestSq := w.midMoves(p, o, moves, first, depth, alpha, beta)
+	if e != nil && e.p == p && e.o == o && int(e.depth) == depth {
+		switch {
+		case best >= beta:
+			e.lower = int32(max(int(e.lower), best))
+		case best <= alpha:
+			e.upper = int32(min(int(e.upper), best))
+		default:
+			e.lower, e.upper = int32(best), int32(best)
+		}
+		if best > alpha || e.move < 0 {
+			e.move = int8(bestSq)
+		}
+	}
+	return best
+}
+
+// midMoves is midSearch's search of the moves of p, o, the table's move
+// first (-1: none): the score and the best move.
+func (w *worker) midMoves(p, o, moves Bitboard, first, depth, alpha, beta int) (int, int) {
+	best, bestSq := -1<<20, -1
 	if depth >= 3 {
 		var list moveList
-		w.order(&list, p, o, moves, -1, 0, 0)
+		w.order(&list, p, o, moves, first, 0, 0)
 		list.sortRest()
 		for i := range list.n {
 			m := &list.moves[i]
 			w.nodes++
 			sc := -w.midSearch(o&^m.flips, p|m.flips|1<<m.sq, depth-1, -beta, -max(alpha, best))
 			if sc > best {
-				if best = sc; sc >= beta {
+				if best, bestSq = sc, int(m.sq); sc >= beta {
 					break
 				}
 			}
 		}
-		return best
+		return best, bestSq
+	}
+	if first >= 0 && moves&(1<<first) != 0 {
+		f := flips(p, o, first)
+		w.nodes++
+		if best, bestSq = -w.midSearch(o&^f, p|f|1<<first, depth-1, -beta, -alpha), first; best >= beta {
+			return best, bestSq
+		}
+		moves &^= 1 << first
 	}
 	for ; moves != 0; moves &= moves - 1 {
 		sq := bits.TrailingZeros64(moves)
@@ -102,10 +146,10 @@ func (w *worker) midSearch(p, o Bitboard, depth, alpha, beta int) int {
 		w.nodes++
 		sc := -w.midSearch(o&^f, p|f|1<<sq, depth-1, -beta, -max(alpha, best))
 		if sc > best {
-			if best = sc; sc >= beta {
+			if best, bestSq = sc, sq; sc >= beta {
 				break
 			}
 		}
 	}
-	return best
+	return best, bestSq
 }

@@ -17,6 +17,7 @@ type worker struct {
 	stopped   bool  // the solve stopped, or a split point above was cut: unwind
 	sp        *splitPoint
 	ev        *endEval
+	mid       midTable // the sort and ProbCut searches' bounds
 	level     int   // the selectivity level of the search under way (solve_selective.go)
 	endCuts   int64 // this solve's ProbCuts
 	// endCutNodes are the nodes of the ProbCuts' shallow searches.
@@ -105,6 +106,7 @@ func (w *worker) root(p, o Bitboard) (int, games.Move) {
 			continue
 		}
 		var list moveList
+		w.mid.clear()
 		w.order(&list, p, o, moves, w.rootMove(p, o, n), n, -inf)
 		alpha, beta := -inf, inf
 		if searched && selectiveAspiration {
