@@ -18,8 +18,8 @@ type worker struct {
 	sp        *splitPoint
 	ev        *endEval
 	mid       midTable // the sort and ProbCut searches' bounds
-	level     int   // the selectivity level of the search under way (solve_selective.go)
-	endCuts   int64 // this solve's ProbCuts
+	level     int      // the selectivity level of the search under way (solve_selective.go)
+	endCuts   int64    // this solve's ProbCuts
 	// endCutNodes are the nodes of the ProbCuts' shallow searches.
 	endCutNodes int64
 	// levelNodes[l] are w's nodes at the end of the root's search at
