@@ -380,13 +380,25 @@ var etcEmpties = 12
 
 // etc looks the positions after each move up in the table (enhanced
 // transposition cutoff): when one of them is bounded low enough that the
-// move scores above alpha, the node is cut without a search.
+// move scores above alpha, the node is cut without a search. Their
+// buckets are asked of memory all together first (prefetch), as these
+// probes miss the processor's caches: on FFO #55 they were 12% of the
+// time before; with the fetches first, FFO #53 on one worker took 5% less
+// time (two pairs side by side, 93.3 s and 96.3 s against 94.9 s and
+// 106.2 s).
 func (w *worker) etc(p, o, moves Bitboard, alpha, n int) (int, bool) {
 	t := w.tableOf(n - 1)
-	for m := moves; m != 0; m &= m - 1 {
+	var next [32][2]Bitboard // the positions after the moves
+	k := 0
+	for m := moves; m != 0 && k < len(next); m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		f := flips(p, o, sq)
-		if e, ok := t.probe(o&^f, p|f|1<<sq); ok && e.bounds(w.level) && -int(e.upper) > alpha {
+		next[k] = [2]Bitboard{o &^ f, p | f | 1<<sq}
+		t.fetch(next[k][0], next[k][1])
+		k++
+	}
+	for _, x := range next[:k] {
+		if e, ok := t.probe(x[0], x[1]); ok && e.bounds(w.level) && -int(e.upper) > alpha {
 			w.nodes++
 			return -int(e.upper), true
 		}

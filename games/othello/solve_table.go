@@ -108,6 +108,10 @@ func holds(e endEntry, p, o Bitboard) bool {
 	return e.p == uint64(p) && e.o == uint64(o) && e.data>>24&0xff != 0 && e.check == endCheck(e.p, e.o, e.data)
 }
 
+// fetch starts bringing p, o's bucket into the processor's cache, so that
+// a probe of it soon after does not wait as long.
+func (t *endTable) fetch(p, o Bitboard) { prefetch(&t.entries[t.bucket(p, o)]) }
+
 // probe returns the entry of p, o, and whether there is one.
 func (t *endTable) probe(p, o Bitboard) (endData, bool) {
 	i := t.bucket(p, o)
