@@ -1,6 +1,7 @@
 package othello
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/gametune/gametune/games"
@@ -464,8 +465,12 @@ var squareValue = func() (v [64]int32) {
 // only when searched (sortRest).
 func (w *worker) order(list *moveList, p, o, moves Bitboard, first, n, alpha int) {
 	empty := ^(p | o)
-	odd := oddQuadrants(empty)
+	var odd Bitboard
+	if n < evalOrderEmpties {
+		odd = oddQuadrants(empty)
+	}
 	list.n = 0
+	top, b := int32(math.MinInt32), 0 // the highest key, its move's index
 	for m := moves; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		f := flips(p, o, sq)
@@ -490,21 +495,19 @@ func (w *worker) order(list *moveList, p, o, moves Bitboard, first, n, alpha int
 				key += squareValue[sq]
 			}
 		}
+		if key > top {
+			top, b = key, list.n
+		}
 		list.moves[list.n] = sortedMove{flips: f, key: key, sq: int8(sq)}
 		list.n++
 	}
-	list.takeBest()
+	list.toFront(b)
 }
 
-// takeBest moves the first of the moves with the highest key to the front,
-// the others keeping their order: a node cut by it sorts no further.
-func (list *moveList) takeBest() {
-	b := 0
-	for i := 1; i < list.n; i++ {
-		if list.moves[i].key > list.moves[b].key {
-			b = i
-		}
-	}
+// toFront moves the move of index b to the front, the others keeping
+// their order: a node cut by it, the first of the highest key, sorts no
+// further.
+func (list *moveList) toFront(b int) {
 	if b > 0 {
 		m := list.moves[b]
 		copy(list.moves[1:b+1], list.moves[:b])
