@@ -24,7 +24,10 @@ func init() {
 		{"SD", []any{&sortDepths[0], &sortDepths[1]}}, {"NEAR", []any{&nearEmpties, &nearKiB}},
 		{"ETC", []any{&etcEmpties}}, {"HUGE", []any{&hugeTables}}, {"SPLIT", []any{&splitEmpties}},
 		{"SEL", []any{&selectiveEmpties}}, {"ENDCUT", []any{&endCutEmpties, &endCutDepths[0], &endCutDepths[1]}},
-		{"ROOTSEL", []any{&rootOrderSelective}}, {"LEVELON", []any{&selectiveLevels[0], &selectiveLevels[1], &selectiveLevels[2], &selectiveLevels[3], &selectiveLevels[4]}}, {"ASP", []any{&selectiveAspiration}}, {"LAZY", []any{&lazyOrder}}, {"HINT", []any{&etcHint}}, {"MID", []any{&midTableBits, &midTableDepth}},
+		{"ROOTSEL", []any{&rootOrderSelective}}, {"ASP", []any{&selectiveAspiration}},
+		{"LEVELON", []any{&selectiveLevels[0], &selectiveLevels[1], &selectiveLevels[2], &selectiveLevels[3],
+			&selectiveLevels[4]}},
+		{"LAZY", []any{&lazyOrder}}, {"HINT", []any{&etcHint}}, {"MID", []any{&midTableBits, &midTableDepth}},
 		{"LEVELS", []any{&selectivity[0], &selectivity[1], &selectivity[2], &selectivity[3], &selectivity[4]}},
 	} {
 		if v := os.Getenv(k.name); v != "" {

@@ -1,6 +1,7 @@
 package othello
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/gametune/gametune/games"
@@ -152,4 +153,112 @@ func (w *worker) midMoves(p, o, moves Bitboard, first, depth, alpha, beta int) (
 		}
 	}
 	return best, bestSq
+}
+
+// moveList holds a node's moves, sorted best first.
+type moveList struct {
+	moves [32]sortedMove
+	n     int
+}
+
+// sortedMove is a move, what it flips and its ordering key.
+type sortedMove struct {
+	flips Bitboard
+	key   int32
+	sq    int8
+}
+
+// Ordering weights: the opponent's mobility after the move dominates
+// (corners counting twice), then the mover's discs next to its corners,
+// then the opponent's potential mobility (empty squares beside the mover's
+// discs), then parity and the square's class.
+const (
+	orderFirst     = 1 << 30 // the table's move
+	orderWipeout   = 1 << 29 // a move that takes the last disc of the opponent
+	orderMobility  = 1 << 15
+	orderCorner    = 1 << 11
+	orderPotential = 1 << 6
+	orderParity    = 1 << 4
+)
+
+// squareValue is the square-class part of the ordering key.
+var squareValue = func() (v [64]int32) {
+	for sq, w := range squareWeights {
+		v[sq] = int32(w/10 + 5)
+	}
+	return v
+}()
+
+// order lists the moves of p, o and puts the best first: first (the
+// table's move, -1 for none), else the one of the highest ordering key,
+// the evaluation's part from evalOrderEmpties up. The others are sorted
+// only when searched (sortRest).
+func (w *worker) order(list *moveList, p, o, moves Bitboard, first, n, alpha int) {
+	empty := ^(p | o)
+	var odd Bitboard
+	if n < evalOrderEmpties {
+		odd = oddQuadrants(empty)
+	}
+	list.n = 0
+	top, b := int32(math.MinInt32), 0 // the highest key, its move's index
+	for m := moves; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		f := flips(p, o, sq)
+		np, no := p|f|1<<sq, o&^f
+		var key int32
+		switch {
+		case sq == first:
+			key = orderFirst
+		case no == 0:
+			key = orderWipeout
+		default:
+			replies := legalMoves(no, np)
+			key = -int32(popcount(replies)+popcount(replies&cornerMask)) * orderMobility
+			key += int32(cornerStability(np)) * orderCorner
+			key -= int32(popcount(neighbours(np)&empty&^(1<<sq))) * orderPotential
+			if n >= evalOrderEmpties {
+				key += w.evalKey(np, no, n, alpha)
+			} else {
+				if odd&(1<<sq) != 0 {
+					key += orderParity
+				}
+				key += squareValue[sq]
+			}
+		}
+		if key > top {
+			top, b = key, list.n
+		}
+		list.moves[list.n] = sortedMove{flips: f, key: key, sq: int8(sq)}
+		list.n++
+	}
+	list.toFront(b)
+}
+
+// toFront moves the move of index b to the front, the others keeping
+// their order: a node cut by it, the first of the highest key, sorts no
+// further.
+func (list *moveList) toFront(b int) {
+	if b > 0 {
+		m := list.moves[b]
+		copy(list.moves[1:b+1], list.moves[:b])
+		list.moves[0] = m
+	}
+}
+
+// sortRest sorts the moves after the first, best first and stably (an
+// insertion sort: lists are short), as if the whole list had been sorted.
+func (list *moveList) sortRest() {
+	for i := 2; i < list.n; i++ {
+		for j := i; j > 1 && list.moves[j].key > list.moves[j-1].key; j-- {
+			list.moves[j], list.moves[j-1] = list.moves[j-1], list.moves[j]
+		}
+	}
+}
+
+// cornerStability counts the discs of p on its corners and on the edge
+// squares beside a corner it holds: a cheap part of stability.
+func cornerStability(p Bitboard) int {
+	c := p & cornerMask
+	near := (c<<1|c>>1)&(rank1|rank8) | (c<<8 | c>>8)
+	return popcount(c) + popcount(near&p)
 }
