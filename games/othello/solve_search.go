@@ -188,28 +188,23 @@ func (w *worker) nws(p, o Bitboard, alpha, n int) int {
 			return sc
 		}
 	}
+	// The table's move is searched before the others are sorted (lazyOrder):
+	// it cuts most often, and then their sort's searches are spared.
 	var list moveList
-	var best, bestSq int
-	if lazyOrder && first >= 0 && moves&(1<<first) != 0 {
-		// The table's move first, before sorting the others: it cuts most
-		// often, and then their sort's searches are spared.
-		f := flips(p, o, first)
-		w.nodes++
-		best, bestSq = -w.nws(o&^f, p|f|1<<first, -alpha-1, n-1), first
-		if w.stopped {
-			return 0
-		}
-		if best <= alpha && moves&(moves-1) != 0 {
-			w.order(&list, p, o, moves, first, n, alpha)
-		}
-	} else {
+	var f Bitboard
+	if !lazyOrder || first < 0 || moves&(1<<first) == 0 {
 		w.order(&list, p, o, moves, first, n, alpha)
-		m := &list.moves[0]
-		w.nodes++
-		best, bestSq = -w.nws(o&^m.flips, p|m.flips|1<<m.sq, -alpha-1, n-1), int(m.sq)
-		if w.stopped {
-			return 0
-		}
+		first, f = int(list.moves[0].sq), list.moves[0].flips
+	} else {
+		f = flips(p, o, first)
+	}
+	w.nodes++
+	best, bestSq := -w.nws(o&^f, p|f|1<<first, -alpha-1, n-1), first
+	if w.stopped {
+		return 0
+	}
+	if best <= alpha && list.n == 0 && moves&(moves-1) != 0 {
+		w.order(&list, p, o, moves, first, n, alpha)
 	}
 	if best <= alpha && list.n > 1 {
 		best, bestSq = w.siblings(p, o, alpha, alpha+1, n, false, &list, best, bestSq)
